@@ -1,0 +1,119 @@
+#include "common/jsonrpc.h"
+
+#include "common/protocol.h"
+
+namespace tb::rpc {
+namespace {
+
+bool TooDeep(std::string_view text) {
+  int depth = 0;
+  bool in_string = false;
+  bool escaped = false;
+  for (char c : text) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    else if (c == '{' || c == '[') {
+      if (++depth > kMaxDepth) return true;
+    } else if (c == '}' || c == ']') {
+      --depth;
+    }
+  }
+  return false;
+}
+
+bool ValidId(const Json& id) { return id.is_string() || id.is_number_integer() || id.is_null(); }
+
+ParseFailure Invalid(std::string message, Json id = nullptr) {
+  return {{rpc_error::kInvalidRequest, std::move(message), nullptr}, std::move(id)};
+}
+
+}  // namespace
+
+std::expected<Message, ParseFailure> Parse(std::string_view text) {
+  if (TooDeep(text)) {
+    return std::unexpected(ParseFailure{{rpc_error::kParseError, "JSON nested too deeply", nullptr}, nullptr});
+  }
+  Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded()) {
+    return std::unexpected(ParseFailure{{rpc_error::kParseError, "invalid JSON", nullptr}, nullptr});
+  }
+  if (!json.is_object()) return std::unexpected(Invalid("a message must be a JSON object"));
+
+  Message msg;
+  const auto id_it = json.find("id");
+  const bool has_id = id_it != json.end();
+  if (has_id) {
+    if (!ValidId(*id_it)) return std::unexpected(Invalid("id must be a string or an integer"));
+    msg.id = *id_it;
+  }
+  if (const auto v = json.find("jsonrpc"); v == json.end() || *v != "2.0") {
+    return std::unexpected(Invalid("jsonrpc must be \"2.0\"", msg.id));
+  }
+
+  if (const auto method = json.find("method"); method != json.end()) {
+    if (!method->is_string()) return std::unexpected(Invalid("method must be a string", msg.id));
+    msg.method = method->get<std::string>();
+    if (const auto params = json.find("params"); params != json.end()) {
+      if (!params->is_object() && !params->is_array()) {
+        return std::unexpected(Invalid("params must be an object or an array", msg.id));
+      }
+      msg.params = std::move(*params);
+    }
+    msg.kind = has_id ? Kind::kRequest : Kind::kNotification;
+    if (has_id && msg.id.is_null()) return std::unexpected(Invalid("a request id must not be null"));
+    return msg;
+  }
+
+  if (!has_id) return std::unexpected(Invalid("a message needs a method or an id"));
+  msg.kind = Kind::kResponse;
+  if (const auto result = json.find("result"); result != json.end()) {
+    msg.result = std::move(*result);
+    return msg;
+  }
+  const auto error = json.find("error");
+  if (error == json.end() || !error->is_object()) {
+    return std::unexpected(Invalid("a response needs a result or an error object", msg.id));
+  }
+  msg.is_error = true;
+  msg.error.code = error->value("code", rpc_error::kInternalError);
+  msg.error.message = error->value("message", std::string("unknown error"));
+  if (const auto data = error->find("data"); data != error->end()) msg.error.data = *data;
+  return msg;
+}
+
+Json MakeRequest(const Json& id, std::string_view method, Json params) {
+  Json msg = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}};
+  if (!params.is_null()) msg["params"] = std::move(params);
+  return msg;
+}
+
+Json MakeNotification(std::string_view method, Json params) {
+  Json msg = {{"jsonrpc", "2.0"}, {"method", method}};
+  if (!params.is_null()) msg["params"] = std::move(params);
+  return msg;
+}
+
+Json MakeResult(const Json& id, Json result) {
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};
+}
+
+Json MakeError(const Json& id, int code, std::string_view message, Json data) {
+  Json error = {{"code", code}, {"message", message}};
+  if (!data.is_null()) error["data"] = std::move(data);
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"error", std::move(error)}};
+}
+
+Json MakeError(const Json& id, const Error& error) {
+  return MakeError(id, error.code, error.message, error.data);
+}
+
+std::string Dump(const Json& message) {
+  return message.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+}  // namespace tb::rpc

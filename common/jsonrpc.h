@@ -1,0 +1,56 @@
+// JSON-RPC 2.0 messages: classification of what arrives, builders for what
+// leaves. Shared by all three links (docs/protocol.md).
+#pragma once
+
+#include <expected>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace tb {
+
+using Json = nlohmann::json;
+
+namespace rpc {
+
+struct Error {
+  int code = 0;
+  std::string message;
+  Json data;  // null when absent
+};
+
+enum class Kind { kRequest, kNotification, kResponse };
+
+struct Message {
+  Kind kind = Kind::kNotification;
+  Json id;             // requests and responses
+  std::string method;  // requests and notifications
+  Json params;         // null when absent
+  Json result;         // successful responses
+  bool is_error = false;
+  Error error;         // responses with is_error
+};
+
+// Why a text is not a message, and the id to answer to when it could be read.
+struct ParseFailure {
+  Error error;
+  Json id;
+};
+
+// Parses one JSON-RPC message; never throws. Nesting deeper than kMaxDepth is
+// refused before parsing so a hostile peer cannot exhaust the stack.
+inline constexpr int kMaxDepth = 128;
+std::expected<Message, ParseFailure> Parse(std::string_view text);
+
+Json MakeRequest(const Json& id, std::string_view method, Json params);
+Json MakeNotification(std::string_view method, Json params);
+Json MakeResult(const Json& id, Json result);
+Json MakeError(const Json& id, int code, std::string_view message, Json data = nullptr);
+Json MakeError(const Json& id, const Error& error);
+
+// Serialises without throwing: invalid UTF-8 from a page becomes U+FFFD.
+std::string Dump(const Json& message);
+
+}  // namespace rpc
+}  // namespace tb

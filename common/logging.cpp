@@ -1,0 +1,34 @@
+#include "common/logging.h"
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <spdlog/sinks/basic_file_sink.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+namespace tb {
+
+void InitLogging(std::string_view program, std::string_view default_level) {
+  std::vector<spdlog::sink_ptr> sinks;
+  sinks.push_back(std::make_shared<spdlog::sinks::stderr_sink_st>());
+  if (const char* file = std::getenv("TABBRIDGE_LOG_FILE"); file != nullptr && *file != '\0') {
+    try {
+      sinks.push_back(std::make_shared<spdlog::sinks::basic_file_sink_st>(file));
+    } catch (const spdlog::spdlog_ex& e) {
+      // Logging must never stop the program; say so on stderr and go on.
+      sinks.front()->log(spdlog::details::log_msg(std::string(program), spdlog::level::warn,
+                                                  std::string("cannot open log file: ") + e.what()));
+    }
+  }
+  auto logger = std::make_shared<spdlog::logger>(std::string(program), sinks.begin(), sinks.end());
+  const char* level = std::getenv("TABBRIDGE_LOG_LEVEL");
+  logger->set_level(spdlog::level::from_str(level != nullptr ? level : std::string(default_level)));
+  logger->set_pattern("%Y-%m-%dT%H:%M:%S.%e %n[%P] %l: %v");
+  logger->flush_on(spdlog::level::info);
+  spdlog::set_default_logger(std::move(logger));
+}
+
+}  // namespace tb

@@ -1,0 +1,99 @@
+// The one C++ definition of tabbridge's wire names and limits.
+// docs/protocol.md explains them; extension/protocol.js mirrors the
+// extension-facing half. Change all three together.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace tb {
+
+inline constexpr std::string_view kVersion = "0.1.0";
+
+// Bumped whenever a message changes shape; peers with another number refuse.
+inline constexpr int kExtensionProtocol = 1;
+inline constexpr int kShimProtocol = 1;
+
+// Native-messaging host name (lowercase, dots: Chrome's rule) and the ID that
+// the `key` in extension/manifest.json gives our unpacked extension.
+inline constexpr std::string_view kNativeHostName = "com.tabbridge.host";
+inline constexpr std::string_view kExtensionId = "adpkeaffmapkegingficmdcbffgoapmk";
+
+// --- framing limits -------------------------------------------------------
+// Chrome closes the port when a host sends a larger message.
+inline constexpr std::size_t kMaxFrameToExtension = 1024 * 1024;
+// Screenshots arrive this way; anything larger is a misbehaving extension.
+inline constexpr std::size_t kMaxFrameFromExtension = 64 * 1024 * 1024;
+// Raw JSON bytes per chunk: JSON-escaping at most doubles them, plus the envelope.
+inline constexpr std::size_t kChunkDataBytes = 384 * 1024;
+// One line on the shim socket or MCP stdio; big enough for a forwarded screenshot.
+inline constexpr std::size_t kMaxLineBytes = 64 * 1024 * 1024;
+
+// --- deadlines --------------------------------------------------------------
+// Every request to the extension ends by then; tab operations take milliseconds.
+inline constexpr std::uint64_t kDefaultExtensionDeadlineMs = 10'000;
+// A forwarded tool call answers by then even if the host never does.
+inline constexpr std::uint64_t kDefaultHostDeadlineMs = 60'000;
+// How long connect_browser waits for a host to appear (browser restarting).
+inline constexpr std::uint64_t kConnectWaitMs = 3'000;
+// How long connect_browser {launch: true} waits for the launched browser's host.
+inline constexpr std::uint64_t kLaunchWaitMs = 30'000;
+
+// --- JSON-RPC error codes -----------------------------------------------------
+namespace rpc_error {
+inline constexpr int kParseError = -32700;
+inline constexpr int kInvalidRequest = -32600;
+inline constexpr int kMethodNotFound = -32601;
+inline constexpr int kInvalidParams = -32602;
+inline constexpr int kInternalError = -32603;
+// Extension -> host application errors (docs/protocol.md §1).
+inline constexpr int kBrowserError = -32000;
+inline constexpr int kTabNotFound = -32001;
+inline constexpr int kInvalidArgument = -32002;
+// Raised locally when a peer does not answer or goes away.
+inline constexpr int kTimeout = -32010;
+inline constexpr int kPeerGone = -32011;
+inline constexpr int kCancelled = -32012;
+}  // namespace rpc_error
+
+// --- MCP ----------------------------------------------------------------------
+namespace mcp {
+inline constexpr std::string_view kInitialize = "initialize";
+inline constexpr std::string_view kInitialized = "notifications/initialized";
+inline constexpr std::string_view kPing = "ping";
+inline constexpr std::string_view kToolsList = "tools/list";
+inline constexpr std::string_view kToolsCall = "tools/call";
+inline constexpr std::string_view kSetLevel = "logging/setLevel";
+inline constexpr std::string_view kCancelled = "notifications/cancelled";
+inline constexpr std::string_view kProgress = "notifications/progress";
+inline constexpr std::string_view kMessage = "notifications/message";
+inline constexpr std::string_view kToolsListChanged = "notifications/tools/list_changed";
+// Newest first: the answer to an unknown requested revision.
+inline constexpr std::string_view kProtocolVersions[] = {"2025-11-25", "2025-06-18"};
+}  // namespace mcp
+
+// --- shim <-> host --------------------------------------------------------------
+namespace shim_method {
+inline constexpr std::string_view kHello = "tabbridge/hello";
+}
+
+// --- host <-> extension -------------------------------------------------------
+namespace ext_method {
+// requests, host -> extension
+inline constexpr std::string_view kPing = "ping";
+inline constexpr std::string_view kTabsCreate = "tabs.create";
+inline constexpr std::string_view kTabsClose = "tabs.close";
+// notifications, host -> extension
+inline constexpr std::string_view kChunk = "chunk";
+inline constexpr std::string_view kCancel = "cancel";
+}  // namespace ext_method
+
+namespace ext_event {
+inline constexpr std::string_view kHello = "hello";
+inline constexpr std::string_view kTabCreated = "tab.created";
+inline constexpr std::string_view kTabUpdated = "tab.updated";
+inline constexpr std::string_view kTabRemoved = "tab.removed";
+}  // namespace ext_event
+
+}  // namespace tb

@@ -1,0 +1,30 @@
+// Where hosts publish their sockets and how a slot is named (docs/protocol.md §2).
+#pragma once
+
+#include <expected>
+#include <string>
+#include <vector>
+
+namespace tb {
+
+// $TABBRIDGE_SOCKET_DIR, else $XDG_RUNTIME_DIR/tabbridge, else /tmp/tabbridge-<uid>.
+std::string SocketDir();
+
+// Creates the directory 0700 if missing; refuses one owned by another user or
+// open to others (and says why), so nobody else can plant a socket there.
+std::expected<void, std::string> EnsurePrivateDir(const std::string& dir);
+
+// Checks the directory without changing it (for `tabbridge doctor`).
+std::expected<void, std::string> CheckPrivateDir(const std::string& dir);
+
+std::string SlotName(int slot);  // "browser-<slot>"
+std::string SocketPath(const std::string& dir, int slot);
+std::string LockPath(const std::string& dir, int slot);
+
+// Slots that have a socket file, in order. A listed slot may be stale.
+std::vector<int> ListSlots(const std::string& dir);
+
+// Slots numbered past this are not tried: a bound on a runaway directory.
+inline constexpr int kMaxSlots = 64;
+
+}  // namespace tb

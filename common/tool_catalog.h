@@ -1,0 +1,32 @@
+// The one definition of every tool tabbridge itself serves: name, schema,
+// annotations. The shim serves connect_browser; the host serves the rest.
+#pragma once
+
+#include <expected>
+#include <string>
+#include <string_view>
+
+#include "common/jsonrpc.h"
+
+namespace tb::tools {
+
+inline constexpr std::string_view kConnectBrowser = "connect_browser";
+inline constexpr std::string_view kListTabs = "list_tabs";
+inline constexpr std::string_view kOpenTab = "open_tab";
+inline constexpr std::string_view kFocusTab = "focus_tab";
+inline constexpr std::string_view kCloseTab = "close_tab";
+
+// The MCP tool object for `name`, or nullptr when tabbridge has no such tool.
+const Json* Find(std::string_view name);
+
+// Checks `args` against the tool's inputSchema (the subset of JSON Schema our
+// schemas use). The message names the argument and what was wrong with it.
+std::expected<void, std::string> CheckArguments(const Json& tool, const Json& args);
+
+// A tool result: the JSON as structuredContent and as text (for clients that
+// read only content), flagged as an error when `is_error`.
+Json Result(Json structured, bool is_error = false);
+// A tool error with only a message; the message says what to do next.
+Json ErrorResult(std::string_view message);
+
+}  // namespace tb::tools

@@ -1,0 +1,15 @@
+// The `hello` event's params: the first message on every port (docs/protocol.md §1).
+
+import { PROTOCOL_VERSION } from './protocol.js';
+import { browserInfo } from './browser_info.js';
+import { toTab } from './tabs.js';
+
+export async function buildHello() {
+  const [browser, tabs] = await Promise.all([browserInfo(), chrome.tabs.query({})]);
+  return {
+    protocol: PROTOCOL_VERSION,
+    browser,
+    extension: { id: chrome.runtime.id, version: chrome.runtime.getManifest().version },
+    tabs: tabs.map(toTab),
+  };
+}

@@ -1,0 +1,185 @@
+// Owns the native-messaging port to the tabbridge host: connects at start-up,
+// reconnects with back-off after every disconnect (Chrome re-spawns the host),
+// says `hello` first on every port, dispatches host requests to registered
+// handlers and sends events. Since Chrome 105 an open native port keeps the MV3
+// service worker alive; the watchdog alarm revives a worker that died anyway.
+
+import { ErrorCode, Event, Method, NATIVE_HOST_NAME, Notification, RpcError } from './protocol.js';
+import { ChunkAssembler } from './chunk_assembler.js';
+
+const BACKOFF_START_MS = 200;
+const BACKOFF_CAP_MS = 5000;
+const HEALTHY_MS = 5000; // a port that lived this long resets the back-off
+const WATCHDOG_ALARM = 'tabbridge-watchdog';
+const WATCHDOG_PERIOD_MIN = 0.5; // Chrome's minimum alarm period
+
+// ping answers at the transport level: it proves the port and the loop work.
+const handlers = new Map([[Method.PING, () => ({})]]);
+let buildHello = null; // async () => hello params, given to start()
+let conn = null; // the open Connection, if any
+let retryTimer = null;
+let backoffMs = BACKOFF_START_MS;
+
+// fn(params, {signal}) may be async; its return value is the result (undefined
+// means {}). Throw RpcError for a specific code; any other throw answers
+// BROWSER_ERROR with its message. signal aborts on `cancel` or port loss.
+export function registerHandler(method, fn) {
+  if (handlers.has(method)) throw new Error(`tabbridge: ${method} already has a handler`);
+  handlers.set(method, fn);
+}
+
+// Events while no port is open are dropped: the next hello carries the state.
+export function sendEvent(method, params) {
+  conn?.send({ jsonrpc: '2.0', method, params });
+}
+
+// Must run synchronously at the service worker's top level (listeners).
+export function start(helloBuilder) {
+  buildHello = helloBuilder;
+  chrome.runtime.onStartup.addListener(ensureConnected); // wakes the worker with the browser
+  chrome.alarms.onAlarm.addListener(({ name }) => {
+    if (name === WATCHDOG_ALARM) ensureConnected();
+  });
+  chrome.alarms.get(WATCHDOG_ALARM).then(
+    (alarm) => alarm ?? chrome.alarms.create(WATCHDOG_ALARM, { periodInMinutes: WATCHDOG_PERIOD_MIN }));
+  ensureConnected();
+}
+
+function ensureConnected() {
+  if (!conn && !retryTimer) connect();
+}
+
+function connect() {
+  retryTimer = null;
+  try {
+    conn = new Connection(chrome.runtime.connectNative(NATIVE_HOST_NAME));
+  } catch (e) {
+    // A throw here must not escape: at top level it would fail the worker.
+    console.info(`tabbridge: connectNative failed: ${e.message}`);
+    scheduleReconnect(0);
+  }
+}
+
+function onClosed(closed, reason, livedMs) {
+  if (conn !== closed) return;
+  conn = null;
+  console.info(`tabbridge: port closed (${reason})`);
+  scheduleReconnect(livedMs);
+}
+
+function scheduleReconnect(livedMs) {
+  if (livedMs >= HEALTHY_MS) backoffMs = BACKOFF_START_MS;
+  console.debug(`tabbridge: reconnecting in ${backoffMs} ms`);
+  retryTimer = setTimeout(connect, backoffMs);
+  backoffMs = Math.min(backoffMs * 2, BACKOFF_CAP_MS);
+}
+
+const toError = (e) => ({
+  code: e instanceof RpcError ? e.code : ErrorCode.BROWSER_ERROR,
+  message: String(e?.message ?? e),
+});
+
+// One port's life. Requests, chunks and cancels belong to the port they came
+// on: an answer never goes to a later host that did not ask.
+class Connection {
+  #port;
+  #openedAt = Date.now();
+  #closed = false;
+  #chunks = new ChunkAssembler();
+  #inflight = new Map(); // request id -> AbortController
+  #helloSent;
+  #ready = new Promise((resolve) => { this.#helloSent = resolve; }); // hello goes first
+
+  constructor(port) {
+    this.#port = port;
+    port.onMessage.addListener((msg) => this.#receive(msg));
+    // Reading lastError also keeps Chrome from logging it as unchecked.
+    port.onDisconnect.addListener(() => this.#close(chrome.runtime.lastError?.message ?? 'disconnected'));
+    this.#greet();
+  }
+
+  // Queued behind hello; promise callbacks keep the order of the calls.
+  send(msg) {
+    this.#ready.then(() => this.#post(msg)).catch((e) => console.info(`tabbridge: send failed: ${e.message}`));
+  }
+
+  async #greet() {
+    try {
+      const params = await buildHello();
+      if (this.#closed) return;
+      this.#port.postMessage({ jsonrpc: '2.0', method: Event.HELLO, params });
+      console.info('tabbridge: connected, hello sent');
+      this.#helloSent();
+    } catch (e) {
+      this.#close(`hello failed: ${e.message}`);
+    }
+  }
+
+  #post(msg) {
+    if (!this.#closed) this.#port.postMessage(msg);
+  }
+
+  #receive(msg) {
+    if (msg === null || typeof msg !== 'object' || typeof msg.method !== 'string') {
+      console.debug('tabbridge: ignoring a frame that is neither request nor notification');
+    } else if (msg.id !== undefined) {
+      this.#handle(msg);
+    } else if (msg.method === Notification.CHUNK) {
+      const text = this.#chunks.push(msg.params);
+      if (text !== null) this.#receiveText(text);
+    } else if (msg.method === Notification.CANCEL) {
+      this.#inflight.get(msg.params?.id)?.abort();
+    } else {
+      console.debug(`tabbridge: ignoring notification ${msg.method}`);
+    }
+  }
+
+  #receiveText(text) {
+    let msg;
+    try {
+      msg = JSON.parse(text);
+    } catch (e) {
+      console.info(`tabbridge: reassembled message is not JSON: ${e.message}`);
+      return;
+    }
+    this.#receive(msg);
+  }
+
+  async #handle({ id, method, params }) {
+    const handler = handlers.get(method);
+    if (!handler) {
+      this.#reply(id, { error: { code: ErrorCode.METHOD_NOT_FOUND, message: `unknown method ${method}` } });
+      return;
+    }
+    const abort = new AbortController();
+    this.#inflight.set(id, abort);
+    let body;
+    try {
+      body = { result: (await handler(params ?? {}, { signal: abort.signal })) ?? {} };
+    } catch (e) {
+      body = { error: toError(e) };
+    } finally {
+      this.#inflight.delete(id);
+    }
+    // Cancelled or port gone: the host has already failed this request.
+    if (!abort.signal.aborted) this.#reply(id, body);
+  }
+
+  // Exactly one answer: a result Chrome cannot serialize becomes an error.
+  async #reply(id, body) {
+    await this.#ready;
+    try {
+      this.#post({ jsonrpc: '2.0', id, ...body });
+    } catch (e) {
+      this.send({ jsonrpc: '2.0', id, error: toError(e) });
+    }
+  }
+
+  #close(reason) {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const abort of this.#inflight.values()) abort.abort();
+    this.#port.disconnect();
+    onClosed(this, reason, Date.now() - this.#openedAt);
+  }
+}

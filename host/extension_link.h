@@ -1,0 +1,51 @@
+// The host's side of native messaging: requests to the extension with
+// deadlines, events from it, and splitting of frames over Chrome's 1 MiB limit.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <uv.h>
+
+#include "common/jsonrpc.h"
+#include "common/pending_calls.h"
+#include "common/transport.h"
+
+namespace tb {
+
+class ExtensionLink {
+ public:
+  struct Callbacks {
+    std::function<void(const std::string& event, const Json& params)> on_event;
+    std::function<void(std::string_view reason)> on_close;
+  };
+
+  ExtensionLink(uv_loop_t* loop, std::unique_ptr<Transport> transport, Callbacks callbacks);
+  ~ExtensionLink();
+
+  void Start();
+  // Sends a request; `reply` runs exactly once (answer, error, timeout, or loss
+  // of the extension). Returns the call id, for Cancel().
+  std::int64_t Call(std::string_view method, Json params, PendingCalls::Reply reply,
+                    std::uint64_t deadline_ms = 0);
+  // Gives up on a call without answering it (the caller was cancelled).
+  void Cancel(std::int64_t id);
+  void Close();
+
+  // Splits one JSON text into the frames to send (a single frame when it fits).
+  static std::vector<std::string> SplitForExtension(const std::string& text, std::int64_t chunk_id);
+
+ private:
+  void OnMessage(std::string text);
+  void SendText(const std::string& text);
+
+  std::unique_ptr<Transport> transport_;
+  PendingCalls pending_;
+  Callbacks callbacks_;
+  std::int64_t next_chunk_id_ = 1;
+  bool closed_ = false;
+};
+
+}  // namespace tb

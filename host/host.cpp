@@ -1,0 +1,146 @@
+#include "host/host.h"
+
+#include <unistd.h>
+
+#include <spdlog/spdlog.h>
+
+#include "common/protocol.h"
+#include "common/tool_catalog.h"
+
+namespace tb {
+
+Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions options)
+    : loop_(loop),
+      options_(std::move(options)),
+      extension_(loop, std::move(extension),
+                 {.on_event = [this](const std::string& event, const Json& params) { OnExtensionEvent(event, params); },
+                  .on_close = [this](std::string_view reason) { Shutdown(reason); }}),
+      server_(loop, options_.allowed_uid),
+      reaper_(loop) {}
+
+Host::~Host() { Shutdown("host destroyed"); }
+
+void Host::Start() { extension_.Start(); }
+
+void Host::Shutdown(std::string_view why) {
+  if (shutting_down_) return;
+  shutting_down_ = true;
+  spdlog::info("shutting down: {}", why);
+  server_.Close();
+  for (auto& [id, session] : sessions_) session->Close();
+  extension_.Close();
+  reaper_.Stop();
+}
+
+Json Host::HelloResult() const {
+  return {{"protocol", kShimProtocol},
+          {"browser", browser_},
+          {"extension", extension_info_},
+          {"tabCount", tabs_.VisibleCount()},
+          {"hostPid", static_cast<long>(getpid())}};
+}
+
+void Host::OnExtensionEvent(const std::string& event, const Json& params) {
+  if (event == ext_event::kHello) return OnHello(params);
+  if (!ready_) {
+    spdlog::warn("extension sent {} before hello; ignored", event);
+    return;
+  }
+  if (event == ext_event::kTabCreated || event == ext_event::kTabUpdated) {
+    const auto tab = TabFromJson(params.is_object() ? params.value("tab", Json()) : Json());
+    if (!tab) return spdlog::warn("malformed {} event ignored", event);
+    tabs_.Upsert(*tab);
+  } else if (event == ext_event::kTabRemoved) {
+    if (!params.is_object() || !params.contains("tabId") || !params["tabId"].is_number_integer()) {
+      return spdlog::warn("malformed {} event ignored", event);
+    }
+    tabs_.Remove(params["tabId"].get<std::int64_t>());
+  } else {
+    return spdlog::debug("unknown extension event {} ignored", event);
+  }
+  AfterTabsChanged();
+}
+
+void Host::OnHello(const Json& params) {
+  const int protocol = params.is_object() ? params.value("protocol", 0) : 0;
+  if (protocol != kExtensionProtocol) {
+    spdlog::error("the extension speaks protocol {}, this host {} — reinstall tabbridge so both match", protocol,
+                  kExtensionProtocol);
+    exit_code_ = 1;
+    return Shutdown("extension protocol mismatch");
+  }
+  browser_ = params.value("browser", Json::object());
+  browser_["pid"] = options_.browser_pid;
+  extension_info_ = params.value("extension", Json::object());
+  std::vector<Tab> tabs;
+  for (const auto& json : params.value("tabs", Json::array())) {
+    if (auto tab = TabFromJson(json)) tabs.push_back(*tab);
+  }
+  tabs_.Reset(tabs);
+  if (ready_) return AfterTabsChanged();
+  ready_ = true;
+  if (auto ok = server_.Listen(options_.socket_dir, [this](uv_pipe_t* c) { OnConnection(c); }); !ok) {
+    spdlog::error("{}", ok.error());
+    exit_code_ = 1;
+    return Shutdown("cannot open the socket");
+  }
+  spdlog::info("serving {} {} on {}", browser_.value("name", "browser"), browser_.value("version", ""), server_.path());
+}
+
+void Host::OnConnection(uv_pipe_t* connection) {
+  const std::int64_t id = next_session_id_++;
+  auto transport = std::make_unique<Transport>(reinterpret_cast<uv_stream_t*>(connection),
+                                               reinterpret_cast<uv_stream_t*>(connection), Framing::kLine,
+                                               kMaxLineBytes);
+  sessions_.emplace(id, std::make_unique<Session>(*this, id, std::move(transport)));
+  spdlog::info("session {} connected ({} open)", id, sessions_.size());
+}
+
+Session* Host::FindSession(std::int64_t id) {
+  const auto it = sessions_.find(id);
+  return it != sessions_.end() ? it->second.get() : nullptr;
+}
+
+void Host::RemoveSession(std::int64_t id) {
+  auto it = sessions_.find(id);
+  if (it == sessions_.end()) return;
+  it->second->Close();
+  graveyard_.push_back(std::move(it->second));
+  sessions_.erase(it);
+  reaper_.Start(0, [this] { graveyard_.clear(); });
+}
+
+void Host::AfterTabsChanged() {
+  for (auto& [id, session] : sessions_) {
+    if (const auto focus = session->focused_tab(); focus && tabs_.Find(*focus) == nullptr) {
+      session->set_focused_tab(std::nullopt);
+    }
+    session->RefreshTools();
+  }
+}
+
+Json Host::ToolsFor(const Session& session) const {
+  Json list = Json::array({*tools::Find(tools::kListTabs), *tools::Find(tools::kOpenTab)});
+  if (tabs_.VisibleCount() == 0) return list;
+  list.push_back(*tools::Find(tools::kFocusTab));
+  if (!session.focused_tab()) return list;
+  list.push_back(*tools::Find(tools::kCloseTab));
+  return list;
+}
+
+Json Host::PageToolNames(std::int64_t /*tab_id*/) const { return Json::array(); }
+
+std::size_t Host::PageToolCount(std::int64_t tab_id) const { return PageToolNames(tab_id).size(); }
+
+Json Host::TabSummary(const Tab& tab) const { return {{"id", tab.id}, {"title", tab.title}, {"url", tab.url}}; }
+
+void Host::CallTool(Session& session, const std::string& request_key, const std::string& name, const Json& args,
+                    Reply reply) {
+  if (name == tools::kListTabs) return ListTabs(session, std::move(reply));
+  if (name == tools::kOpenTab) return OpenTab(session, request_key, args, std::move(reply));
+  if (name == tools::kFocusTab) return FocusTab(session, args, std::move(reply));
+  if (name == tools::kCloseTab) return CloseTab(session, request_key, args, std::move(reply));
+  reply(tools::ErrorResult("the host has no tool " + name));
+}
+
+}  // namespace tb

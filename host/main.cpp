@@ -1,0 +1,75 @@
+// tabbridge-host: Chrome starts it when our extension calls connectNative.
+// stdin/stdout carry native messaging to the extension (never logs); the
+// Unix socket serves the shims.
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <string>
+
+#include <spdlog/spdlog.h>
+#include <uv.h>
+
+#include "common/logging.h"
+#include "common/protocol.h"
+#include "common/socket_dir.h"
+#include "host/host.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "tabbridge-host — the native-messaging host of tabbridge.\n"
+    "Chrome starts it for the tabbridge extension; you do not run it yourself.\n"
+    "Run `tabbridge doctor` to check the installation.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc > 1 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
+    std::fputs(kUsage, stderr);
+    return 0;
+  }
+  if (argc > 1 && std::strcmp(argv[1], "--version") == 0) {
+    std::fprintf(stderr, "tabbridge-host %s\n", std::string(tb::kVersion).c_str());
+    return 0;
+  }
+  tb::InitLogging("tabbridge-host", "info");
+  ::signal(SIGPIPE, SIG_IGN);  // a vanished peer is an error code, not a death
+
+  const std::string origin = argc > 1 ? argv[1] : "";
+  const std::string expected = "chrome-extension://" + std::string(tb::kExtensionId) + "/";
+  if (origin != expected) spdlog::warn("started by {} (expected {})", origin.empty() ? "nobody" : origin, expected);
+
+  uv_loop_t* loop = uv_default_loop();
+  std::string error;
+  auto stdio = tb::Transport::ForStdio(loop, tb::Framing::kNative, tb::kMaxFrameFromExtension, &error);
+  if (!stdio) {
+    spdlog::error("{} — tabbridge-host is started by the browser, not by hand", error);
+    return 2;
+  }
+  int exit_code = 0;
+  {
+    tb::Host host(loop, std::move(stdio),
+                  {.socket_dir = tb::SocketDir(), .allowed_uid = static_cast<long>(getuid()),
+                   .browser_pid = static_cast<long>(getppid())});
+    uv_signal_t sigterm, sigint;
+    for (auto [handle, signum] : {std::pair{&sigterm, SIGTERM}, std::pair{&sigint, SIGINT}}) {
+      uv_signal_init(loop, handle);
+      handle->data = &host;
+      uv_signal_start(handle, [](uv_signal_t* h, int) {
+        static_cast<tb::Host*>(h->data)->Shutdown("signal");
+        uv_close(reinterpret_cast<uv_handle_t*>(h), nullptr);
+      }, signum);
+      uv_unref(reinterpret_cast<uv_handle_t*>(handle));  // signals alone do not keep us alive
+    }
+    host.Start();
+    uv_run(loop, UV_RUN_DEFAULT);
+    exit_code = host.exit_code();
+    for (auto* handle : {&sigterm, &sigint}) {
+      if (!uv_is_closing(reinterpret_cast<uv_handle_t*>(handle))) uv_close(reinterpret_cast<uv_handle_t*>(handle), nullptr);
+    }
+  }
+  uv_run(loop, UV_RUN_DEFAULT);  // let close callbacks free their handles
+  uv_loop_close(loop);
+  return exit_code;
+}

@@ -1,0 +1,69 @@
+// One shim connection: its own focused tab, its own tool list, its own
+// list_changed notifications. Dispatches the host<->shim protocol
+// (docs/protocol.md §2) and guarantees one reply per request.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "common/jsonrpc.h"
+#include "common/transport.h"
+
+namespace tb {
+
+class Host;
+
+class Session {
+ public:
+  using Reply = std::function<void(Json result_or_error_message)>;
+
+  Session(Host& host, std::int64_t id, std::unique_ptr<Transport> transport);
+  ~Session();
+
+  std::int64_t id() const { return id_; }
+  std::optional<std::int64_t> focused_tab() const { return focused_tab_; }
+  void set_focused_tab(std::optional<std::int64_t> tab) { focused_tab_ = tab; }
+
+  // Sends list_changed if this session's tool list differs from the one it was
+  // last told about — unless one of its own tab-changing calls is running,
+  // in which case that call reports the change once, before its reply.
+  void RefreshTools();
+  // A tool call that changes tabs holds notifications until it answers.
+  void Hold() { ++holds_; }
+  void Release() {
+    if (holds_ > 0) --holds_;
+    RefreshTools();
+  }
+
+  // Registers a cancellable operation for the in-flight request `key`.
+  void SetCanceller(const std::string& key, std::function<void()> cancel);
+
+  void Notify(std::string_view method, Json params);
+  void Close();
+
+ private:
+  void OnMessage(std::string text);
+  void OnRequest(rpc::Message& msg);
+  void OnToolsCall(const Json& id, const Json& params);
+  void Send(const Json& message);
+  std::size_t ToolsFingerprint() const;
+
+  Host& host_;
+  std::int64_t id_;
+  std::unique_ptr<Transport> transport_;
+  bool helloed_ = false;
+  std::optional<std::int64_t> focused_tab_;
+  std::size_t told_fingerprint_ = 0;
+  int holds_ = 0;
+  // In-flight requests by dumped id: answered at most once, cancellable.
+  struct InFlight {
+    std::function<void()> cancel;
+  };
+  std::unordered_map<std::string, InFlight> in_flight_;
+};
+
+}  // namespace tb

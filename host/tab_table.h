@@ -1,0 +1,44 @@
+// The browser's tabs as the extension reports them, and which of them the
+// agent sees: pages with http, https or file URLs (not chrome://, about:…).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/jsonrpc.h"
+
+namespace tb {
+
+struct Tab {
+  std::int64_t id = 0;
+  std::int64_t window_id = 0;
+  std::string title;
+  std::string url;
+  std::string status;
+  bool active = false;
+};
+
+// A Tab from the extension's JSON (docs/protocol.md §1); nullopt when malformed.
+std::optional<Tab> TabFromJson(const Json& json);
+
+class TabTable {
+ public:
+  static bool IsAgentVisible(const std::string& url);
+
+  void Reset(const std::vector<Tab>& tabs);
+  void Upsert(const Tab& tab);
+  void Remove(std::int64_t id);
+
+  // Visible tabs only: a tab that navigated to chrome://settings is not "there".
+  const Tab* Find(std::int64_t id) const;
+  std::vector<const Tab*> Visible() const;
+  std::size_t VisibleCount() const;
+
+ private:
+  std::map<std::int64_t, Tab> tabs_;  // by id: Chrome hands out ids in creation order
+};
+
+}  // namespace tb

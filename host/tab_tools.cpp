@@ -1,0 +1,121 @@
+// The tab tools of seed 000: list_tabs, open_tab, focus_tab, close_tab.
+#include <string>
+
+#include "common/protocol.h"
+#include "common/tool_catalog.h"
+#include "host/host.h"
+
+namespace tb {
+namespace {
+
+// open_tab takes what the agent may see afterwards: http(s) with a host, or file.
+bool IsOpenableUrl(const std::string& url) {
+  for (std::string_view scheme : {"http://", "https://"}) {
+    if (url.starts_with(scheme)) {
+      const auto rest = std::string_view(url).substr(scheme.size());
+      return !rest.empty() && rest.front() != '/' && rest.find_first_of(" \t\r\n") == std::string_view::npos;
+    }
+  }
+  return url.starts_with("file:///");
+}
+
+std::string Quote(const std::string& text) {
+  constexpr std::size_t kMax = 200;  // a 3 MB URL must not come back whole
+  return "'" + (text.size() > kMax ? text.substr(0, kMax) + "…" : text) + "'";
+}
+
+}  // namespace
+
+void Host::ListTabs(Session& session, Reply reply) {
+  Json tabs = Json::array();
+  for (const Tab* tab : tabs_.Visible()) {
+    Json entry = TabSummary(*tab);
+    entry["focused"] = session.focused_tab() == tab->id;
+    entry["toolCount"] = PageToolCount(tab->id);
+    tabs.push_back(std::move(entry));
+  }
+  const auto focus = session.focused_tab();
+  reply(tools::Result({{"tabs", std::move(tabs)}, {"focusedTabId", focus ? Json(*focus) : Json(nullptr)}}));
+}
+
+void Host::OpenTab(Session& session, const std::string& request_key, const Json& args, Reply reply) {
+  const std::string url = args["url"].get<std::string>();
+  const bool focus = args.value("focus", true);
+  if (!IsOpenableUrl(url)) {
+    return reply(tools::ErrorResult("open_tab: " + Quote(url) +
+                                    " is not an http(s) or file URL — pass a full URL such as https://example.com/"));
+  }
+  session.Hold();
+  const auto session_id = session.id();
+  const auto call = extension_.Call(
+      ext_method::kTabsCreate, {{"url", url}, {"active", false}},
+      [this, session_id, focus, url, reply](std::expected<Json, rpc::Error> outcome) {
+        Session* s = FindSession(session_id);
+        std::optional<Tab> tab;
+        if (outcome) tab = TabFromJson(outcome->value("tab", Json()));
+        if (tab) {
+          tabs_.Upsert(*tab);
+          if (s != nullptr && focus) s->set_focused_tab(tab->id);
+          AfterTabsChanged();
+        }
+        if (s != nullptr) s->Release();
+        if (!outcome) return reply(tools::ErrorResult("open_tab: could not open " + Quote(url) + ": " + outcome.error().message));
+        if (!tab) return reply(tools::ErrorResult("open_tab: the browser answered without a tab"));
+        reply(tools::Result({{"tab", TabSummary(*tab)},
+                             {"focused", focus},
+                             {"toolsAvailable", focus ? PageToolNames(tab->id) : Json::array()}}));
+      });
+  session.SetCanceller(request_key, [this, call, session_id] {
+    extension_.Cancel(call);
+    if (Session* s = FindSession(session_id)) s->Release();
+  });
+}
+
+void Host::FocusTab(Session& session, const Json& args, Reply reply) {
+  const auto tab_id = args["tabId"].get<std::int64_t>();
+  const Tab* tab = tabs_.Find(tab_id);
+  if (tab == nullptr) {
+    return reply(tools::ErrorResult("focus_tab: tab " + std::to_string(tab_id) +
+                                    " is not open — call list_tabs for the current tab ids"));
+  }
+  session.Hold();
+  session.set_focused_tab(tab_id);
+  session.Release();
+  reply(tools::Result({{"success", true}, {"tab", TabSummary(*tab)}, {"toolsAvailable", PageToolNames(tab_id)}}));
+}
+
+void Host::CloseTab(Session& session, const std::string& request_key, const Json& args, Reply reply) {
+  const auto focus = session.focused_tab();
+  if (!args.contains("tabId") && !focus) {
+    return reply(tools::ErrorResult("close_tab: no tab is focused — pass tabId (see list_tabs)"));
+  }
+  const auto tab_id = args.contains("tabId") ? args["tabId"].get<std::int64_t>() : *focus;
+  if (tabs_.Find(tab_id) == nullptr) {
+    return reply(tools::ErrorResult("close_tab: tab " + std::to_string(tab_id) +
+                                    " is not open — call list_tabs for the current tab ids"));
+  }
+  session.Hold();
+  const auto session_id = session.id();
+  const auto call = extension_.Call(
+      ext_method::kTabsClose, {{"tabId", tab_id}},
+      [this, session_id, tab_id, reply](std::expected<Json, rpc::Error> outcome) {
+        const bool gone = outcome || outcome.error().code == rpc_error::kTabNotFound;
+        if (gone) {
+          tabs_.Remove(tab_id);
+          AfterTabsChanged();
+        }
+        if (Session* s = FindSession(session_id)) s->Release();
+        if (outcome) return reply(tools::Result({{"closed", true}, {"tabId", tab_id}}));
+        if (gone) {
+          return reply(tools::ErrorResult("close_tab: tab " + std::to_string(tab_id) +
+                                          " was already closed — call list_tabs"));
+        }
+        reply(tools::ErrorResult("close_tab: " + outcome.error().message));
+      });
+  session.SetCanceller(request_key, [this, call, session_id] {
+    extension_.Cancel(call);
+    if (Session* s = FindSession(session_id)) s->Release();
+  });
+}
+
+}  // namespace tb

@@ -1,0 +1,131 @@
+#include "mcp_shim/browser_connect.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include <spdlog/spdlog.h>
+
+#include "common/protocol.h"
+#include "common/socket_dir.h"
+#include "common/tool_catalog.h"
+#include "mcp_shim/host_probe.h"
+
+namespace tb {
+namespace {
+
+// Between probes of the socket directory while a host starts.
+constexpr std::uint64_t kRetryMs = 100;
+
+std::string Lower(std::string text) {
+  std::ranges::transform(text, text.begin(), [](unsigned char c) { return std::tolower(c); });
+  return text;
+}
+
+Json Describe(const std::string& id, const HostLink& link) {
+  const Json& hello = link.hello();
+  const Json browser = hello.value("browser", Json::object());
+  return {{"id", id},
+          {"name", browser.value("name", "")},
+          {"version", browser.value("version", "")},
+          {"tabCount", hello.value("tabCount", 0)}};
+}
+
+}  // namespace
+
+BrowserConnect::BrowserConnect(uv_loop_t* loop, Json args, Json client_info, Progress progress, Done done)
+    : loop_(loop),
+      launch_(args.value("launch", false)),
+      wanted_(args.value("browser", "")),
+      client_info_(std::move(client_info)),
+      progress_(std::move(progress)),
+      done_(std::move(done)),
+      retry_(loop) {}
+
+BrowserConnect::~BrowserConnect() { alive_.reset(); }
+
+void BrowserConnect::Start() {
+  deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(kConnectWaitMs);
+  Round();
+}
+
+void BrowserConnect::Round() {
+  ++rounds_;
+  std::weak_ptr<bool> alive = alive_;
+  ProbeHosts(loop_, client_info_, [this, alive](std::vector<LiveHost> found) {
+    if (alive.expired()) return;  // cancelled while probing; the links close with `found`
+    OnRound(std::move(found));
+  });
+}
+
+void BrowserConnect::OnRound(std::vector<LiveHost> candidates) {
+  if (!candidates.empty()) {
+    std::vector<LiveHost*> matching;
+    for (auto& c : candidates) {
+      const std::string name = Lower(c.link->hello().value("browser", Json::object()).value("name", ""));
+      if (wanted_.empty() || c.id == wanted_ || name.find(Lower(wanted_)) != std::string::npos) matching.push_back(&c);
+    }
+    if (matching.size() == 1) {
+      LiveHost& chosen = *matching.front();
+      const Json& hello = chosen.link->hello();
+      Json result = {{"connected", true},
+                     {"browser", hello.value("browser", Json::object())},
+                     {"tabCount", hello.value("tabCount", 0)},
+                     {"launched", launched_ != nullptr},
+                     {"hostPid", hello.value("hostPid", 0)}};
+      return Finish({std::move(chosen.link), tools::Result(std::move(result))});
+    }
+    Json browsers = Json::array();
+    for (auto& c : candidates) browsers.push_back(Describe(c.id, *c.link));
+    const std::string error = matching.empty() ? "no running browser matches '" + wanted_ + "'"
+                                               : std::to_string(matching.size()) + " browsers are running tabbridge";
+    return Finish({nullptr, tools::Result({{"connected", false},
+                                           {"error", error},
+                                           {"browsers", std::move(browsers)},
+                                           {"instructions", "call connect_browser with browser set to one of these ids"}},
+                                          true)});
+  }
+
+  if (launch_ && !launching_) {
+    launching_ = true;
+    auto plan = PlanLaunch();
+    if (!plan) return Fail(plan.error(), "install Chrome or Chromium, or set TABBRIDGE_BROWSER to its path");
+    deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(kLaunchWaitMs);
+    std::weak_ptr<bool> alive = alive_;
+    Launch(loop_, *plan, [this, alive](std::expected<std::unique_ptr<LaunchedBrowser>, std::string> launched) {
+      if (alive.expired()) return;
+      if (!launched) return Fail(launched.error(), "check the browser log in the profile directory");
+      launched_ = std::move(*launched);
+      Round();
+    });
+    return;
+  }
+
+  if (std::chrono::steady_clock::now() >= deadline_) {
+    if (launched_) {
+      return Fail("the launched browser (pid " + std::to_string(launched_->pid()) + ") did not start its tabbridge host within " +
+                      std::to_string(kLaunchWaitMs / 1000) + " s",
+                  "run `tabbridge doctor`, and check tabbridge-browser.log in the profile directory");
+    }
+    return Fail("No browser found",
+                "Open Chrome (or Chromium, Brave, Edge) with the tabbridge extension enabled, or call "
+                "connect_browser with launch=true. `tabbridge doctor` checks the setup.");
+  }
+  if (launched_ && progress_ && rounds_ % 5 == 0) {
+    progress_(rounds_, "waiting for the browser to start its tabbridge host");
+  }
+  retry_.Start(kRetryMs, [this] { Round(); });
+}
+
+void BrowserConnect::Fail(std::string error, std::string instructions) {
+  Finish({nullptr, tools::Result({{"connected", false}, {"error", std::move(error)}, {"instructions", std::move(instructions)}},
+                                 true)});
+}
+
+void BrowserConnect::Finish(ConnectOutcome outcome) {
+  if (finished_) return;
+  finished_ = true;
+  retry_.Stop();
+  done_(std::move(outcome));  // may destroy this object
+}
+
+}  // namespace tb

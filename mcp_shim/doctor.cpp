@@ -1,0 +1,116 @@
+#include "mcp_shim/doctor.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include <uv.h>
+
+#include "common/protocol.h"
+#include "common/socket_dir.h"
+#include "mcp_shim/extension_id.h"
+#include "mcp_shim/host_probe.h"
+#include "mcp_shim/native_manifest.h"
+#include "mcp_shim/paths.h"
+
+namespace tb {
+namespace {
+
+struct Report {
+  int failures = 0;
+  void Ok(const std::string& what) { std::printf("ok    %s\n", what.c_str()); }
+  void Note(const std::string& what) { std::printf("note  %s\n", what.c_str()); }
+  void Fail(const std::string& what, const std::string& fix) {
+    ++failures;
+    std::printf("FAIL  %s\n      fix: %s\n", what.c_str(), fix.c_str());
+  }
+};
+
+}  // namespace
+
+int RunDoctor() {
+  Report report;
+  constexpr const char* kReinstall = "run install/install.sh again";
+
+  // 1. The programs.
+  if (::access(HostBinary().c_str(), X_OK) == 0) report.Ok("host binary: " + HostBinary());
+  else report.Fail("tabbridge-host is not next to tabbridge (" + HostBinary() + ")", kReinstall);
+
+  // 2. The extension and its ID.
+  const std::string extension = ExtensionDir();
+  const auto id = ExtensionIdOfDir(extension);
+  if (!id) {
+    report.Fail("no tabbridge extension at " + extension, std::string(kReinstall) + ", or set TABBRIDGE_EXTENSION_DIR");
+  } else if (*id != kExtensionId) {
+    report.Fail("the extension at " + extension + " has ID " + *id + ", the host allows " + std::string(kExtensionId),
+                "reinstall so the extension and the binaries come from the same version");
+  } else {
+    report.Ok("extension: " + extension + " (ID " + *id + ")");
+  }
+
+  // 3. Native-messaging manifests, for every browser found and the launch profile.
+  int registered = 0;
+  for (const auto& browser : KnownBrowsers()) {
+    if (!browser.found) continue;
+    if (auto ok = CheckManifest(browser.manifest_dir); ok) {
+      report.Ok(browser.name + ": " + ManifestPath(browser.manifest_dir));
+      ++registered;
+    } else {
+      report.Fail(browser.name + ": " + ok.error(), "run `tabbridge register` (or install/install.sh)");
+    }
+  }
+  const std::string profile_manifests = ProfileDir() + "/NativeMessagingHosts";
+  if (std::filesystem::exists(ManifestPath(profile_manifests))) {
+    if (auto ok = CheckManifest(profile_manifests); ok) report.Ok("launch profile: " + ManifestPath(profile_manifests));
+    else report.Fail("launch profile: " + ok.error(), "delete it; connect_browser {launch: true} writes it again");
+  }
+  if (registered == 0) report.Note("no Chrome-family browser found to register with; connect_browser {launch: true} still works");
+
+  // 4. The socket directory.
+  const std::string dir = SocketDir();
+  bool dir_ok = false;
+  if (!std::filesystem::exists(dir)) {
+    report.Note("socket directory " + dir + " does not exist yet (no host has run)");
+  } else if (auto ok = CheckPrivateDir(dir); !ok) {
+    report.Fail("socket directory: " + ok.error(), "chmod 700 " + dir + " (or remove it; the host recreates it)");
+  } else {
+    report.Ok("socket directory: " + dir + " (0700, yours)");
+    dir_ok = true;
+  }
+
+  // 5. Live hosts.
+  if (dir_ok) {
+    const auto slots = ListSlots(dir);
+    uv_loop_t loop;
+    uv_loop_init(&loop);
+    std::vector<LiveHost> live;
+    ProbeHosts(&loop, {{"name", "tabbridge-doctor"}}, [&](std::vector<LiveHost> found) { live = std::move(found); });
+    uv_run(&loop, UV_RUN_DEFAULT);
+    for (auto& host : live) {
+      const Json browser = host.link->hello().value("browser", Json::object());
+      report.Ok("live host " + host.id + ": " + browser.value("name", "?") + " " + browser.value("version", "") + ", " +
+                std::to_string(host.link->hello().value("tabCount", 0)) + " tabs");
+    }
+    if (live.size() < slots.size()) {
+      report.Note(std::to_string(slots.size() - live.size()) + " stale socket(s) from crashed hosts; the next host replaces them");
+    }
+    if (live.empty()) {
+      report.Fail("no browser is running the tabbridge extension",
+                  "open your browser and load the extension (chrome://extensions → Developer mode → Load unpacked → " +
+                      extension + "), or let connect_browser {launch: true} start one");
+    }
+    live.clear();
+    uv_run(&loop, UV_RUN_DEFAULT);  // let the probe's handles close
+    uv_loop_close(&loop);
+  } else if (!std::filesystem::exists(dir)) {
+    report.Fail("no browser is running the tabbridge extension",
+                "open your browser with the extension loaded (" + extension + "), or use connect_browser {launch: true}");
+  }
+
+  std::printf(report.failures == 0 ? "\nall links work\n" : "\n%d problem(s) found\n", report.failures);
+  return report.failures == 0 ? 0 : 1;
+}
+
+}  // namespace tb

@@ -1,0 +1,213 @@
+#include "mcp_shim/launcher.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+#include <spdlog/spdlog.h>
+
+#include "common/jsonrpc.h"
+#include "common/uv_util.h"
+#include "mcp_shim/native_manifest.h"
+#include "mcp_shim/paths.h"
+
+namespace tb {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string FindOnPath(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  if (path == nullptr) return "";
+  std::stringstream dirs(path);
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    const std::string candidate = dir + "/" + program;
+    if (!dir.empty() && ::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return "";
+}
+
+std::string DetectBrowser() {
+#ifdef __APPLE__
+  for (const char* app : {"/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+                          "/Applications/Chromium.app/Contents/MacOS/Chromium",
+                          "/Applications/Brave Browser.app/Contents/MacOS/Brave Browser",
+                          "/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge"}) {
+    if (::access(app, X_OK) == 0) return app;
+  }
+#endif
+  for (const char* program : {"google-chrome", "google-chrome-stable", "chromium", "chromium-browser",
+                              "brave-browser", "microsoft-edge", "microsoft-edge-stable", "vivaldi"}) {
+    if (auto found = FindOnPath(program); !found.empty()) return found;
+  }
+  return "";
+}
+
+bool IsBrandedChrome(const std::string& executable) {
+  const std::string name = fs::path(executable).filename().string();
+  return name.starts_with("google-chrome") || name == "Google Chrome";
+}
+
+std::vector<std::string> SplitArgs(const char* text) {
+  std::vector<std::string> args;
+  std::stringstream in(text != nullptr ? text : "");
+  for (std::string arg; in >> arg;) args.push_back(arg);
+  return args;
+}
+
+class SpawnedBrowser : public LaunchedBrowser {
+ public:
+  explicit SpawnedBrowser(int pid) : pid_(pid) {}
+  ~SpawnedBrowser() override {
+    CloseHandle(reinterpret_cast<uv_handle_t*>(to_browser_));
+    CloseHandle(reinterpret_cast<uv_handle_t*>(from_browser_));
+  }
+  int pid() const override { return pid_; }
+
+  int pid_;
+  uv_pipe_t* to_browser_ = nullptr;    // the browser's fd 3
+  uv_pipe_t* from_browser_ = nullptr;  // the browser's fd 4
+  std::string reply_;
+};
+
+}  // namespace
+
+std::expected<LaunchPlan, std::string> PlanLaunch() {
+  LaunchPlan plan;
+  const char* env_browser = std::getenv("TABBRIDGE_BROWSER");
+  plan.executable = env_browser != nullptr && *env_browser != '\0' ? env_browser : DetectBrowser();
+  if (plan.executable.empty()) {
+    return std::unexpected("no Chrome-family browser found on PATH — install one or set TABBRIDGE_BROWSER");
+  }
+  if (::access(plan.executable.c_str(), X_OK) != 0) {
+    return std::unexpected("TABBRIDGE_BROWSER=" + plan.executable + " is not an executable");
+  }
+  plan.profile_dir = ProfileDir();
+  plan.extension_dir = ExtensionDir();
+  if (!fs::exists(plan.extension_dir + "/manifest.json")) {
+    return std::unexpected("the tabbridge extension is not at " + plan.extension_dir +
+                           " — reinstall, or set TABBRIDGE_EXTENSION_DIR");
+  }
+  const char* method = std::getenv("TABBRIDGE_LAUNCH_METHOD");  // "pipe" or "flag": tests force one
+  plan.load_over_pipe = method != nullptr && *method != '\0' ? std::string(method) == "pipe" : IsBrandedChrome(plan.executable);
+
+  plan.args = {"--user-data-dir=" + plan.profile_dir, "--no-first-run", "--no-default-browser-check"};
+  if (plan.load_over_pipe) {
+    plan.args.insert(plan.args.end(), {"--remote-debugging-pipe", "--enable-unsafe-extension-debugging"});
+  } else {
+    plan.args.push_back("--load-extension=" + plan.extension_dir);
+  }
+  for (auto& extra : SplitArgs(std::getenv("TABBRIDGE_BROWSER_ARGS"))) plan.args.push_back(std::move(extra));
+  plan.args.push_back("about:blank");
+  return plan;
+}
+
+void Launch(uv_loop_t* loop, const LaunchPlan& plan,
+            std::function<void(std::expected<std::unique_ptr<LaunchedBrowser>, std::string>)> done) {
+  std::error_code ec;
+  fs::create_directories(plan.profile_dir, ec);
+  if (ec) return done(std::unexpected("cannot create the profile " + plan.profile_dir + ": " + ec.message()));
+  if (::access(HostBinary().c_str(), X_OK) != 0) {
+    return done(std::unexpected("tabbridge-host is missing next to tabbridge (" + HostBinary() + ") — reinstall"));
+  }
+  if (auto written = WriteManifest(plan.profile_dir + "/NativeMessagingHosts", HostBinary()); !written) {
+    return done(std::unexpected(written.error()));
+  }
+
+  std::vector<std::string> argv_storage = {plan.executable};
+  argv_storage.insert(argv_storage.end(), plan.args.begin(), plan.args.end());
+  std::vector<char*> argv;
+  for (auto& arg : argv_storage) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+
+  // The browser's output goes to a log in its profile: our stdout is MCP.
+  const std::string log_path = plan.profile_dir + "/tabbridge-browser.log";
+  const int log_fd = ::open(log_path.c_str(), O_CREAT | O_WRONLY | O_APPEND | O_CLOEXEC, 0600);
+  auto browser = std::make_unique<SpawnedBrowser>(0);
+  uv_stdio_container_t stdio[5] = {};
+  stdio[0].flags = UV_IGNORE;
+  for (int fd : {1, 2}) {
+    stdio[fd].flags = log_fd >= 0 ? UV_INHERIT_FD : UV_IGNORE;
+    stdio[fd].data.fd = log_fd;
+  }
+  int stdio_count = 3;
+  if (plan.load_over_pipe) {
+    browser->to_browser_ = NewHandle<uv_pipe_t>();
+    browser->from_browser_ = NewHandle<uv_pipe_t>();
+    uv_pipe_init(loop, browser->to_browser_, 0);
+    uv_pipe_init(loop, browser->from_browser_, 0);
+    stdio[3].flags = static_cast<uv_stdio_flags>(UV_CREATE_PIPE | UV_READABLE_PIPE);
+    stdio[3].data.stream = reinterpret_cast<uv_stream_t*>(browser->to_browser_);
+    stdio[4].flags = static_cast<uv_stdio_flags>(UV_CREATE_PIPE | UV_WRITABLE_PIPE);
+    stdio[4].data.stream = reinterpret_cast<uv_stream_t*>(browser->from_browser_);
+    stdio_count = 5;
+  }
+
+  auto* process = NewHandle<uv_process_t>();
+  uv_process_options_t options{};
+  options.file = plan.executable.c_str();
+  options.args = argv.data();
+  options.flags = UV_PROCESS_DETACHED;  // the browser outlives this shim
+  options.stdio = stdio;
+  options.stdio_count = stdio_count;
+  options.exit_cb = [](uv_process_t* p, int64_t status, int signal) {
+    spdlog::info("browser process {} exited (status {}, signal {})", p->pid, status, signal);
+    CloseHandle(reinterpret_cast<uv_handle_t*>(p));
+  };
+  const int rc = uv_spawn(loop, process, &options);
+  if (log_fd >= 0) ::close(log_fd);
+  if (rc != 0) {
+    CloseHandle(reinterpret_cast<uv_handle_t*>(process));
+    return done(std::unexpected("cannot start " + plan.executable + ": " + uv_strerror(rc)));
+  }
+  browser->pid_ = process->pid;
+  uv_unref(reinterpret_cast<uv_handle_t*>(process));  // we do not wait for it
+  spdlog::info("launched {} (pid {}) with profile {}", plan.executable, browser->pid_, plan.profile_dir);
+  if (!plan.load_over_pipe) return done(std::move(browser));
+
+  // CDP over the pipe: NUL-terminated JSON messages.
+  const std::string command =
+      rpc::Dump(Json{{"id", 1}, {"method", "Extensions.loadUnpacked"}, {"params", {{"path", plan.extension_dir}}}}) +
+      std::string(1, '\0');
+  auto* write = new std::pair<uv_write_t, std::string>{{}, command};
+  uv_buf_t command_buf = uv_buf_init(write->second.data(), static_cast<unsigned>(write->second.size()));
+  uv_write(&write->first, reinterpret_cast<uv_stream_t*>(browser->to_browser_), &command_buf, 1,
+           [](uv_write_t* req, int) { delete reinterpret_cast<std::pair<uv_write_t, std::string>*>(req); });
+
+  struct PipeRead {
+    std::unique_ptr<SpawnedBrowser> browser;
+    std::function<void(std::expected<std::unique_ptr<LaunchedBrowser>, std::string>)> done;
+    char buffer[4096];
+  };
+  auto* read = new PipeRead{std::move(browser), std::move(done), {}};
+  read->browser->from_browser_->data = read;
+  uv_read_start(
+      reinterpret_cast<uv_stream_t*>(read->browser->from_browser_),
+      [](uv_handle_t* h, std::size_t, uv_buf_t* out) {
+        auto* r = static_cast<PipeRead*>(h->data);
+        *out = uv_buf_init(r->buffer, sizeof(r->buffer));
+      },
+      [](uv_stream_t* s, ssize_t nread, const uv_buf_t* buf) {
+        auto* r = static_cast<PipeRead*>(s->data);
+        if (nread > 0) r->browser->reply_.append(buf->base, static_cast<std::size_t>(nread));
+        const auto end = r->browser->reply_.find('\0');
+        if (nread >= 0 && end == std::string::npos) return;
+        uv_read_stop(s);
+        s->data = nullptr;
+        std::unique_ptr<PipeRead> owned(r);
+        if (end == std::string::npos) {
+          return owned->done(std::unexpected("the browser closed its DevTools pipe before loading the extension"));
+        }
+        const Json reply = Json::parse(owned->browser->reply_.substr(0, end), nullptr, false);
+        if (reply.is_object() && reply.contains("error")) {
+          return owned->done(std::unexpected("the browser refused to load the extension: " +
+                                             reply["error"].value("message", std::string("unknown error"))));
+        }
+        owned->done(std::move(owned->browser));
+      });
+}
+
+}  // namespace tb

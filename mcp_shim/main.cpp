@@ -1,0 +1,105 @@
+// tabbridge: the MCP server an MCP client spawns. With no arguments it speaks
+// MCP on stdin/stdout (stdout carries protocol only; logs go to stderr).
+#include <signal.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <spdlog/spdlog.h>
+#include <uv.h>
+
+#include "common/logging.h"
+#include "common/protocol.h"
+#include "mcp_shim/doctor.h"
+#include "mcp_shim/mcp_server.h"
+#include "mcp_shim/native_manifest.h"
+#include "mcp_shim/paths.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: tabbridge                 serve MCP on stdin/stdout (what MCP clients run)\n"
+    "       tabbridge doctor          check every link: manifests, extension, socket, live host\n"
+    "       tabbridge register [DIR]  write the native-messaging manifest for every browser found\n"
+    "                                 (or into DIR, a NativeMessagingHosts directory)\n"
+    "       tabbridge unregister      remove those manifests\n"
+    "       tabbridge --version\n"
+    "\n"
+    "environment: TABBRIDGE_BROWSER, TABBRIDGE_BROWSER_ARGS, TABBRIDGE_PROFILE_DIR,\n"
+    "             TABBRIDGE_EXTENSION_DIR, TABBRIDGE_SOCKET_DIR, TABBRIDGE_LOG_FILE, TABBRIDGE_LOG_LEVEL\n";
+
+int Register(const std::vector<std::string>& dirs) {
+  std::vector<std::string> targets = dirs;
+  if (targets.empty()) {
+    for (const auto& browser : tb::KnownBrowsers()) {
+      if (browser.found) targets.push_back(browser.manifest_dir);
+    }
+  }
+  if (targets.empty()) {
+    std::printf("no Chrome-family browser found; nothing registered (connect_browser {launch: true} registers its own profile)\n");
+    return 0;
+  }
+  int failures = 0;
+  for (const auto& dir : targets) {
+    if (auto written = tb::WriteManifest(dir, tb::HostBinary()); written) {
+      std::printf("registered %s\n", written->c_str());
+    } else {
+      std::fprintf(stderr, "error: %s\n", written.error().c_str());
+      ++failures;
+    }
+  }
+  return failures == 0 ? 0 : 1;
+}
+
+int Unregister() {
+  std::vector<std::string> dirs;
+  for (const auto& browser : tb::KnownBrowsers()) dirs.push_back(browser.manifest_dir);
+  dirs.push_back(tb::ProfileDir() + "/NativeMessagingHosts");
+  for (const auto& dir : dirs) {
+    if (tb::RemoveManifest(dir)) std::printf("removed %s\n", tb::ManifestPath(dir).c_str());
+  }
+  return 0;
+}
+
+int Serve() {
+  tb::InitLogging("tabbridge", "info");
+  ::signal(SIGPIPE, SIG_IGN);  // a vanished peer is an error code, not a death
+  uv_loop_t* loop = uv_default_loop();
+  std::string error;
+  auto stdio = tb::Transport::ForStdio(loop, tb::Framing::kLine, tb::kMaxLineBytes, &error);
+  if (!stdio) {
+    spdlog::error("{} — tabbridge speaks MCP on stdin/stdout; run it from an MCP client", error);
+    return 2;
+  }
+  {
+    tb::McpServer server(loop, std::move(stdio));
+    server.Start();
+    uv_run(loop, UV_RUN_DEFAULT);
+  }
+  uv_run(loop, UV_RUN_DEFAULT);  // let close callbacks free their handles
+  uv_loop_close(loop);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) return Serve();
+  const std::string& command = args[0];
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  if (command == "--version") {
+    std::printf("tabbridge %s\n", std::string(tb::kVersion).c_str());
+    return 0;
+  }
+  if (command == "doctor") return tb::RunDoctor();
+  if (command == "register") return Register({args.begin() + 1, args.end()});
+  if (command == "unregister") return Unregister();
+  std::fprintf(stderr, "tabbridge: unknown command '%s'\n\n%s", command.c_str(), kUsage);
+  return 2;
+}

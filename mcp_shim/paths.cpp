@@ -1,0 +1,59 @@
+#include "mcp_shim/paths.h"
+
+#include <pwd.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cstdlib>
+#include <filesystem>
+
+#ifdef __APPLE__
+#include <mach-o/dyld.h>
+#endif
+
+namespace tb {
+namespace fs = std::filesystem;
+
+namespace {
+std::string Env(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? value : "";
+}
+}  // namespace
+
+std::string ExecutableDir() {
+  std::error_code ec;
+#ifdef __APPLE__
+  char buffer[PATH_MAX];
+  uint32_t size = sizeof(buffer);
+  if (_NSGetExecutablePath(buffer, &size) != 0) return ".";
+  const fs::path exe = fs::canonical(buffer, ec);
+#else
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+#endif
+  return ec ? std::string(".") : exe.parent_path().string();
+}
+
+std::string HostBinary() { return ExecutableDir() + "/tabbridge-host"; }
+
+std::string ExtensionDir() {
+  if (auto dir = Env("TABBRIDGE_EXTENSION_DIR"); !dir.empty()) return dir;
+  std::error_code ec;
+  const fs::path dir = fs::weakly_canonical(fs::path(ExecutableDir()) / ".." / "share" / "tabbridge" / "extension", ec);
+  return dir.string();
+}
+
+std::string HomeDir() {
+  if (auto home = Env("HOME"); !home.empty()) return home;
+  if (const passwd* pw = getpwuid(getuid()); pw != nullptr) return pw->pw_dir;
+  return "/";
+}
+
+std::string ProfileDir() {
+  if (auto dir = Env("TABBRIDGE_PROFILE_DIR"); !dir.empty()) return dir;
+  auto data = Env("XDG_DATA_HOME");
+  if (data.empty()) data = HomeDir() + "/.local/share";
+  return data + "/tabbridge/profile";
+}
+
+}  // namespace tb
