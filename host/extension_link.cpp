@@ -15,8 +15,12 @@ std::size_t Utf8Boundary(const std::string& text, std::size_t pos) {
 
 }  // namespace
 
-ExtensionLink::ExtensionLink(uv_loop_t* loop, std::unique_ptr<Transport> transport, Callbacks callbacks)
-    : transport_(std::move(transport)), pending_(loop), callbacks_(std::move(callbacks)) {}
+ExtensionLink::ExtensionLink(uv_loop_t* loop, std::unique_ptr<Transport> transport, Callbacks callbacks,
+                             std::uint64_t default_deadline_ms)
+    : transport_(std::move(transport)),
+      pending_(loop),
+      callbacks_(std::move(callbacks)),
+      default_deadline_ms_(default_deadline_ms) {}
 
 ExtensionLink::~ExtensionLink() { Close(); }
 
@@ -62,7 +66,7 @@ std::int64_t ExtensionLink::Call(std::string_view method, Json params, PendingCa
   }
   const std::string name(method);
   const auto id = pending_.Add(
-      deadline_ms != 0 ? deadline_ms : kDefaultExtensionDeadlineMs,
+      deadline_ms != 0 ? deadline_ms : default_deadline_ms_,
       [name, reply = std::move(reply)](std::expected<Json, rpc::Error> outcome) {
         if (!outcome && outcome.error().code == rpc_error::kTimeout) {
           outcome.error().message = "the browser did not answer " + name + " (" + outcome.error().message + ")";

@@ -22,12 +22,14 @@ class ExtensionLink {
     std::function<void(std::string_view reason)> on_close;
   };
 
-  ExtensionLink(uv_loop_t* loop, std::unique_ptr<Transport> transport, Callbacks callbacks);
+  ExtensionLink(uv_loop_t* loop, std::unique_ptr<Transport> transport, Callbacks callbacks,
+                std::uint64_t default_deadline_ms);
   ~ExtensionLink();
 
   void Start();
   // Sends a request; `reply` runs exactly once (answer, error, timeout, or loss
-  // of the extension). Returns the call id, for Cancel().
+  // of the extension). Returns the call id, for Cancel(). A zero deadline means
+  // the link's default.
   std::int64_t Call(std::string_view method, Json params, PendingCalls::Reply reply,
                     std::uint64_t deadline_ms = 0);
   // Gives up on a call without answering it (the caller was cancelled).
@@ -44,6 +46,7 @@ class ExtensionLink {
   std::unique_ptr<Transport> transport_;
   PendingCalls pending_;
   Callbacks callbacks_;
+  std::uint64_t default_deadline_ms_;
   std::int64_t next_chunk_id_ = 1;
   bool closed_ = false;
 };

@@ -14,7 +14,8 @@ Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions op
       options_(std::move(options)),
       extension_(loop, std::move(extension),
                  {.on_event = [this](const std::string& event, const Json& params) { OnExtensionEvent(event, params); },
-                  .on_close = [this](std::string_view reason) { Shutdown(reason); }}),
+                  .on_close = [this](std::string_view reason) { Shutdown(reason); }},
+                 options_.extension_deadline_ms),
       server_(loop, options_.allowed_uid),
       reaper_(loop) {}
 

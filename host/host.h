@@ -13,6 +13,7 @@
 #include <uv.h>
 
 #include "common/jsonrpc.h"
+#include "common/protocol.h"
 #include "common/uv_util.h"
 #include "host/extension_link.h"
 #include "host/session.h"
@@ -25,6 +26,7 @@ struct HostOptions {
   std::string socket_dir;
   long allowed_uid = -1;
   long browser_pid = 0;  // our parent: Chrome starts native hosts itself
+  std::uint64_t extension_deadline_ms = kDefaultExtensionDeadlineMs;
 };
 
 class Host {

@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -47,11 +48,16 @@ int main(int argc, char** argv) {
     spdlog::error("{} — tabbridge-host is started by the browser, not by hand", error);
     return 2;
   }
+  // Tests shorten the deadline so a silent extension fails fast.
+  std::uint64_t deadline_ms = tb::kDefaultExtensionDeadlineMs;
+  if (const char* env = std::getenv("TABBRIDGE_EXTENSION_DEADLINE_MS"); env != nullptr && std::atoll(env) > 0) {
+    deadline_ms = static_cast<std::uint64_t>(std::atoll(env));
+  }
   int exit_code = 0;
   {
     tb::Host host(loop, std::move(stdio),
                   {.socket_dir = tb::SocketDir(), .allowed_uid = static_cast<long>(getuid()),
-                   .browser_pid = static_cast<long>(getppid())});
+                   .browser_pid = static_cast<long>(getppid()), .extension_deadline_ms = deadline_ms});
     uv_signal_t sigterm, sigint;
     for (auto [handle, signum] : {std::pair{&sigterm, SIGTERM}, std::pair{&sigint, SIGINT}}) {
       uv_signal_init(loop, handle);

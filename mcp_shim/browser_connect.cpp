@@ -95,6 +95,7 @@ void BrowserConnect::OnRound(std::vector<LiveHost> candidates) {
       if (alive.expired()) return;
       if (!launched) return Fail(launched.error(), "check the browser log in the profile directory");
       launched_ = std::move(*launched);
+      if (progress_) progress_(0, "launched the browser (pid " + std::to_string(launched_->pid()) + "); waiting for its tabbridge host");
       Round();
     });
     return;

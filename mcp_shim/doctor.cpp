@@ -86,7 +86,10 @@ int RunDoctor() {
     uv_loop_t loop;
     uv_loop_init(&loop);
     std::vector<LiveHost> live;
-    ProbeHosts(&loop, {{"name", "tabbridge-doctor"}}, [&](std::vector<LiveHost> found) { live = std::move(found); });
+    ProbeHosts(&loop, {{"name", "tabbridge-doctor"}}, [&](std::vector<LiveHost> found) {
+      live = std::move(found);
+      uv_stop(&loop);  // the live links stay open; we are done waiting
+    });
     uv_run(&loop, UV_RUN_DEFAULT);
     for (auto& host : live) {
       const Json browser = host.link->hello().value("browser", Json::object());

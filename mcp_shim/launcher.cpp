@@ -1,6 +1,7 @@
 #include "mcp_shim/launcher.h"
 
 #include <fcntl.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -127,23 +128,35 @@ void Launch(uv_loop_t* loop, const LaunchPlan& plan,
   const std::string log_path = plan.profile_dir + "/tabbridge-browser.log";
   const int log_fd = ::open(log_path.c_str(), O_CREAT | O_WRONLY | O_APPEND | O_CLOEXEC, 0600);
   auto browser = std::make_unique<SpawnedBrowser>(0);
-  uv_stdio_container_t stdio[5] = {};
+  uv_stdio_container_t stdio[7] = {};
   stdio[0].flags = UV_IGNORE;
   for (int fd : {1, 2}) {
     stdio[fd].flags = log_fd >= 0 ? UV_INHERIT_FD : UV_IGNORE;
     stdio[fd].data.fd = log_fd;
   }
   int stdio_count = 3;
+  int our_fds[2] = {-1, -1};         // our ends of the DevTools pipe: we write [0], read [1]
+  int child_only_fds[2] = {-1, -1};  // the browser's ends; ours to close once it has them
   if (plan.load_over_pipe) {
-    browser->to_browser_ = NewHandle<uv_pipe_t>();
-    browser->from_browser_ = NewHandle<uv_pipe_t>();
-    uv_pipe_init(loop, browser->to_browser_, 0);
-    uv_pipe_init(loop, browser->from_browser_, 0);
-    stdio[3].flags = static_cast<uv_stdio_flags>(UV_CREATE_PIPE | UV_READABLE_PIPE);
-    stdio[3].data.stream = reinterpret_cast<uv_stream_t*>(browser->to_browser_);
-    stdio[4].flags = static_cast<uv_stdio_flags>(UV_CREATE_PIPE | UV_WRITABLE_PIPE);
-    stdio[4].data.stream = reinterpret_cast<uv_stream_t*>(browser->from_browser_);
-    stdio_count = 5;
+    // Chrome reads CDP from fd 3 and writes to fd 4, and quits when fd 3 hits
+    // EOF. It also gets our ends (fds 5, 6) so the pipe outlives this shim and
+    // a browser we launched keeps running when the MCP client restarts us.
+    int to_browser[2], from_browser[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, to_browser) != 0 ||
+        ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, from_browser) != 0) {
+      if (log_fd >= 0) ::close(log_fd);
+      return done(std::unexpected("cannot create the DevTools pipe"));
+    }
+    const int child_fds[4] = {to_browser[1], from_browser[1], to_browser[0], from_browser[0]};
+    for (int i = 0; i < 4; ++i) {
+      stdio[3 + i].flags = UV_INHERIT_FD;
+      stdio[3 + i].data.fd = child_fds[i];
+    }
+    stdio_count = 7;
+    our_fds[0] = to_browser[0];
+    our_fds[1] = from_browser[0];
+    child_only_fds[0] = to_browser[1];
+    child_only_fds[1] = from_browser[1];
   }
 
   auto* process = NewHandle<uv_process_t>();
@@ -159,7 +172,9 @@ void Launch(uv_loop_t* loop, const LaunchPlan& plan,
   };
   const int rc = uv_spawn(loop, process, &options);
   if (log_fd >= 0) ::close(log_fd);
+  for (int fd : child_only_fds) if (fd >= 0) ::close(fd);
   if (rc != 0) {
+    for (int fd : our_fds) if (fd >= 0) ::close(fd);
     CloseHandle(reinterpret_cast<uv_handle_t*>(process));
     return done(std::unexpected("cannot start " + plan.executable + ": " + uv_strerror(rc)));
   }
@@ -167,6 +182,12 @@ void Launch(uv_loop_t* loop, const LaunchPlan& plan,
   uv_unref(reinterpret_cast<uv_handle_t*>(process));  // we do not wait for it
   spdlog::info("launched {} (pid {}) with profile {}", plan.executable, browser->pid_, plan.profile_dir);
   if (!plan.load_over_pipe) return done(std::move(browser));
+  browser->to_browser_ = NewHandle<uv_pipe_t>();
+  browser->from_browser_ = NewHandle<uv_pipe_t>();
+  uv_pipe_init(loop, browser->to_browser_, 0);
+  uv_pipe_init(loop, browser->from_browser_, 0);
+  uv_pipe_open(browser->to_browser_, our_fds[0]);
+  uv_pipe_open(browser->from_browser_, our_fds[1]);
 
   // CDP over the pipe: NUL-terminated JSON messages.
   const std::string command =

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian packages tabbridge needs: `deps.sh` for building,
+# `deps.sh --test` also for the tests (Chromium, Node.js). Does nothing where
+# everything is present already, and nothing on systems without apt-get.
+set -euo pipefail
+
+packages=(build-essential cmake pkg-config nlohmann-json3-dev libuv1-dev libboost-dev libspdlog-dev)
+if [[ "${1:-}" == "--test" ]]; then
+  packages+=(googletest chromium)
+  command -v node >/dev/null || packages+=(nodejs)
+  command -v npm >/dev/null || packages+=(npm)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+if ! command -v apt-get >/dev/null; then
+  echo "tabbridge: please install: ${missing[*]} (or their equivalents: cmake, libuv, nlohmann-json, spdlog, boost)" >&2
+  exit 1
+fi
+sudo=()
+[[ $(id -u) -ne 0 ]] && sudo=(sudo)
+echo "tabbridge: installing ${missing[*]}"
+"${sudo[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,86 @@
+// `tabbridge doctor` checks each link of the real chain and names the broken
+// one with a fix.
+
+import { describe, it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+import { SHIM_PATH, launchBrowser, useHarness } from './harness.mjs';
+
+const run = promisify(execFile);
+
+async function tabbridge(args, env) {
+  try {
+    const { stdout } = await run(SHIM_PATH, args, { env: { ...process.env, ...env } });
+    return { code: 0, stdout };
+  } catch (err) {
+    return { code: err.code, stdout: err.stdout ?? '' };
+  }
+}
+
+describe('tabbridge doctor', { timeout: 90_000 }, () => {
+  const h = useHarness();
+  let env;
+  let home;
+
+  before(async () => {
+    const s = await h.startSession({ name: 'doctor' });
+    await launchBrowser(s);
+    home = await h.tempDir('tb-e2e-home-');
+    fs.mkdirSync(path.join(home, '.config', 'chromium'), { recursive: true }); // a browser "found" on this machine
+    env = {
+      HOME: home,
+      XDG_CONFIG_HOME: path.join(home, '.config'),
+      TABBRIDGE_SOCKET_DIR: s.socketDir,
+      TABBRIDGE_PROFILE_DIR: s.profileDir,
+    };
+  });
+
+  it('reports a missing manifest as the broken link, with the fix', async () => {
+    const { code, stdout } = await tabbridge(['doctor'], env);
+    assert.equal(code, 1, stdout);
+    assert.match(stdout, /FAIL {2}Chromium: .*com\.tabbridge\.host\.json is missing/);
+    assert.match(stdout, /fix: run `tabbridge register`/);
+  });
+
+  it('passes every check once registered, and sees the live host', async () => {
+    const registered = await tabbridge(['register'], env);
+    assert.equal(registered.code, 0, registered.stdout);
+    assert.match(registered.stdout, /registered .*\.config\/chromium\/NativeMessagingHosts\/com\.tabbridge\.host\.json/);
+    const { code, stdout } = await tabbridge(['doctor'], env);
+    assert.equal(code, 0, stdout);
+    assert.match(stdout, /ok {4}extension: .* \(ID adpkeaffmapkegingficmdcbffgoapmk\)/);
+    assert.match(stdout, /ok {4}live host browser-0: Chromium \d+/);
+    assert.match(stdout, /all links work/);
+  });
+
+  it('names a manifest whose host is not executable', async () => {
+    const file = path.join(home, '.config', 'chromium', 'NativeMessagingHosts', 'com.tabbridge.host.json');
+    const manifest = JSON.parse(fs.readFileSync(file, 'utf8'));
+    fs.writeFileSync(file, JSON.stringify({ ...manifest, path: '/nonexistent/tabbridge-host' }));
+    const { code, stdout } = await tabbridge(['doctor'], env);
+    assert.equal(code, 1);
+    assert.match(stdout, /points at \/nonexistent\/tabbridge-host, which is not an executable/);
+  });
+
+  it('names a socket directory open to others', async () => {
+    fs.chmodSync(env.TABBRIDGE_SOCKET_DIR, 0o755);
+    try {
+      const { code, stdout } = await tabbridge(['doctor'], env);
+      assert.equal(code, 1);
+      assert.match(stdout, /has mode 755; it must be 0700/);
+    } finally {
+      fs.chmodSync(env.TABBRIDGE_SOCKET_DIR, 0o700);
+    }
+  });
+
+  it('unregister removes what register wrote', async () => {
+    const { code, stdout } = await tabbridge(['unregister'], env);
+    assert.equal(code, 0);
+    assert.match(stdout, /removed .*chromium\/NativeMessagingHosts\/com\.tabbridge\.host\.json/);
+    assert.ok(!fs.existsSync(path.join(home, '.config', 'chromium', 'NativeMessagingHosts', 'com.tabbridge.host.json')));
+  });
+});

@@ -1,0 +1,68 @@
+// connect_browser {launch: true} in both ways a browser can be given our
+// extension: --load-extension (Chromium) and CDP Extensions.loadUnpacked over
+// the DevTools pipe (branded Chrome 137+, forced here with
+// TABBRIDGE_LAUNCH_METHOD=pipe). Either way the launched browser outlives the
+// shim, so a restarted MCP client attaches to it again.
+
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { HOST_PATH, TOOLS_NO_TABS, assertToolSet, isAlive, useHarness, waitFor } from './harness.mjs';
+
+for (const method of ['flag', 'pipe']) {
+  describe(`launch over ${method}`, { timeout: 90_000 }, () => {
+    const h = useHarness();
+
+    it('launches, registers the host in the profile, reports progress, and survives the shim', async () => {
+      const first = await h.startSession({ name: `${method}-first`, env: { TABBRIDGE_LAUNCH_METHOD: method } });
+      const progress = [];
+      const result = await first.client.callTool({ name: 'connect_browser', arguments: { launch: true } }, undefined, {
+        timeout: 45_000,
+        onprogress: (p) => progress.push(p),
+      });
+      assert.notEqual(result.isError, true, JSON.stringify(result));
+      const connected = result.structuredContent;
+      assert.equal(connected.connected, true);
+      assert.equal(connected.launched, true);
+      assert.equal(connected.browser.name, 'Chromium');
+      assert.ok(progress.length >= 1, 'a launch with a progress token reports progress');
+      assertToolSet(await first.toolNames(), TOOLS_NO_TABS);
+
+      const manifest = JSON.parse(
+        fs.readFileSync(path.join(first.profileDir, 'NativeMessagingHosts', 'com.tabbridge.host.json'), 'utf8'),
+      );
+      assert.equal(fs.realpathSync(manifest.path), fs.realpathSync(HOST_PATH));
+      assert.deepEqual(manifest.allowed_origins, ['chrome-extension://adpkeaffmapkegingficmdcbffgoapmk/']);
+
+      await first.close();
+      await waitFor(() => first.exited, { what: 'the first shim to exit' });
+      assert.ok(isAlive(connected.browser.pid), 'the launched browser outlives the shim that launched it');
+
+      const second = await h.startSession({
+        name: `${method}-second`,
+        socketDir: first.socketDir,
+        profileDir: first.profileDir,
+        env: { TABBRIDGE_LAUNCH_METHOD: method },
+      });
+      const again = await second.callOk('connect_browser', { launch: true });
+      assert.equal(again.launched, false, 'a running browser is reused, not launched twice');
+      assert.equal(again.browser.pid, connected.browser.pid);
+      second.browserPids.add(connected.browser.pid); // cleanup kills it
+    });
+  });
+}
+
+describe('launch failures', { timeout: 30_000 }, () => {
+  const h = useHarness();
+
+  it('a browser path that is not an executable is a tool error that says what to set', async () => {
+    const s = await h.startSession({ name: 'bad-browser', env: { TABBRIDGE_BROWSER: '/nonexistent/chrome' } });
+    const result = await s.callErr('connect_browser', { launch: true });
+    assert.equal(result.structuredContent.connected, false);
+    assert.match(result.structuredContent.error, /TABBRIDGE_BROWSER/);
+    assert.deepEqual(await s.toolNames(), ['connect_browser']);
+    assert.equal(s.listChanged, 0);
+  });
+});

@@ -1,0 +1,446 @@
+// The host in-process: a real Host on a libuv loop, its extension played over
+// a socketpair and its shims over real connections to its Unix socket. Covers
+// the tool list of every state, each transition's list_changed, and the
+// protocol edges of the shim socket.
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <set>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "common/framing.h"
+#include "common/jsonrpc.h"
+#include "common/protocol.h"
+#include "common/socket_dir.h"
+#include "common/uv_util.h"
+#include "host/host.h"
+
+namespace tb {
+namespace {
+
+struct Peer {
+  int fd = -1;
+  bool native = false;
+  NativeFramer native_framer{kMaxFrameFromExtension};
+  LineFramer line_framer{kMaxLineBytes};
+  std::vector<Json> inbox;  // everything received, in order
+  bool eof = false;
+  std::function<void()> pump;  // runs the host while a write waits for room
+
+  void Read() {
+    char buf[65536];
+    for (;;) {
+      const ssize_t n = ::read(fd, buf, sizeof(buf));
+      if (n == 0) eof = true;
+      if (n <= 0) return;
+      std::vector<std::string> frames;
+      if (native) native_framer.Feed({buf, static_cast<std::size_t>(n)}, frames);
+      else line_framer.Feed({buf, static_cast<std::size_t>(n)}, frames);
+      for (auto& f : frames) inbox.push_back(Json::parse(f));
+    }
+  }
+  void Write(const std::string& bytes) {
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+      const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+      if (n > 0) done += static_cast<std::size_t>(n);
+      else if (errno != EAGAIN) return;
+      else if (pump) pump();
+    }
+  }
+  int CountMethod(std::string_view method) const {
+    int count = 0;
+    for (const auto& m : inbox) count += m.value("method", "") == method;
+    return count;
+  }
+  int ListChanged() const { return CountMethod(mcp::kToolsListChanged); }
+};
+
+void NonBlocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
+
+Json Tab(std::int64_t id, std::string url, std::string title = "T") {
+  return {{"id", id}, {"windowId", 1}, {"title", title}, {"url", url}, {"status", "complete"}, {"active", false}};
+}
+
+class HostTest : public ::testing::Test {
+ protected:
+  void SetUp() override { uv_loop_init(&loop_); }
+
+  void StartHost(std::uint64_t deadline_ms = 10'000) {
+    char tmpl[] = "/tmp/tb-unit-XXXXXX";
+    root_ = ::mkdtemp(tmpl);
+    dir_ = root_ + "/sock";
+    int fds[2];
+    ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+    ext_.fd = fds[1];
+    ext_.native = true;
+    ext_.pump = [this] { PumpOnce(); };
+    NonBlocking(ext_.fd);
+    auto* pipe = NewHandle<uv_pipe_t>();
+    uv_pipe_init(&loop_, pipe, 0);
+    uv_pipe_open(pipe, fds[0]);
+    auto* stream = reinterpret_cast<uv_stream_t*>(pipe);
+    host_ = std::make_unique<Host>(&loop_, std::make_unique<Transport>(stream, stream, Framing::kNative, kMaxFrameFromExtension),
+                                   HostOptions{.socket_dir = dir_, .allowed_uid = static_cast<long>(getuid()),
+                                               .browser_pid = 4242, .extension_deadline_ms = deadline_ms});
+    host_->Start();
+  }
+
+  void TearDown() override {
+    host_.reset();
+    for (auto* peer : peers_) ::close(peer->fd);
+    if (ext_.fd >= 0) ::close(ext_.fd);
+    uv_run(&loop_, UV_RUN_DEFAULT);
+    uv_loop_close(&loop_);
+    if (!root_.empty()) std::filesystem::remove_all(root_);
+  }
+
+  void PumpOnce() {
+    uv_run(&loop_, UV_RUN_NOWAIT);
+    ext_.Read();
+    for (auto* peer : peers_) peer->Read();
+  }
+
+  // Runs the loop and reads every peer until `done` or the deadline.
+  bool PumpUntil(const std::function<bool()>& done, int timeout_ms = 5000) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+    while (std::chrono::steady_clock::now() < deadline) {
+      uv_run(&loop_, UV_RUN_NOWAIT);
+      ext_.Read();
+      for (auto* peer : peers_) peer->Read();
+      if (done()) return true;
+      std::vector<pollfd> fds{{ext_.fd, POLLIN, 0}};
+      for (auto* peer : peers_) fds.push_back({peer->fd, POLLIN, 0});
+      ::poll(fds.data(), fds.size(), 1);
+    }
+    return false;
+  }
+
+  void SendExt(const Json& message) { ext_.Write(NativeFramer::Encode(rpc::Dump(message))); }
+  void ExtEvent(std::string_view event, Json params) { SendExt(rpc::MakeNotification(event, std::move(params))); }
+
+  void Hello(Json tabs = Json::array()) {
+    ExtEvent(ext_event::kHello, {{"protocol", kExtensionProtocol},
+                                 {"browser", {{"name", "Chromium"}, {"version", "156"}}},
+                                 {"extension", {{"id", kExtensionId}, {"version", "0.1.0"}}},
+                                 {"tabs", std::move(tabs)}});
+    ASSERT_TRUE(PumpUntil([&] { return std::filesystem::exists(SocketPath(dir_, 0)); })) << "no socket after hello";
+  }
+
+  Peer& Connect() {
+    auto peer = std::make_unique<Peer>();
+    peer->fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    const std::string path = SocketPath(dir_, 0);
+    std::strncpy(addr.sun_path, path.c_str(), sizeof(addr.sun_path) - 1);
+    EXPECT_EQ(::connect(peer->fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+    NonBlocking(peer->fd);
+    peer->pump = [this] { PumpOnce(); };
+    peers_.push_back(peer.get());
+    owned_.push_back(std::move(peer));
+    return *owned_.back();
+  }
+
+  // Sends a request and pumps until its response; returns the response.
+  Json Call(Peer& peer, std::string_view method, Json params = Json::object()) {
+    const int id = next_id_++;
+    peer.Write(LineFramer::Encode(rpc::Dump(rpc::MakeRequest(id, method, std::move(params)))));
+    Json response;
+    EXPECT_TRUE(PumpUntil([&] {
+      for (const auto& m : peer.inbox) {
+        if (m.contains("id") && m["id"] == id && !m.contains("method")) return response = m, true;
+      }
+      return false;
+    })) << "no answer to " << method;
+    return response;
+  }
+
+  Peer& Session() {
+    Peer& peer = Connect();
+    const Json hello = Call(peer, shim_method::kHello, {{"protocol", kShimProtocol}, {"client", {{"name", "test"}}}});
+    EXPECT_TRUE(hello.contains("result")) << hello;
+    return peer;
+  }
+
+  std::vector<std::string> ToolNames(Peer& peer) {
+    std::vector<std::string> names;
+    const Json response = Call(peer, mcp::kToolsList);  // held: a temporary would die before the loop
+    for (const auto& tool : response["result"]["tools"]) names.push_back(tool["name"]);
+    return names;
+  }
+
+  Json CallTool(Peer& peer, std::string_view name, Json args = Json::object()) {
+    return Call(peer, mcp::kToolsCall, {{"name", name}, {"arguments", std::move(args)}})["result"];
+  }
+
+  // Waits for the extension to receive a request for `method`; returns it.
+  Json ExtRequest(std::string_view method) {
+    Json request;
+    EXPECT_TRUE(PumpUntil([&] {
+      for (const auto& m : ext_.inbox) {
+        if (m.value("method", "") == method && m.contains("id") && !answered_.contains(m["id"].get<std::int64_t>())) {
+          answered_.insert(m["id"].get<std::int64_t>());
+          return request = m, true;
+        }
+      }
+      return false;
+    })) << "the extension never got " << method;
+    return request;
+  }
+
+  uv_loop_t loop_{};
+  std::string root_, dir_;
+  Peer ext_;
+  std::unique_ptr<Host> host_;
+  std::vector<Peer*> peers_;
+  std::vector<std::unique_ptr<Peer>> owned_;
+  std::set<std::int64_t> answered_;
+  int next_id_ = 1;
+};
+
+using Names = std::vector<std::string>;
+const Names kNoTabs = {"list_tabs", "open_tab"};
+const Names kTabs = {"list_tabs", "open_tab", "focus_tab"};
+const Names kFocused = {"list_tabs", "open_tab", "focus_tab", "close_tab"};
+
+TEST_F(HostTest, PublishesAPrivateSocketOnlyAfterHello) {
+  StartHost();
+  ASSERT_FALSE(PumpUntil([&] { return std::filesystem::exists(SocketPath(dir_, 0)); }, 100));
+  Hello();
+  struct stat st {};
+  ASSERT_EQ(::stat(SocketPath(dir_, 0).c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  ASSERT_EQ(::stat(dir_.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+}
+
+TEST_F(HostTest, HelloReportsTheBrowserAndCountsOnlyWebTabs) {
+  StartHost();
+  Hello({Tab(1, "https://a.test/"), Tab(2, "chrome://newtab/"), Tab(3, "about:blank")});
+  Peer& peer = Connect();
+  const Json hello = Call(peer, shim_method::kHello, {{"protocol", kShimProtocol}});
+  EXPECT_EQ(hello["result"]["tabCount"], 1);
+  EXPECT_EQ(hello["result"]["browser"]["name"], "Chromium");
+  EXPECT_EQ(hello["result"]["browser"]["pid"], 4242);
+}
+
+TEST_F(HostTest, RequestsBeforeHelloAreInvalid) {
+  StartHost();
+  Hello();
+  Peer& peer = Connect();
+  EXPECT_EQ(Call(peer, mcp::kToolsList)["error"]["code"], rpc_error::kInvalidRequest);
+}
+
+TEST_F(HostTest, AnotherShimProtocolIsRefused) {
+  StartHost();
+  Hello();
+  Peer& peer = Connect();
+  const Json answer = Call(peer, shim_method::kHello, {{"protocol", kShimProtocol + 1}});
+  EXPECT_EQ(answer["error"]["code"], rpc_error::kInvalidRequest);
+  EXPECT_NE(answer["error"]["message"].get<std::string>().find("reinstall"), std::string::npos);
+}
+
+TEST_F(HostTest, InvalidJsonGetsAParseErrorAndTheSessionGoesOn) {
+  StartHost();
+  Hello();
+  Peer& peer = Session();
+  peer.Write("{this is not json\n");
+  ASSERT_TRUE(PumpUntil([&] {
+    for (const auto& m : peer.inbox) if (m.contains("error") && m["error"]["code"] == rpc_error::kParseError) return true;
+    return false;
+  }));
+  EXPECT_TRUE(Call(peer, mcp::kPing).contains("result"));
+}
+
+TEST_F(HostTest, UnknownToolIsInvalidParamsAndBadArgumentsAreToolErrors) {
+  StartHost();
+  Hello();
+  Peer& peer = Session();
+  EXPECT_EQ(Call(peer, mcp::kToolsCall, {{"name", "fly"}})["error"]["code"], rpc_error::kInvalidParams);
+  const Json result = CallTool(peer, "focus_tab", {{"tabId", "abc"}});
+  EXPECT_TRUE(result["isError"]);
+  EXPECT_NE(result["content"][0]["text"].get<std::string>().find("tabId must be an integer"), std::string::npos);
+}
+
+TEST_F(HostTest, ToolListsFollowEveryStateWithOneNotificationPerChange) {
+  StartHost();
+  Hello();
+  Peer& s = Session();
+  EXPECT_EQ(ToolNames(s), kNoTabs);
+
+  ExtEvent(ext_event::kTabCreated, {{"tab", Tab(7, "https://a.test/")}});  // the user opens a tab
+  ASSERT_TRUE(PumpUntil([&] { return s.ListChanged() == 1; }));
+  EXPECT_EQ(ToolNames(s), kTabs);
+
+  const Json focused = CallTool(s, "focus_tab", {{"tabId", 7}});
+  EXPECT_EQ(focused["structuredContent"]["success"], true);
+  EXPECT_EQ(s.ListChanged(), 2);
+  EXPECT_EQ(ToolNames(s), kFocused);
+
+  CallTool(s, "focus_tab", {{"tabId", 7}});  // the same focus again: nothing changed
+  ExtEvent(ext_event::kTabUpdated, {{"tab", Tab(7, "https://a.test/", "New title")}});
+  ASSERT_TRUE(PumpUntil([&] { return CallTool(s, "list_tabs")["structuredContent"]["tabs"][0]["title"] == "New title"; }));
+  EXPECT_EQ(s.ListChanged(), 2);
+
+  ExtEvent(ext_event::kTabUpdated, {{"tab", Tab(7, "chrome://settings/")}});  // navigated out of reach
+  ASSERT_TRUE(PumpUntil([&] { return s.ListChanged() == 3; }));
+  EXPECT_EQ(ToolNames(s), kNoTabs);
+
+  ExtEvent(ext_event::kTabUpdated, {{"tab", Tab(7, "https://b.test/")}});  // back: listed, but not focused
+  ASSERT_TRUE(PumpUntil([&] { return s.ListChanged() == 4; }));
+  EXPECT_EQ(ToolNames(s), kTabs);
+  EXPECT_TRUE(CallTool(s, "list_tabs")["structuredContent"]["focusedTabId"].is_null());
+
+  ExtEvent(ext_event::kTabRemoved, {{"tabId", 7}});
+  ASSERT_TRUE(PumpUntil([&] { return s.ListChanged() == 5; }));
+  EXPECT_EQ(ToolNames(s), kNoTabs);
+}
+
+TEST_F(HostTest, OpenTabNotifiesOnceAndBeforeItsReply) {
+  StartHost();
+  Hello();
+  Peer& s = Session();
+  s.Write(LineFramer::Encode(rpc::Dump(rpc::MakeRequest(
+      100, mcp::kToolsCall, {{"name", "open_tab"}, {"arguments", {{"url", "https://a.test/"}}}}))));
+  const Json request = ExtRequest(ext_method::kTabsCreate);
+  EXPECT_EQ(request["params"]["url"], "https://a.test/");
+  EXPECT_EQ(request["params"]["active"], false);
+  ExtEvent(ext_event::kTabCreated, {{"tab", Tab(9, "https://a.test/")}});  // Chrome's event races the answer
+  SendExt(rpc::MakeResult(request["id"], {{"tab", Tab(9, "https://a.test/")}}));
+  ASSERT_TRUE(PumpUntil([&] { return !s.inbox.empty() && s.inbox.back().value("id", 0) == 100; }));
+  ASSERT_GE(s.inbox.size(), 3u);  // hello result, list_changed, open_tab result
+  EXPECT_EQ(s.ListChanged(), 1);
+  EXPECT_EQ(s.inbox[s.inbox.size() - 2].value("method", ""), mcp::kToolsListChanged);
+  EXPECT_EQ(s.inbox.back()["result"]["structuredContent"]["focused"], true);
+  EXPECT_EQ(ToolNames(s), kFocused);
+}
+
+TEST_F(HostTest, OpenTabRefusesNonWebUrlsWithoutAskingTheBrowser) {
+  StartHost();
+  Hello();
+  Peer& s = Session();
+  for (const char* url : {"not a url", "javascript:alert(1)", "chrome://settings", "http:///nohost"}) {
+    EXPECT_TRUE(CallTool(s, "open_tab", {{"url", url}})["isError"]) << url;
+  }
+  EXPECT_EQ(ext_.CountMethod(ext_method::kTabsCreate), 0);
+  EXPECT_EQ(s.ListChanged(), 0);
+}
+
+TEST_F(HostTest, ABrowserErrorBecomesAToolErrorAndChangesNothing) {
+  StartHost();
+  Hello();
+  Peer& s = Session();
+  s.Write(LineFramer::Encode(rpc::Dump(rpc::MakeRequest(
+      5, mcp::kToolsCall, {{"name", "open_tab"}, {"arguments", {{"url", "https://a.test/"}}}}))));
+  const Json request = ExtRequest(ext_method::kTabsCreate);
+  SendExt(rpc::MakeError(request["id"], rpc_error::kInvalidArgument, "refused"));
+  ASSERT_TRUE(PumpUntil([&] { return s.inbox.back().value("id", 0) == 5; }));
+  EXPECT_TRUE(s.inbox.back()["result"]["isError"]);
+  EXPECT_NE(s.inbox.back()["result"]["content"][0]["text"].get<std::string>().find("refused"), std::string::npos);
+  EXPECT_EQ(s.ListChanged(), 0);
+  EXPECT_EQ(ToolNames(s), kNoTabs);
+}
+
+TEST_F(HostTest, SessionsKeepTheirOwnFocus) {
+  StartHost();
+  Hello({Tab(1, "https://a.test/"), Tab(2, "https://b.test/")});
+  Peer& a = Session();
+  Peer& b = Session();
+  CallTool(a, "focus_tab", {{"tabId", 1}});
+  CallTool(b, "focus_tab", {{"tabId", 2}});
+  EXPECT_EQ(CallTool(a, "list_tabs")["structuredContent"]["focusedTabId"], 1);
+  EXPECT_EQ(CallTool(b, "list_tabs")["structuredContent"]["focusedTabId"], 2);
+  EXPECT_EQ(a.ListChanged(), 1);
+  EXPECT_EQ(b.ListChanged(), 1);
+
+  // B closes A's focused tab: A is told once, B (still focused on 2) not at all.
+  b.Write(LineFramer::Encode(rpc::Dump(rpc::MakeRequest(50, mcp::kToolsCall, {{"name", "close_tab"}, {"arguments", {{"tabId", 1}}}}))));
+  const Json request = ExtRequest(ext_method::kTabsClose);
+  SendExt(rpc::MakeResult(request["id"], {{"closed", true}}));
+  ExtEvent(ext_event::kTabRemoved, {{"tabId", 1}});
+  ASSERT_TRUE(PumpUntil([&] { return b.inbox.back().value("id", 0) == 50 && a.ListChanged() == 2; }));
+  EXPECT_EQ(b.ListChanged(), 1);
+  EXPECT_TRUE(CallTool(a, "list_tabs")["structuredContent"]["focusedTabId"].is_null());
+  EXPECT_EQ(ToolNames(a), kTabs);
+  EXPECT_EQ(ToolNames(b), kFocused);
+}
+
+TEST_F(HostTest, ACancelledCallIsNotAnsweredAndTheExtensionIsTold) {
+  StartHost();
+  Hello();
+  Peer& s = Session();
+  s.Write(LineFramer::Encode(rpc::Dump(rpc::MakeRequest(
+      77, mcp::kToolsCall, {{"name", "open_tab"}, {"arguments", {{"url", "https://slow.test/"}}}}))));
+  const Json request = ExtRequest(ext_method::kTabsCreate);
+  s.Write(LineFramer::Encode(rpc::Dump(rpc::MakeNotification(mcp::kCancelled, {{"requestId", 77}}))));
+  ASSERT_TRUE(PumpUntil([&] { return ext_.CountMethod(ext_method::kCancel) == 1; }));
+  SendExt(rpc::MakeResult(request["id"], {{"tab", Tab(3, "https://slow.test/")}}));  // too late
+  EXPECT_TRUE(Call(s, mcp::kPing).contains("result"));
+  for (const auto& m : s.inbox) EXPECT_NE(m.value("id", 0), 77) << "a cancelled request was answered";
+}
+
+TEST_F(HostTest, ASilentExtensionFailsTheCallAtTheDeadline) {
+  StartHost(/*deadline_ms=*/50);
+  Hello();
+  Peer& s = Session();
+  const Json result = CallTool(s, "open_tab", {{"url", "https://a.test/"}});
+  EXPECT_TRUE(result["isError"]);
+  EXPECT_NE(result["content"][0]["text"].get<std::string>().find("did not answer"), std::string::npos);
+  EXPECT_EQ(ext_.CountMethod(ext_method::kCancel), 1);
+  EXPECT_TRUE(Call(s, mcp::kPing).contains("result"));
+}
+
+TEST_F(HostTest, AMessageOverOneMiBReachesTheExtensionInChunks) {
+  StartHost();
+  Hello();
+  Peer& s = Session();
+  std::string url = "https://a.test/" + std::string(3 * 1024 * 1024, 'x') + "\u00e9";  // multi-byte at the end
+  s.Write(LineFramer::Encode(rpc::Dump(rpc::MakeRequest(
+      8, mcp::kToolsCall, {{"name", "open_tab"}, {"arguments", {{"url", url}}}}))));
+  std::string assembled;
+  ASSERT_TRUE(PumpUntil([&] {
+    assembled.clear();
+    for (const auto& m : ext_.inbox) {
+      if (m.value("method", "") != ext_method::kChunk) continue;
+      assembled += m["params"]["data"].get<std::string>();
+      if (m["params"]["index"] == m["params"]["count"].get<int>() - 1) return true;
+    }
+    return false;
+  }));
+  const Json request = Json::parse(assembled);
+  EXPECT_EQ(request["method"], ext_method::kTabsCreate);
+  EXPECT_EQ(request["params"]["url"], url);
+  EXPECT_GE(ext_.CountMethod(ext_method::kChunk), 8);
+}
+
+TEST_F(HostTest, LosingTheExtensionEndsEverySessionAndRemovesTheSocket) {
+  StartHost();
+  Hello();
+  Peer& s = Session();
+  ::shutdown(ext_.fd, SHUT_RDWR);
+  ASSERT_TRUE(PumpUntil([&] { return s.eof; }));
+  EXPECT_FALSE(std::filesystem::exists(SocketPath(dir_, 0)));
+}
+
+TEST_F(HostTest, AMalformedExtensionMessageClosesTheHost) {
+  StartHost();
+  Hello();
+  Peer& s = Session();
+  ext_.Write(NativeFramer::Encode("{definitely not json"));
+  ASSERT_TRUE(PumpUntil([&] { return s.eof; }));
+}
+
+}  // namespace
+}  // namespace tb

@@ -1,0 +1,110 @@
+#include "common/jsonrpc.h"
+
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "common/protocol.h"
+
+namespace tb {
+namespace {
+
+TEST(JsonRpcParse, ClassifiesARequest) {
+  auto msg = rpc::Parse(R"({"jsonrpc":"2.0","id":7,"method":"tools/list","params":{}})");
+  ASSERT_TRUE(msg);
+  EXPECT_EQ(msg->kind, rpc::Kind::kRequest);
+  EXPECT_EQ(msg->id, 7);
+  EXPECT_EQ(msg->method, "tools/list");
+}
+
+TEST(JsonRpcParse, ClassifiesANotification) {
+  auto msg = rpc::Parse(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  ASSERT_TRUE(msg);
+  EXPECT_EQ(msg->kind, rpc::Kind::kNotification);
+}
+
+TEST(JsonRpcParse, ClassifiesResultsAndErrors) {
+  auto ok = rpc::Parse(R"({"jsonrpc":"2.0","id":"a","result":{"x":1}})");
+  ASSERT_TRUE(ok);
+  EXPECT_EQ(ok->kind, rpc::Kind::kResponse);
+  EXPECT_FALSE(ok->is_error);
+  EXPECT_EQ(ok->result["x"], 1);
+  auto err = rpc::Parse(R"({"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"no tab"}})");
+  ASSERT_TRUE(err);
+  EXPECT_TRUE(err->is_error);
+  EXPECT_EQ(err->error.code, -32001);
+  EXPECT_EQ(err->error.message, "no tab");
+}
+
+TEST(JsonRpcParse, InvalidJsonIsAParseError) {
+  auto msg = rpc::Parse("{not json");
+  ASSERT_FALSE(msg);
+  EXPECT_EQ(msg.error().error.code, rpc_error::kParseError);
+  EXPECT_TRUE(msg.error().id.is_null());
+}
+
+TEST(JsonRpcParse, ANonObjectIsAnInvalidRequest) {
+  auto msg = rpc::Parse("[1,2,3]");
+  ASSERT_FALSE(msg);
+  EXPECT_EQ(msg.error().error.code, rpc_error::kInvalidRequest);
+}
+
+TEST(JsonRpcParse, AMissingVersionIsAnInvalidRequestThatKeepsTheId) {
+  auto msg = rpc::Parse(R"({"id":3,"method":"ping"})");
+  ASSERT_FALSE(msg);
+  EXPECT_EQ(msg.error().error.code, rpc_error::kInvalidRequest);
+  EXPECT_EQ(msg.error().id, 3);
+}
+
+TEST(JsonRpcParse, AnObjectIdIsAnInvalidRequest) {
+  auto msg = rpc::Parse(R"({"jsonrpc":"2.0","id":{},"method":"ping"})");
+  ASSERT_FALSE(msg);
+  EXPECT_EQ(msg.error().error.code, rpc_error::kInvalidRequest);
+}
+
+TEST(JsonRpcParse, ANonStringMethodIsAnInvalidRequest) {
+  auto msg = rpc::Parse(R"({"jsonrpc":"2.0","id":1,"method":42})");
+  ASSERT_FALSE(msg);
+  EXPECT_EQ(msg.error().error.code, rpc_error::kInvalidRequest);
+}
+
+TEST(JsonRpcParse, ScalarParamsAreAnInvalidRequest) {
+  auto msg = rpc::Parse(R"({"jsonrpc":"2.0","id":1,"method":"ping","params":5})");
+  ASSERT_FALSE(msg);
+  EXPECT_EQ(msg.error().error.code, rpc_error::kInvalidRequest);
+}
+
+TEST(JsonRpcParse, AResponseWithoutResultOrErrorIsAnInvalidRequest) {
+  auto msg = rpc::Parse(R"({"jsonrpc":"2.0","id":1})");
+  ASSERT_FALSE(msg);
+  EXPECT_EQ(msg.error().error.code, rpc_error::kInvalidRequest);
+}
+
+TEST(JsonRpcParse, RefusesDeepNestingBeforeParsing) {
+  const std::string deep = std::string(100'000, '[') + std::string(100'000, ']');
+  auto msg = rpc::Parse(deep);
+  ASSERT_FALSE(msg);
+  EXPECT_EQ(msg.error().error.code, rpc_error::kParseError);
+}
+
+TEST(JsonRpcParse, BracketsInsideStringsDoNotCountAsNesting) {
+  const std::string text = R"({"jsonrpc":"2.0","method":"m","params":{"s":")" + std::string(1000, '[') + R"("}})";
+  EXPECT_TRUE(rpc::Parse(text));
+}
+
+TEST(JsonRpcDump, ReplacesInvalidUtf8InsteadOfThrowing) {
+  const Json message = rpc::MakeNotification("m", {{"text", std::string("bad \xff byte")}});
+  std::string dumped;
+  EXPECT_NO_THROW(dumped = rpc::Dump(message));
+  EXPECT_NE(dumped.find("bad"), std::string::npos);
+}
+
+TEST(JsonRpcBuild, ErrorsCarryCodeMessageAndData) {
+  const Json error = rpc::MakeError(5, -32602, "Unknown tool: x", {{"hint", 1}});
+  EXPECT_EQ(error["id"], 5);
+  EXPECT_EQ(error["error"]["code"], -32602);
+  EXPECT_EQ(error["error"]["data"]["hint"], 1);
+}
+
+}  // namespace
+}  // namespace tb

@@ -1,0 +1,173 @@
+// The socket directory and the host's door: permissions, stale sockets, and
+// refusal of peers of another uid.
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+
+#include <gtest/gtest.h>
+#include <uv.h>
+
+#include "common/socket_dir.h"
+#include "common/uv_util.h"
+#include "host/socket_server.h"
+
+namespace tb {
+namespace {
+
+class TempDir {
+ public:
+  TempDir() {
+    char tmpl[] = "/tmp/tb-sock-XXXXXX";
+    path_ = ::mkdtemp(tmpl);
+  }
+  ~TempDir() { std::filesystem::remove_all(path_); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+mode_t Mode(const std::string& path) {
+  struct stat st {};
+  ::lstat(path.c_str(), &st);
+  return st.st_mode & 0777;
+}
+
+int ConnectTo(const std::string& path) {
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::strncpy(addr.sun_path, path.c_str(), sizeof(addr.sun_path) - 1);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+TEST(SocketDir, CreatesAPrivateDirectory) {
+  TempDir tmp;
+  const std::string dir = tmp.path() + "/a/b";
+  ASSERT_TRUE(EnsurePrivateDir(dir));
+  EXPECT_EQ(Mode(dir), 0700u);
+}
+
+TEST(SocketDir, TightensItsOwnOpenDirectory) {
+  TempDir tmp;
+  ::chmod(tmp.path().c_str(), 0755);
+  ASSERT_TRUE(EnsurePrivateDir(tmp.path()));
+  EXPECT_EQ(Mode(tmp.path()), 0700u);
+}
+
+TEST(SocketDir, CheckReportsAnOpenDirectoryWithoutChangingIt) {
+  TempDir tmp;
+  ::chmod(tmp.path().c_str(), 0755);
+  auto ok = CheckPrivateDir(tmp.path());
+  ASSERT_FALSE(ok);
+  EXPECT_NE(ok.error().find("must be 0700"), std::string::npos);
+  EXPECT_EQ(Mode(tmp.path()), 0755u);
+}
+
+TEST(SocketDir, RefusesADirectoryOfAnotherUser) {
+  if (getuid() != 0) GTEST_SKIP() << "needs root to give a directory away";
+  TempDir tmp;
+  ASSERT_EQ(::chown(tmp.path().c_str(), 65534, 65534), 0);
+  auto ok = EnsurePrivateDir(tmp.path());
+  ASSERT_FALSE(ok);
+  EXPECT_NE(ok.error().find("not to you"), std::string::npos);
+}
+
+TEST(SocketDir, HonoursTheEnvironmentOverride) {
+  ::setenv("TABBRIDGE_SOCKET_DIR", "/tmp/somewhere", 1);
+  EXPECT_EQ(SocketDir(), "/tmp/somewhere");
+  ::unsetenv("TABBRIDGE_SOCKET_DIR");
+}
+
+class SocketServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override { uv_loop_init(&loop_); }
+  void TearDown() override {
+    uv_run(&loop_, UV_RUN_DEFAULT);
+    uv_loop_close(&loop_);
+  }
+  // Runs the loop until `done` or a deadline.
+  bool PumpUntil(const std::function<bool()>& done) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (std::chrono::steady_clock::now() < deadline) {
+      uv_run(&loop_, UV_RUN_NOWAIT);
+      if (done()) return true;
+    }
+    return false;
+  }
+  uv_loop_t loop_{};
+};
+
+TEST_F(SocketServerTest, ListensOnAPrivateSocketInSlotZero) {
+  TempDir tmp;
+  SocketServer server(&loop_, getuid());
+  ASSERT_TRUE(server.Listen(tmp.path(), [](uv_pipe_t*) {}));
+  EXPECT_EQ(server.path(), SocketPath(tmp.path(), 0));
+  EXPECT_EQ(Mode(server.path()), 0600u);
+  server.Close();
+  EXPECT_FALSE(std::filesystem::exists(SocketPath(tmp.path(), 0))) << "a clean exit leaves no socket behind";
+}
+
+TEST_F(SocketServerTest, ReplacesAStaleSocketInAFreeSlot) {
+  TempDir tmp;
+  {  // a crashed host: its socket file stays, its lock does not
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::strncpy(addr.sun_path, SocketPath(tmp.path(), 0).c_str(), sizeof(addr.sun_path) - 1);
+    ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+    ::close(fd);
+  }
+  ASSERT_EQ(ConnectTo(SocketPath(tmp.path(), 0)), -1) << "the stale socket refuses connections";
+  SocketServer server(&loop_, getuid());
+  ASSERT_TRUE(server.Listen(tmp.path(), [](uv_pipe_t*) {}));
+  EXPECT_EQ(server.slot(), 0);
+  const int fd = ConnectTo(server.path());
+  EXPECT_GE(fd, 0);
+  ::close(fd);
+}
+
+TEST_F(SocketServerTest, ClosesAPeerOfAnotherUid) {
+  TempDir tmp;
+  int accepted = 0;
+  SocketServer server(&loop_, static_cast<long>(getuid()) + 1);  // as if we were someone else
+  ASSERT_TRUE(server.Listen(tmp.path(), [&](uv_pipe_t* c) {
+    ++accepted;
+    CloseHandle(reinterpret_cast<uv_handle_t*>(c));
+  }));
+  const int fd = ConnectTo(server.path());
+  ASSERT_GE(fd, 0);
+  char byte;
+  ssize_t n = -1;
+  ASSERT_TRUE(PumpUntil([&] {
+    n = ::recv(fd, &byte, 1, MSG_DONTWAIT);
+    return n == 0;  // closed by the host
+  }));
+  EXPECT_EQ(accepted, 0);
+  ::close(fd);
+}
+
+TEST_F(SocketServerTest, AcceptsAPeerOfOurUid) {
+  TempDir tmp;
+  int accepted = 0;
+  SocketServer server(&loop_, getuid());
+  ASSERT_TRUE(server.Listen(tmp.path(), [&](uv_pipe_t* c) {
+    ++accepted;
+    CloseHandle(reinterpret_cast<uv_handle_t*>(c));
+  }));
+  const int fd = ConnectTo(server.path());
+  ASSERT_TRUE(PumpUntil([&] { return accepted == 1; }));
+  ::close(fd);
+}
+
+}  // namespace
+}  // namespace tb

@@ -1,0 +1,73 @@
+#include "common/tool_catalog.h"
+
+#include <gtest/gtest.h>
+
+namespace tb {
+namespace {
+
+const Json& Tool(std::string_view name) {
+  const Json* tool = tools::Find(name);
+  EXPECT_NE(tool, nullptr) << name;
+  return *tool;
+}
+
+TEST(ToolCatalog, EveryToolHasAnObjectSchemaAndAllFourHints) {
+  for (auto name : {tools::kConnectBrowser, tools::kListTabs, tools::kOpenTab, tools::kFocusTab, tools::kCloseTab}) {
+    const Json& tool = Tool(name);
+    EXPECT_EQ(tool["inputSchema"]["type"], "object") << name;
+    for (auto hint : {"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}) {
+      EXPECT_TRUE(tool["annotations"][hint].is_boolean()) << name << " " << hint;
+    }
+  }
+}
+
+TEST(ToolCatalog, OnlyListTabsIsReadOnlyAndOnlyCloseTabIsDestructive) {
+  EXPECT_TRUE(Tool(tools::kListTabs)["annotations"]["readOnlyHint"]);
+  EXPECT_FALSE(Tool(tools::kOpenTab)["annotations"]["readOnlyHint"]);
+  EXPECT_TRUE(Tool(tools::kCloseTab)["annotations"]["destructiveHint"]);
+  EXPECT_FALSE(Tool(tools::kFocusTab)["annotations"]["destructiveHint"]);
+}
+
+TEST(ToolCatalog, UnknownNamesAreNotFound) { EXPECT_EQ(tools::Find("click_everything"), nullptr); }
+
+TEST(CheckArguments, AcceptsValidArguments) {
+  EXPECT_TRUE(tools::CheckArguments(Tool(tools::kOpenTab), {{"url", "https://a.test/"}, {"focus", false}}));
+}
+
+TEST(CheckArguments, NamesAWrongType) {
+  auto ok = tools::CheckArguments(Tool(tools::kFocusTab), {{"tabId", "abc"}});
+  ASSERT_FALSE(ok);
+  EXPECT_EQ(ok.error(), R"(tabId must be an integer, not a string ("abc"))");
+}
+
+TEST(CheckArguments, NamesAMissingRequiredArgument) {
+  auto ok = tools::CheckArguments(Tool(tools::kOpenTab), Json::object());
+  ASSERT_FALSE(ok);
+  EXPECT_EQ(ok.error(), "missing required argument url");
+}
+
+TEST(CheckArguments, NamesAnUnknownArgumentAndListsTheKnownOnes) {
+  auto ok = tools::CheckArguments(Tool(tools::kOpenTab), {{"url", "https://a.test/"}, {"tab", 1}});
+  ASSERT_FALSE(ok);
+  EXPECT_EQ(ok.error(), "unknown argument tab (expected: focus, url)");
+}
+
+TEST(CheckArguments, TakesAWholeFloatAsAnInteger) {
+  EXPECT_TRUE(tools::CheckArguments(Tool(tools::kFocusTab), {{"tabId", 3.0}}));
+  EXPECT_FALSE(tools::CheckArguments(Tool(tools::kFocusTab), {{"tabId", 3.5}}));
+}
+
+TEST(CheckArguments, RefusesNonObjectArguments) {
+  EXPECT_FALSE(tools::CheckArguments(Tool(tools::kListTabs), Json::array()));
+}
+
+TEST(ToolResult, CarriesStructuredContentAndTheSameJsonAsText) {
+  const Json result = tools::Result({{"closed", true}});
+  EXPECT_EQ(result["structuredContent"]["closed"], true);
+  EXPECT_EQ(Json::parse(result["content"][0]["text"].get<std::string>()), result["structuredContent"]);
+  EXPECT_FALSE(result.contains("isError"));
+  EXPECT_TRUE(tools::Result({{"connected", false}}, true)["isError"]);
+}
+
+}  // namespace
+}  // namespace tb
