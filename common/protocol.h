@@ -33,8 +33,12 @@ inline constexpr std::size_t kMaxLineBytes = 64 * 1024 * 1024;
 // --- deadlines --------------------------------------------------------------
 // Every request to the extension ends by then; tab operations take milliseconds.
 inline constexpr std::uint64_t kDefaultExtensionDeadlineMs = 10'000;
+// Page tools (snapshot of a huge page, a slow click) end by then; navigate and
+// wait_for get their own timeout plus kPageDeadlineMarginMs.
+inline constexpr std::uint64_t kPageToolDeadlineMs = 30'000;
+inline constexpr std::uint64_t kPageDeadlineMarginMs = 5'000;
 // A forwarded tool call answers by then even if the host never does.
-inline constexpr std::uint64_t kDefaultHostDeadlineMs = 60'000;
+inline constexpr std::uint64_t kDefaultHostDeadlineMs = 150'000;  // > the longest page tool timeout
 // How long connect_browser waits for a host to appear (browser restarting).
 inline constexpr std::uint64_t kConnectWaitMs = 3'000;
 // How long connect_browser {launch: true} waits for the launched browser's host.
@@ -84,6 +88,8 @@ namespace ext_method {
 inline constexpr std::string_view kPing = "ping";
 inline constexpr std::string_view kTabsCreate = "tabs.create";
 inline constexpr std::string_view kTabsClose = "tabs.close";
+// page tools: "page." + the tool's name (docs/protocol.md "Page tools")
+inline constexpr std::string_view kPagePrefix = "page.";
 // notifications, host -> extension
 inline constexpr std::string_view kChunk = "chunk";
 inline constexpr std::string_view kCancel = "cancel";
@@ -94,6 +100,8 @@ inline constexpr std::string_view kHello = "hello";
 inline constexpr std::string_view kTabCreated = "tab.created";
 inline constexpr std::string_view kTabUpdated = "tab.updated";
 inline constexpr std::string_view kTabRemoved = "tab.removed";
+inline constexpr std::string_view kPageProgress = "page.progress";
+inline constexpr std::string_view kConsoleEntry = "console.entry";
 }  // namespace ext_event
 
 }  // namespace tb

@@ -1,13 +1,15 @@
 #include "common/tool_catalog.h"
 
+#include <algorithm>
 #include <array>
+#include <vector>
 
 namespace tb::tools {
 namespace {
 
-Json Annotations(std::string_view title, bool read_only, bool destructive, bool idempotent, bool open_world) {
-  return {{"title", title},
-          {"readOnlyHint", read_only},
+// No title: the name says it, and every byte is paid on every turn.
+Json Annotations(bool read_only, bool destructive, bool idempotent, bool open_world) {
+  return {{"readOnlyHint", read_only},
           {"destructiveHint", destructive},
           {"idempotentHint", idempotent},
           {"openWorldHint", open_world}};
@@ -29,18 +31,107 @@ const std::array<Json, 5>& Catalog() {
                         {"description", "Launch a browser if none is running"}}},
             {"browser", {{"type", "string"},
                          {"description", "When several browsers run tabbridge: an id (browser-1) or a name"}}}},
-           Json::array(), Annotations("Connect to browser", false, false, true, false)),
-      Tool(kListTabs, "List the browser's open tabs with their ids, titles, URLs and tool counts.",
-           Json::object(), Json::array(), Annotations("List tabs", true, false, true, false)),
+           Json::array(), Annotations(false, false, true, false)),
+      Tool(kListTabs, "List open tabs: id, title, URL, whether focused, page tool count.",
+           Json::object(), Json::array(), Annotations(true, false, true, false)),
       Tool(kOpenTab, "Open a URL in a new tab and, unless focus is false, focus it to get its page tools.",
            {{"url", {{"type", "string"}, {"description", "http(s) or file URL"}}},
             {"focus", {{"type", "boolean"}, {"default", true}}}},
-           {"url"}, Annotations("Open tab", false, false, false, true)),
+           {"url"}, Annotations(false, false, false, true)),
       Tool(kFocusTab, "Focus a tab (id from list_tabs): its page tools replace the previous tab's.",
-           {{"tabId", {{"type", "integer"}}}}, {"tabId"}, Annotations("Focus tab", false, false, true, false)),
+           {{"tabId", {{"type", "integer"}}}}, {"tabId"}, Annotations(false, false, true, false)),
       Tool(kCloseTab, "Close a tab; defaults to the focused one.",
            {{"tabId", {{"type", "integer"}, {"description", "Defaults to the focused tab"}}}}, Json::array(),
-           Annotations("Close tab", false, true, false, false)),
+           Annotations(false, true, false, false)),
+  };
+  return catalog;
+}
+
+// ref or selector: how every page tool names an element (snapshot's
+// description explains both once, instead of every tool repeating it).
+Json Target(Json properties) {
+  properties["ref"] = {{"type", "string"}};
+  properties["selector"] = {{"type", "string"}};
+  return properties;
+}
+
+Json Timeout() { return {{"type", "integer"}, {"minimum", 0}, {"maximum", 120000}}; }
+
+const std::vector<Json>& PageCatalog() {
+  static const std::vector<Json> catalog = {
+      Tool("snapshot",
+           "Accessibility snapshot of the focused tab. Elements you can act on carry [ref=eN]: pass ref (or a CSS "
+           "selector) to the action tools. Long pages: pass the returned cursor.",
+           {{"maxChars", {{"type", "integer"}, {"minimum", 500}}}, {"cursor", {{"type", "string"}}}}, Json::array(),
+           Annotations(true, false, true, false)),
+      Tool("click", "Click an element; answers what happened (navigation, dialog, …).",
+           Target({{"button", {{"type", "string"}, {"enum", {"left", "right", "middle"}}}},
+                   {"doubleClick", {{"type", "boolean"}}}}),
+           Json::array(), Annotations(false, true, false, true)),
+      Tool("type", "Type text into an element; clear first and/or press Enter after.",
+           Target({{"text", {{"type", "string"}}}, {"clear", {{"type", "boolean"}}}, {"submit", {{"type", "boolean"}}}}),
+           {"text"}, Annotations(false, true, false, true)),
+      Tool("fill_form", "Fill several fields at once: text, checkbox (true/false), radio, select.",
+           {{"fields", {{"type", "array"},
+                        {"items", {{"type", "object"},
+                                   {"properties", Target({{"value", {{"type", {"string", "boolean"}}}}})},
+                                   {"required", {"value"}}}}}}},
+           {"fields"}, Annotations(false, true, false, true)),
+      Tool("select_option", "Select options of a <select> by value or label.",
+           Target({{"values", {{"type", "array"}, {"items", {{"type", "string"}}}}}}), {"values"},
+           Annotations(false, true, false, true)),
+      Tool("hover", "Move the mouse over an element.", Target(Json::object()), Json::array(),
+           Annotations(false, false, true, true)),
+      Tool("scroll", "Scroll an element into view, or scroll the page (or element) by dx/dy pixels.",
+           Target({{"dx", {{"type", "number"}}}, {"dy", {{"type", "number"}}}}), Json::array(),
+           Annotations(false, false, false, true)),
+      Tool("press_key", "Press a key or chord in the page, e.g. Enter, Escape, Control+A.",
+           {{"key", {{"type", "string"}}}}, {"key"}, Annotations(false, true, false, true)),
+      Tool("navigate", "Go to url, or back/forward/reload; waits for the page; answers URL, title, HTTP status.",
+           {{"url", {{"type", "string"}}},
+            {"action", {{"type", "string"}, {"enum", {"back", "forward", "reload"}}}},
+            {"waitUntil", {{"type", "string"}, {"enum", {"load", "domcontentloaded", "networkidle"}}}},
+            {"timeoutMs", Timeout()}},
+           Json::array(), Annotations(false, false, false, true)),
+      Tool("wait_for", "Wait until a selector or text appears (or, with gone, disappears).",
+           {{"selector", {{"type", "string"}}}, {"text", {{"type", "string"}}}, {"gone", {{"type", "boolean"}}},
+            {"timeoutMs", Timeout()}},
+           Json::array(), Annotations(true, false, true, false)),
+      Tool("screenshot", "Screenshot of the viewport, full page or one element, scaled down.",
+           Target({{"fullPage", {{"type", "boolean"}}},
+                   {"format", {{"type", "string"}, {"enum", {"jpeg", "png"}}}},
+                   {"quality", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}}}}),
+           Json::array(), Annotations(true, false, true, false)),
+      Tool("read_page",
+           "Read the page as markdown (main content), text, links, info (URL, title, state) or the selection.",
+           {{"mode", {{"type", "string"}, {"enum", {"markdown", "text", "links", "info", "selection"}}}},
+            {"selector", {{"type", "string"}}},
+            {"sameOrigin", {{"type", "boolean"}, {"description", "links: only this site's"}}},
+            {"maxChars", {{"type", "integer"}, {"minimum", 500}}},
+            {"cursor", {{"type", "string"}}}},
+           Json::array(), Annotations(true, false, true, false)),
+      Tool("console_logs", "The tab's console messages and uncaught errors.",
+           {{"level", {{"type", "string"}, {"enum", {"all", "error", "warn", "info", "log", "debug"}}}},
+            {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 1000}}},
+            {"since", {{"type", "number"}, {"description", "epoch ms"}}},
+            {"format", {{"type", "string"}, {"enum", {"markdown", "json"}}}}},
+           Json::array(), Annotations(true, false, true, false)),
+      Tool("network_errors", "The tab's failed requests: network errors and HTTP status >= 400.",
+           {{"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 1000}}},
+            {"since", {{"type", "number"}}},
+            {"format", {{"type", "string"}, {"enum", {"markdown", "json"}}}}},
+           Json::array(), Annotations(true, false, true, false)),
+      Tool("handle_dialog", "Accept or dismiss the open alert/confirm/prompt/beforeunload dialog.",
+           {{"accept", {{"type", "boolean"}}}, {"promptText", {{"type", "string"}}}}, {"accept"},
+           Annotations(false, false, false, false)),
+      // Behind capabilities (kCapEval, kCapDownload).
+      Tool("evaluate",
+           "Run a JavaScript expression or function body in the page (CSP cannot block it); awaits promises, "
+           "returns JSON.",
+           {{"expression", {{"type", "string"}}}, {"allFrames", {{"type", "boolean"}}}}, {"expression"},
+           Annotations(false, true, false, true)),
+      Tool("download_file", "Download a URL or a link (ref) into tabbridge's download folder; answers path, bytes, type.",
+           Target({{"url", {{"type", "string"}}}}), Json::array(), Annotations(false, false, false, true)),
   };
   return catalog;
 }
@@ -71,11 +162,16 @@ bool HasType(const Json& value, std::string_view type) {
 }
 
 std::expected<void, std::string> CheckValue(const std::string& path, const Json& schema, const Json& value) {
-  if (const auto type = schema.find("type"); type != schema.end() && type->is_string()) {
-    const auto expected = type->get<std::string>();
-    if (!HasType(value, expected)) {
-      return std::unexpected(path + " must be " + (expected == "integer" || expected == "array" ? "an " : "a ") +
-                             expected + ", not " + std::string(TypeName(value)) + " (" + rpc::Dump(value) + ")");
+  if (const auto type = schema.find("type"); type != schema.end()) {
+    const Json types = type->is_array() ? *type : Json::array({*type});
+    const bool ok = std::ranges::any_of(types, [&](const Json& t) { return t.is_string() && HasType(value, t.get<std::string>()); });
+    if (!ok) {
+      std::string wanted;
+      for (const auto& t : types) {
+        const auto name = t.get<std::string>();
+        wanted += (wanted.empty() ? "" : " or ") + std::string(name == "integer" || name == "array" || name == "object" ? "an " : "a ") + name;
+      }
+      return std::unexpected(path + " must be " + wanted + ", not " + std::string(TypeName(value)) + " (" + rpc::Dump(value) + ")");
     }
   }
   if (const auto allowed = schema.find("enum"); allowed != schema.end() && allowed->is_array()) {
@@ -125,7 +221,28 @@ const Json* Find(std::string_view name) {
   for (const auto& tool : Catalog()) {
     if (tool["name"].get_ref<const std::string&>() == name) return &tool;
   }
+  for (const auto& tool : PageCatalog()) {
+    if (tool["name"].get_ref<const std::string&>() == name) return &tool;
+  }
   return nullptr;
+}
+
+bool IsPageTool(std::string_view name) {
+  return std::ranges::any_of(PageCatalog(), [&](const Json& t) { return t["name"] == name; });
+}
+
+Json PageTools(const std::vector<std::string>& caps) {
+  auto has = [&](std::string_view cap) { return std::ranges::find(caps, cap) != caps.end(); };
+  Json tools = Json::array();
+  for (const auto& tool : PageCatalog()) {
+    const std::string& name = tool["name"].get_ref<const std::string&>();
+    if ((name == "evaluate" && !has(kCapEval)) || (name == "download_file" && !has(kCapDownload))) continue;
+    tools.push_back(tool);
+    if (name == "read_page" && has(kCapHtml)) {
+      tools.back()["inputSchema"]["properties"]["mode"]["enum"].push_back("html");
+    }
+  }
+  return tools;
 }
 
 std::expected<void, std::string> CheckArguments(const Json& tool, const Json& args) {

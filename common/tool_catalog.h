@@ -5,6 +5,7 @@
 #include <expected>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/jsonrpc.h"
 
@@ -16,8 +17,21 @@ inline constexpr std::string_view kOpenTab = "open_tab";
 inline constexpr std::string_view kFocusTab = "focus_tab";
 inline constexpr std::string_view kCloseTab = "close_tab";
 
+// Capabilities a session turns on with `tabbridge --caps …`: the less common
+// page tools, kept out of the default list because every byte of tools/list
+// costs the model context on every turn.
+inline constexpr std::string_view kCapEval = "eval";          // evaluate
+inline constexpr std::string_view kCapDownload = "download";  // download_file
+inline constexpr std::string_view kCapHtml = "html";          // read_page {mode: "html"}
+inline constexpr std::string_view kAllCaps[] = {kCapEval, kCapDownload, kCapHtml};
+
 // The MCP tool object for `name`, or nullptr when tabbridge has no such tool.
+// Page tools are found whatever the capabilities.
 const Json* Find(std::string_view name);
+
+// The focused tab's generic page tools for a session with `caps`.
+Json PageTools(const std::vector<std::string>& caps);
+bool IsPageTool(std::string_view name);
 
 // Checks `args` against the tool's inputSchema (the subset of JSON Schema our
 // schemas use). The message names the argument and what was wrong with it.

@@ -51,6 +51,10 @@ void Host::OnExtensionEvent(const std::string& event, const Json& params) {
     const auto tab = TabFromJson(params.is_object() ? params.value("tab", Json()) : Json());
     if (!tab) return spdlog::warn("malformed {} event ignored", event);
     tabs_.Upsert(*tab);
+  } else if (event == ext_event::kPageProgress) {
+    return OnPageProgress(params);
+  } else if (event == ext_event::kConsoleEntry) {
+    return OnConsoleEntry(params);
   } else if (event == ext_event::kTabRemoved) {
     if (!params.is_object() || !params.contains("tabId") || !params["tabId"].is_number_integer()) {
       return spdlog::warn("malformed {} event ignored", event);
@@ -126,17 +130,21 @@ Json Host::ToolsFor(const Session& session) const {
   list.push_back(*tools::Find(tools::kFocusTab));
   if (!session.focused_tab()) return list;
   list.push_back(*tools::Find(tools::kCloseTab));
+  for (auto& tool : tools::PageTools(session.caps())) list.push_back(std::move(tool));
   return list;
 }
 
-Json Host::PageToolNames(std::int64_t /*tab_id*/) const { return Json::array(); }
-
-std::size_t Host::PageToolCount(std::int64_t tab_id) const { return PageToolNames(tab_id).size(); }
+Json Host::PageToolNames(const Session& session) const {
+  Json names = Json::array();
+  for (const auto& tool : tools::PageTools(session.caps())) names.push_back(tool["name"]);
+  return names;
+}
 
 Json Host::TabSummary(const Tab& tab) const { return {{"id", tab.id}, {"title", tab.title}, {"url", tab.url}}; }
 
 void Host::CallTool(Session& session, const std::string& request_key, const std::string& name, const Json& args,
-                    Reply reply) {
+                    const Json& progress_token, Reply reply) {
+  if (tools::IsPageTool(name)) return CallPageTool(session, request_key, name, args, progress_token, std::move(reply));
   if (name == tools::kListTabs) return ListTabs(session, std::move(reply));
   if (name == tools::kOpenTab) return OpenTab(session, request_key, args, std::move(reply));
   if (name == tools::kFocusTab) return FocusTab(session, args, std::move(reply));

@@ -46,7 +46,7 @@ class Host {
   using Reply = std::function<void(Json result)>;
   // Runs a checked tool call for `session`; `reply` gets the MCP result.
   void CallTool(Session& session, const std::string& request_key, const std::string& name, const Json& args,
-                Reply reply);
+                const Json& progress_token, Reply reply);
   Session* FindSession(std::int64_t id);
   void RemoveSession(std::int64_t id);
 
@@ -58,13 +58,17 @@ class Host {
   void AfterTabsChanged();
 
   Json TabSummary(const Tab& tab) const;
-  Json PageToolNames(std::int64_t tab_id) const;
-  std::size_t PageToolCount(std::int64_t tab_id) const;
+  // The page tools a focused tab gives `session` (its capabilities decide).
+  Json PageToolNames(const Session& session) const;
 
   void ListTabs(Session& session, Reply reply);
   void OpenTab(Session& session, const std::string& request_key, const Json& args, Reply reply);
   void FocusTab(Session& session, const Json& args, Reply reply);
   void CloseTab(Session& session, const std::string& request_key, const Json& args, Reply reply);
+  void CallPageTool(Session& session, const std::string& request_key, const std::string& name, const Json& args,
+                    const Json& progress_token, Reply reply);
+  void OnPageProgress(const Json& params);
+  void OnConsoleEntry(const Json& params);
 
   uv_loop_t* loop_;
   HostOptions options_;
@@ -78,6 +82,8 @@ class Host {
   int exit_code_ = 0;
   std::int64_t next_session_id_ = 1;
   std::map<std::int64_t, std::unique_ptr<Session>> sessions_;
+  // Extension calls whose progress goes to a session: call id -> (session, token).
+  std::map<std::int64_t, std::pair<std::int64_t, Json>> progress_routes_;
   // Sessions closed from inside their own callbacks die on the next turn.
   std::vector<std::unique_ptr<Session>> graveyard_;
   Timer reaper_;

@@ -84,6 +84,9 @@ void Session::OnRequest(rpc::Message& msg) {
       return;
     }
     helloed_ = true;
+    for (const auto& cap : msg.params.value("caps", Json::array())) {
+      if (cap.is_string()) caps_.push_back(cap.get<std::string>());
+    }
     told_fingerprint_ = ToolsFingerprint();
     Send(rpc::MakeResult(msg.id, host_.HelloResult()));
     return;
@@ -125,7 +128,9 @@ void Session::OnToolsCall(const Json& id, const Json& params) {
     return;
   }
   in_flight_.emplace(key, InFlight{});
-  host_.CallTool(*this, key, name, args, [&host = host_, session_id = id_, key, id](Json result) {
+  const Json meta = params.value("_meta", Json::object());
+  const Json progress_token = meta.is_object() ? meta.value("progressToken", Json()) : Json();
+  host_.CallTool(*this, key, name, args, progress_token, [&host = host_, session_id = id_, key, id](Json result) {
     Session* self = host.FindSession(session_id);
     if (self == nullptr || self->in_flight_.erase(key) == 0) return;  // gone or cancelled
     self->Send(rpc::MakeResult(id, std::move(result)));

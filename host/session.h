@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "common/jsonrpc.h"
 #include "common/transport.h"
@@ -26,6 +27,7 @@ class Session {
 
   std::int64_t id() const { return id_; }
   std::optional<std::int64_t> focused_tab() const { return focused_tab_; }
+  const std::vector<std::string>& caps() const { return caps_; }
   void set_focused_tab(std::optional<std::int64_t> tab) { focused_tab_ = tab; }
 
   // Sends list_changed if this session's tool list differs from the one it was
@@ -57,6 +59,7 @@ class Session {
   std::unique_ptr<Transport> transport_;
   bool helloed_ = false;
   std::optional<std::int64_t> focused_tab_;
+  std::vector<std::string> caps_;  // page-tool capabilities from hello (tabbridge --caps)
   std::size_t told_fingerprint_ = 0;
   int holds_ = 0;
   // In-flight requests by dumped id: answered at most once, cancellable.

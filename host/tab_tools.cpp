@@ -31,7 +31,7 @@ void Host::ListTabs(Session& session, Reply reply) {
   for (const Tab* tab : tabs_.Visible()) {
     Json entry = TabSummary(*tab);
     entry["focused"] = session.focused_tab() == tab->id;
-    entry["toolCount"] = PageToolCount(tab->id);
+    entry["toolCount"] = PageToolNames(session).size();
     tabs.push_back(std::move(entry));
   }
   const auto focus = session.focused_tab();
@@ -61,9 +61,9 @@ void Host::OpenTab(Session& session, const std::string& request_key, const Json&
         if (s != nullptr) s->Release();
         if (!outcome) return reply(tools::ErrorResult("open_tab: could not open " + Quote(url) + ": " + outcome.error().message));
         if (!tab) return reply(tools::ErrorResult("open_tab: the browser answered without a tab"));
-        reply(tools::Result({{"tab", TabSummary(*tab)},
-                             {"focused", focus},
-                             {"toolsAvailable", focus ? PageToolNames(tab->id) : Json::array()}}));
+        Json available = Json::array();
+        if (focus && s != nullptr) available = PageToolNames(*s);
+        reply(tools::Result({{"tab", TabSummary(*tab)}, {"focused", focus}, {"toolsAvailable", std::move(available)}}));
       });
   session.SetCanceller(request_key, [this, call, session_id] {
     extension_.Cancel(call);
@@ -81,7 +81,7 @@ void Host::FocusTab(Session& session, const Json& args, Reply reply) {
   session.Hold();
   session.set_focused_tab(tab_id);
   session.Release();
-  reply(tools::Result({{"success", true}, {"tab", TabSummary(*tab)}, {"toolsAvailable", PageToolNames(tab_id)}}));
+  reply(tools::Result({{"success", true}, {"tab", TabSummary(*tab)}, {"toolsAvailable", PageToolNames(session)}}));
 }
 
 void Host::CloseTab(Session& session, const std::string& request_key, const Json& args, Reply reply) {

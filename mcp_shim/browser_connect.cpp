@@ -32,11 +32,11 @@ Json Describe(const std::string& id, const HostLink& link) {
 
 }  // namespace
 
-BrowserConnect::BrowserConnect(uv_loop_t* loop, Json args, Json client_info, Progress progress, Done done)
+BrowserConnect::BrowserConnect(uv_loop_t* loop, Json args, Json hello_params, Progress progress, Done done)
     : loop_(loop),
       launch_(args.value("launch", false)),
       wanted_(args.value("browser", "")),
-      client_info_(std::move(client_info)),
+      hello_params_(std::move(hello_params)),
       progress_(std::move(progress)),
       done_(std::move(done)),
       retry_(loop) {}
@@ -51,7 +51,7 @@ void BrowserConnect::Start() {
 void BrowserConnect::Round() {
   ++rounds_;
   std::weak_ptr<bool> alive = alive_;
-  ProbeHosts(loop_, client_info_, [this, alive](std::vector<LiveHost> found) {
+  ProbeHosts(loop_, hello_params_, [this, alive](std::vector<LiveHost> found) {
     if (alive.expired()) return;  // cancelled while probing; the links close with `found`
     OnRound(std::move(found));
   });

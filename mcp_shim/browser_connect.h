@@ -28,7 +28,7 @@ class BrowserConnect {
   using Done = std::function<void(ConnectOutcome)>;
   using Progress = std::function<void(double progress, std::string message)>;
 
-  BrowserConnect(uv_loop_t* loop, Json args, Json client_info, Progress progress, Done done);
+  BrowserConnect(uv_loop_t* loop, Json args, Json hello_params, Progress progress, Done done);
   ~BrowserConnect();
   void Start();
 
@@ -44,7 +44,7 @@ class BrowserConnect {
   uv_loop_t* loop_;
   bool launch_;
   std::string wanted_;
-  Json client_info_;
+  Json hello_params_;
   Progress progress_;
   Done done_;
   Timer retry_;

@@ -15,16 +15,16 @@ struct ConnectRequest {
   uv_connect_t req;
   uv_pipe_t* pipe;
   std::string path;
-  Json client_info;
+  Json hello_params;
   HostLink::Connected done;
 };
 
 }  // namespace
 
-void HostLink::Connect(uv_loop_t* loop, const std::string& path, const Json& client_info, Connected done) {
+void HostLink::Connect(uv_loop_t* loop, const std::string& path, const Json& hello_params, Connected done) {
   auto* pipe = NewHandle<uv_pipe_t>();
   uv_pipe_init(loop, pipe, 0);
-  auto* connect = new ConnectRequest{{}, pipe, path, client_info, std::move(done)};
+  auto* connect = new ConnectRequest{{}, pipe, path, hello_params, std::move(done)};
   connect->req.data = connect;
   uv_pipe_connect(&connect->req, pipe, path.c_str(), [](uv_connect_t* req, int status) {
     std::unique_ptr<ConnectRequest> request(static_cast<ConnectRequest*>(req->data));
@@ -37,7 +37,9 @@ void HostLink::Connect(uv_loop_t* loop, const std::string& path, const Json& cli
                                            std::make_unique<Transport>(stream, stream, Framing::kLine, kMaxLineBytes));
     link->path_ = request->path;
     HostLink* raw = link.release();  // owned by the hello callback until it hands it on
-    raw->Request(shim_method::kHello, {{"protocol", kShimProtocol}, {"client", request->client_info}},
+    Json hello = request->hello_params;
+    hello["protocol"] = kShimProtocol;
+    raw->Request(shim_method::kHello, std::move(hello),
                  kHelloDeadlineMs,
                  [raw, loop = req->handle->loop, path = request->path,
                   done = std::move(request->done)](std::expected<Json, rpc::Error> outcome) {

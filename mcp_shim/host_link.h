@@ -25,8 +25,9 @@ class HostLink {
   };
   using Connected = std::function<void(std::expected<std::unique_ptr<HostLink>, std::string>)>;
 
-  // Connects to the socket at `path` and says hello; `done` runs once.
-  static void Connect(uv_loop_t* loop, const std::string& path, const Json& client_info, Connected done);
+  // Connects to the socket at `path` and says hello with `hello_params`
+  // ({client, caps}); `done` runs once.
+  static void Connect(uv_loop_t* loop, const std::string& path, const Json& hello_params, Connected done);
 
   HostLink(uv_loop_t* loop, std::unique_ptr<Transport> transport);
   ~HostLink();

@@ -8,7 +8,7 @@
 
 namespace tb {
 
-void ProbeHosts(uv_loop_t* loop, const Json& client_info, std::function<void(std::vector<LiveHost>)> done) {
+void ProbeHosts(uv_loop_t* loop, const Json& hello_params, std::function<void(std::vector<LiveHost>)> done) {
   const std::string dir = SocketDir();
   const auto slots = ListSlots(dir);
   if (slots.empty()) return done({});
@@ -19,7 +19,7 @@ void ProbeHosts(uv_loop_t* loop, const Json& client_info, std::function<void(std
   };
   auto gather = std::make_shared<Gather>(Gather{slots.size(), {}, std::move(done)});
   for (int slot : slots) {
-    HostLink::Connect(loop, SocketPath(dir, slot), client_info,
+    HostLink::Connect(loop, SocketPath(dir, slot), hello_params,
                       [gather, slot](std::expected<std::unique_ptr<HostLink>, std::string> link) {
                         if (link) gather->found.push_back({slot, SlotName(slot), std::move(*link)});
                         else spdlog::debug("no live host: {}", link.error());

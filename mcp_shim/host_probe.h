@@ -21,6 +21,6 @@ struct LiveHost {
 
 // `done` runs once with the live hosts in slot order; a stale socket (crashed
 // host) simply does not answer.
-void ProbeHosts(uv_loop_t* loop, const Json& client_info, std::function<void(std::vector<LiveHost>)> done);
+void ProbeHosts(uv_loop_t* loop, const Json& hello_params, std::function<void(std::vector<LiveHost>)> done);
 
 }  // namespace tb

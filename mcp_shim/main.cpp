@@ -3,7 +3,10 @@
 #include <signal.h>
 
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
+#include <expected>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -12,6 +15,7 @@
 
 #include "common/logging.h"
 #include "common/protocol.h"
+#include "common/tool_catalog.h"
 #include "mcp_shim/doctor.h"
 #include "mcp_shim/mcp_server.h"
 #include "mcp_shim/native_manifest.h"
@@ -20,7 +24,9 @@
 namespace {
 
 constexpr const char* kUsage =
-    "usage: tabbridge                 serve MCP on stdin/stdout (what MCP clients run)\n"
+    "usage: tabbridge [--caps LIST]   serve MCP on stdin/stdout (what MCP clients run)\n"
+    "                                 LIST: comma-separated extra page tools: eval (evaluate),\n"
+    "                                 download (download_file), html (read_page mode html), or all\n"
     "       tabbridge doctor          check every link: manifests, extension, socket, live host\n"
     "       tabbridge register [DIR]  write the native-messaging manifest for every browser found\n"
     "                                 (or into DIR, a NativeMessagingHosts directory)\n"
@@ -63,7 +69,23 @@ int Unregister() {
   return 0;
 }
 
-int Serve() {
+// --caps eval,download,html (or all): the less common page tools.
+std::expected<std::vector<std::string>, std::string> ParseCaps(const std::string& list) {
+  std::vector<std::string> caps;
+  std::stringstream in(list);
+  for (std::string cap; std::getline(in, cap, ',');) {
+    if (cap == "all") {
+      caps.assign(std::begin(tb::tools::kAllCaps), std::end(tb::tools::kAllCaps));
+    } else if (std::ranges::find(tb::tools::kAllCaps, cap) != std::end(tb::tools::kAllCaps)) {
+      caps.push_back(cap);
+    } else if (!cap.empty()) {
+      return std::unexpected("unknown capability '" + cap + "' (known: eval, download, html, all)");
+    }
+  }
+  return caps;
+}
+
+int Serve(std::vector<std::string> caps) {
   tb::InitLogging("tabbridge", "info");
   ::signal(SIGPIPE, SIG_IGN);  // a vanished peer is an error code, not a death
   uv_loop_t* loop = uv_default_loop();
@@ -74,7 +96,7 @@ int Serve() {
     return 2;
   }
   {
-    tb::McpServer server(loop, std::move(stdio));
+    tb::McpServer server(loop, std::move(stdio), std::move(caps));
     server.Start();
     uv_run(loop, UV_RUN_DEFAULT);
   }
@@ -87,8 +109,21 @@ int Serve() {
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty()) return Serve();
+  if (args.empty()) return Serve({});
   const std::string& command = args[0];
+  if (command == "--caps" || command.starts_with("--caps=")) {
+    const bool inline_value = command.starts_with("--caps=");
+    if (!inline_value && args.size() < 2) {
+      std::fprintf(stderr, "tabbridge: --caps needs a list\n\n%s", kUsage);
+      return 2;
+    }
+    auto caps = ParseCaps(inline_value ? command.substr(7) : args[1]);
+    if (!caps) {
+      std::fprintf(stderr, "tabbridge: %s\n", caps.error().c_str());
+      return 2;
+    }
+    return Serve(std::move(*caps));
+  }
   if (command == "--help" || command == "-h" || command == "help") {
     std::fputs(kUsage, stdout);
     return 0;

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include <uv.h>
 
@@ -20,7 +21,8 @@ namespace tb {
 
 class McpServer {
  public:
-  McpServer(uv_loop_t* loop, std::unique_ptr<Transport> client);
+  // `caps`: the page-tool capabilities this session turns on (tabbridge --caps).
+  McpServer(uv_loop_t* loop, std::unique_ptr<Transport> client, std::vector<std::string> caps);
   ~McpServer();
   void Start();
 
@@ -45,6 +47,7 @@ class McpServer {
   std::string connecting_key_;
   std::unique_ptr<LaunchedBrowser> launched_;
   Json client_info_ = Json::object();
+  std::vector<std::string> caps_;
   int log_level_ = 0;  // index into the MCP levels; messages below it are not sent
   // Client requests not yet answered, by dumped id: the host-side id to cancel
   // (0 when served locally). A request is answered only while it is here.

@@ -23,6 +23,7 @@
 #include "common/jsonrpc.h"
 #include "common/protocol.h"
 #include "common/socket_dir.h"
+#include "common/tool_catalog.h"
 #include "common/uv_util.h"
 #include "host/host.h"
 
@@ -167,9 +168,10 @@ class HostTest : public ::testing::Test {
     return response;
   }
 
-  Peer& Session() {
+  Peer& Session(Json caps = Json::array()) {
     Peer& peer = Connect();
-    const Json hello = Call(peer, shim_method::kHello, {{"protocol", kShimProtocol}, {"client", {{"name", "test"}}}});
+    const Json hello = Call(peer, shim_method::kHello,
+                            {{"protocol", kShimProtocol}, {"client", {{"name", "test"}}}, {"caps", std::move(caps)}});
     EXPECT_TRUE(hello.contains("result")) << hello;
     return peer;
   }
@@ -213,7 +215,12 @@ class HostTest : public ::testing::Test {
 using Names = std::vector<std::string>;
 const Names kNoTabs = {"list_tabs", "open_tab"};
 const Names kTabs = {"list_tabs", "open_tab", "focus_tab"};
-const Names kFocused = {"list_tabs", "open_tab", "focus_tab", "close_tab"};
+// The focused list: the four tab tools, then the default page tools.
+const Names kFocused = [] {
+  Names names = {"list_tabs", "open_tab", "focus_tab", "close_tab"};
+  for (const auto& tool : tools::PageTools({})) names.push_back(tool["name"]);
+  return names;
+}();
 
 TEST_F(HostTest, PublishesAPrivateSocketOnlyAfterHello) {
   StartHost();
@@ -440,6 +447,99 @@ TEST_F(HostTest, AMalformedExtensionMessageClosesTheHost) {
   Peer& s = Session();
   ext_.Write(NativeFramer::Encode("{definitely not json"));
   ASSERT_TRUE(PumpUntil([&] { return s.eof; }));
+}
+
+TEST_F(HostTest, APageToolGoesToTheExtensionForTheFocusedTabAndItsResultComesBack) {
+  StartHost();
+  Hello({Tab(4, "https://a.test/")});
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  s.Write(LineFramer::Encode(rpc::Dump(rpc::MakeRequest(
+      60, mcp::kToolsCall, {{"name", "click"}, {"arguments", {{"ref", "e3"}}}}))));
+  const Json request = ExtRequest("page.click");
+  EXPECT_EQ(request["params"]["tabId"], 4);
+  EXPECT_EQ(request["params"]["ref"], "e3");
+  const Json result = {{"content", {{{"type", "text"}, {"text", "clicked button \"Go\""}}}}};
+  SendExt(rpc::MakeResult(request["id"], result));
+  ASSERT_TRUE(PumpUntil([&] { return s.inbox.back().value("id", 0) == 60; }));
+  EXPECT_EQ(s.inbox.back()["result"], result);
+}
+
+TEST_F(HostTest, APageToolWithoutAFocusedTabIsAToolErrorThatSaysWhatToDo) {
+  StartHost();
+  Hello({Tab(4, "https://a.test/")});
+  Peer& s = Session();
+  const Json result = CallTool(s, "snapshot");
+  EXPECT_TRUE(result["isError"]);
+  EXPECT_NE(result["content"][0]["text"].get<std::string>().find("call focus_tab"), std::string::npos);
+  EXPECT_EQ(ext_.CountMethod("page.snapshot"), 0);
+}
+
+TEST_F(HostTest, CapabilityToolsNeedTheirCapability) {
+  StartHost();
+  Hello({Tab(4, "https://a.test/")});
+  Peer& plain = Session();
+  Peer& eval = Session({"eval"});
+  CallTool(plain, "focus_tab", {{"tabId", 4}});
+  CallTool(eval, "focus_tab", {{"tabId", 4}});
+  const Json refused = CallTool(plain, "evaluate", {{"expression", "1+1"}});
+  EXPECT_TRUE(refused["isError"]);
+  EXPECT_NE(refused["content"][0]["text"].get<std::string>().find("--caps eval"), std::string::npos);
+  const auto names = ToolNames(eval);
+  EXPECT_NE(std::ranges::find(names, "evaluate"), names.end());
+  const auto plain_names = ToolNames(plain);
+  EXPECT_EQ(std::ranges::find(plain_names, "evaluate"), plain_names.end());
+  EXPECT_EQ(CallTool(eval, "list_tabs")["structuredContent"]["tabs"][0]["toolCount"], tools::PageTools({"eval"}).size());
+}
+
+TEST_F(HostTest, ExtensionProgressReachesTheSessionThatGaveAToken) {
+  StartHost();
+  Hello({Tab(4, "https://a.test/")});
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  s.Write(LineFramer::Encode(rpc::Dump(rpc::MakeRequest(
+      61, mcp::kToolsCall,
+      {{"name", "navigate"}, {"arguments", {{"url", "https://b.test/"}}}, {"_meta", {{"progressToken", "tok"}}}}))));
+  const Json request = ExtRequest("page.navigate");
+  ExtEvent(ext_event::kPageProgress, {{"id", request["id"]}, {"progress", 1}, {"message", "loading"}});
+  ASSERT_TRUE(PumpUntil([&] { return s.CountMethod(mcp::kProgress) == 1; }));
+  for (const auto& m : s.inbox) {
+    if (m.value("method", "") == mcp::kProgress) {
+      EXPECT_EQ(m["params"]["progressToken"], "tok");
+      EXPECT_EQ(m["params"]["message"], "loading");
+    }
+  }
+  SendExt(rpc::MakeResult(request["id"], {{"content", Json::array()}}));
+  ASSERT_TRUE(PumpUntil([&] { return s.inbox.back().value("id", 0) == 61; }));
+  ExtEvent(ext_event::kPageProgress, {{"id", request["id"]}, {"progress", 2}});  // after the answer: dropped
+  EXPECT_TRUE(Call(s, mcp::kPing).contains("result"));
+  EXPECT_EQ(s.CountMethod(mcp::kProgress), 1);
+}
+
+TEST_F(HostTest, ConsoleErrorsAreToldOnlyToSessionsFocusedOnThatTab) {
+  StartHost();
+  Hello({Tab(4, "https://a.test/"), Tab(5, "https://b.test/")});
+  Peer& on4 = Session();
+  Peer& on5 = Session();
+  CallTool(on4, "focus_tab", {{"tabId", 4}});
+  CallTool(on5, "focus_tab", {{"tabId", 5}});
+  ExtEvent(ext_event::kConsoleEntry, {{"tabId", 4}, {"level", "error"}, {"text", "boom"}, {"url", "https://a.test/"}});
+  ASSERT_TRUE(PumpUntil([&] { return on4.CountMethod(mcp::kMessage) == 1; }));
+  EXPECT_TRUE(Call(on5, mcp::kPing).contains("result"));
+  EXPECT_EQ(on5.CountMethod(mcp::kMessage), 0);
+}
+
+TEST_F(HostTest, AGoneTabIsAToolErrorNamingListTabs) {
+  StartHost();
+  Hello({Tab(4, "https://a.test/")});
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  s.Write(LineFramer::Encode(rpc::Dump(rpc::MakeRequest(62, mcp::kToolsCall, {{"name", "snapshot"}}))));
+  const Json request = ExtRequest("page.snapshot");
+  SendExt(rpc::MakeError(request["id"], rpc_error::kTabNotFound, "no tab with id 4"));
+  ASSERT_TRUE(PumpUntil([&] { return s.inbox.back().value("id", 0) == 62; }));
+  EXPECT_TRUE(s.inbox.back()["result"]["isError"]);
+  EXPECT_NE(s.inbox.back()["result"]["content"][0]["text"].get<std::string>().find("call list_tabs"), std::string::npos);
 }
 
 }  // namespace

@@ -71,3 +71,45 @@ TEST(ToolResult, CarriesStructuredContentAndTheSameJsonAsText) {
 
 }  // namespace
 }  // namespace tb
+
+namespace tb {
+namespace {
+
+std::size_t FocusedTabListBytes(const std::vector<std::string>& caps) {
+  Json list = Json::array();
+  for (auto name : {tools::kListTabs, tools::kOpenTab, tools::kFocusTab, tools::kCloseTab}) list.push_back(*tools::Find(name));
+  for (const auto& tool : tools::PageTools(caps)) list.push_back(tool);
+  return rpc::Dump(Json{{"tools", list}}).size();
+}
+
+// Every byte of tools/list is context the model pays for on every turn.
+TEST(ToolCatalog, FocusedTabListWithDefaultCapsStaysUnder8000Bytes) { EXPECT_LT(FocusedTabListBytes({}), 8000u); }
+
+TEST(ToolCatalog, CapsAddTheirToolsAndHtmlMode) {
+  const Json plain = tools::PageTools({});
+  const Json all = tools::PageTools({"eval", "download", "html"});
+  auto names = [](const Json& list) {
+    std::vector<std::string> out;
+    for (const auto& t : list) out.push_back(t["name"]);
+    return out;
+  };
+  EXPECT_EQ(std::ranges::count(names(plain), "evaluate"), 0);
+  EXPECT_EQ(std::ranges::count(names(all), "evaluate"), 1);
+  EXPECT_EQ(std::ranges::count(names(all), "download_file"), 1);
+  for (const auto& t : all) {
+    if (t["name"] == "read_page") {
+      EXPECT_NE(rpc::Dump(t).find("\"html\""), std::string::npos);
+    }
+  }
+}
+
+TEST(CheckArguments, AcceptsEitherTypeOfAUnion) {
+  const Json& fill = *tools::Find("fill_form");
+  EXPECT_TRUE(tools::CheckArguments(fill, {{"fields", {{{"ref", "e1"}, {"value", true}}, {{"ref", "e2"}, {"value", "x"}}}}}));
+  auto bad = tools::CheckArguments(fill, {{"fields", {{{"ref", "e1"}, {"value", 3}}}}});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error(), "fields[0].value must be a string or a boolean, not an integer (3)");
+}
+
+}  // namespace
+}  // namespace tb

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Builds tabbridge in Release and prints its performance figures as a table.
+# Usage: bash bench/run.sh   (from anywhere; build dir: $TABBRIDGE_BENCH_BUILD_DIR
+# or <repo>/build-bench). Figures only: nothing here passes or fails on time.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${TABBRIDGE_BENCH_BUILD_DIR:-$root/build-bench}
+runs=${BENCH_STARTUP_RUNS:-50}
+calls=${BENCH_CALLS:-5000}
+opens=${BENCH_OPENS:-1000}
+
+echo "building Release in $build ..." >&2
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DTABBRIDGE_SANITIZE=OFF -DTABBRIDGE_TESTS=ON >/dev/null
+cmake --build "$build" -j2 --target tabbridge tabbridge-host bench_startup bench_roundtrip >/dev/null
+
+echo
+echo "tabbridge $(git -C "$root" describe --always --dirty 2>/dev/null || echo '?'), $(nproc) CPUs, $(uname -sr)"
+echo
+echo "| figure | value | target |"
+echo "|---|---|---|"
+"$build/bin/bench_startup" --runs "$runs"
+"$build/bin/bench_roundtrip" --calls "$calls" --opens "$opens"
+echo
+echo "binary sizes: tabbridge $(du -h "$build/bin/tabbridge" | cut -f1), tabbridge-host $(du -h "$build/bin/tabbridge-host" | cut -f1)"

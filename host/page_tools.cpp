@@ -1,0 +1,107 @@
+// The focused tab's page tools: checked here, done by the extension
+// (docs/protocol.md "Page tools"), answered to the session as the extension
+// built the result.
+#include <algorithm>
+#include <memory>
+#include <string>
+
+#include <spdlog/spdlog.h>
+
+#include "common/protocol.h"
+#include "common/tool_catalog.h"
+#include "host/host.h"
+
+namespace tb {
+namespace {
+
+// Results beyond this are not sent to a model: the extension caps images and
+// text far below it, so only a bug gets here.
+constexpr std::size_t kMaxPageResultBytes = 16 * 1024 * 1024;
+
+std::uint64_t DeadlineFor(const std::string& name, const Json& args) {
+  if (name == "navigate" || name == "wait_for") {
+    const auto timeout = args.value("timeoutMs", name == "navigate" ? 30'000 : 10'000);
+    return static_cast<std::uint64_t>(std::max(0, timeout)) + kPageDeadlineMarginMs;
+  }
+  return kPageToolDeadlineMs;
+}
+
+bool IsToolResult(const Json& result) {
+  return result.is_object() && result.contains("content") && result["content"].is_array();
+}
+
+}  // namespace
+
+void Host::CallPageTool(Session& session, const std::string& request_key, const std::string& name, const Json& args,
+                        const Json& progress_token, Reply reply) {
+  const auto focus = session.focused_tab();
+  if (!focus || tabs_.Find(*focus) == nullptr) {
+    return reply(tools::ErrorResult(name + ": no tab is focused — call focus_tab (ids from list_tabs) or open_tab first"));
+  }
+  const Json offered = PageToolNames(session);
+  if (std::find(offered.begin(), offered.end(), name) == offered.end()) {
+    return reply(tools::ErrorResult(name + " is not enabled — start tabbridge with --caps " +
+                                    (name == "evaluate" ? "eval" : "download")));
+  }
+  Json params = args;
+  params["tabId"] = *focus;
+  const std::int64_t tab_id = *focus;
+  const std::int64_t session_id = session.id();
+  auto call_id = std::make_shared<std::int64_t>(0);  // known once Call returns
+  const auto call = extension_.Call(
+      std::string(ext_method::kPagePrefix) + name, std::move(params),
+      [this, name, tab_id, reply, call_id](std::expected<Json, rpc::Error> outcome) {
+        progress_routes_.erase(*call_id);
+        if (!outcome) {
+          const rpc::Error& error = outcome.error();
+          if (error.code == rpc_error::kTabNotFound) {
+            return reply(tools::ErrorResult(name + ": tab " + std::to_string(tab_id) + " is gone — call list_tabs"));
+          }
+          return reply(tools::ErrorResult(name + ": " + error.message));
+        }
+        if (!IsToolResult(*outcome)) {
+          spdlog::error("the extension answered {} without a tool result", name);
+          return reply(tools::ErrorResult(name + ": the extension gave no result — reload it and retry"));
+        }
+        if (rpc::Dump(*outcome).size() > kMaxPageResultBytes) {
+          return reply(tools::ErrorResult(name + ": the result is too large to return — narrow it (selector, maxChars)"));
+        }
+        reply(std::move(*outcome));
+      },
+      DeadlineFor(name, args));
+  if (call == 0) return;  // answered at once: the extension is gone
+  *call_id = call;
+  if (!progress_token.is_null()) progress_routes_[call] = {session_id, progress_token};
+  session.SetCanceller(request_key, [this, call] {
+    progress_routes_.erase(call);
+    extension_.Cancel(call);
+  });
+}
+
+void Host::OnPageProgress(const Json& params) {
+  if (!params.is_object() || !params.contains("id") || !params["id"].is_number_integer()) return;
+  const auto route = progress_routes_.find(params["id"].get<std::int64_t>());
+  if (route == progress_routes_.end()) return;
+  Session* session = FindSession(route->second.first);
+  if (session == nullptr) return;
+  Json progress = {{"progressToken", route->second.second}, {"progress", params.value("progress", 0.0)}};
+  if (params.contains("total")) progress["total"] = params["total"];
+  if (params.contains("message")) progress["message"] = params["message"];
+  session->Notify(mcp::kProgress, std::move(progress));
+}
+
+void Host::OnConsoleEntry(const Json& params) {
+  if (!params.is_object() || !params.contains("tabId") || !params["tabId"].is_number_integer()) return;
+  const auto tab_id = params["tabId"].get<std::int64_t>();
+  const std::string level = params.value("level", "error");
+  for (auto& [id, session] : sessions_) {
+    if (session->focused_tab() != tab_id) continue;
+    session->Notify(mcp::kMessage, {{"level", level == "warn" ? "warning" : "error"},
+                                    {"logger", "console"},
+                                    {"data", {{"tabId", tab_id},
+                                              {"text", params.value("text", "")},
+                                              {"url", params.value("url", "")}}}});
+  }
+}
+
+}  // namespace tb
