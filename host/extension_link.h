@@ -1,17 +1,16 @@
-// The host's side of native messaging: requests to the extension with
-// deadlines, events from it, and splitting of frames over Chrome's 1 MiB limit.
+// The host's side of native messaging: an RpcPeer whose requests carry the
+// link's deadline and whose frames are split under Chrome's 1 MiB limit.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <uv.h>
 
-#include "common/jsonrpc.h"
-#include "common/pending_calls.h"
-#include "common/transport.h"
+#include "common/rpc_peer.h"
 
 namespace tb {
 
@@ -24,31 +23,24 @@ class ExtensionLink {
 
   ExtensionLink(uv_loop_t* loop, std::unique_ptr<Transport> transport, Callbacks callbacks,
                 std::uint64_t default_deadline_ms);
-  ~ExtensionLink();
 
   void Start();
   // Sends a request; `reply` runs exactly once (answer, error, timeout, or loss
-  // of the extension). Returns the call id, for Cancel(). A zero deadline means
-  // the link's default.
-  std::int64_t Call(std::string_view method, Json params, PendingCalls::Reply reply,
-                    std::uint64_t deadline_ms = 0);
+  // of the extension). Returns the call id for Cancel(), 0 if answered at once.
+  // A zero deadline means the link's default.
+  std::int64_t Call(std::string_view method, Json params, PendingCalls::Reply reply, std::uint64_t deadline_ms = 0);
   // Gives up on a call without answering it (the caller was cancelled).
-  void Cancel(std::int64_t id);
-  void Close();
+  void Cancel(std::int64_t id) { peer_.Cancel(id, "cancelled"); }
+  void Close() { peer_.Close(); }
 
   // Splits one JSON text into the frames to send (a single frame when it fits).
   static std::vector<std::string> SplitForExtension(const std::string& text, std::int64_t chunk_id);
 
  private:
-  void OnMessage(std::string text);
-  void SendText(const std::string& text);
-
-  std::unique_ptr<Transport> transport_;
-  PendingCalls pending_;
+  RpcPeer peer_;
   Callbacks callbacks_;
   std::uint64_t default_deadline_ms_;
   std::int64_t next_chunk_id_ = 1;
-  bool closed_ = false;
 };
 
 }  // namespace tb

@@ -20,17 +20,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string FindOnPath(const std::string& program) {
-  const char* path = std::getenv("PATH");
-  if (path == nullptr) return "";
-  std::stringstream dirs(path);
-  for (std::string dir; std::getline(dirs, dir, ':');) {
-    const std::string candidate = dir + "/" + program;
-    if (!dir.empty() && ::access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return "";
-}
-
 std::string DetectBrowser() {
 #ifdef __APPLE__
   for (const char* app : {"/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",

@@ -12,19 +12,6 @@
 namespace tb {
 namespace fs = std::filesystem;
 
-namespace {
-
-bool OnPath(const std::string& program) {
-  const char* path = std::getenv("PATH");
-  if (path == nullptr) return false;
-  std::stringstream dirs(path);
-  for (std::string dir; std::getline(dirs, dir, ':');) {
-    if (!dir.empty() && ::access((dir + "/" + program).c_str(), X_OK) == 0) return true;
-  }
-  return false;
-}
-
-}  // namespace
 
 std::vector<BrowserConfig> KnownBrowsers() {
   struct Known {
@@ -54,8 +41,8 @@ std::vector<BrowserConfig> KnownBrowsers() {
       {"Vivaldi", "vivaldi", "vivaldi"},
   };
   auto installed = [](const char* program) {
-    return OnPath(program) || OnPath(std::string(program) + "-stable") ||
-           (std::string_view(program) == "chromium" && OnPath("chromium-browser"));
+    return !FindOnPath(program).empty() || !FindOnPath(std::string(program) + "-stable").empty() ||
+           (std::string_view(program) == "chromium" && !FindOnPath("chromium-browser").empty());
   };
 #endif
   std::vector<BrowserConfig> browsers;

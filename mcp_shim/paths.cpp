@@ -6,6 +6,7 @@
 #include <climits>
 #include <cstdlib>
 #include <filesystem>
+#include <sstream>
 
 #ifdef __APPLE__
 #include <mach-o/dyld.h>
@@ -47,6 +48,15 @@ std::string HomeDir() {
   if (auto home = Env("HOME"); !home.empty()) return home;
   if (const passwd* pw = getpwuid(getuid()); pw != nullptr) return pw->pw_dir;
   return "/";
+}
+
+std::string FindOnPath(const std::string& program) {
+  std::stringstream dirs(Env("PATH"));
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    const std::string candidate = dir + "/" + program;
+    if (!dir.empty() && ::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return "";
 }
 
 std::string ProfileDir() {

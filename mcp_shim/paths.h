@@ -11,5 +11,7 @@ std::string HostBinary();    // <exe dir>/tabbridge-host
 std::string ExtensionDir();  // $TABBRIDGE_EXTENSION_DIR, else <exe dir>/../share/tabbridge/extension
 std::string ProfileDir();    // $TABBRIDGE_PROFILE_DIR, else $XDG_DATA_HOME/tabbridge/profile
 std::string HomeDir();
+// The first executable `program` on $PATH, or "".
+std::string FindOnPath(const std::string& program);
 
 }  // namespace tb

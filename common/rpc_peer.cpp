@@ -1,0 +1,87 @@
+#include "common/rpc_peer.h"
+
+#include <spdlog/spdlog.h>
+
+#include "common/protocol.h"
+
+namespace tb {
+
+RpcPeer::RpcPeer(uv_loop_t* loop, std::unique_ptr<Transport> transport, Options options)
+    : transport_(std::move(transport)), pending_(loop), options_(std::move(options)) {}
+
+RpcPeer::~RpcPeer() {
+  callbacks_ = {};
+  Close();
+}
+
+void RpcPeer::Start(Callbacks callbacks) {
+  callbacks_ = std::move(callbacks);
+  transport_->Start({.on_message = [this](std::string text) { OnMessage(std::move(text)); },
+                     .on_close = [this](std::string_view reason) { Lost(reason); }});
+}
+
+void RpcPeer::SendText(const std::string& text) {
+  if (!options_.split) {
+    transport_->Send(text);
+    return;
+  }
+  for (const auto& frame : options_.split(text)) transport_->Send(frame);
+}
+
+std::int64_t RpcPeer::Request(std::string_view method, Json params, std::uint64_t deadline_ms,
+                              PendingCalls::Reply reply) {
+  if (closed_) {
+    reply(std::unexpected(rpc::Error{rpc_error::kPeerGone, options_.name + " is not connected", nullptr}));
+    return 0;
+  }
+  const auto id = pending_.Add(deadline_ms, std::move(reply), [this](std::int64_t timed_out) {
+    if (!closed_) SendText(rpc::Dump(options_.cancel_message(timed_out, "timeout")));
+  });
+  SendText(rpc::Dump(rpc::MakeRequest(id, method, std::move(params))));
+  return id;
+}
+
+void RpcPeer::Cancel(std::int64_t id, std::string_view why) {
+  if (pending_.Fail(id, nullptr) && !closed_) SendText(rpc::Dump(options_.cancel_message(id, why)));
+}
+
+void RpcPeer::Notify(std::string_view method, Json params) {
+  if (!closed_) SendText(rpc::Dump(rpc::MakeNotification(method, std::move(params))));
+}
+
+void RpcPeer::OnMessage(std::string text) {
+  auto parsed = rpc::Parse(text);
+  if (!parsed) {
+    // Both our peers are our own programs: a malformed message means something
+    // is badly wrong, and a fresh connection is the way out.
+    spdlog::error("malformed message from {} ({}); closing", options_.name, parsed.error().error.message);
+    return Lost("malformed message from " + options_.name);
+  }
+  switch (parsed->kind) {
+    case rpc::Kind::kResponse:
+      if (!pending_.Resolve(*parsed)) spdlog::debug("late or unknown answer from {}: {}", options_.name, rpc::Dump(parsed->id));
+      break;
+    case rpc::Kind::kNotification:
+      if (callbacks_.on_notification) callbacks_.on_notification(parsed->method, parsed->params);
+      break;
+    case rpc::Kind::kRequest:  // neither peer sends requests in this protocol version
+      SendText(rpc::Dump(rpc::MakeError(parsed->id, rpc_error::kMethodNotFound, "not served here: " + parsed->method)));
+      break;
+  }
+}
+
+void RpcPeer::Lost(std::string_view reason) {
+  if (closed_) return;
+  auto on_close = callbacks_.on_close;
+  Close();
+  if (on_close) on_close(reason);  // may destroy this object
+}
+
+void RpcPeer::Close() {
+  if (closed_) return;
+  closed_ = true;
+  transport_->Close();
+  pending_.FailAll({rpc_error::kPeerGone, options_.name + " disconnected", nullptr});
+}
+
+}  // namespace tb
