@@ -118,7 +118,14 @@ void Session::OnToolsCall(const Json& id, const Json& params) {
     return;
   }
   const Json args = params.contains("arguments") && !params["arguments"].is_null() ? params["arguments"] : Json::object();
-  if (auto ok = tools::CheckArguments(*tool, args); !ok) {
+  // A page tool is checked against this session's variant of it (caps widen
+  // some schemas, e.g. read_page's html mode).
+  const Json* schema = tool;
+  const Json offered = tools::IsPageTool(name) ? tools::PageTools(caps_) : Json::array();
+  for (const auto& variant : offered) {
+    if (variant["name"] == name) schema = &variant;
+  }
+  if (auto ok = tools::CheckArguments(*schema, args); !ok) {
     Send(rpc::MakeResult(id, tools::ErrorResult(name + ": " + ok.error())));
     return;
   }

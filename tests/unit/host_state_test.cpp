@@ -542,5 +542,19 @@ TEST_F(HostTest, AGoneTabIsAToolErrorNamingListTabs) {
   EXPECT_NE(s.inbox.back()["result"]["content"][0]["text"].get<std::string>().find("call list_tabs"), std::string::npos);
 }
 
+TEST_F(HostTest, ACapabilityWidensTheSchemaItsSessionIsCheckedAgainst) {
+  StartHost();
+  Hello({Tab(4, "https://a.test/")});
+  Peer& plain = Session();
+  Peer& html = Session({"html"});
+  CallTool(plain, "focus_tab", {{"tabId", 4}});
+  CallTool(html, "focus_tab", {{"tabId", 4}});
+  EXPECT_TRUE(CallTool(plain, "read_page", {{"mode", "html"}})["isError"]);
+  html.Write(LineFramer::Encode(rpc::Dump(rpc::MakeRequest(
+      63, mcp::kToolsCall, {{"name", "read_page"}, {"arguments", {{"mode", "html"}}}}))));
+  const Json request = ExtRequest("page.read_page");
+  EXPECT_EQ(request["params"]["mode"], "html");
+}
+
 }  // namespace
 }  // namespace tb
