@@ -23,3 +23,11 @@ echo "|---|---|---|"
 "$build/bin/bench_roundtrip" --calls "$calls" --opens "$opens"
 echo
 echo "binary sizes: tabbridge $(du -h "$build/bin/tabbridge" | cut -f1), tabbridge-host $(du -h "$build/bin/tabbridge-host" | cut -f1)"
+
+# Page tools through real headless Chromium (needs `npm ci` in tests/e2e).
+if [[ -d "$root/tests/e2e/node_modules" ]] && command -v node >/dev/null; then
+  echo
+  node "$root/bench/page_bench.mjs" "$build"
+else
+  echo "(page-tool figures skipped: run 'cd tests/e2e && npm ci' and install chromium)"
+fi

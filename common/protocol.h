@@ -37,6 +37,8 @@ inline constexpr std::uint64_t kDefaultExtensionDeadlineMs = 10'000;
 // wait_for get their own timeout plus kPageDeadlineMarginMs.
 inline constexpr std::uint64_t kPageToolDeadlineMs = 30'000;
 inline constexpr std::uint64_t kPageDeadlineMarginMs = 5'000;
+// download_file answers once the file is complete (the extension gives up at 115 s).
+inline constexpr std::uint64_t kDownloadDeadlineMs = 120'000;
 // A forwarded tool call answers by then even if the host never does.
 inline constexpr std::uint64_t kDefaultHostDeadlineMs = 150'000;  // > the longest page tool timeout
 // How long connect_browser waits for a host to appear (browser restarting).

@@ -4,6 +4,10 @@
 import { start } from './native_port.js';
 import { registerTabs } from './tabs.js';
 import { buildHello } from './hello.js';
+import { registerActTools } from './page_act.js';
+import { registerReadTools } from './page_read.js';
 
 registerTabs();
+registerActTools();
+registerReadTools();
 start(buildHello);

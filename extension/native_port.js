@@ -20,9 +20,10 @@ let conn = null; // the open Connection, if any
 let retryTimer = null;
 let backoffMs = BACKOFF_START_MS;
 
-// fn(params, {signal}) may be async; its return value is the result (undefined
+// fn(params, {signal, requestId}) may be async; its return value is the result (undefined
 // means {}). Throw RpcError for a specific code; any other throw answers
-// BROWSER_ERROR with its message. signal aborts on `cancel` or port loss.
+// BROWSER_ERROR with its message. signal aborts on `cancel` or port loss;
+// requestId is the host's id of the request (for page.progress events).
 export function registerHandler(method, fn) {
   if (handlers.has(method)) throw new Error(`tabbridge: ${method} already has a handler`);
   handlers.set(method, fn);
@@ -155,7 +156,7 @@ class Connection {
     this.#inflight.set(id, abort);
     let body;
     try {
-      body = { result: (await handler(params ?? {}, { signal: abort.signal })) ?? {} };
+      body = { result: (await handler(params ?? {}, { signal: abort.signal, requestId: id })) ?? {} };
     } catch (e) {
       body = { error: toError(e) };
     } finally {

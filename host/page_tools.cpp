@@ -19,6 +19,7 @@ namespace {
 constexpr std::size_t kMaxPageResultBytes = 16 * 1024 * 1024;
 
 std::uint64_t DeadlineFor(const std::string& name, const Json& args) {
+  if (name == "download_file") return kDownloadDeadlineMs;
   if (name == "navigate" || name == "wait_for") {
     const auto timeout = args.value("timeoutMs", name == "navigate" ? 30'000 : 10'000);
     return static_cast<std::uint64_t>(std::max(0, timeout)) + kPageDeadlineMarginMs;

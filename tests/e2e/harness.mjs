@@ -10,14 +10,20 @@ import { after, afterEach, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
+import crypto from 'node:crypto';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  LoggingMessageNotificationSchema,
+  McpError,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 
 export { McpError };
 
@@ -156,10 +162,125 @@ export function errorText(result) {
 
 const MIME = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css' };
 
-/** Serves tests/e2e/fixtures/ on 127.0.0.1:<ephemeral>. */
-export async function startFixtureServer() {
+/** Longest a held response (/hold, /slow.html) waits for release() before answering anyway. */
+export const HOLD_MAX_MS = 10_000;
+
+/**
+ * The bytes /download/<name> serves: deterministic per name, 100,003 bytes
+ * (not a round number, so a truncated or padded file shows).
+ */
+export function downloadBytes(name) {
+  let seed = 0;
+  for (const ch of name) seed = (seed * 31 + ch.charCodeAt(0)) >>> 0;
+  const out = Buffer.alloc(100_003);
+  for (let i = 0; i < out.length; i++) {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    out[i] = seed >>> 24;
+  }
+  return out;
+}
+
+/** The credentials POST /login accepts. */
+export const LOGIN = { user: 'alice', password: 'wonderland' };
+
+const escapeHtml = (s) =>
+  String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+
+function simplePage(title, body) {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body>${body}</body></html>`;
+}
+
+function readBody(req) {
+  return new Promise((resolve) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', () => resolve(''));
+  });
+}
+
+/**
+ * Serves tests/e2e/fixtures/ on 127.0.0.1:<ephemeral>, plus these routes:
+ *
+ *   /                    the shared bench fixture (fixtures/bench-fixture.html); /link/N: a page per link
+ *   POST /login          user/password form: right → 303 /welcome?user=…, wrong → 303 /login.html?error=1
+ *   /welcome?user=U      "Welcome, U!" (title "Welcome")
+ *   /status/<code>       an HTML page answered with that HTTP status (title "Status <code>")
+ *   /redirect?to=<path>  302 to <path>
+ *   /download/<name>     downloadBytes(name), Content-Disposition: attachment
+ *   /csp/<file>          fixtures/<file> with Content-Security-Policy: script-src 'self'
+ *   /hold?key=K          answers "released K" once release(K) is called (or after HOLD_MAX_MS)
+ *   /slow.html?key=K     sends the page's head at once and the rest once release(K) is called
+ *
+ * In .html files `{{NAME}}` is replaced by `vars.NAME` (vars is mutable: set
+ * PEER_ORIGIN once the other server is up); unknown names are left alone.
+ * Every request is recorded in `requests` ({method, path, query, body, time}).
+ */
+export async function startFixtureServer({ vars = {} } = {}) {
+  const requests = [];
+  const released = new Set();
+  const holders = new Map(); // key -> [resolve]
+  const waitRelease = (key) =>
+    released.has(key)
+      ? Promise.resolve('released')
+      : new Promise((resolve) => {
+          const timer = setTimeout(() => resolve('timeout'), HOLD_MAX_MS);
+          const list = holders.get(key) ?? [];
+          list.push((how) => {
+            clearTimeout(timer);
+            resolve(how);
+          });
+          holders.set(key, list);
+        });
+  const release = (key) => {
+    released.add(key);
+    for (const fn of holders.get(key) ?? []) fn('released');
+    holders.delete(key);
+  };
+  const templated = (text) => text.replace(/\{\{(\w+)\}\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+
+  const sendFile = async (req, res, file, extraHeaders = {}) => {
+    if (!file.startsWith(FIXTURES_DIR + path.sep)) {
+      res.writeHead(403).end();
+      return;
+    }
+    let body;
+    try {
+      body = await fsp.readFile(file);
+    } catch {
+      res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' }).end(simplePage('Not found', '<h1>not found</h1>'));
+      return;
+    }
+    if (path.extname(file) === '.html') body = Buffer.from(templated(body.toString('utf8')));
+    res.writeHead(200, {
+      'content-type': MIME[path.extname(file)] ?? 'application/octet-stream',
+      'cache-control': 'no-store',
+      ...extraHeaders,
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  };
+
   const server = http.createServer(async (req, res) => {
-    const { pathname } = new URL(req.url, 'http://127.0.0.1');
+    const url = new URL(req.url, 'http://127.0.0.1');
+    const { pathname, searchParams } = url;
+    const record = { method: req.method, path: pathname, query: Object.fromEntries(searchParams), body: '', time: Date.now() };
+    requests.push(record);
+    const html = (status, title, body, headers = {}) =>
+      res
+        .writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...headers })
+        .end(req.method === 'HEAD' ? undefined : simplePage(title, body));
+
+    if (req.method === 'POST' && pathname === '/login') {
+      record.body = await readBody(req);
+      const form = new URLSearchParams(record.body);
+      record.form = Object.fromEntries(form);
+      if (form.get('user') === LOGIN.user && form.get('password') === LOGIN.password) {
+        res.writeHead(303, { location: `/welcome?user=${encodeURIComponent(form.get('user'))}` }).end();
+      } else {
+        res.writeHead(303, { location: '/login.html?error=1' }).end();
+      }
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405).end();
       return;
@@ -168,21 +289,61 @@ export async function startFixtureServer() {
       res.writeHead(204).end();
       return;
     }
-    const file = path.join(FIXTURES_DIR, path.normalize(decodeURIComponent(pathname)));
-    if (!file.startsWith(FIXTURES_DIR + path.sep)) {
-      res.writeHead(403).end();
+    if (pathname === '/') return sendFile(req, res, path.join(FIXTURES_DIR, 'bench-fixture.html'));
+    let m;
+    if ((m = /^\/link\/(\d+)$/.exec(pathname))) {
+      return html(200, `Link ${m[1]}`, `<h1>Link page ${m[1]}</h1><p><a href="/">back</a></p>`);
+    }
+    if (pathname === '/welcome') {
+      const user = searchParams.get('user') ?? 'stranger';
+      return html(200, 'Welcome', `<h1 id="welcome">Welcome, ${escapeHtml(user)}!</h1><p>You are signed in.</p>`);
+    }
+    if ((m = /^\/status\/(\d{3})$/.exec(pathname))) {
+      const code = Number(m[1]);
+      return html(code, `Status ${code}`, `<h1>HTTP ${code}</h1><p id="status-page">This page answers ${code}.</p>`);
+    }
+    if (pathname === '/redirect') {
+      res.writeHead(302, { location: searchParams.get('to') ?? '/a.html', 'cache-control': 'no-store' }).end();
       return;
     }
-    try {
-      const body = await fsp.readFile(file);
+    if ((m = /^\/download\/([\w.-]+)$/.exec(pathname))) {
+      const bytes = downloadBytes(m[1]);
       res.writeHead(200, {
-        'content-type': MIME[path.extname(file)] ?? 'application/octet-stream',
+        'content-type': 'application/octet-stream',
+        'content-length': bytes.length,
+        'content-disposition': `attachment; filename="${m[1]}"`,
         'cache-control': 'no-store',
       });
-      res.end(req.method === 'HEAD' ? undefined : body);
-    } catch {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      res.end(req.method === 'HEAD' ? undefined : bytes);
+      return;
     }
+    if ((m = /^\/csp\/([\w.-]+)$/.exec(pathname))) {
+      return sendFile(req, res, path.join(FIXTURES_DIR, m[1]), { 'content-security-policy': "script-src 'self'" });
+    }
+    if (pathname === '/hold') {
+      const key = searchParams.get('key') ?? '';
+      const how = await waitRelease(key);
+      res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store', 'access-control-allow-origin': '*' });
+      res.end(how === 'released' ? `released ${key}` : `timeout ${key}`);
+      return;
+    }
+    if (pathname === '/slow.html') {
+      const key = searchParams.get('key') ?? '';
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      // Enough bytes that the browser commits and parses the head at once.
+      res.write(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Slow page</title></head><body><p id="start">start</p>${' '.repeat(2048)}\n`);
+      const how = await waitRelease(key);
+      res.end(`<p id="end">end (${how})</p></body></html>`);
+      return;
+    }
+    let file;
+    try {
+      file = path.join(FIXTURES_DIR, path.normalize(decodeURIComponent(pathname)));
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
+    return sendFile(req, res, file);
   });
   await new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -193,13 +354,28 @@ export async function startFixtureServer() {
   return {
     origin,
     port,
+    /** The same server named by "localhost": another site than 127.0.0.1 (an out-of-process iframe). */
+    localhostOrigin: `http://localhost:${port}`,
+    vars,
+    requests,
+    release,
     url: (p) => `${origin}${p.startsWith('/') ? p : `/${p}`}`,
     close: () =>
       new Promise((resolve) => {
+        for (const key of [...holders.keys()]) release(key);
         server.closeAllConnections?.();
         server.close(() => resolve());
       }),
   };
+}
+
+/** A 127.0.0.1 port nothing listens on (bound, then closed). */
+export async function closedPort() {
+  const srv = http.createServer();
+  await new Promise((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const { port } = srv.address();
+  await new Promise((resolve) => srv.close(resolve));
+  return port;
 }
 
 // ---------------------------------------------------------------------------
@@ -430,6 +606,215 @@ export async function openTabFromBrowser(port, url) {
   return target.id;
 }
 
+/** Every target of the browser (pages, out-of-process iframes, workers…). */
+export async function devToolsTargets(port) {
+  return JSON.parse(await devToolsRequest(port, '/json/list'));
+}
+
+/** Closes a DevTools target by id (as the user closing the tab). */
+export async function closeTargetFromBrowser(port, targetId) {
+  await devToolsRequest(port, `/json/close/${targetId}`);
+  await waitFor(async () => !(await devToolsPages(port)).some((t) => t.id === targetId), {
+    what: `DevTools target ${targetId} to disappear`,
+  });
+}
+
+// A minimal WebSocket client (RFC 6455, client side: masked text frames out,
+// unmasked frames in, fragmentation, ping/pong, close) — enough to speak CDP
+// to a target of the DevTools endpoint. Node 20 has no WebSocket global and
+// the suite installs nothing but the MCP SDK.
+
+function wsFrame(opcode, payload) {
+  const len = payload.length;
+  let header;
+  if (len < 126) {
+    header = Buffer.alloc(2);
+    header[1] = 0x80 | len;
+  } else if (len < 65536) {
+    header = Buffer.alloc(4);
+    header[1] = 0x80 | 126;
+    header.writeUInt16BE(len, 2);
+  } else {
+    header = Buffer.alloc(10);
+    header[1] = 0x80 | 127;
+    header.writeBigUInt64BE(BigInt(len), 2);
+  }
+  header[0] = 0x80 | opcode;
+  const mask = crypto.randomBytes(4);
+  const body = Buffer.alloc(len);
+  for (let i = 0; i < len; i++) body[i] = payload[i] ^ mask[i & 3];
+  return Buffer.concat([header, mask, body]);
+}
+
+/**
+ * A CDP connection to one DevTools target (`ws://127.0.0.1:<port>/devtools/…`).
+ * `send(method, params)` resolves with the result or rejects with the error;
+ * every request has a deadline.
+ */
+export class CdpConnection {
+  static async open(wsUrl, { timeoutMs = CALL_TIMEOUT_MS } = {}) {
+    const c = new CdpConnection(timeoutMs);
+    await c._connect(wsUrl);
+    return c;
+  }
+
+  constructor(timeoutMs) {
+    this.timeoutMs = timeoutMs;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.buf = Buffer.alloc(0);
+    this.fragments = [];
+    this.closed = false;
+  }
+
+  _connect(wsUrl) {
+    const u = new URL(wsUrl);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.sock?.destroy();
+        reject(new Error(`CDP: no WebSocket handshake from ${wsUrl} within ${this.timeoutMs} ms`));
+      }, this.timeoutMs);
+      let upgraded = false;
+      this.sock = net.connect(Number(u.port), u.hostname, () => {
+        this.sock.write(
+          `GET ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+            `Sec-WebSocket-Key: ${crypto.randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+        );
+      });
+      this.sock.on('data', (chunk) => {
+        this.buf = Buffer.concat([this.buf, chunk]);
+        if (!upgraded) {
+          const end = this.buf.indexOf('\r\n\r\n');
+          if (end < 0) return;
+          const head = this.buf.subarray(0, end).toString();
+          this.buf = this.buf.subarray(end + 4);
+          clearTimeout(timer);
+          if (!/^HTTP\/1\.1 101/.test(head)) {
+            this.sock.destroy();
+            reject(new Error(`CDP: ${wsUrl} refused the WebSocket upgrade: ${head.split('\r\n')[0]}`));
+            return;
+          }
+          upgraded = true;
+          resolve();
+        }
+        this._parse();
+      });
+      const fail = (why) => {
+        clearTimeout(timer);
+        this.closed = true;
+        for (const { reject: rej, timer: t } of this.pending.values()) {
+          clearTimeout(t);
+          rej(new Error(`CDP connection closed (${why})`));
+        }
+        this.pending.clear();
+        if (!upgraded) reject(new Error(`CDP: cannot connect to ${wsUrl}: ${why}`));
+      };
+      this.sock.on('error', (err) => fail(err.message));
+      this.sock.on('close', () => fail('socket closed'));
+    });
+  }
+
+  _parse() {
+    for (;;) {
+      if (this.buf.length < 2) return;
+      const b0 = this.buf[0];
+      const b1 = this.buf[1];
+      let len = b1 & 0x7f;
+      let off = 2;
+      if (len === 126) {
+        if (this.buf.length < 4) return;
+        len = this.buf.readUInt16BE(2);
+        off = 4;
+      } else if (len === 127) {
+        if (this.buf.length < 10) return;
+        len = Number(this.buf.readBigUInt64BE(2));
+        off = 10;
+      }
+      const masked = (b1 & 0x80) !== 0;
+      const maskKey = masked ? this.buf.subarray(off, off + 4) : null;
+      if (masked) off += 4;
+      if (this.buf.length < off + len) return;
+      let payload = Buffer.from(this.buf.subarray(off, off + len));
+      this.buf = this.buf.subarray(off + len);
+      if (maskKey) for (let i = 0; i < payload.length; i++) payload[i] ^= maskKey[i & 3];
+      const opcode = b0 & 0x0f;
+      if (opcode === 0x8) {
+        this.sock.end();
+        return;
+      }
+      if (opcode === 0x9) {
+        this.sock.write(wsFrame(0xa, payload));
+        continue;
+      }
+      if (opcode === 0xa) continue;
+      this.fragments.push(payload);
+      if ((b0 & 0x80) === 0) continue;
+      payload = Buffer.concat(this.fragments);
+      this.fragments = [];
+      let msg;
+      try {
+        msg = JSON.parse(payload.toString('utf8'));
+      } catch {
+        continue;
+      }
+      const p = msg.id !== undefined ? this.pending.get(msg.id) : undefined;
+      if (!p) continue; // an event: we subscribe to none
+      this.pending.delete(msg.id);
+      clearTimeout(p.timer);
+      if (msg.error) p.reject(new Error(`CDP ${p.method}: ${msg.error.message} (${msg.error.code})`));
+      else p.resolve(msg.result);
+    }
+  }
+
+  send(method, params = {}) {
+    if (this.closed) return Promise.reject(new Error(`CDP ${method}: connection closed`));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new Error(`CDP ${method}: no answer within ${this.timeoutMs} ms`));
+      }, this.timeoutMs);
+      this.pending.set(id, { resolve, reject, timer, method });
+      this.sock.write(wsFrame(0x1, Buffer.from(JSON.stringify({ id, method, params }))));
+    });
+  }
+
+  /** Runtime.evaluate in the target's main world; awaits promises; returns the value (JSON). */
+  async evaluate(expression) {
+    const r = await this.send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true });
+    if (r.exceptionDetails) {
+      const d = r.exceptionDetails;
+      throw new Error(`CDP evaluate threw: ${d.exception?.description ?? d.text} (expression: ${brief(expression, 200)})`);
+    }
+    return r.result.value;
+  }
+
+  close() {
+    this.closed = true;
+    try {
+      this.sock.write(wsFrame(0x8, Buffer.alloc(0)));
+    } catch {
+      /* gone */
+    }
+    this.sock.destroy();
+  }
+}
+
+/** The WebSocket URL of a DevTools target. */
+export function targetWsUrl(port, target) {
+  return target.webSocketDebuggerUrl || `ws://127.0.0.1:${port}/devtools/page/${target.id}`;
+}
+
+/** One Runtime.evaluate on a target, over a short-lived CDP connection. */
+export async function cdpEvaluate(wsUrl, expression, opts) {
+  const c = await CdpConnection.open(wsUrl, opts);
+  try {
+    return await c.evaluate(expression);
+  } finally {
+    c.close();
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Temp dirs
 
@@ -445,8 +830,9 @@ async function makeTempDir(prefix) {
 const STDERR_KEEP = 256 * 1024;
 
 export class Session {
-  constructor({ name, client, transport, socketDir, profileDir, logFile }) {
+  constructor({ name, client, transport, socketDir, profileDir, homeDir, logFile }) {
     this.name = name;
+    this.homeDir = homeDir; // HOME of the shim (and so of the browser it launches, and the host)
     this.client = client;
     this.transport = transport;
     this.socketDir = socketDir;
@@ -457,6 +843,7 @@ export class Session {
     this.exited = false;
     this.browserPids = new Set(); // browser pids this session's connect_browser reported
     this.lastConnect = null; // last successful connect_browser structuredContent
+    this.messages = []; // params of every notifications/message received
     this._waiters = new Set();
   }
 
@@ -521,6 +908,39 @@ export class Session {
       if (Number.isInteger(pid)) this.browserPids.add(pid);
     }
     return result;
+  }
+
+  /**
+   * tools/call with a progress callback: the SDK then sends a progressToken
+   * and calls onprogress for each notifications/progress.
+   */
+  async callWithProgress(name, args, onprogress, { timeoutMs = CALL_TIMEOUT_MS } = {}) {
+    return this.client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs, onprogress });
+  }
+
+  /**
+   * Calls a page tool that must succeed (no isError, a non-empty content
+   * array); returns the whole CallToolResult (page tools need not carry
+   * structuredContent).
+   */
+  async pageOk(name, args = {}, opts) {
+    const result = await this.call(name, args, opts);
+    assert.notEqual(
+      result.isError,
+      true,
+      `[${this.name}] ${name}(${brief(args, 300)}) failed: ${brief(errorText(result), 1500)}`,
+    );
+    assert.ok(
+      Array.isArray(result.content) && result.content.length > 0,
+      `[${this.name}] ${name}(${brief(args, 300)}) answered no content blocks: ${brief(result)}`,
+    );
+    return result;
+  }
+
+  /** Calls a page tool that must fail as a tool result; returns [result, its message]. */
+  async pageErr(name, args = {}, opts) {
+    const result = await this.callErr(name, args, opts);
+    return [result, errorText(result)];
   }
 
   /** Calls a tool that must succeed; returns its structuredContent. */
@@ -596,8 +1016,8 @@ export class Harness {
     return dir;
   }
 
-  async fixtureServer() {
-    const server = await startFixtureServer();
+  async fixtureServer(opts) {
+    const server = await startFixtureServer(opts);
     this.servers.push(server);
     return server;
   }
@@ -607,16 +1027,28 @@ export class Harness {
    *   socketDir        reuse another session's socket dir (to attach to its browser)
    *   extraBrowserArgs appended to the standard headless flags
    */
-  async startSession({ name, socketDir, profileDir, extraBrowserArgs = [], env = {} } = {}) {
+  async startSession({
+    name,
+    socketDir,
+    profileDir,
+    extraBrowserArgs = [],
+    env = {},
+    shimArgs = [],
+    isolatedHome = false,
+  } = {}) {
     requireBuild();
     name ??= `session${this.sessions.length + 1}`;
     socketDir ??= await this.tempDir('tb-e2e-sock-');
     profileDir ??= await this.tempDir('tb-e2e-prof-');
+    // A fresh HOME keeps the browser's Downloads folder (and anything else it
+    // writes under ~) inside the test's temp dirs.
+    const homeDir = isolatedHome ? await this.tempDir('tb-e2e-home-') : null;
     const transport = new StdioClientTransport({
       command: SHIM_PATH,
-      args: [],
+      args: shimArgs,
       env: {
         ...process.env,
+        ...(homeDir ? { HOME: homeDir, XDG_CONFIG_HOME: path.join(homeDir, '.config') } : {}),
         TABBRIDGE_BROWSER: BROWSER_PATH,
         TABBRIDGE_BROWSER_ARGS: [...BASE_BROWSER_ARGS, ...extraBrowserArgs].join(' '),
         TABBRIDGE_PROFILE_DIR: profileDir,
@@ -631,8 +1063,9 @@ export class Harness {
       await fsp.mkdir(this.logDir, { recursive: true });
       logFile = path.join(this.logDir, `${process.pid}-${name}-${Date.now()}.stderr.log`);
     }
-    const session = new Session({ name, client, transport, socketDir, profileDir, logFile });
+    const session = new Session({ name, client, transport, socketDir, profileDir, homeDir, logFile });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => session._onListChanged());
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => session.messages.push(n.params));
     transport.stderr?.on('data', (chunk) => {
       const s = chunk.toString();
       session.stderr = (session.stderr + s).slice(-STDERR_KEEP);

@@ -1,0 +1,113 @@
+// Page-tool figures through the real chain (MCP SDK → shim → host → extension
+// → headless Chromium) on the reference page shared/fixtures/bench-fixture.html:
+// context economy (tools/list bytes in TAB FOCUSED state, snapshot bytes) and
+// per-tool latency (evaluate 1+1, click, snapshot), p50/p95. Prints figures;
+// never passes or fails on time. Usage: node bench/page_bench.mjs [buildDir]
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '..');
+// The SDK is pinned once, in tests/e2e/package.json.
+const require = createRequire(path.join(repo, 'tests/e2e/package.json'));
+const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
+const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
+
+const build = path.resolve(process.argv[2] || process.env.TABBRIDGE_BUILD_DIR || path.join(repo, 'build'));
+const runs = Number(process.env.BENCH_PAGE_RUNS || 50);
+const fixture = fs.readFileSync(path.join(repo, 'tests/e2e/fixtures/bench-fixture.html'));
+
+const server = http.createServer((req, res) => {
+  res.writeHead(200, { 'content-type': 'text/html' });
+  res.end(req.url === '/' ? fixture : `<title>${req.url}</title>`);
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const url = `http://127.0.0.1:${server.address().port}/`;
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-bench-'));
+fs.mkdirSync(path.join(tmp, 'sock'), { mode: 0o700 });
+const transport = new StdioClientTransport({
+  command: path.join(build, 'bin', 'tabbridge'),
+  args: ['--caps', 'eval'],
+  env: {
+    ...process.env,
+    TABBRIDGE_BROWSER: process.env.TABBRIDGE_BROWSER || '/usr/bin/chromium',
+    TABBRIDGE_BROWSER_ARGS:
+      '--headless=new --no-sandbox --disable-gpu --no-first-run --disable-background-networking ' +
+      '--disable-component-update --disable-sync --disable-quic',
+    TABBRIDGE_PROFILE_DIR: path.join(tmp, 'profile'),
+    TABBRIDGE_SOCKET_DIR: path.join(tmp, 'sock'),
+  },
+  stderr: 'ignore',
+});
+const client = new Client({ name: 'tabbridge-bench', version: '0' });
+await client.connect(transport);
+
+const call = async (name, args = {}) => {
+  const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 });
+  if (result.isError) throw new Error(`${name}: ${JSON.stringify(result.content)}`);
+  return result;
+};
+const text = (result) => result.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+
+let browserPid = 0;
+try {
+  browserPid = (await call('connect_browser', { launch: true })).structuredContent.browser.pid;
+  await call('open_tab', { url });
+  // The default capabilities' list is what most sessions pay for: measure it on a plain session.
+  const plain = new Client({ name: 'tabbridge-bench-plain', version: '0' });
+  await plain.connect(new StdioClientTransport({ ...transport._serverParams, args: [] }));
+  await plain.callTool({ name: 'connect_browser', arguments: {} });
+  const { tabs } = (await plain.callTool({ name: 'list_tabs', arguments: {} })).structuredContent;
+  await plain.callTool({ name: 'focus_tab', arguments: { tabId: tabs[0].id } });
+  const listBytes = Buffer.byteLength(JSON.stringify((await plain.listTools()).tools));
+  await plain.close();
+
+  const snapshot = text(await call('snapshot'));
+  const snapshotBytes = Buffer.byteLength(snapshot);
+  const refs = snapshot.match(/\[ref=[^\]]+\]/g) ?? [];
+  const submitRef = /button "[^"]*" \[ref=([^\]]+)\]/.exec(snapshot)?.[1];
+
+  const time = async (fn) => {
+    const samples = [];
+    for (let i = 0; i < runs; i++) {
+      const t0 = process.hrtime.bigint();
+      await fn();
+      samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+    samples.sort((a, b) => a - b);
+    const q = (p) => samples[Math.min(samples.length - 1, Math.floor(p * samples.length))].toFixed(2);
+    return `p50 ${q(0.5)} ms / p95 ${q(0.95)} ms (n=${runs})`;
+  };
+  const evaluate = await time(() => call('evaluate', { expression: '1+1' }));
+  const click = submitRef ? await time(() => call('click', { ref: submitRef })) : 'no submit button ref in the snapshot';
+  const snap = await time(() => call('snapshot'));
+
+  console.log('| figure (bench-fixture.html, real Chromium) | value | target / peers |');
+  console.log('|---|---|---|');
+  console.log(`| tools/list bytes, tab focused, default caps | ${listBytes} | < 8000 (Playwright MCP 20286, chrome-devtools-mcp 28618) |`);
+  console.log(`| snapshot bytes | ${snapshotBytes} (${refs.length} refs) | < 1500 (Playwright MCP 2702, chrome-devtools-mcp 1867) |`);
+  console.log(`| evaluate 1+1 | ${evaluate} | |`);
+  console.log(`| click (form submit button) | ${click} | |`);
+  console.log(`| snapshot | ${snap} | |`);
+} finally {
+  await client.close().catch(() => {});
+  if (browserPid) {
+    try { process.kill(browserPid, 'SIGKILL'); } catch { /* gone */ }
+    // Its helpers write the profile until they notice; wait for the browser, then remove.
+    for (let i = 0; i < 100; i++) {
+      try { process.kill(browserPid, 0); } catch { break; }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  server.close();
+  try {
+    fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
+  } catch (e) {
+    console.error(`note: could not remove ${tmp}: ${e.message}`);
+  }
+}

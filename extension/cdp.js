@@ -1,0 +1,224 @@
+// chrome.debugger (CDP 1.3) for the page tools, shared by page_act.js and
+// page_read.js. Attaches lazily on the first command for a tab (single-flight:
+// concurrent callers share one attach) and stays attached while the tab lives.
+// A detach (the user closed the infobar, the tab closed or crashed, another
+// client took over) resets the tab's state: the next command attaches again.
+//
+//   cdp(tabId, method, params?, {sessionId?, timeoutMs?}) -> result
+//   onCdpEvent(method, (tabId, params, sessionId) => ...)   ('*' gets every event as (tabId, params, sessionId, method))
+//   onAttach(async (tabId, send, {sessionId, targetInfo}) => ...)
+//       setup run on every (re)attach of the tab (sessionId undefined, before any
+//       command) and on every auto-attached child target (OOPIF iframes, workers:
+//       sessionId and targetInfo {type, url, targetId} set). Inside a hook use
+//       send(method, params?) — it talks to that session and never waits for the
+//       attach (cdp() would deadlock there).
+//   onDetach((tabId, reason) => ...)
+//   attach(tabId), detach(tabId), isAttached(tabId), childTargets(tabId) -> [{sessionId, targetInfo}]
+//   attachStalled(tabId): the page did not answer our setup (blocked, e.g. by a dialog older than the attach)
+//
+// Child sessions: cdp.js auto-attaches (Target.setAutoAttach {flatten:true},
+// recursively) so out-of-process iframes get flat sessions; address one with
+// {sessionId}; its events carry the sessionId.
+
+import { ErrorCode, RpcError } from './protocol.js';
+
+const PROTOCOL_VERSION = '1.3';
+const DEFAULT_TIMEOUT_MS = 30000;
+
+const attached = new Map(); // tabId -> Promise<void> (pending or settled attach)
+// A setup step that takes longer (a renderer blocked by a dialog that opened
+// before we attached answers nothing) goes on in the background; the attach
+// does not wait for it.
+const HOOK_WAIT_MS = 2000;
+const stalled = new Set(); // tabIds whose setup did not answer in time
+const eventListeners = new Map(); // method -> Set<fn>
+const attachHooks = [];
+const detachHooks = [];
+
+export function onCdpEvent(method, fn) {
+  if (!eventListeners.has(method)) eventListeners.set(method, new Set());
+  eventListeners.get(method).add(fn);
+  return () => eventListeners.get(method)?.delete(fn);
+}
+
+export function onAttach(fn) { attachHooks.push(fn); }
+export function onDetach(fn) { detachHooks.push(fn); }
+export const isAttached = (tabId) => attached.has(tabId);
+
+// Listeners at import time = the service worker's top level.
+chrome.debugger.onEvent.addListener((source, method, params) => {
+  if (source.tabId === undefined) return;
+  const call = (fn, ...extra) => {
+    try {
+      fn(source.tabId, params ?? {}, source.sessionId, ...extra);
+    } catch (e) {
+      console.info(`tabbridge: cdp listener for ${method} failed: ${e.message}`);
+    }
+  };
+  for (const fn of eventListeners.get(method) ?? []) call(fn);
+  for (const fn of eventListeners.get('*') ?? []) call(fn, method);
+});
+
+chrome.debugger.onDetach.addListener((source, reason) => {
+  if (source.tabId === undefined) return;
+  forget(source.tabId, reason);
+});
+
+chrome.tabs.onRemoved.addListener((tabId) => forget(tabId, 'target_closed'));
+
+// True when the tab's page did not answer the setup at attach: likely blocked
+// by a JavaScript dialog that opened before we attached (CDP never reports those).
+export const attachStalled = (tabId) => stalled.has(tabId);
+export const clearStalled = (tabId) => stalled.delete(tabId);
+
+function forget(tabId, reason) {
+  stalled.delete(tabId);
+  if (!attached.delete(tabId)) return;
+  for (const fn of detachHooks) {
+    try {
+      fn(tabId, reason);
+    } catch (e) {
+      console.info(`tabbridge: cdp detach hook failed: ${e.message}`);
+    }
+  }
+}
+
+const tabGone = (tabId) => new RpcError(ErrorCode.TAB_NOT_FOUND, `tab ${tabId} is gone — call list_tabs`);
+const isTabGoneMessage = (m) => /no tab with (given )?id|no target with given id|target closed|tab was closed|detached while handling/i.test(m);
+
+function explain(tabId, method, e) {
+  const m = String(e?.message ?? e);
+  if (e instanceof RpcError) return e;
+  if (/already attached/i.test(m)) {
+    return new Error(`cannot control tab ${tabId}: another debugger is attached — close DevTools on this tab (or the other debugging extension) and retry`);
+  }
+  if (isTabGoneMessage(m)) return tabGone(tabId);
+  if (/cannot access|cannot attach|chrome-extension:|chrome:\/\//i.test(m)) {
+    return new Error(`cannot control tab ${tabId}: the browser does not let extensions debug this page (${m}); navigate to an http(s) page`);
+  }
+  try {
+    const parsed = JSON.parse(m); // CDP errors arrive as '{"code":-32000,"message":"..."}'
+    if (parsed?.message) return new Error(`${method}: ${parsed.message}`);
+  } catch { /* not JSON */ }
+  return new Error(`${method}: ${m}`);
+}
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  return Promise.race([
+    promise,
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+const raw = (tabId, method, params, sessionId) =>
+  chrome.debugger.sendCommand(sessionId ? { tabId, sessionId } : { tabId }, method, params ?? {});
+
+async function doAttach(tabId) {
+  try {
+    await chrome.tabs.get(tabId);
+  } catch {
+    throw tabGone(tabId);
+  }
+  try {
+    await chrome.debugger.attach({ tabId }, PROTOCOL_VERSION);
+  } catch (e) {
+    // Our own earlier attach survived a service-worker restart: reuse it.
+    if (!/already attached/i.test(e.message) || !(await ownsDebugger(tabId))) throw explain(tabId, 'attach', e);
+  }
+  await setUpSession(tabId, undefined, undefined);
+}
+
+const sender = (tabId, sessionId) => (method, params) =>
+  withTimeout(raw(tabId, method, params, sessionId), DEFAULT_TIMEOUT_MS, method).catch((e) => { throw explain(tabId, method, e); });
+
+async function setUpSession(tabId, sessionId, targetInfo) {
+  const send = sender(tabId, sessionId);
+  for (const hook of attachHooks) {
+    const run = Promise.resolve().then(() => hook(tabId, send, { sessionId, targetInfo }));
+    // Finishing late means the page answers again.
+    if (!sessionId) run.then(() => stalled.delete(tabId), () => {});
+    try {
+      await withTimeout(run, HOOK_WAIT_MS, 'attach hook');
+    } catch (e) {
+      if (e instanceof RpcError && !sessionId) throw e;
+      if (/timed out/.test(e.message) && !sessionId) stalled.add(tabId);
+      console.info(`tabbridge: cdp attach hook failed on tab ${tabId}${sessionId ? ` session ${sessionId}` : ''}: ${e.message}`);
+    }
+  }
+  if (!targetInfo || targetInfo.type === 'iframe' || targetInfo.type === 'page') {
+    // Children of this session (OOPIFs) attach as flat sessions: Target.attachedToTarget below.
+    await withTimeout(send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }),
+      HOOK_WAIT_MS, 'Target.setAutoAttach')
+      .catch((e) => console.info(`tabbridge: auto-attach failed on tab ${tabId}: ${e.message}`));
+  }
+}
+
+const childSessions = new Map(); // tabId -> Map(sessionId -> targetInfo)
+
+onCdpEvent('Target.attachedToTarget', (tabId, { sessionId, targetInfo }) => {
+  if (!sessionId) return;
+  if (!childSessions.has(tabId)) childSessions.set(tabId, new Map());
+  childSessions.get(tabId).set(sessionId, targetInfo);
+  setUpSession(tabId, sessionId, targetInfo);
+});
+onCdpEvent('Target.detachedFromTarget', (tabId, { sessionId }) => childSessions.get(tabId)?.delete(sessionId));
+onCdpEvent('Target.targetInfoChanged', (tabId, { targetInfo }, sessionId) => {
+  const m = childSessions.get(tabId);
+  if (!m) return;
+  for (const [sid, info] of m) if (info.targetId === targetInfo.targetId) m.set(sid, targetInfo);
+});
+onDetach((tabId) => childSessions.delete(tabId));
+
+// The tab's attached child targets (out-of-process iframes, workers):
+// [{sessionId, targetInfo: {targetId, type, url, …}}].
+export function childTargets(tabId) {
+  return [...(childSessions.get(tabId) ?? [])].map(([sessionId, targetInfo]) => ({ sessionId, targetInfo }));
+}
+
+// Only the client that attached can send commands, so a probe tells ours from DevTools.
+const ownsDebugger = (tabId) =>
+  chrome.debugger.sendCommand({ tabId }, 'Runtime.evaluate', { expression: '1' }).then(() => true, () => false);
+
+function ensureAttached(tabId) {
+  let p = attached.get(tabId);
+  if (!p) {
+    p = doAttach(tabId);
+    attached.set(tabId, p);
+    p.catch(() => { if (attached.get(tabId) === p) attached.delete(tabId); });
+  }
+  return p;
+}
+
+export async function cdp(tabId, method, params = {}, { sessionId, timeoutMs = DEFAULT_TIMEOUT_MS } = {}) {
+  await ensureAttached(tabId);
+  try {
+    return await withTimeout(raw(tabId, method, params, sessionId), timeoutMs, `${method} on tab ${tabId}`);
+  } catch (e) {
+    if (/timed out/.test(e.message)) throw e;
+    // Detached under us (user cancelled, navigation to a chrome: page): retry once on a fresh attach.
+    if (/not attached|debugger is not attached/i.test(e.message) && !sessionId) {
+      forget(tabId, 'lost');
+      await ensureAttached(tabId);
+      return withTimeout(raw(tabId, method, params), timeoutMs, `${method} on tab ${tabId}`)
+        .catch((e2) => { throw explain(tabId, method, e2); });
+    }
+    throw explain(tabId, method, e);
+  }
+}
+
+export async function attach(tabId) {
+  await ensureAttached(tabId);
+}
+
+export async function detach(tabId) {
+  const p = attached.get(tabId);
+  if (!p) return;
+  forget(tabId, 'detach');
+  try {
+    await p;
+    await chrome.debugger.detach({ tabId });
+  } catch { /* already gone */ }
+}

@@ -1,0 +1,152 @@
+// Console capture, service-worker side: a ring buffer of console entries per
+// tab, filled by console_relay.js (which gets them from console_main.js, the
+// MAIN-world wrapper of console.* and window error events). The buffer
+// survives navigation within the tab and is dropped when the tab closes.
+// Entries of level error also go to the host as `console.entry` events
+// (docs/protocol.md), which it sends focused sessions as notifications/message.
+
+import { sendEvent } from './native_port.js';
+import { clock, dataResult, documentResult, getTab, toolHandler, truncate } from './read_util.js';
+
+export const CONSOLE_BUFFER_SIZE = 1000;
+const DEFAULT_LIMIT = 100;
+const LEVELS = ['error', 'warn', 'info', 'log', 'debug'];
+const HEADINGS = { error: 'Errors', warn: 'Warnings', info: 'Info', log: 'Logs', debug: 'Debug' };
+const MAX_TEXT = 10000;
+const MAX_STACK = 4000;
+// console.entry events: a page that throws in a loop must not flood the host.
+const EVENT_BURST = 10;
+const EVENT_REFILL_PER_S = 2;
+const EVENT_TEXT_MAX = 1000;
+
+const buffers = new Map(); // tabId -> entries, oldest first
+const eventBudget = new Map(); // tabId -> {tokens, at}
+
+const MAIN_SCRIPT = 'console_main.js';
+const RELAY_SCRIPT = 'console_relay.js';
+const CAPTURED_URL = /^(https?|file):/;
+
+// Must run synchronously at the service worker's top level.
+export function registerConsoleCapture() {
+  chrome.runtime.onMessage.addListener((msg, sender) => {
+    if (msg?.type !== 'tabbridge.console' || sender.id !== chrome.runtime.id) return;
+    const tabId = sender.tab?.id;
+    if (!Number.isInteger(tabId) || !Array.isArray(msg.entries)) return;
+    for (const raw of msg.entries) {
+      const entry = clean(raw, sender);
+      if (entry) add(tabId, entry);
+    }
+  });
+  chrome.tabs.onRemoved.addListener((tabId) => {
+    buffers.delete(tabId);
+    eventBudget.delete(tabId);
+  });
+  chrome.tabs.onReplaced.addListener((added, removed) => {
+    const old = buffers.get(removed);
+    if (old) buffers.set(added, [...old, ...(buffers.get(added) ?? [])].slice(-CONSOLE_BUFFER_SIZE));
+    buffers.delete(removed);
+    eventBudget.delete(removed);
+  });
+  // Manifest content scripts only reach pages loaded after the extension
+  // (re)started; give the pages already open the capture from now on.
+  chrome.runtime.onInstalled.addListener(() => injectIntoOpenTabs());
+}
+
+async function injectIntoOpenTabs() {
+  const tabs = await chrome.tabs.query({});
+  await Promise.all(tabs.filter((t) => CAPTURED_URL.test(t.url ?? '')).map(async (t) => {
+    const target = { tabId: t.id, allFrames: true };
+    try {
+      await chrome.scripting.executeScript({ target, world: 'MAIN', files: [MAIN_SCRIPT], injectImmediately: true });
+      await chrome.scripting.executeScript({ target, world: 'ISOLATED', files: [RELAY_SCRIPT], injectImmediately: true });
+    } catch (e) {
+      console.debug(`tabbridge: console capture not injected into tab ${t.id}: ${e.message}`);
+    }
+  }));
+}
+
+function clean(raw, sender) {
+  if (!raw || typeof raw !== 'object') return null;
+  const level = LEVELS.includes(raw.level) ? raw.level : 'log';
+  const entry = {
+    level,
+    text: truncate(raw.text, MAX_TEXT),
+    timestamp: Number.isFinite(raw.timestamp) ? raw.timestamp : Date.now(),
+    url: typeof raw.url === 'string' ? raw.url : (sender.url ?? ''),
+  };
+  if (typeof raw.stack === 'string' && raw.stack) entry.stack = truncate(raw.stack, MAX_STACK);
+  if (sender.frameId) entry.frameId = sender.frameId;
+  return entry;
+}
+
+function add(tabId, entry) {
+  let list = buffers.get(tabId);
+  if (!list) buffers.set(tabId, (list = []));
+  list.push(entry);
+  if (list.length > CONSOLE_BUFFER_SIZE) list.splice(0, list.length - CONSOLE_BUFFER_SIZE);
+  if (entry.level === 'error' && takeEventToken(tabId)) {
+    sendEvent('console.entry', {
+      tabId,
+      level: entry.level,
+      text: truncate(entry.text, EVENT_TEXT_MAX),
+      timestamp: entry.timestamp,
+      url: entry.url,
+    });
+  }
+}
+
+function takeEventToken(tabId) {
+  const t = Date.now();
+  const b = eventBudget.get(tabId) ?? { tokens: EVENT_BURST, at: t };
+  b.tokens = Math.min(EVENT_BURST, b.tokens + ((t - b.at) / 1000) * EVENT_REFILL_PER_S);
+  b.at = t;
+  eventBudget.set(tabId, b);
+  if (b.tokens < 1) return false;
+  b.tokens -= 1;
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// console_logs {level?, limit?, since?, format?}
+
+export const consoleLogsTool = toolHandler(async ({ tabId, level = 'all', limit = DEFAULT_LIMIT, since, format = 'markdown' }) => {
+  const tab = await getTab(tabId);
+  const all = buffers.get(tabId) ?? [];
+  const matching = all.filter((e) => (level === 'all' || e.level === level) && (typeof since !== 'number' || e.timestamp >= since));
+  const entries = matching.slice(-limit);
+  const counts = Object.fromEntries(LEVELS.map((l) => [l, entries.filter((e) => e.level === l).length]));
+  if (format === 'json') {
+    return dataResult('', { tabId, level, total: matching.length, count: entries.length, entries });
+  }
+
+  const filters = [level !== 'all' ? `level ${level}` : '', typeof since === 'number' ? `since ${clock(since)}` : '']
+    .filter(Boolean).join(', ');
+  const shown = entries.length < matching.length ? `${entries.length} most recent of ${matching.length}` : `${entries.length}`;
+  const lines = [`# Console logs (${shown} ${entries.length === 1 && shown === '1' ? 'entry' : 'entries'}${filters ? `; ${filters}` : ''})`];
+  if (!entries.length) {
+    lines.push('', `No console messages captured for this tab${filters ? ` matching ${filters}` : ''} (${truncate(tab.url, 200)}). ` +
+      'Messages are captured from the start of every page loaded since the extension started.');
+  }
+  const here = tab.url ?? '';
+  for (const l of LEVELS) {
+    const group = entries.filter((e) => e.level === l);
+    if (!group.length) continue;
+    lines.push('', `## ${HEADINGS[l]} (${group.length})`);
+    for (const e of group) {
+      lines.push(`- [${clock(e.timestamp)}] ${indent(e.text)}`);
+      if (e.stack) lines.push(...stackLines(e.stack));
+      if (e.url && e.url !== here) lines.push(`  (on ${truncate(e.url, 300)})`);
+    }
+  }
+  return documentResult(lines.join('\n'), { tabId, level, total: matching.length, count: entries.length, counts });
+});
+
+const indent = (text) => String(text).replace(/\n/g, '\n  ');
+
+// The first few frames, one per line, indented under the entry.
+function stackLines(stack) {
+  const frames = stack.split('\n').map((l) => l.trim()).filter((l) => /^at\s/.test(l));
+  const shown = frames.slice(0, 5).map((l) => `  ${l}`);
+  if (frames.length > 5) shown.push(`  … ${frames.length - 5} more frames`);
+  return shown;
+}

@@ -1,0 +1,68 @@
+// JavaScript dialogs (alert, confirm, prompt, beforeunload). The Page domain is
+// enabled on every attach (the tab and each out-of-process iframe session), so
+// Page.javascriptDialogOpening tells us a dialog is up: actions report it
+// instead of hanging, and handle_dialog answers it.
+
+import { cdp, onAttach, onCdpEvent, onDetach } from './cdp.js';
+
+const open = new Map(); // tabId -> {type, message, url, defaultPrompt, sessionId}
+const waiters = new Map(); // tabId -> Set<fn(dialog)>
+
+onAttach(async (tabId, send, { targetInfo }) => {
+  if (targetInfo && targetInfo.type !== 'iframe' && targetInfo.type !== 'page') return;
+  await send('Page.enable');
+});
+
+onCdpEvent('Page.javascriptDialogOpening', (tabId, p, sessionId) => {
+  const d = { type: p.type, message: p.message ?? '', url: p.url, defaultPrompt: p.defaultPrompt, sessionId };
+  open.set(tabId, d);
+  for (const fn of waiters.get(tabId) ?? []) fn(d);
+});
+
+onCdpEvent('Page.javascriptDialogClosed', (tabId) => open.delete(tabId));
+onDetach((tabId) => open.delete(tabId));
+chrome.tabs.onRemoved.addListener((tabId) => open.delete(tabId));
+
+export const dialogOf = (tabId) => open.get(tabId) ?? null;
+
+const shortMsg = (s) => {
+  const t = String(s).replace(/\s+/g, ' ').trim();
+  return t.length > 200 ? `${t.slice(0, 199)}…` : t;
+};
+
+export function describeDialog(d) {
+  if (d.type === 'beforeunload') return 'beforeunload (the page asks whether to leave it; accept leaves)';
+  return `${d.type} "${shortMsg(d.message)}"${d.type === 'prompt' && d.defaultPrompt ? ` (default "${shortMsg(d.defaultPrompt)}")` : ''}`;
+}
+
+// fn(dialog) on the next dialog of tabId; returns the unsubscribe function.
+export function onDialog(tabId, fn) {
+  if (!waiters.has(tabId)) waiters.set(tabId, new Set());
+  waiters.get(tabId).add(fn);
+  return () => waiters.get(tabId)?.delete(fn);
+}
+
+// Resolves with the dialog when one opens (or is open), for racing a CDP call
+// that a dialog would block. cancel() stops waiting.
+export function dialogPromise(tabId) {
+  let off;
+  const promise = new Promise((resolve) => {
+    const d = open.get(tabId);
+    if (d) resolve(d);
+    else off = onDialog(tabId, resolve);
+  });
+  return { promise, cancel: () => off?.() };
+}
+
+// {text, isError}
+export async function handleDialog(tabId, { accept, promptText }) {
+  const d = open.get(tabId);
+  if (!d) return { text: 'no dialog is open on this tab', isError: true };
+  const params = { accept: !!accept };
+  if (promptText !== undefined) params.promptText = promptText;
+  await cdp(tabId, 'Page.handleJavaScriptDialog', params, { sessionId: d.sessionId });
+  open.delete(tabId);
+  const verb = accept ? 'accepted' : 'dismissed';
+  const extra = d.type === 'prompt' && accept ? ` with "${shortMsg(promptText ?? d.defaultPrompt ?? '')}"` : '';
+  return { text: `${verb} ${describeDialog(d)}${extra}` };
+}

@@ -1,0 +1,208 @@
+// download_file {url? | ref? | selector?}: downloads with chrome.downloads
+// into <the user's Downloads>/tabbridge/ (the one place an extension can write
+// to, so that is tabbridge's folder), under a sanitized name, never
+// overwriting (uniquify), never past MAX_BYTES; answers once the file is
+// complete with its absolute path, size and MIME type.
+
+import { ToolError, dataResult, getTab, progressReporter, toolHandler } from './read_util.js';
+import { PageError, targetInfo } from './targets.js';
+
+export const DOWNLOAD_SUBFOLDER = 'tabbridge';
+export const MAX_BYTES = 100 * 1024 * 1024;
+const WAIT_MS = 115000; // the host waits 120 s (kDownloadDeadlineMs in common/protocol.h)
+const POLL_MS = 250;
+const DANGER_GRACE_MS = 1000;
+const OK_DANGER = new Set(['safe', 'accepted', 'allowlistedByPolicy']);
+
+// Opening these runs code (or installs it): they get a harmless ".download" suffix.
+const DANGEROUS_EXTENSIONS = new Set([
+  'exe', 'msi', 'msp', 'msix', 'appx', 'bat', 'cmd', 'com', 'scr', 'pif', 'cpl', 'msc', 'vb', 'vbs', 'vbe', 'js',
+  'jse', 'mjs', 'ws', 'wsf', 'wsh', 'wsc', 'ps1', 'psm1', 'psd1', 'hta', 'lnk', 'reg', 'inf', 'dll', 'sys', 'jar',
+  'sh', 'bash', 'zsh', 'csh', 'ksh', 'command', 'tool', 'app', 'dmg', 'pkg', 'mpkg', 'deb', 'rpm', 'apk', 'appimage',
+  'run', 'desktop', 'scpt', 'workflow', 'action', 'py', 'pyw', 'pl', 'rb', 'php', 'url', 'website', 'library-ms',
+  'settingcontent-ms', 'application', 'gadget', 'xbap', 'crx', 'xpi',
+]);
+
+const ours = new Map(); // downloadId -> {name: string|null}
+const oursByUrl = new Map(); // url -> {name} until download() has returned the id
+
+// Must run synchronously at the service worker's top level.
+export function registerDownloads() {
+  chrome.downloads.onDeterminingFilename.addListener((item, suggest) => {
+    const mine = ours.get(item.id) ?? (item.byExtensionId === chrome.runtime.id ? oursByUrl.get(item.url) : undefined);
+    if (!mine) return; // the user's own download: Chrome decides
+    const name = sanitizeFileName(mine.name || item.filename);
+    suggest({ filename: `${DOWNLOAD_SUBFOLDER}/${name}`, conflictAction: 'uniquify' });
+  });
+}
+
+// A bare file name: no directories, no control or reserved characters, no
+// leading dots (hidden files), no Windows device names, and dangerous types
+// neutralised.
+export function sanitizeFileName(raw) {
+  let name = String(raw ?? '').split(/[\\/]/).pop();
+  name = name.replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_').replace(/^[\s.]+/, '').replace(/[\s.]+$/, '');
+  if (!name) name = 'download';
+  if (/^(con|prn|aux|nul|com\d|lpt\d)(\.|$)/i.test(name)) name = `_${name}`;
+  const dot = name.lastIndexOf('.');
+  const ext = dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
+  if (name.length > 150) {
+    const suffix = ext && ext.length < 20 ? `.${ext}` : '';
+    name = name.slice(0, 150 - suffix.length) + suffix;
+  }
+  if (DANGEROUS_EXTENSIONS.has(ext)) name += '.download';
+  return name;
+}
+
+export const downloadTool = toolHandler(async ({ tabId, url, ref, selector }, ctx) => {
+  const tab = await getTab(tabId);
+  const given = [url, ref, selector].filter((x) => x !== undefined).length;
+  if (given !== 1) throw new ToolError('give exactly one of url, ref (from snapshot) or selector (a link, image, video…)');
+
+  let source;
+  let name = null;
+  if (url !== undefined) {
+    source = resolveUrl(url, tab.url || '');
+  } else {
+    let info;
+    try {
+      info = await targetInfo(tabId, { ref, selector });
+    } catch (e) {
+      if (e instanceof PageError) throw new ToolError(e.message);
+      throw e;
+    }
+    const found = info.href || info.src;
+    if (!found) {
+      throw new ToolError(`${info.desc ?? `<${info.tag}>`} has no link or source to download: point at a link, image, video or its source`);
+    }
+    source = resolveUrl(found, tab.url || '');
+    name = info.download || null;
+  }
+
+  const report = progressReporter(ctx);
+  report(0, undefined, `downloading ${source}`);
+  oursByUrl.set(source, { name });
+  let id;
+  try {
+    id = await chrome.downloads.download({ url: source, conflictAction: 'uniquify', saveAs: false });
+  } catch (e) {
+    throw new ToolError(`cannot download ${source}: ${e.message}`);
+  } finally {
+    oursByUrl.delete(source);
+  }
+  ours.set(id, { name });
+  try {
+    const item = await waitForDownload(id, ctx.signal, report);
+    const structured = { path: item.filename, bytes: item.fileSize || item.bytesReceived, mimeType: item.mime || null, url: item.finalUrl || source };
+    return dataResult(`downloaded ${structured.bytes} bytes${structured.mimeType ? ` (${structured.mimeType})` : ''} to ${structured.path}`, structured);
+  } finally {
+    ours.delete(id);
+  }
+});
+
+function resolveUrl(url, base) {
+  let parsed;
+  try {
+    parsed = /^(https?|data|file):/i.test(url) ? new URL(url) : new URL(url, base);
+  } catch {
+    throw new ToolError(`"${url}" is not a URL: give an absolute http(s) URL`);
+  }
+  if (parsed.protocol === 'blob:') {
+    throw new ToolError('this is a blob: URL that only the page can read: use evaluate to get its content, or download the original URL');
+  }
+  if (!['http:', 'https:', 'data:'].includes(parsed.protocol)) {
+    throw new ToolError(`cannot download "${url}": only http, https and data URLs can be downloaded`);
+  }
+  return parsed.href;
+}
+
+// Resolves with the completed DownloadItem; cancels and throws ToolError on
+// interruption, a dangerous-file hold, the size cap, the deadline or abort.
+function waitForDownload(id, signal, report) {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    let dangerSince = null;
+    let finished = false;
+    let poll = null;
+    const finish = (fn) => {
+      if (finished) return;
+      finished = true;
+      clearInterval(poll);
+      chrome.downloads.onChanged.removeListener(onChanged);
+      signal?.removeEventListener('abort', onAbort);
+      fn();
+    };
+    const fail = (message) => finish(() => {
+      chrome.downloads.cancel(id).catch(() => {});
+      reject(new ToolError(message));
+    });
+    const check = async () => {
+      let item;
+      try {
+        [item] = await chrome.downloads.search({ id });
+      } catch (e) {
+        fail(`the download went away: ${e.message}`);
+        return;
+      }
+      if (finished) return;
+      if (!item) {
+        fail('the download was removed before it finished');
+        return;
+      }
+      if (item.state === 'complete') {
+        finish(() => resolve(item));
+        return;
+      }
+      if (item.state === 'interrupted') {
+        finish(() => reject(new ToolError(explainInterrupt(item))));
+        return;
+      }
+      const size = Math.max(item.totalBytes || 0, item.bytesReceived || 0, item.fileSize || 0);
+      if (size > MAX_BYTES) {
+        fail(`the file is larger than the ${MAX_BYTES / 1024 / 1024} MB limit (${item.totalBytes > 0 ? `${item.totalBytes} bytes` : 'still growing'}); download cancelled`);
+        return;
+      }
+      if (item.danger && !OK_DANGER.has(item.danger)) {
+        dangerSince ??= Date.now();
+        if (Date.now() - dangerSince >= DANGER_GRACE_MS) {
+          fail(`the browser held the download as dangerous (${item.danger}) and it was cancelled`);
+          return;
+        }
+      }
+      if (Date.now() - started > WAIT_MS) {
+        fail(`the download did not finish within ${WAIT_MS / 1000} s (${item.bytesReceived} bytes so far); cancelled`);
+        return;
+      }
+      if (item.bytesReceived > 0) report(item.bytesReceived, item.totalBytes > 0 ? item.totalBytes : undefined, `${item.bytesReceived} bytes`);
+    };
+    const onChanged = (delta) => {
+      if (delta.id === id && (delta.state || delta.danger || delta.error || delta.totalBytes)) check();
+    };
+    const onAbort = () => fail('cancelled');
+    chrome.downloads.onChanged.addListener(onChanged);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    poll = setInterval(check, POLL_MS);
+    check();
+  });
+}
+
+const INTERRUPT_HINTS = {
+  SERVER_BAD_CONTENT: 'the server answered with an error (e.g. 404) instead of the file — check the URL',
+  SERVER_FORBIDDEN: 'the server refused (403) — the file may need a login in this browser',
+  SERVER_UNAUTHORIZED: 'the server wants authentication (401)',
+  NETWORK_FAILED: 'the network failed — check that the server is reachable',
+  NETWORK_TIMEOUT: 'the network timed out',
+  NETWORK_DISCONNECTED: 'the network is disconnected',
+  SERVER_FAILED: 'the server failed while sending the file',
+  FILE_NO_SPACE: 'the disk is full',
+  FILE_ACCESS_DENIED: 'the Downloads folder is not writable',
+  FILE_TOO_LARGE: 'the file is too large for the file system',
+  FILE_BLOCKED: 'the browser or system policy blocked this file',
+  FILE_VIRUS_INFECTED: 'the virus scanner rejected the file',
+  USER_CANCELED: 'the download was cancelled',
+};
+
+function explainInterrupt(item) {
+  const why = INTERRUPT_HINTS[item.error] ?? 'see the reason code';
+  return `download of ${item.finalUrl || item.url} failed: ${item.error} — ${why}`;
+}

@@ -1,0 +1,295 @@
+// navigate {url?, action?: back|forward|reload, waitUntil?, timeoutMs?}:
+// starts the navigation with chrome.tabs, follows the tab's main frame through
+// chrome.webNavigation until waitUntil (DOMContentLoaded, load, or load plus
+// 500 ms without requests in flight), and answers the final URL, title and the
+// HTTP status of the main document (webRequest, else the page's Navigation
+// Timing entry). Every step is reported as page.progress.
+
+import { cdp } from './cdp.js';
+import { describeDialog, dialogOf, onDialog } from './dialogs.js';
+import { inflightRequests, mainFrameStatus, waitNetworkIdle } from './network_log.js';
+import { ToolError, dataResult, getTab, inject, mainResult, progressReporter, tabGone, toolHandler } from './read_util.js';
+
+const DEFAULT_TIMEOUT_MS = 30000;
+const ABORT_GRACE_MS = 300; // an aborted navigation may just have been replaced by another
+const NAVIGABLE = new Set(['http:', 'https:', 'file:', 'data:', 'about:']);
+const STEPS = { domcontentloaded: 3, load: 4, networkidle: 5 };
+const VERB = { back: 'went back to', forward: 'went forward to', reload: 'reloaded' };
+
+export const navigateTool = toolHandler(async (params, ctx) => {
+  const { tabId, url, action, waitUntil = 'load', timeoutMs = DEFAULT_TIMEOUT_MS } = params;
+  const tab = await getTab(tabId);
+  if ((url === undefined) === (action === undefined)) {
+    throw new ToolError('give exactly one of url (where to go) or action ("back", "forward" or "reload")');
+  }
+  const target = url !== undefined ? resolveUrl(url, tab.url || tab.pendingUrl || '') : null;
+  const report = progressReporter(ctx);
+  const total = STEPS[waitUntil] ?? STEPS.load;
+  const what = target ?? action;
+  report(0, total, target ? `navigating to ${target}` : `${action}…`);
+
+  const startedAt = Date.now();
+  const watch = watchNavigation(tabId, { report, total, startedAt });
+  try {
+    try {
+      if (target) await chrome.tabs.update(tabId, { url: target });
+      else if (action === 'reload') await chrome.tabs.reload(tabId);
+      else await goInHistory(tabId, action);
+    } catch (e) {
+      const m = String(e?.message ?? e);
+      if (/no tab with id/i.test(m)) throw tabGone(tabId);
+      if (/cannot find a next page in history/i.test(m)) {
+        throw new ToolError(`cannot go ${action}: this tab has no ${action === 'back' ? 'previous' : 'next'} page in its history`);
+      }
+      if (/file url|local file/i.test(m)) {
+        throw new ToolError(`cannot open ${target}: file URLs need "Allow access to file URLs" in the extension's settings`);
+      }
+      throw new ToolError(`cannot navigate to ${what}: ${m}`);
+    }
+    const outcome = await watch.until(waitUntil, timeoutMs, ctx.signal);
+    return await answer(tabId, { action, target, outcome, startedAt, waitUntil, timeoutMs });
+  } finally {
+    watch.dispose();
+  }
+});
+
+// chrome.tabs.goBack skips entries Chrome deems "skippable" (a page the user
+// never interacted with — every page an agent opened): then the history entry
+// itself is taken through CDP.
+async function goInHistory(tabId, action) {
+  try {
+    await (action === 'back' ? chrome.tabs.goBack(tabId) : chrome.tabs.goForward(tabId));
+    return;
+  } catch (e) {
+    if (!/cannot find a next page in history/i.test(e.message)) throw e;
+  }
+  const { currentIndex, entries } = await cdp(tabId, 'Page.getNavigationHistory');
+  const entry = entries[currentIndex + (action === 'back' ? -1 : 1)];
+  if (!entry) throw new Error('Cannot find a next page in history.');
+  await cdp(tabId, 'Page.navigateToHistoryEntry', { entryId: entry.id });
+}
+
+function resolveUrl(url, base) {
+  let parsed = null;
+  try {
+    parsed = new URL(url);
+  } catch {
+    if (/^(\/|\.\.?\/|\?|#)/.test(url) && /^(https?|file):/.test(base)) {
+      parsed = new URL(url, base);
+    } else if (/^[\w-]+(\.[\w-]+)+(:\d+)?(\/|$)/.test(url)) {
+      throw new ToolError(`"${url}" has no scheme: give https://${url} (or ./${url} for a path relative to this page)`);
+    } else {
+      throw new ToolError(`"${url}" is not a URL: give an absolute URL such as https://example.com/ or a path starting with /`);
+    }
+  }
+  if (!NAVIGABLE.has(parsed.protocol) || (parsed.protocol === 'about:' && parsed.pathname !== 'blank')) {
+    throw new ToolError(`cannot navigate to "${url}": use an http, https, file or data URL (or about:blank)`);
+  }
+  return parsed.href;
+}
+
+// Follows the tab's main-frame navigations from now on. until() resolves with
+// {state, sameDocument, error?} once waitUntil is reached, and with
+// {timedOut: true, state} at the deadline; a closed tab rejects.
+function watchNavigation(tabId, { report, total, startedAt }) {
+  let nav = null; // the latest main-frame navigation: {url, committed, dcl, load, error?, sameDocument?}
+  let wake = () => {};
+  let tabClosed = false;
+  const isMain = (d) => d.tabId === tabId && d.frameId === 0 && d.documentLifecycle !== 'prerender';
+  const on = (event, fn) => {
+    const listener = (d) => {
+      if (!isMain(d)) return;
+      fn(d);
+      wake();
+    };
+    event.addListener(listener);
+    return () => event.removeListener(listener);
+  };
+  const offs = [
+    on(chrome.webNavigation.onBeforeNavigate, (d) => {
+      if (d.timeStamp < startedAt) return; // began before this call (its event came late)
+      nav = { url: d.url, started: true, committed: false, dcl: false, load: false };
+      report(1, total, `loading ${d.url}`);
+    }),
+    on(chrome.webNavigation.onCommitted, (d) => {
+      // Back/forward from the back-forward cache commits without onBeforeNavigate.
+      if (!nav || nav.committed) nav = { url: d.url, started: true, dcl: false, load: false };
+      nav.committed = true;
+      nav.url = d.url;
+      report(2, total, `committed ${d.url}`);
+    }),
+    on(chrome.webNavigation.onDOMContentLoaded, () => {
+      if (!nav?.committed) return; // the previous document's
+      nav.dcl = true;
+      report(3, total, 'DOMContentLoaded');
+    }),
+    on(chrome.webNavigation.onCompleted, () => {
+      if (!nav?.committed) return;
+      nav.dcl = nav.load = true;
+      report(4, total, 'load');
+    }),
+    on(chrome.webNavigation.onErrorOccurred, (d) => {
+      if (!nav) return;
+      // net::ERR_ABORTED for another URL: an older navigation this one replaced.
+      if (d.error === 'net::ERR_ABORTED' && d.url !== nav.url) return;
+      nav.error = { error: d.error, url: d.url, at: Date.now() };
+    }),
+    ...[chrome.webNavigation.onHistoryStateUpdated, chrome.webNavigation.onReferenceFragmentUpdated].map((ev) =>
+      on(ev, (d) => {
+        // pushState while a cross-document navigation loads is part of that one.
+        if (nav && nav.started && !nav.load && !nav.sameDocument) {
+          nav.url = d.url;
+          return;
+        }
+        nav = { url: d.url, started: true, committed: true, dcl: true, load: true, sameDocument: true };
+        report(4, total, `same-document navigation to ${d.url}`);
+      })),
+  ];
+  const onRemoved = (id) => {
+    if (id !== tabId) return;
+    tabClosed = true;
+    wake();
+  };
+  chrome.tabs.onRemoved.addListener(onRemoved);
+  // beforeunload (or an alert while loading) holds the navigation: seen when CDP is attached.
+  offs.push(onDialog(tabId, () => wake()));
+
+  function reached(waitUntil) {
+    if (!nav) return false;
+    if (waitUntil === 'domcontentloaded') return nav.dcl || nav.load;
+    return nav.load;
+  }
+
+  async function until(waitUntil, timeoutMs, signal) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (tabClosed) throw tabGone(tabId);
+      if (signal?.aborted) throw new DOMException('aborted', 'AbortError');
+      const dialog = dialogOf(tabId);
+      if (dialog) return { dialog, state: nav ? { ...nav } : null };
+      const now = Date.now();
+      if (nav?.error) {
+        // A real failure shows an error page at once; an abort may be replaced.
+        if (nav.error.error !== 'net::ERR_ABORTED' || now - nav.error.at >= ABORT_GRACE_MS) {
+          return { state: { ...nav }, error: nav.error };
+        }
+      } else if (reached(waitUntil)) {
+        if (waitUntil !== 'networkidle') return { state: { ...nav } };
+        const idle = await idleOrTimeout(tabId, deadline - now, signal);
+        if (tabClosed) throw tabGone(tabId);
+        // A new navigation (a redirect by script) may have started meanwhile.
+        if (reached(waitUntil) && !nav.error) {
+          if (idle) {
+            report(5, total, 'network idle');
+            return { state: { ...nav } };
+          }
+          return { timedOut: true, state: { ...nav }, inflight: inflightRequests(tabId) };
+        }
+        continue;
+      }
+      if (now >= deadline) return { timedOut: true, state: nav ? { ...nav } : null, inflight: inflightRequests(tabId) };
+      const wait = Math.min(deadline - now, nav?.error ? ABORT_GRACE_MS : 1000);
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, wait);
+        const onAbort = () => resolve();
+        signal?.addEventListener('abort', onAbort, { once: true });
+        wake = () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        };
+      });
+      wake = () => {};
+    }
+  }
+
+  return {
+    until,
+    dispose() {
+      for (const off of offs) off();
+      chrome.tabs.onRemoved.removeListener(onRemoved);
+    },
+  };
+}
+
+async function idleOrTimeout(tabId, ms, signal) {
+  if (ms <= 0) return false;
+  const abort = new AbortController();
+  const onAbort = () => abort.abort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  let timer;
+  try {
+    return await Promise.race([
+      waitNetworkIdle(tabId, { signal: abort.signal }).then(() => true),
+      new Promise((resolve) => { timer = setTimeout(() => resolve(false), ms); }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    abort.abort();
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+// URL, title and HTTP status of what the tab shows now.
+async function pageFacts(tabId, startedAt) {
+  const tab = await getTab(tabId);
+  let facts = null;
+  try {
+    facts = mainResult(await inject(tabId, {
+      frameIds: [0],
+      func: () => {
+        const entry = performance.getEntriesByType('navigation')[0];
+        return { url: location.href, title: document.title, status: entry?.responseStatus || null };
+      },
+    }));
+  } catch { /* an error page or a page extensions may not script */ }
+  const fromNetwork = mainFrameStatus(tabId, startedAt - 1000);
+  const url = facts?.url || tab.url || tab.pendingUrl || '';
+  const sameUrl = fromNetwork && stripHash(fromNetwork.url) === stripHash(url);
+  return {
+    url,
+    title: facts?.title ?? tab.title ?? '',
+    status: (sameUrl ? fromNetwork.status : null) ?? facts?.status ?? null,
+  };
+}
+
+const stripHash = (u) => String(u).replace(/#.*$/, '');
+
+async function answer(tabId, { action, target, outcome, startedAt, waitUntil, timeoutMs }) {
+  const what = target ?? action;
+  if (outcome.dialog) {
+    throw new ToolError(`navigate (${what}) is held by ${describeDialog(outcome.dialog)}: answer it with handle_dialog ` +
+      `(${outcome.dialog.type === 'beforeunload' ? 'accept: true leaves the page and the navigation goes on' : 'then wait_for or read_page'})`);
+  }
+  if (outcome.error) {
+    const { error, url } = outcome.error;
+    if (error === 'net::ERR_ABORTED') {
+      const now = await pageFacts(tabId, startedAt).catch(() => null);
+      throw new ToolError(`navigation to ${url} did not load a page (${error}): the response was probably a download ` +
+        `or "204 No Content"; the tab still shows ${now?.url ?? 'its previous page'}. Use download_file for files.`);
+    }
+    throw new ToolError(`navigation to ${url} failed: ${error} — check the URL and that the server is up, then navigate again`);
+  }
+  const facts = await pageFacts(tabId, startedAt);
+  if (outcome.timedOut) {
+    const s = outcome.state;
+    const reachedSteps = s ? [s.committed && 'committed', s.dcl && 'DOMContentLoaded', s.load && 'load'].filter(Boolean) : [];
+    const shows = `${facts.url}${facts.title ? ` ("${facts.title}")` : ''}`;
+    const where = !s ? `nothing navigated; the tab still shows ${shows}`
+      : reachedSteps.length ? `reached ${reachedSteps.join(', ')} at ${shows}`
+        : `the server has not answered yet; the tab still shows ${shows}`;
+    let busy = '';
+    if (outcome.inflight?.length) {
+      const urls = outcome.inflight.slice(0, 3).map((r) => r.url).join(', ');
+      busy = `; ${outcome.inflight.length} request(s) still in flight (${urls}${outcome.inflight.length > 3 ? ', …' : ''})`;
+    }
+    throw new ToolError(`navigate (${what}) timed out after ${timeoutMs} ms waiting for ${waitUntil}: ${where}${busy}. ` +
+      'The page may be usable already: try read_page or wait_for, or navigate again with a larger timeoutMs' +
+      `${waitUntil === 'domcontentloaded' ? '' : ' or waitUntil "domcontentloaded"'}.`);
+  }
+  const verb = action ? VERB[action] : 'navigated to';
+  const status = facts.status ? ` (HTTP ${facts.status})` : '';
+  const same = outcome.state?.sameDocument ? ' [same document]' : '';
+  const text = `${verb} ${facts.url} — "${facts.title}"${status}${same}`;
+  return dataResult(text, { url: facts.url, title: facts.title, status: facts.status });
+}

@@ -1,0 +1,359 @@
+// Page tools that look at and act on the focused tab: snapshot, click, type,
+// fill_form, select_option, hover, scroll, press_key, screenshot, handle_dialog.
+// (docs/protocol.md "Page tools": requests page.<tool> {tabId, ...args}.)
+//
+// Every action answers a short account: the element, then what followed
+// (navigation, dialog, new tab, the element's new state) — not a snapshot.
+
+import { ErrorCode, RpcError } from './protocol.js';
+import { registerHandler } from './native_port.js';
+import { attach, attachStalled, onAttach } from './cdp.js';
+import { describeDialog, dialogOf, handleDialog, onDialog } from './dialogs.js';
+import { click, hover, insertText, parseChord, pressChord } from './input.js';
+import { screenshot } from './screenshot.js';
+import { snapshot } from './snapshot.js';
+import { getTab, locate, onTarget, PageError, pointAt, runAgent, targetOf } from './targets.js';
+
+const result = (text, isError = false) => ({ content: [{ type: 'text', text }], ...(isError ? { isError: true } : {}) });
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const NAV_WAIT_MS = 10000;
+
+// The page keeps thinking it has focus while the user works elsewhere, so
+// focus()/typing behave as if the window were in front.
+onAttach(async (tabId, send, { sessionId }) => {
+  if (!sessionId) await send('Emulation.setFocusEmulationEnabled', { enabled: true });
+});
+
+function tool(name, fn, { needsDebugger = true } = {}) {
+  registerHandler(`page.${name}`, async (params, ctx) => {
+    const { tabId, ...args } = params;
+    if (!Number.isInteger(tabId)) throw new RpcError(ErrorCode.INVALID_ARGUMENT, 'tabId must be an integer');
+    await getTab(tabId);
+    try {
+      try {
+        await attach(tabId);
+      } catch (e) {
+        if (needsDebugger || e instanceof RpcError) throw e;
+        console.info(`tabbridge: ${name} without debugger: ${e.message}`);
+      }
+      return await fn(tabId, args, ctx);
+    } catch (e) {
+      if (e instanceof PageError) return result(e.message, true);
+      throw e;
+    }
+  });
+}
+
+function assertNoDialog(tabId) {
+  const d = dialogOf(tabId);
+  if (d) throw new PageError(`a dialog is open: ${describeDialog(d)} — call handle_dialog first`);
+}
+
+// ---- what happened after an action -------------------------------------------
+
+// Runs act(), then watches the tab for settleMs (longer while a navigation it
+// started is loading). Returns {value, effects: [phrases], navigated, dialog}.
+async function withEffects(tabId, act, { settleMs = 150, signal } = {}) {
+  const ev = { navUrl: null, committed: null, loaded: false, navError: null, sameDoc: null, newTabs: [], dialog: null };
+  const top = (d) => d.tabId === tabId && d.frameId === 0;
+  const L = [
+    [chrome.webNavigation.onBeforeNavigate, (d) => { if (top(d)) Object.assign(ev, { navUrl: d.url, loaded: false, navError: null }); }],
+    [chrome.webNavigation.onCommitted, (d) => { if (top(d)) ev.committed = d.url; }],
+    [chrome.webNavigation.onDOMContentLoaded, (d) => { if (top(d)) ev.loaded = true; }],
+    [chrome.webNavigation.onErrorOccurred, (d) => { if (top(d)) ev.navError = d.error; }],
+    [chrome.webNavigation.onHistoryStateUpdated, (d) => { if (top(d)) ev.sameDoc = d.url; }],
+    [chrome.webNavigation.onReferenceFragmentUpdated, (d) => { if (top(d)) ev.sameDoc = d.url; }],
+    [chrome.tabs.onCreated, (t) => { if (t.openerTabId === tabId) ev.newTabs.push(t); }],
+  ];
+  for (const [event, fn] of L) event.addListener(fn);
+  const offDialog = onDialog(tabId, (d) => { ev.dialog = d; });
+  try {
+    const value = await act();
+    if (value?.dialog) ev.dialog = value.dialog;
+    const deadline = Date.now() + NAV_WAIT_MS;
+    const settleEnd = Date.now() + settleMs;
+    while (!ev.dialog && !signal?.aborted) {
+      const now = Date.now();
+      const navPending = ev.navUrl && !ev.loaded && !ev.navError;
+      if (now >= settleEnd && !navPending) break;
+      if (now >= deadline) break;
+      await sleep(25);
+    }
+    const effects = [];
+    if (ev.dialog) effects.push(`dialog opened: ${describeDialog(ev.dialog)} — call handle_dialog`);
+    if (ev.committed) {
+      const tab = await chrome.tabs.get(tabId).catch(() => null);
+      const url = tab?.url || ev.committed;
+      effects.push(`navigated to ${url}${tab?.title && tab.title !== url ? ` (${tab.title})` : ''}${ev.loaded || ev.dialog ? '' : ' (still loading)'}`);
+    } else if (ev.navUrl && ev.navError) {
+      effects.push(ev.navError === 'net::ERR_ABORTED'
+        ? `navigation to ${ev.navUrl} was aborted (a download, or cancelled by the page)`
+        : `navigation to ${ev.navUrl} failed: ${ev.navError}`);
+    } else if (ev.navUrl) {
+      effects.push(`navigation to ${ev.navUrl} started`);
+    } else if (ev.sameDoc) {
+      effects.push(`URL now ${ev.sameDoc}`);
+    }
+    for (const created of ev.newTabs) {
+      const t = (await chrome.tabs.get(created.id).catch(() => null)) ?? created;
+      const url = t.pendingUrl || t.url;
+      effects.push(`opened new tab ${t.id}${url ? ` (${url})` : ''}`);
+    }
+    return { value, effects, navigated: !!(ev.committed || ev.navUrl), dialog: ev.dialog };
+  } finally {
+    for (const [event, fn] of L) event.removeListener(fn);
+    offDialog();
+  }
+}
+
+const show = (v) => {
+  const s = String(v ?? '').replace(/\s+/g, ' ');
+  return `"${s.length > 80 ? `${s.slice(0, 79)}…` : s}"`;
+};
+
+function stateChanges(before = {}, after = {}) {
+  const out = [];
+  if (before.checked !== after.checked && after.checked !== undefined) {
+    out.push(after.checked === 'mixed' ? 'now mixed' : after.checked ? 'now checked' : 'now unchecked');
+  }
+  if (before.value !== after.value && after.value !== undefined) out.push(`value now ${show(after.value)}`);
+  if (!!before.disabled !== !!after.disabled) out.push(after.disabled ? 'now disabled' : 'now enabled');
+  if (before.expanded !== after.expanded && after.expanded !== undefined) out.push(after.expanded ? 'now expanded' : 'now collapsed');
+  if (before.pressed !== after.pressed && after.pressed !== undefined) out.push(after.pressed ? 'now pressed' : 'now not pressed');
+  if (!!before.selected !== !!after.selected) out.push(after.selected ? 'now selected' : 'now not selected');
+  return out;
+}
+
+// The target's state after an action, as phrases (nothing if it navigated away).
+async function afterState(tabId, frameId, args, before, fx) {
+  if (fx.navigated || fx.dialog) return [];
+  try {
+    const { state } = await runAgent(tabId, frameId, 'state', args, { timeoutMs: 3000 });
+    return stateChanges(before, state);
+  } catch (e) {
+    if (e instanceof PageError && e.stale) return ['the element is no longer in the page'];
+    return [];
+  }
+}
+
+const account = (...parts) => parts.flat().filter(Boolean).join('; ');
+
+// A trusted click on a located element (see pointAt for pages with
+// out-of-process iframes).
+async function clickAt(tabId, loc, opts = {}) {
+  const p = await pointAt(tabId, loc, (x, y) => hover(tabId, x, y));
+  if (p.dialog) return p;
+  return click(tabId, p.x, p.y, opts);
+}
+
+// ---- tools ---------------------------------------------------------------------
+
+async function clickTool(tabId, { ref, selector, button = 'left', doubleClick = false }, { signal }) {
+  assertNoDialog(tabId);
+  const loc = await locate(tabId, { ref, selector });
+  if (loc.state?.disabled) throw new PageError(`${loc.desc} is disabled — it cannot be clicked now`);
+  const fx = await withEffects(tabId, () => clickAt(tabId, loc, { button, doubleClick }), { signal });
+  const how = `${doubleClick ? 'double-clicked' : 'clicked'} ${loc.desc}${button !== 'left' ? ` (${button} button)` : ''}`;
+  return result(account(how, loc.note, await afterState(tabId, loc.frameId, loc.args, loc.state, fx), fx.effects));
+}
+
+async function hoverTool(tabId, { ref, selector }, { signal }) {
+  assertNoDialog(tabId);
+  const loc = await locate(tabId, { ref, selector });
+  const fx = await withEffects(tabId, async () => {
+    const p = await pointAt(tabId, loc, (x, y) => hover(tabId, x, y));
+    return p.dialog ? p : hover(tabId, p.x, p.y);
+  }, { settleMs: 100, signal });
+  return result(account(`hovering over ${loc.desc}`, loc.note, await afterState(tabId, loc.frameId, loc.args, loc.state, fx), fx.effects));
+}
+
+// Focuses a text field (script focus, else a real click) with its text selected
+// (clear) or the caret at the end. Returns the focus op's answer.
+async function focusField(tabId, target, clear) {
+  const t = await targetOf(tabId, target);
+  let f = await runAgent(tabId, t.frameId, 'focus', { ...t.args, clear });
+  if (!f.focused) {
+    const loc = await locate(tabId, target);
+    const r = await clickAt(tabId, loc);
+    if (r.dialog) return { ...f, dialog: r.dialog, frameId: t.frameId, args: t.args };
+    f = await runAgent(tabId, t.frameId, 'focus', { ...t.args, clear });
+    if (!f.focused) throw new PageError(`could not focus ${f.desc} — click it first, then use press_key`);
+  }
+  return { ...f, frameId: t.frameId, args: t.args };
+}
+
+async function typeInto(tabId, f, text, clear) {
+  if (text.length) return insertText(tabId, text);
+  if (clear && !f.empty) return pressChord(tabId, await parseChord('Backspace'));
+  return {};
+}
+
+async function typeTool(tabId, { ref, selector, text, clear = false, submit = false }, { signal }) {
+  assertNoDialog(tabId);
+  const target = { ref, selector };
+  let f;
+  const fx = await withEffects(tabId, async () => {
+    f = await focusField(tabId, target, clear);
+    if (f.dialog) return f;
+    const r = await typeInto(tabId, f, text, clear);
+    if (r.dialog || !submit) return r;
+    return pressChord(tabId, await parseChord('Enter'));
+  }, { settleMs: submit ? 150 : 30, signal });
+  const n = [...text].length;
+  const chars = `${n} char${n === 1 ? '' : 's'}`;
+  const how = clear ? `replaced the text of ${f.desc} with ${chars}` : `typed ${chars} into ${f.desc}`;
+  let after = [];
+  if (!fx.navigated && !fx.dialog) {
+    try {
+      const { state } = await runAgent(tabId, f.frameId, 'state', f.args, { timeoutMs: 5000 });
+      if (state.value !== undefined) after.push(`value now ${show(state.value)}${state.valueLength ? ` (${state.valueLength} chars)` : ''}`);
+      if (state.disabled) after.push('now disabled');
+    } catch (e) {
+      if (e instanceof PageError && e.stale) after = ['the element is no longer in the page'];
+    }
+  }
+  return result(account(how, f.note, submit ? 'pressed Enter' : '', after, fx.effects));
+}
+
+const TRUE_WORDS = new Set(['true', 'on', 'yes', 'checked', '1', 'y']);
+const FALSE_WORDS = new Set(['false', 'off', 'no', 'unchecked', '0', 'n', '']);
+function toBool(v) {
+  if (typeof v === 'boolean') return v;
+  const s = String(v).trim().toLowerCase();
+  if (TRUE_WORDS.has(s)) return true;
+  if (FALSE_WORDS.has(s)) return false;
+  return null;
+}
+
+async function fillOne(tabId, field) {
+  const target = { ref: field.ref, selector: field.selector };
+  const info = await onTarget(tabId, target, 'fieldInfo');
+  const { desc } = info;
+  if (info.disabled) throw new PageError(`${desc} is disabled`);
+  const value = field.value;
+  switch (info.kind) {
+    case 'text': {
+      if (typeof value !== 'string') throw new PageError(`${desc} is a text field: give a string value`);
+      const f = await focusField(tabId, target, true);
+      if (f.dialog) return { text: `${desc}: dialog`, dialog: f.dialog };
+      const r = await typeInto(tabId, f, value, true);
+      return { text: `${desc} = ${show(info.state?.type === 'password' ? '•••' : value)}`, dialog: r.dialog };
+    }
+    case 'checkbox':
+    case 'radio': {
+      const want = toBool(value);
+      if (want === null) throw new PageError(`${desc} is a ${info.kind}: give true or false`);
+      const has = info.checked === true;
+      if (has === want) return { text: `${desc} already ${want ? 'checked' : 'unchecked'}` };
+      if (info.kind === 'radio' && !want) throw new PageError(`${desc} cannot be unchecked — check another option of its group`);
+      const loc = await locate(tabId, target);
+      const r = await clickAt(tabId, loc);
+      if (r.dialog) return { text: `clicked ${desc}`, dialog: r.dialog };
+      const { state } = await runAgent(tabId, loc.frameId, 'state', loc.args, { timeoutMs: 3000 });
+      if ((state.checked === true) !== want) throw new PageError(`clicked ${desc} but it is still ${state.checked ? 'checked' : 'unchecked'}`);
+      return { text: `${desc} ${want ? 'checked' : 'unchecked'}` };
+    }
+    case 'select': {
+      const values = Array.isArray(value) ? value.map(String) : [String(value)];
+      const r = await onTarget(tabId, target, 'select', { values });
+      return { text: `${desc} = ${r.selected.map(show).join(', ')}` };
+    }
+    default:
+      throw new PageError(`${desc} is not a form field (text, checkbox, radio or select) — use click or type`);
+  }
+}
+
+async function fillFormTool(tabId, { fields }, { signal }) {
+  assertNoDialog(tabId);
+  if (!Array.isArray(fields) || !fields.length) throw new PageError('fields is empty: give [{ref or selector, value}, …]');
+  const done = [];
+  let failure = null;
+  const fx = await withEffects(tabId, async () => {
+    for (let i = 0; i < fields.length; i++) {
+      if (signal?.aborted) return {};
+      try {
+        const r = await fillOne(tabId, fields[i]);
+        done.push(r.text);
+        if (r.dialog) return r;
+      } catch (e) {
+        if (!(e instanceof PageError)) throw e;
+        const f = fields[i];
+        failure = `field ${i + 1} (${f.ref ? `ref ${f.ref}` : `selector "${f.selector}"`}): ${e.message}`;
+        return {};
+      }
+    }
+    return {};
+  }, { settleMs: 50, signal });
+  if (failure) {
+    return result(account(failure, done.length ? `filled before it: ${done.join(', ')}` : 'nothing was filled', fx.effects), true);
+  }
+  return result(account(`filled ${done.length} field${done.length === 1 ? '' : 's'}: ${done.join(', ')}`, fx.effects));
+}
+
+async function selectTool(tabId, { ref, selector, values }, { signal }) {
+  assertNoDialog(tabId);
+  let r;
+  const fx = await withEffects(tabId, async () => {
+    r = await onTarget(tabId, { ref, selector }, 'select', { values });
+  }, { settleMs: 50, signal });
+  return result(account(`selected ${r.selected.map(show).join(', ')} in ${r.desc}`, fx.effects));
+}
+
+async function scrollTool(tabId, { ref, selector, dx, dy }) {
+  assertNoDialog(tabId);
+  const extra = { dx: dx ?? 0, dy: dy ?? 0 };
+  const r = ref !== undefined || selector !== undefined
+    ? await onTarget(tabId, { ref, selector }, 'scroll', extra)
+    : await runAgent(tabId, 0, 'scroll', extra);
+  return result(r.text);
+}
+
+async function pressKeyTool(tabId, { key }, { signal }) {
+  assertNoDialog(tabId);
+  const chord = await parseChord(key);
+  if (chord.error) throw new PageError(chord.error);
+  const fx = await withEffects(tabId, () => pressChord(tabId, chord), { signal });
+  let focus = '';
+  if (!fx.navigated && !fx.dialog && /^(Tab|Shift\+Tab)$/i.test(key)) {
+    try {
+      focus = (await runAgent(tabId, 0, 'active', {}, { timeoutMs: 3000 })).text;
+    } catch { /* page busy: leave it out */ }
+  }
+  return result(account(`pressed ${key}`, focus, fx.effects));
+}
+
+async function screenshotTool(tabId, args) {
+  assertNoDialog(tabId);
+  return screenshot(tabId, args);
+}
+
+async function handleDialogTool(tabId, { accept, promptText }, { signal }) {
+  if (!dialogOf(tabId)) {
+    return result(attachStalled(tabId)
+      ? 'no dialog tabbridge can answer is open, but the page is not responding: a dialog that opened before tabbridge attached may be blocking it — ask the user to close it, or reload the tab'
+      : 'no dialog is open on this tab', true);
+  }
+  let r;
+  const fx = await withEffects(tabId, async () => {
+    r = await handleDialog(tabId, { accept, promptText });
+  }, { settleMs: 150, signal });
+  if (r.isError) return result(r.text, true);
+  return result(account(r.text, fx.effects));
+}
+
+async function snapshotTool(tabId, args) {
+  return result(await snapshot(tabId, args));
+}
+
+export function registerActTools() {
+  tool('snapshot', snapshotTool, { needsDebugger: false });
+  tool('click', clickTool);
+  tool('hover', hoverTool);
+  tool('type', typeTool);
+  tool('fill_form', fillFormTool);
+  tool('select_option', selectTool);
+  tool('scroll', scrollTool, { needsDebugger: false });
+  tool('press_key', pressKeyTool);
+  tool('screenshot', screenshotTool);
+  tool('handle_dialog', handleDialogTool);
+}

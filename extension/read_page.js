@@ -1,0 +1,91 @@
+// read_page {mode, selector?, sameOrigin?, maxChars?, cursor?}: the page as
+// markdown of its main content, plain text, its links, facts about it (info),
+// the user's selection, or (html capability) the outer HTML of an element.
+// Long output comes a window at a time: the answer carries nextCursor, which
+// the model passes back as cursor for the next window.
+
+import { readPageInPage, selectionInPage } from './read_page_inject.js';
+import { ToolError, dataResult, decodeCursor, documentResult, encodeCursor, getTab, inject, mainResult, toolHandler } from './read_util.js';
+
+const DEFAULT_MAX_CHARS = 20000;
+const MAX_MAX_CHARS = 200000;
+const PAGED = new Set(['markdown', 'text', 'links', 'html']);
+
+export const readPageTool = toolHandler(async ({ tabId, mode = 'markdown', selector, sameOrigin = false, maxChars, cursor }) => {
+  const tab = await getTab(tabId);
+  const limit = Math.min(maxChars ?? DEFAULT_MAX_CHARS, MAX_MAX_CHARS);
+
+  if (mode === 'selection') return readSelection(tabId);
+
+  let offset = 0;
+  if (cursor !== undefined) {
+    const c = decodeCursor(cursor);
+    if (!c || !Number.isInteger(c.o) || c.o < 0) {
+      throw new ToolError('cursor is not one read_page gave out: call read_page without cursor to start over');
+    }
+    if (c.m !== mode || (c.s ?? null) !== (selector ?? null) || (c.so ?? false) !== sameOrigin) {
+      throw new ToolError(`cursor belongs to read_page with mode "${c.m}"${c.s ? ` and selector "${c.s}"` : ''}: ` +
+        'repeat those arguments with it, or call read_page without cursor');
+    }
+    if (c.u !== stripHash(tab.url)) {
+      throw new ToolError('the tab has navigated since this cursor was given: call read_page without cursor to read the new page');
+    }
+    offset = c.o;
+  }
+
+  const r = mainResult(await inject(tabId, {
+    frameIds: [0],
+    func: readPageInPage,
+    args: [{ mode, selector, sameOrigin, offset, maxChars: limit }],
+  }));
+  if (!r) throw new ToolError('the page gave no answer (it may be navigating): call read_page again');
+  if (r.error) throw new ToolError(`${r.error}: check it with snapshot or read_page mode "html"/"links", or omit selector`);
+
+  if (mode === 'info') {
+    const i = r.info;
+    const lines = [
+      `URL: ${i.url}`,
+      `Title: ${i.title}`,
+      `Ready state: ${i.readyState}`,
+      `Content type: ${i.contentType}${i.lang ? `, language ${i.lang}` : ''}`,
+      `Viewport: ${i.viewport.width}×${i.viewport.height}; scrolled to ${i.scroll.x},${i.scroll.y} of ${i.scroll.width}×${i.scroll.height}`,
+      `Contains: ${i.counts.links} links, ${i.counts.images} images, ${i.counts.forms} forms, ${i.counts.iframes} frames, ` +
+        `${i.counts.headings} headings; ${i.textLength} characters of text`,
+    ];
+    return dataResult(lines.join('\n'), i);
+  }
+
+  if (!PAGED.has(mode)) throw new ToolError(`unknown mode "${mode}"`);
+  const meta = { url: r.url, title: r.title, mode, offset: r.offset, length: r.body.length, totalChars: r.total };
+  if (selector) meta.selector = selector;
+  if (mode === 'markdown' && r.root) meta.root = r.root;
+  if (mode === 'links') Object.assign(meta, { count: r.count, totalLinks: r.totalItems });
+  let body = r.body;
+  if (r.nextOffset !== null && r.nextOffset !== undefined) {
+    meta.nextCursor = encodeCursor({ m: mode, o: r.nextOffset, s: selector ?? null, so: sameOrigin, u: stripHash(r.url) });
+    const left = r.total - r.nextOffset;
+    body = `${body.replace(/\s+$/, '')}\n\n[… ${left} more characters: call read_page with cursor "${meta.nextCursor}" to continue]`;
+  }
+  if (!r.total) body = emptyMessage(mode, selector, sameOrigin);
+  else if (r.offset >= r.total) body = '[end of page: nothing after this cursor]';
+  return documentResult(body, meta);
+});
+
+const stripHash = (u) => String(u ?? '').replace(/#.*$/, '');
+
+function emptyMessage(mode, selector, sameOrigin) {
+  const where = selector ? `inside "${selector}"` : 'on this page';
+  if (mode === 'links') return `No links ${where}${sameOrigin ? ' to this site' : ''}.`;
+  return `No ${mode === 'html' ? 'HTML' : 'text'} ${where} (the page may still be loading: try wait_for, or read_page mode "info").`;
+}
+
+async function readSelection(tabId) {
+  const results = await inject(tabId, { func: selectionInPage, allFrames: true });
+  const hit = results
+    .filter((x) => x.result?.text)
+    .sort((a, b) => (a.frameId === 0 ? -1 : b.frameId === 0 ? 1 : 0))[0];
+  const text = hit?.result.text ?? '';
+  const structured = { text, length: text.length };
+  if (hit && hit.frameId !== 0) structured.frameUrl = hit.result.url;
+  return dataResult(text ? text : 'Nothing is selected in this tab.', structured);
+}

@@ -1,0 +1,146 @@
+// snapshot and the focused tab's tool list: sizes (context economy), refs on
+// every interactive element, frames (same-origin, cross-site out of process),
+// open shadow roots, pagination with a cursor.
+
+import { before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { CORE_TOOLS, TOOLS_FOCUSED_CORE, assertToolSet, useHarness } from './harness.mjs';
+import { PAGE_TOOLS_DEFAULT, bodyText, el, nextCursor, refOf, refsIn, startPageBrowser, textBytes } from './page_helpers.mjs';
+
+const BENCH_FIELDS = [el('textbox', 'Name'), el('textbox', 'Email'), el('spinbutton|textbox', 'Age')];
+const benchLink = (n) => el('link', `Link number ${n}`);
+
+describe('snapshot and tools/list', { timeout: 150_000 }, () => {
+  const h = useHarness();
+  let env;
+
+  before(async () => {
+    env = await startPageBrowser(h, { name: 'snapshot', peer: true });
+  });
+
+  it('a focused tab with default caps lists the core tools and the 15 default page tools, not evaluate/download_file', async (t) => {
+    await env.open('/', { t });
+    const names = await env.s.toolNames();
+    const core = names.filter((n) => CORE_TOOLS.includes(n));
+    assertToolSet(core, TOOLS_FOCUSED_CORE);
+    for (const n of PAGE_TOOLS_DEFAULT) assert.ok(names.includes(n), `page tool ${n} missing from ${names}`);
+    assert.ok(!names.includes('evaluate'), 'evaluate needs --caps eval');
+    assert.ok(!names.includes('download_file'), 'download_file needs --caps download');
+  });
+
+  it('tools/list of a focused tab (bench fixture, default caps) is under 8000 bytes', async (t) => {
+    await env.open('/', { t });
+    const { tools } = await env.s.client.listTools();
+    const bytes = Buffer.byteLength(JSON.stringify(tools), 'utf8');
+    t.diagnostic(`tools/list: ${tools.length} tools, ${bytes} bytes`);
+    assert.ok(tools.some((x) => x.name === 'snapshot'), 'page tools are listed');
+    assert.ok(bytes < 8000, `tools/list is ${bytes} bytes (limit 8000)`);
+  });
+
+  it('read_page mode html is not offered without --caps html', async (t) => {
+    await env.open('/', { t });
+    const { tools } = await env.s.client.listTools();
+    const readPage = tools.find((x) => x.name === 'read_page');
+    assert.ok(readPage, 'read_page listed');
+    assert.ok(!readPage.inputSchema.properties.mode.enum.includes('html'), JSON.stringify(readPage.inputSchema));
+  });
+
+  it('the snapshot of the bench fixture is under 1500 bytes of text', async (t) => {
+    await env.open('/', { t });
+    const [, r] = await env.snapshot();
+    const bytes = textBytes(r);
+    t.diagnostic(`snapshot text: ${bytes} bytes`);
+    assert.ok(bytes > 0, 'the snapshot has text');
+    assert.ok(bytes < 1500, `snapshot text is ${bytes} bytes (limit 1500)`);
+  });
+
+  it('the bench fixture snapshot gives each of its 24 interactive elements a distinct ref', async (t) => {
+    await env.open('/', { t });
+    const [snap] = await env.snapshot();
+    const refs = [
+      ...BENCH_FIELDS.map((re) => refOf(snap, re)),
+      refOf(snap, el('button', 'Submit')),
+      ...Array.from({ length: 20 }, (_, i) => refOf(snap, benchLink(i + 1))),
+    ];
+    assert.equal(new Set(refs).size, 24, `refs must be distinct: ${refs}`);
+  });
+
+  it('the snapshot shows the page title/heading and the status text', async (t) => {
+    await env.open('/', { t });
+    const [snap] = await env.snapshot();
+    assert.match(snap, /MCP Bench Fixture/);
+    assert.match(snap, /not submitted/);
+  });
+
+  it('the snapshot reflects the DOM as it is now (a change made by the page shows)', async (t) => {
+    const tab = await env.open('/', { t });
+    await tab.eval(`document.getElementById('status').textContent = 'changed by the page 7731'`);
+    const [snap] = await env.snapshot();
+    assert.match(snap, /changed by the page 7731/);
+  });
+
+  describe('frames and shadow DOM', () => {
+    let snap;
+
+    before(async () => {
+      const tab = await env.open('/iframes.html');
+      // Preconditions of the fixture: the cross-origin frame really is out of process, and loaded.
+      await tab.frameTarget(`${env.peer.localhostOrigin}/frame-cross.html`);
+      await tab.frameEval('frame-cross', `document.readyState === 'complete'`);
+      await tab.waitEval(`document.getElementById('same').contentDocument?.readyState === 'complete'`);
+      [snap] = await env.snapshot();
+    });
+
+    it('shows the main document button with a ref', () => {
+      refOf(snap, el('button', 'Main +1'));
+    });
+
+    it('shows the same-origin iframe button and field with refs', () => {
+      refOf(snap, el('button', 'Same +1'));
+      refOf(snap, el('textbox', 'Same field'));
+    });
+
+    it('shows the cross-origin (out-of-process) iframe button and field with refs', () => {
+      refOf(snap, el('button', 'Cross +1'));
+      refOf(snap, el('textbox', 'Cross field'));
+    });
+
+    it('shows the open shadow root button and field with refs', () => {
+      refOf(snap, el('button', 'Shadow +1'));
+      refOf(snap, el('textbox', 'Shadow field'));
+    });
+
+    it('gives distinct refs to the look-alike elements of the frames and the shadow root', () => {
+      const refs = ['Main +1', 'Same +1', 'Cross +1', 'Shadow +1'].map((name) => refOf(snap, el('button', name)));
+      assert.equal(new Set(refs).size, 4, `refs: ${refs}`);
+    });
+  });
+
+  it('a long page comes back across pages with maxChars + cursor, every element with a ref, no duplicates', async (t) => {
+    await env.open('/long-list.html', { t });
+    const seen = new Map(); // item number -> ref
+    let cursor;
+    let pages = 0;
+    do {
+      const r = await env.s.pageOk('snapshot', cursor ? { maxChars: 2000, cursor } : { maxChars: 2000 });
+      pages++;
+      const text = bodyText(r);
+      for (const line of text.split('\n')) {
+        const m = /Item (\d{3})/.exec(line);
+        const ref = refsIn(line)[0];
+        if (m && ref) {
+          assert.ok(!seen.has(m[1]) || seen.get(m[1]) === ref, `Item ${m[1]} came back twice with different refs`);
+          seen.set(m[1], ref);
+        }
+      }
+      cursor = nextCursor(r);
+      assert.ok(pages <= 60, 'more than 60 pages: the cursor does not advance');
+    } while (cursor);
+    t.diagnostic(`${pages} pages`);
+    assert.ok(pages > 1, 'a 300-button page at maxChars 2000 needs more than one page (and a cursor)');
+    const missing = Array.from({ length: 300 }, (_, i) => String(i + 1).padStart(3, '0')).filter((n) => !seen.has(n));
+    assert.deepEqual(missing, [], `items never seen with a ref: ${missing.slice(0, 20)}`);
+    assert.equal(new Set(seen.values()).size, 300, 'refs are distinct');
+  });
+});
