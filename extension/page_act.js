@@ -143,6 +143,7 @@ const account = (...parts) => parts.flat().filter(Boolean).join('; ');
 async function clickAt(tabId, loc, opts = {}) {
   const p = await pointAt(tabId, loc, (x, y) => hover(tabId, x, y));
   if (p.dialog) return p;
+  if (p.unverified) loc.note = [loc.note, 'the pointer could not be confirmed on it (frames still settling?)'].filter(Boolean).join('; ');
   return click(tabId, p.x, p.y, opts);
 }
 

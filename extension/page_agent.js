@@ -433,9 +433,6 @@ export function pageAgent(op, a = {}) {
       const hidden = st.visibility !== 'visible';
       const inline = st.display.startsWith('inline') || st.display === 'contents';
       const cell = st.display === 'table-cell';
-      if (tag === 'svg') {
-        return; // icons: their names come from aria-label/title on the control
-      }
       if (tag === 'br') {
         addText(' ', depth);
         return;
@@ -482,11 +479,11 @@ export function pageAgent(op, a = {}) {
         if ((ti !== null && +ti >= 0) || el.hasAttribute('onclick') ||
           (!ctx.inClickable && st.cursor === 'pointer' && !ctx.parentPointer)) {
           interactive = true;
-          if (!role || CONTAINERS.has(role) || role === 'img' || role === 'heading') {
-            if (!role) role = 'clickable';
-          }
+          if (!role) role = 'clickable';
         }
       }
+      // Icons: a clickable svg is shown (named by aria-label or <title>); others are noise.
+      if (tag === 'svg' && !interactive) return;
       const childCtx = { ...ctx, parentPointer: st.cursor === 'pointer', hidden };
 
       if (interactive && !hidden) {
@@ -507,7 +504,7 @@ export function pageAgent(op, a = {}) {
             if (h && h !== name) line += ` ${h}`;
           }
           items.push(line);
-          const leaf = tag === 'input' || tag === 'select' || tag === 'textarea' || editableRoot;
+          const leaf = tag === 'input' || tag === 'select' || tag === 'textarea' || tag === 'svg' || editableRoot;
           if (!leaf) {
             visitKids(el, depth, { ...childCtx, quiet: ctx.quiet || (fromContent && !keepText), inClickable: true });
             flush();
@@ -697,7 +694,10 @@ export function pageAgent(op, a = {}) {
         h = h.parentElement || h.getRootNode()?.host || null;
         if (h && h.contains(el) && h !== el) break;
       }
-      if (!ok && hit) note = `${note ? `${note}; ` : ''}but ${describe(hit)} covers it there and gets the pointer`;
+      if (!ok && hit) {
+        note = `${note ? `${note}; ` : ''}but ${describe(hit)} covers it there and gets the pointer`;
+        res.covered = true;
+      }
     }
     // Up through same-origin frames (inline in this document's registry).
     let rect = local;
@@ -715,7 +715,7 @@ export function pageAgent(op, a = {}) {
     const role = roleOf(el);
     const after = firstBox(el);
     const scrolled = before.x !== after.x || before.y !== after.y;
-    return { desc, rect, x: rect.x + rect.width / 2, y: rect.y + rect.height / 2, state: stateOf(el, role), note, scrolled };
+    return { desc, rect, x: rect.x + rect.width / 2, y: rect.y + rect.height / 2, state: stateOf(el, role), note, scrolled, covered: !!res.covered };
   }
 
   async function frameRect() {

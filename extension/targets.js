@@ -160,9 +160,9 @@ const hasOopif = (tabId) => childTargets(tabId).some((t) => t.targetInfo?.type =
 
 // Moves the mouse onto loc and makes sure the move reached loc's element
 // (retrying, a pixel apart, while the compositor catches up with a scroll).
-// Returns {x, y, moved: fn result}. move(x, y) dispatches the mouseMoved.
+// move(x, y) dispatches the mouseMoved. Returns {x, y, dialog?, unverified?}.
 export async function pointAt(tabId, loc, move) {
-  if (!hasOopif(tabId)) return { x: loc.x, y: loc.y };
+  if (!hasOopif(tabId) || loc.covered) return { x: loc.x, y: loc.y };
   const check = (extra) => runAgent(tabId, loc.frameId, 'hoverCheck', { ...loc.args, ...extra }, { timeoutMs: 3000 });
   const jitter = [[0, 0], [1, 0], [0, 1], [-1, 0], [0, -1], [1, 1], [-1, -1], [2, 0], [0, 2], [-2, 0]];
   const w = Math.max(0, loc.rect.width / 2 - 1);

@@ -374,7 +374,7 @@ export class PageTab {
  *         site, so its iframes are out of process; the first server's pages
  *         name it {{PEER_ORIGIN}}.
  */
-export async function startPageBrowser(h, { name, caps = null, peer = false } = {}) {
+export async function startPageBrowser(h, { name, caps = null, peer = false, extraBrowserArgs = [] } = {}) {
   const env = { h };
   env.web = await h.fixtureServer();
   if (peer) {
@@ -386,7 +386,7 @@ export async function startPageBrowser(h, { name, caps = null, peer = false } = 
   env.web.vars.CLOSED_PORT = env.closedPort;
   env.s = await h.startSession({
     name,
-    extraBrowserArgs: ['--remote-debugging-port=0'],
+    extraBrowserArgs: ['--remote-debugging-port=0', ...extraBrowserArgs],
     shimArgs: caps ? ['--caps', caps] : [],
     isolatedHome: true,
   });
