@@ -5,6 +5,7 @@
 // Entries of level error also go to the host as `console.entry` events
 // (docs/protocol.md), which it sends focused sessions as notifications/message.
 
+import { Event } from './protocol.js';
 import { sendEvent } from './native_port.js';
 import { clock, dataResult, documentResult, getTab, toolHandler, truncate } from './read_util.js';
 
@@ -85,7 +86,7 @@ function add(tabId, entry) {
   list.push(entry);
   if (list.length > CONSOLE_BUFFER_SIZE) list.splice(0, list.length - CONSOLE_BUFFER_SIZE);
   if (entry.level === 'error' && takeEventToken(tabId)) {
-    sendEvent('console.entry', {
+    sendEvent(Event.CONSOLE_ENTRY, {
       tabId,
       level: entry.level,
       text: truncate(entry.text, EVENT_TEXT_MAX),

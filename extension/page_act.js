@@ -5,7 +5,7 @@
 // Every action answers a short account: the element, then what followed
 // (navigation, dialog, new tab, the element's new state) — not a snapshot.
 
-import { ErrorCode, RpcError } from './protocol.js';
+import { ErrorCode, PAGE_PREFIX, RpcError } from './protocol.js';
 import { registerHandler } from './native_port.js';
 import { attach, attachStalled, onAttach } from './cdp.js';
 import { describeDialog, dialogOf, handleDialog, onDialog } from './dialogs.js';
@@ -25,7 +25,7 @@ onAttach(async (tabId, send, { sessionId }) => {
 });
 
 function tool(name, fn, { needsDebugger = true } = {}) {
-  registerHandler(`page.${name}`, async (params, ctx) => {
+  registerHandler(PAGE_PREFIX + name, async (params, ctx) => {
     const { tabId, ...args } = params;
     if (!Number.isInteger(tabId)) throw new RpcError(ErrorCode.INVALID_ARGUMENT, 'tabId must be an integer');
     await getTab(tabId);

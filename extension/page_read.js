@@ -11,6 +11,7 @@
 //   download.js         download_file   chrome.downloads into Downloads/tabbridge/
 
 import { registerHandler } from './native_port.js';
+import { PAGE_PREFIX } from './protocol.js';
 import { navigateTool } from './navigate.js';
 import { waitForTool } from './wait_for.js';
 import { readPageTool } from './read_page.js';
@@ -26,11 +27,11 @@ export function registerReadTools() {
   registerEvaluate();
   registerDownloads();
 
-  registerHandler('page.navigate', navigateTool);
-  registerHandler('page.wait_for', waitForTool);
-  registerHandler('page.read_page', readPageTool);
-  registerHandler('page.console_logs', consoleLogsTool);
-  registerHandler('page.network_errors', networkErrorsTool);
-  registerHandler('page.evaluate', evaluateTool);
-  registerHandler('page.download_file', downloadTool);
+  registerHandler(PAGE_PREFIX + 'navigate', navigateTool);
+  registerHandler(PAGE_PREFIX + 'wait_for', waitForTool);
+  registerHandler(PAGE_PREFIX + 'read_page', readPageTool);
+  registerHandler(PAGE_PREFIX + 'console_logs', consoleLogsTool);
+  registerHandler(PAGE_PREFIX + 'network_errors', networkErrorsTool);
+  registerHandler(PAGE_PREFIX + 'evaluate', evaluateTool);
+  registerHandler(PAGE_PREFIX + 'download_file', downloadTool);
 }

@@ -19,6 +19,9 @@ export const Method = Object.freeze({
   TABS_CLOSE: 'tabs.close',
 });
 
+// Page tools arrive as PAGE_PREFIX + the tool's name (common/tool_catalog.cpp).
+export const PAGE_PREFIX = 'page.';
+
 // Notifications (host -> extension).
 export const Notification = Object.freeze({
   CHUNK: 'chunk',
@@ -31,6 +34,8 @@ export const Event = Object.freeze({
   TAB_CREATED: 'tab.created',
   TAB_UPDATED: 'tab.updated',
   TAB_REMOVED: 'tab.removed',
+  PAGE_PROGRESS: 'page.progress',
+  CONSOLE_ENTRY: 'console.entry',
 });
 
 // JSON-RPC error codes the extension answers with.

@@ -2,7 +2,7 @@
 // modules it registers): CallToolResult builders, tab look-up, script
 // injection with readable errors, cursors, time formatting, progress events.
 
-import { ErrorCode, RpcError } from './protocol.js';
+import { ErrorCode, Event, RpcError } from './protocol.js';
 import { sendEvent } from './native_port.js';
 import { describeDialog, dialogOf } from './dialogs.js';
 
@@ -142,7 +142,7 @@ export function progressReporter(ctx) {
     const params = { id, progress };
     if (total !== undefined && total !== null) params.total = total;
     if (message) params.message = message;
-    sendEvent('page.progress', params);
+    sendEvent(Event.PAGE_PROGRESS, params);
   };
 }
 
