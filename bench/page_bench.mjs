@@ -30,9 +30,8 @@ const url = `http://127.0.0.1:${server.address().port}/`;
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-bench-'));
 fs.mkdirSync(path.join(tmp, 'sock'), { mode: 0o700 });
-const transport = new StdioClientTransport({
+const shim = {
   command: path.join(build, 'bin', 'tabbridge'),
-  args: ['--caps', 'eval'],
   env: {
     ...process.env,
     TABBRIDGE_BROWSER: process.env.TABBRIDGE_BROWSER || '/usr/bin/chromium',
@@ -43,7 +42,8 @@ const transport = new StdioClientTransport({
     TABBRIDGE_SOCKET_DIR: path.join(tmp, 'sock'),
   },
   stderr: 'ignore',
-});
+};
+const transport = new StdioClientTransport({ ...shim, args: ['--caps', 'eval'] });
 const client = new Client({ name: 'tabbridge-bench', version: '0' });
 await client.connect(transport);
 
@@ -60,7 +60,7 @@ try {
   await call('open_tab', { url });
   // The default capabilities' list is what most sessions pay for: measure it on a plain session.
   const plain = new Client({ name: 'tabbridge-bench-plain', version: '0' });
-  await plain.connect(new StdioClientTransport({ ...transport._serverParams, args: [] }));
+  await plain.connect(new StdioClientTransport({ ...shim, args: [] }));
   await plain.callTool({ name: 'connect_browser', arguments: {} });
   const { tabs } = (await plain.callTool({ name: 'list_tabs', arguments: {} })).structuredContent;
   await plain.callTool({ name: 'focus_tab', arguments: { tabId: tabs[0].id } });

@@ -231,18 +231,39 @@ bool IsPageTool(std::string_view name) {
   return std::ranges::any_of(PageCatalog(), [&](const Json& t) { return t["name"] == name; });
 }
 
-Json PageTools(const std::vector<std::string>& caps) {
+std::string_view RequiredCap(std::string_view name) {
+  if (name == "evaluate") return kCapEval;
+  if (name == "download_file") return kCapDownload;
+  return "";
+}
+
+namespace {
+
+// `tool` as a session with `caps` sees it, or nullopt when they do not offer it.
+std::optional<Json> VariantFor(const Json& tool, const std::vector<std::string>& caps) {
   auto has = [&](std::string_view cap) { return std::ranges::find(caps, cap) != caps.end(); };
+  const std::string& name = tool["name"].get_ref<const std::string&>();
+  if (const auto cap = RequiredCap(name); !cap.empty() && !has(cap)) return std::nullopt;
+  Json variant = tool;
+  if (name == "read_page" && has(kCapHtml)) variant["inputSchema"]["properties"]["mode"]["enum"].push_back("html");
+  return variant;
+}
+
+}  // namespace
+
+Json PageTools(const std::vector<std::string>& caps) {
   Json tools = Json::array();
   for (const auto& tool : PageCatalog()) {
-    const std::string& name = tool["name"].get_ref<const std::string&>();
-    if ((name == "evaluate" && !has(kCapEval)) || (name == "download_file" && !has(kCapDownload))) continue;
-    tools.push_back(tool);
-    if (name == "read_page" && has(kCapHtml)) {
-      tools.back()["inputSchema"]["properties"]["mode"]["enum"].push_back("html");
-    }
+    if (auto variant = VariantFor(tool, caps)) tools.push_back(std::move(*variant));
   }
   return tools;
+}
+
+std::optional<Json> PageTool(std::string_view name, const std::vector<std::string>& caps) {
+  for (const auto& tool : PageCatalog()) {
+    if (tool["name"] == name) return VariantFor(tool, caps);
+  }
+  return std::nullopt;
 }
 
 std::expected<void, std::string> CheckArguments(const Json& tool, const Json& args) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <expected>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,11 @@ const Json* Find(std::string_view name);
 // The focused tab's generic page tools for a session with `caps`.
 Json PageTools(const std::vector<std::string>& caps);
 bool IsPageTool(std::string_view name);
+// The capability page tool `name` needs, or "" when every session has it.
+std::string_view RequiredCap(std::string_view name);
+// A session's variant of page tool `name` (caps widen some schemas), or
+// nullopt when its caps do not offer the tool.
+std::optional<Json> PageTool(std::string_view name, const std::vector<std::string>& caps);
 
 // Checks `args` against the tool's inputSchema (the subset of JSON Schema our
 // schemas use). The message names the argument and what was wrong with it.

@@ -39,10 +39,9 @@ void Host::CallPageTool(Session& session, const std::string& request_key, const 
   if (!focus || tabs_.Find(*focus) == nullptr) {
     return reply(tools::ErrorResult(name + ": no tab is focused — call focus_tab (ids from list_tabs) or open_tab first"));
   }
-  const Json offered = PageToolNames(session);
-  if (std::find(offered.begin(), offered.end(), name) == offered.end()) {
+  if (!tools::PageTool(name, session.caps())) {
     return reply(tools::ErrorResult(name + " is not enabled — start tabbridge with --caps " +
-                                    (name == "evaluate" ? "eval" : "download")));
+                                    std::string(tools::RequiredCap(name))));
   }
   Json params = args;
   params["tabId"] = *focus;

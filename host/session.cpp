@@ -119,13 +119,10 @@ void Session::OnToolsCall(const Json& id, const Json& params) {
   }
   const Json args = params.contains("arguments") && !params["arguments"].is_null() ? params["arguments"] : Json::object();
   // A page tool is checked against this session's variant of it (caps widen
-  // some schemas, e.g. read_page's html mode).
-  const Json* schema = tool;
-  const Json offered = tools::IsPageTool(name) ? tools::PageTools(caps_) : Json::array();
-  for (const auto& variant : offered) {
-    if (variant["name"] == name) schema = &variant;
-  }
-  if (auto ok = tools::CheckArguments(*schema, args); !ok) {
+  // some schemas, e.g. read_page's html mode); one it lacks, against the base
+  // schema, and then the host says which capability turns it on.
+  const std::optional<Json> variant = tools::PageTool(name, caps_);
+  if (auto ok = tools::CheckArguments(variant ? *variant : *tool, args); !ok) {
     Send(rpc::MakeResult(id, tools::ErrorResult(name + ": " + ok.error())));
     return;
   }

@@ -19,6 +19,9 @@ int LevelIndex(std::string_view level) {
   return it == kLogLevels.end() ? -1 : static_cast<int>(it - kLogLevels.begin());
 }
 
+// What a disconnected session offers: connect_browser alone.
+Json DisconnectedTools() { return {{"tools", {*tools::Find(tools::kConnectBrowser)}}}; }
+
 constexpr std::string_view kInstructions =
     "Drives the user's real browser. Call connect_browser, then open_tab or list_tabs + focus_tab; "
     "the focused tab's tools then appear. The tool list follows the browser's state.";
@@ -101,7 +104,7 @@ void McpServer::OnRequest(const rpc::Message& msg) {
   }
   if (msg.method == mcp::kToolsList) {
     if (host_) return Forward(msg.id, key, msg.method, params);
-    return Reply(key, rpc::MakeResult(msg.id, {{"tools", {*tools::Find(tools::kConnectBrowser)}}}));
+    return Reply(key, rpc::MakeResult(msg.id, DisconnectedTools()));
   }
   if (msg.method == mcp::kToolsCall) return OnToolsCall(msg.id, params);
   Reply(key, rpc::MakeError(msg.id, rpc_error::kMethodNotFound, "method not found: " + msg.method));
@@ -179,7 +182,7 @@ void McpServer::Forward(const Json& id, const std::string& key, const std::strin
         const rpc::Error& error = outcome.error();
         if (error.code == rpc_error::kPeerGone || error.code == rpc_error::kTimeout) {
           if (method == mcp::kToolsList) {
-            return Reply(key, rpc::MakeResult(id, {{"tools", {*tools::Find(tools::kConnectBrowser)}}}));
+            return Reply(key, rpc::MakeResult(id, DisconnectedTools()));
           }
           const std::string what = error.code == rpc_error::kTimeout ? "the browser did not answer in time"
                                                                      : "the browser connection was lost";

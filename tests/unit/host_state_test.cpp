@@ -183,6 +183,19 @@ class HostTest : public ::testing::Test {
     return names;
   }
 
+  // Sends tools/call `name` as request `id` without waiting: the test then
+  // plays the extension's part before the reply can come.
+  void StartTool(Peer& peer, int id, std::string_view name, Json args = Json::object(), Json meta = nullptr) {
+    Json params = {{"name", name}, {"arguments", std::move(args)}};
+    if (!meta.is_null()) params["_meta"] = std::move(meta);
+    peer.Write(LineFramer::Encode(rpc::Dump(rpc::MakeRequest(id, mcp::kToolsCall, std::move(params)))));
+  }
+
+  // Pumps until the last message `peer` got is the reply to request `id`.
+  bool AwaitReply(Peer& peer, int id) {
+    return PumpUntil([&] { return !peer.inbox.empty() && peer.inbox.back().value("id", 0) == id; });
+  }
+
   Json CallTool(Peer& peer, std::string_view name, Json args = Json::object()) {
     return Call(peer, mcp::kToolsCall, {{"name", name}, {"arguments", std::move(args)}})["result"];
   }
@@ -319,14 +332,13 @@ TEST_F(HostTest, OpenTabNotifiesOnceAndBeforeItsReply) {
   StartHost();
   Hello();
   Peer& s = Session();
-  s.Write(LineFramer::Encode(rpc::Dump(rpc::MakeRequest(
-      100, mcp::kToolsCall, {{"name", "open_tab"}, {"arguments", {{"url", "https://a.test/"}}}}))));
+  StartTool(s, 100, "open_tab", {{"url", "https://a.test/"}});
   const Json request = ExtRequest(ext_method::kTabsCreate);
   EXPECT_EQ(request["params"]["url"], "https://a.test/");
   EXPECT_EQ(request["params"]["active"], false);
   ExtEvent(ext_event::kTabCreated, {{"tab", Tab(9, "https://a.test/")}});  // Chrome's event races the answer
   SendExt(rpc::MakeResult(request["id"], {{"tab", Tab(9, "https://a.test/")}}));
-  ASSERT_TRUE(PumpUntil([&] { return !s.inbox.empty() && s.inbox.back().value("id", 0) == 100; }));
+  ASSERT_TRUE(AwaitReply(s, 100));
   ASSERT_GE(s.inbox.size(), 3u);  // hello result, list_changed, open_tab result
   EXPECT_EQ(s.ListChanged(), 1);
   EXPECT_EQ(s.inbox[s.inbox.size() - 2].value("method", ""), mcp::kToolsListChanged);
@@ -349,11 +361,10 @@ TEST_F(HostTest, ABrowserErrorBecomesAToolErrorAndChangesNothing) {
   StartHost();
   Hello();
   Peer& s = Session();
-  s.Write(LineFramer::Encode(rpc::Dump(rpc::MakeRequest(
-      5, mcp::kToolsCall, {{"name", "open_tab"}, {"arguments", {{"url", "https://a.test/"}}}}))));
+  StartTool(s, 5, "open_tab", {{"url", "https://a.test/"}});
   const Json request = ExtRequest(ext_method::kTabsCreate);
   SendExt(rpc::MakeError(request["id"], rpc_error::kInvalidArgument, "refused"));
-  ASSERT_TRUE(PumpUntil([&] { return s.inbox.back().value("id", 0) == 5; }));
+  ASSERT_TRUE(AwaitReply(s, 5));
   EXPECT_TRUE(s.inbox.back()["result"]["isError"]);
   EXPECT_NE(s.inbox.back()["result"]["content"][0]["text"].get<std::string>().find("refused"), std::string::npos);
   EXPECT_EQ(s.ListChanged(), 0);
@@ -373,7 +384,7 @@ TEST_F(HostTest, SessionsKeepTheirOwnFocus) {
   EXPECT_EQ(b.ListChanged(), 1);
 
   // B closes A's focused tab: A is told once, B (still focused on 2) not at all.
-  b.Write(LineFramer::Encode(rpc::Dump(rpc::MakeRequest(50, mcp::kToolsCall, {{"name", "close_tab"}, {"arguments", {{"tabId", 1}}}}))));
+  StartTool(b, 50, "close_tab", {{"tabId", 1}});
   const Json request = ExtRequest(ext_method::kTabsClose);
   SendExt(rpc::MakeResult(request["id"], {{"closed", true}}));
   ExtEvent(ext_event::kTabRemoved, {{"tabId", 1}});
@@ -388,8 +399,7 @@ TEST_F(HostTest, ACancelledCallIsNotAnsweredAndTheExtensionIsTold) {
   StartHost();
   Hello();
   Peer& s = Session();
-  s.Write(LineFramer::Encode(rpc::Dump(rpc::MakeRequest(
-      77, mcp::kToolsCall, {{"name", "open_tab"}, {"arguments", {{"url", "https://slow.test/"}}}}))));
+  StartTool(s, 77, "open_tab", {{"url", "https://slow.test/"}});
   const Json request = ExtRequest(ext_method::kTabsCreate);
   s.Write(LineFramer::Encode(rpc::Dump(rpc::MakeNotification(mcp::kCancelled, {{"requestId", 77}}))));
   ASSERT_TRUE(PumpUntil([&] { return ext_.CountMethod(ext_method::kCancel) == 1; }));
@@ -414,8 +424,7 @@ TEST_F(HostTest, AMessageOverOneMiBReachesTheExtensionInChunks) {
   Hello();
   Peer& s = Session();
   std::string url = "https://a.test/" + std::string(3 * 1024 * 1024, 'x') + "\u00e9";  // multi-byte at the end
-  s.Write(LineFramer::Encode(rpc::Dump(rpc::MakeRequest(
-      8, mcp::kToolsCall, {{"name", "open_tab"}, {"arguments", {{"url", url}}}}))));
+  StartTool(s, 8, "open_tab", {{"url", url}});
   std::string assembled;
   ASSERT_TRUE(PumpUntil([&] {
     assembled.clear();
@@ -454,14 +463,13 @@ TEST_F(HostTest, APageToolGoesToTheExtensionForTheFocusedTabAndItsResultComesBac
   Hello({Tab(4, "https://a.test/")});
   Peer& s = Session();
   CallTool(s, "focus_tab", {{"tabId", 4}});
-  s.Write(LineFramer::Encode(rpc::Dump(rpc::MakeRequest(
-      60, mcp::kToolsCall, {{"name", "click"}, {"arguments", {{"ref", "e3"}}}}))));
+  StartTool(s, 60, "click", {{"ref", "e3"}});
   const Json request = ExtRequest("page.click");
   EXPECT_EQ(request["params"]["tabId"], 4);
   EXPECT_EQ(request["params"]["ref"], "e3");
   const Json result = {{"content", {{{"type", "text"}, {"text", "clicked button \"Go\""}}}}};
   SendExt(rpc::MakeResult(request["id"], result));
-  ASSERT_TRUE(PumpUntil([&] { return s.inbox.back().value("id", 0) == 60; }));
+  ASSERT_TRUE(AwaitReply(s, 60));
   EXPECT_EQ(s.inbox.back()["result"], result);
 }
 
@@ -497,9 +505,7 @@ TEST_F(HostTest, ExtensionProgressReachesTheSessionThatGaveAToken) {
   Hello({Tab(4, "https://a.test/")});
   Peer& s = Session();
   CallTool(s, "focus_tab", {{"tabId", 4}});
-  s.Write(LineFramer::Encode(rpc::Dump(rpc::MakeRequest(
-      61, mcp::kToolsCall,
-      {{"name", "navigate"}, {"arguments", {{"url", "https://b.test/"}}}, {"_meta", {{"progressToken", "tok"}}}}))));
+  StartTool(s, 61, "navigate", {{"url", "https://b.test/"}}, {{"progressToken", "tok"}});
   const Json request = ExtRequest("page.navigate");
   ExtEvent(ext_event::kPageProgress, {{"id", request["id"]}, {"progress", 1}, {"message", "loading"}});
   ASSERT_TRUE(PumpUntil([&] { return s.CountMethod(mcp::kProgress) == 1; }));
@@ -510,7 +516,7 @@ TEST_F(HostTest, ExtensionProgressReachesTheSessionThatGaveAToken) {
     }
   }
   SendExt(rpc::MakeResult(request["id"], {{"content", Json::array()}}));
-  ASSERT_TRUE(PumpUntil([&] { return s.inbox.back().value("id", 0) == 61; }));
+  ASSERT_TRUE(AwaitReply(s, 61));
   ExtEvent(ext_event::kPageProgress, {{"id", request["id"]}, {"progress", 2}});  // after the answer: dropped
   EXPECT_TRUE(Call(s, mcp::kPing).contains("result"));
   EXPECT_EQ(s.CountMethod(mcp::kProgress), 1);
@@ -534,10 +540,10 @@ TEST_F(HostTest, AGoneTabIsAToolErrorNamingListTabs) {
   Hello({Tab(4, "https://a.test/")});
   Peer& s = Session();
   CallTool(s, "focus_tab", {{"tabId", 4}});
-  s.Write(LineFramer::Encode(rpc::Dump(rpc::MakeRequest(62, mcp::kToolsCall, {{"name", "snapshot"}}))));
+  StartTool(s, 62, "snapshot");
   const Json request = ExtRequest("page.snapshot");
   SendExt(rpc::MakeError(request["id"], rpc_error::kTabNotFound, "no tab with id 4"));
-  ASSERT_TRUE(PumpUntil([&] { return s.inbox.back().value("id", 0) == 62; }));
+  ASSERT_TRUE(AwaitReply(s, 62));
   EXPECT_TRUE(s.inbox.back()["result"]["isError"]);
   EXPECT_NE(s.inbox.back()["result"]["content"][0]["text"].get<std::string>().find("call list_tabs"), std::string::npos);
 }
@@ -550,8 +556,7 @@ TEST_F(HostTest, ACapabilityWidensTheSchemaItsSessionIsCheckedAgainst) {
   CallTool(plain, "focus_tab", {{"tabId", 4}});
   CallTool(html, "focus_tab", {{"tabId", 4}});
   EXPECT_TRUE(CallTool(plain, "read_page", {{"mode", "html"}})["isError"]);
-  html.Write(LineFramer::Encode(rpc::Dump(rpc::MakeRequest(
-      63, mcp::kToolsCall, {{"name", "read_page"}, {"arguments", {{"mode", "html"}}}}))));
+  StartTool(html, 63, "read_page", {{"mode", "html"}});
   const Json request = ExtRequest("page.read_page");
   EXPECT_EQ(request["params"]["mode"], "html");
 }
