@@ -28,6 +28,8 @@ echo "binary sizes: tabbridge $(du -h "$build/bin/tabbridge" | cut -f1), tabbrid
 if [[ -d "$root/tests/e2e/node_modules" ]] && command -v node >/dev/null; then
   echo
   node "$root/bench/page_bench.mjs" "$build"
+  echo
+  node "$root/bench/own_tools_bench.mjs" "$build"   # the page's own tools (WebMCP) vs snapshot+click+type
 else
   echo "(page-tool figures skipped: run 'cd tests/e2e && npm ci' and install chromium)"
 fi

@@ -30,6 +30,10 @@ inline constexpr std::size_t kChunkDataBytes = 384 * 1024;
 // One line on the shim socket or MCP stdio; big enough for a forwarded screenshot.
 inline constexpr std::size_t kMaxLineBytes = 64 * 1024 * 1024;
 
+// Tool results beyond this are not sent to a model: the extension caps images
+// and text far below it, so only a bug (or a hostile page) gets here.
+inline constexpr std::size_t kMaxToolResultBytes = 16 * 1024 * 1024;
+
 // --- deadlines --------------------------------------------------------------
 // Every request to the extension ends by then; tab operations take milliseconds.
 inline constexpr std::uint64_t kDefaultExtensionDeadlineMs = 10'000;
@@ -46,6 +50,30 @@ inline constexpr std::uint64_t kConnectWaitMs = 3'000;
 // How long connect_browser {launch: true} waits for the launched browser's host.
 inline constexpr std::uint64_t kLaunchWaitMs = 30'000;
 
+// --- the page's own tools (WebMCP, forms) -------------------------------------
+// The extension reports at most this many tools a document (page.tools `total`
+// says how many there are): a page registering thousands must not flood the host.
+inline constexpr std::size_t kMaxReportedPageTools = 256;
+// Introspected form tools a page: forms beyond are left to fill_form.
+inline constexpr std::size_t kMaxFormTools = 8;
+// What tools/list carries of one tab's own tools: a page that registers 200
+// tools must not flood the model's context; list_webmcp_tools shows them all.
+inline constexpr std::size_t kMaxListedPageTools = 24;
+inline constexpr std::size_t kMaxListedPageToolBytes = 12 * 1024;
+// A page-written description in tools/list is cut here (list_webmcp_tools: 1024).
+inline constexpr std::size_t kMaxListedDescriptionChars = 300;
+// A page tool whose schema is larger stays out of tools/list (call_webmcp_tool still runs it).
+inline constexpr std::size_t kMaxListedSchemaBytes = 4 * 1024;
+// Claude's API refuses tool names over 64 characters including the client's
+// "mcp__tabbridge__" prefix (16), so page tool names stay within 48.
+inline constexpr std::size_t kMaxToolNameChars = 48;
+// After a navigation a tab's own tools are re-read; the sessions focused on it
+// hear of the change once the new page reported (or this long after the
+// commit), so a page that brings the same tools back changes nothing.
+inline constexpr std::uint64_t kNavigationSettleMs = 3'000;
+// A page tool's execute() ends by then (the extension gives up first, at 25 s).
+inline constexpr std::uint64_t kPageToolCallDeadlineMs = 30'000;
+
 // --- JSON-RPC error codes -----------------------------------------------------
 namespace rpc_error {
 inline constexpr int kParseError = -32700;
@@ -57,6 +85,8 @@ inline constexpr int kInternalError = -32603;
 inline constexpr int kBrowserError = -32000;
 inline constexpr int kTabNotFound = -32001;
 inline constexpr int kInvalidArgument = -32002;
+// pagetool.call named a document the tab no longer shows (the page changed).
+inline constexpr int kDocumentChanged = -32003;
 // Raised locally when a peer does not answer or goes away.
 inline constexpr int kTimeout = -32010;
 inline constexpr int kPeerGone = -32011;
@@ -92,6 +122,8 @@ inline constexpr std::string_view kTabsCreate = "tabs.create";
 inline constexpr std::string_view kTabsClose = "tabs.close";
 // page tools: "page." + the tool's name (docs/protocol.md "Page tools")
 inline constexpr std::string_view kPagePrefix = "page.";
+// one of the page's own tools (WebMCP, forms): docs/protocol.md "The page's own tools"
+inline constexpr std::string_view kPageToolCall = "pagetool.call";
 // notifications, host -> extension
 inline constexpr std::string_view kChunk = "chunk";
 inline constexpr std::string_view kCancel = "cancel";
@@ -104,6 +136,7 @@ inline constexpr std::string_view kTabUpdated = "tab.updated";
 inline constexpr std::string_view kTabRemoved = "tab.removed";
 inline constexpr std::string_view kPageProgress = "page.progress";
 inline constexpr std::string_view kConsoleEntry = "console.entry";
+inline constexpr std::string_view kPageTools = "page.tools";
 }  // namespace ext_event
 
 }  // namespace tb

@@ -7,12 +7,15 @@
 namespace tb::tools {
 namespace {
 
-// No title: the name says it, and every byte is paid on every turn.
+// No title: the name says it, and every byte is paid on every turn. So a hint
+// is written only where it differs from MCP's default (destructive, not
+// idempotent, open world) — readOnlyHint always, since clients key on it.
 Json Annotations(bool read_only, bool destructive, bool idempotent, bool open_world) {
-  return {{"readOnlyHint", read_only},
-          {"destructiveHint", destructive},
-          {"idempotentHint", idempotent},
-          {"openWorldHint", open_world}};
+  Json hints = {{"readOnlyHint", read_only}};
+  if (!read_only && !destructive) hints["destructiveHint"] = false;  // meaningless for read-only tools
+  if (idempotent) hints["idempotentHint"] = true;
+  if (!open_world) hints["openWorldHint"] = false;
+  return hints;
 }
 
 Json Tool(std::string_view name, std::string_view description, Json properties, Json required, Json annotations) {
@@ -22,8 +25,8 @@ Json Tool(std::string_view name, std::string_view description, Json properties, 
           {"annotations", std::move(annotations)}};
 }
 
-const std::array<Json, 5>& Catalog() {
-  static const std::array<Json, 5> catalog = {
+const std::array<Json, 7>& Catalog() {
+  static const std::array<Json, 7> catalog = {
       Tool(kConnectBrowser,
            "Connect to the user's browser (Chrome, Chromium, Brave, Edge, Vivaldi) running the tabbridge "
            "extension. Set launch to start one with a dedicated profile if none is running.",
@@ -32,7 +35,7 @@ const std::array<Json, 5>& Catalog() {
             {"browser", {{"type", "string"},
                          {"description", "When several browsers run tabbridge: an id (browser-1) or a name"}}}},
            Json::array(), Annotations(false, false, true, false)),
-      Tool(kListTabs, "List open tabs: id, title, URL, whether focused, page tool count.",
+      Tool(kListTabs, "List open tabs: id, title, URL, whether focused, how many tools the page brings.",
            Json::object(), Json::array(), Annotations(true, false, true, false)),
       Tool(kOpenTab, "Open a URL in a new tab and, unless focus is false, focus it to get its page tools.",
            {{"url", {{"type", "string"}, {"description", "http(s) or file URL"}}},
@@ -43,6 +46,12 @@ const std::array<Json, 5>& Catalog() {
       Tool(kCloseTab, "Close a tab; defaults to the focused one.",
            {{"tabId", {{"type", "integer"}, {"description", "Defaults to the focused tab"}}}}, Json::array(),
            Annotations(false, true, false, false)),
+      Tool(kListWebMcpTools, "The focused tab's own tools (WebMCP, forms) with schemas, listed or not.",
+           {{"name", {{"type", "string"}, {"description", "Just this tool"}}}}, Json::array(),
+           Annotations(true, false, true, false)),
+      Tool(kCallWebMcpTool, "Call one of the focused tab's own tools by name.",
+           {{"name", {{"type", "string"}}}, {"arguments", {{"type", "object"}}}}, {"name"},
+           Annotations(false, true, false, true)),
   };
   return catalog;
 }
@@ -168,6 +177,7 @@ std::expected<void, std::string> CheckValue(const std::string& path, const Json&
     if (!ok) {
       std::string wanted;
       for (const auto& t : types) {
+        if (!t.is_string()) continue;
         const auto name = t.get<std::string>();
         wanted += (wanted.empty() ? "" : " or ") + std::string(name == "integer" || name == "array" || name == "object" ? "an " : "a ") + name;
       }
@@ -180,17 +190,20 @@ std::expected<void, std::string> CheckValue(const std::string& path, const Json&
     }
   }
   if (value.is_number()) {
-    if (const auto min = schema.find("minimum"); min != schema.end() && value.get<double>() < min->get<double>()) {
+    if (const auto min = schema.find("minimum"); min != schema.end() && min->is_number() && value.get<double>() < min->get<double>()) {
       return std::unexpected(path + " must be at least " + rpc::Dump(*min));
     }
-    if (const auto max = schema.find("maximum"); max != schema.end() && value.get<double>() > max->get<double>()) {
+    if (const auto max = schema.find("maximum"); max != schema.end() && max->is_number() && value.get<double>() > max->get<double>()) {
       return std::unexpected(path + " must be at most " + rpc::Dump(*max));
     }
   }
-  if (value.is_object() && schema.contains("properties")) {
+  // Page-written schemas (the page's own tools) are checked too: a field of an
+  // unexpected type is skipped, never trusted.
+  if (value.is_object() && schema.contains("properties") && schema["properties"].is_object()) {
     const Json& properties = schema["properties"];
-    for (const auto& name : schema.value("required", Json::array())) {
-      if (!value.contains(name.get<std::string>())) {
+    const auto required = schema.find("required");
+    for (const auto& name : required != schema.end() && required->is_array() ? *required : Json::array()) {
+      if (name.is_string() && !value.contains(name.get<std::string>())) {
         return std::unexpected("missing required argument " + (path.empty() ? "" : path + ".") + name.get<std::string>());
       }
     }
@@ -198,7 +211,7 @@ std::expected<void, std::string> CheckValue(const std::string& path, const Json&
       const std::string item_path = path.empty() ? key : path + "." + key;
       if (const auto property = properties.find(key); property != properties.end()) {
         if (auto ok = CheckValue(item_path, *property, item); !ok) return ok;
-      } else if (schema.value("additionalProperties", true) == false) {
+      } else if (const auto extra = schema.find("additionalProperties"); extra != schema.end() && *extra == false) {
         std::string known;
         for (const auto& [name, unused] : properties.items()) known += (known.empty() ? "" : ", ") + name;
         return std::unexpected("unknown argument " + item_path + (known.empty() ? " (this tool takes none)" : " (expected: " + known + ")"));
@@ -206,7 +219,7 @@ std::expected<void, std::string> CheckValue(const std::string& path, const Json&
     }
   }
   if (value.is_array()) {
-    if (const auto items = schema.find("items"); items != schema.end()) {
+    if (const auto items = schema.find("items"); items != schema.end() && items->is_object()) {
       for (std::size_t i = 0; i < value.size(); ++i) {
         if (auto ok = CheckValue(path + "[" + std::to_string(i) + "]", *items, value[i]); !ok) return ok;
       }
@@ -277,6 +290,20 @@ Json Result(Json structured, bool is_error) {
                  {"structuredContent", std::move(structured)}};
   if (is_error) result["isError"] = true;
   return result;
+}
+
+bool IsResult(const Json& json) {
+  return json.is_object() && json.contains("content") && json["content"].is_array();
+}
+
+const std::vector<std::string>& ReservedNames() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const auto& tool : Catalog()) out.push_back(tool["name"]);
+    for (const auto& tool : PageCatalog()) out.push_back(tool["name"]);
+    return out;
+  }();
+  return names;
 }
 
 Json ErrorResult(std::string_view message) {

@@ -17,6 +17,9 @@ inline constexpr std::string_view kListTabs = "list_tabs";
 inline constexpr std::string_view kOpenTab = "open_tab";
 inline constexpr std::string_view kFocusTab = "focus_tab";
 inline constexpr std::string_view kCloseTab = "close_tab";
+// The focused tab's own tools (WebMCP, forms) for clients that miss list_changed.
+inline constexpr std::string_view kListWebMcpTools = "list_webmcp_tools";
+inline constexpr std::string_view kCallWebMcpTool = "call_webmcp_tool";
 
 // Capabilities a session turns on with `tabbridge --caps …`: the less common
 // page tools, kept out of the default list because every byte of tools/list
@@ -48,5 +51,10 @@ std::expected<void, std::string> CheckArguments(const Json& tool, const Json& ar
 Json Result(Json structured, bool is_error = false);
 // A tool error with only a message; the message says what to do next.
 Json ErrorResult(std::string_view message);
+// Whether `json` has the shape of an MCP CallToolResult (a content array).
+bool IsResult(const Json& json);
+// The names of every tool tabbridge itself serves (page tools of every caps
+// included): what the page's own tools must never be called.
+const std::vector<std::string>& ReservedNames();
 
 }  // namespace tb::tools

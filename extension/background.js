@@ -6,8 +6,10 @@ import { registerTabs } from './tabs.js';
 import { buildHello } from './hello.js';
 import { registerActTools } from './page_act.js';
 import { registerReadTools } from './page_read.js';
+import { registerOwnTools } from './own_tools.js';
 
 registerTabs();
 registerActTools();
 registerReadTools();
+registerOwnTools();
 start(buildHello);

@@ -29,6 +29,13 @@ export function registerHandler(method, fn) {
   handlers.set(method, fn);
 }
 
+// fn() runs after every hello, for state that is not in hello (page.tools);
+// its events go out on the new port.
+const connectedListeners = [];
+export function onConnected(fn) {
+  connectedListeners.push(fn);
+}
+
 // Events while no port is open are dropped: the next hello carries the state.
 export function sendEvent(method, params) {
   conn?.send({ jsonrpc: '2.0', method, params });
@@ -111,6 +118,13 @@ class Connection {
       this.#port.postMessage({ jsonrpc: '2.0', method: Event.HELLO, params });
       console.info('tabbridge: connected, hello sent');
       this.#helloSent();
+      for (const fn of connectedListeners) {
+        try {
+          fn();
+        } catch (e) {
+          console.info(`tabbridge: onConnected listener failed: ${e.message}`);
+        }
+      }
     } catch (e) {
       this.#close(`hello failed: ${e.message}`);
     }

@@ -358,3 +358,6 @@ export function registerActTools() {
   tool('screenshot', screenshotTool);
   tool('handle_dialog', handleDialogTool);
 }
+
+// For form_tool_call.js: a form tool fills and submits as fill_form and click do.
+export { account, assertNoDialog, clickAt, fillOne, result, show, withEffects };

@@ -17,6 +17,8 @@ export const Method = Object.freeze({
   PING: 'ping',
   TABS_CREATE: 'tabs.create',
   TABS_CLOSE: 'tabs.close',
+  // One of the page's own tools (WebMCP, forms): docs/protocol.md "The page's own tools".
+  PAGE_TOOL_CALL: 'pagetool.call',
 });
 
 // Page tools arrive as PAGE_PREFIX + the tool's name (common/tool_catalog.cpp).
@@ -36,7 +38,27 @@ export const Event = Object.freeze({
   TAB_REMOVED: 'tab.removed',
   PAGE_PROGRESS: 'page.progress',
   CONSOLE_ENTRY: 'console.entry',
+  PAGE_TOOLS: 'page.tools',
 });
+
+// The page's own tools (common/protocol.h has the host's side of these limits).
+export const PageToolLimits = Object.freeze({
+  MAX_REPORTED_TOOLS: 256, // kMaxReportedPageTools
+  MAX_FORM_TOOLS: 8, // kMaxFormTools
+  MAX_NAME_CHARS: 128,
+  MAX_DESCRIPTION_CHARS: 1024,
+  MAX_SCHEMA_BYTES: 8 * 1024,
+  MAX_RESULT_TEXT_CHARS: 64 * 1024,
+  MAX_ERROR_CHARS: 4 * 1024, // a page's own error message in an answer
+  CALL_TIMEOUT_MS: 25_000, // < kPageToolCallDeadlineMs: the extension answers first
+  DEBOUNCE_MS: 150,
+});
+
+// Page text cut to max characters, "…" marking the cut.
+export const cut = (s, max) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
+
+// A page tool's name as messages show it: one line, at most MAX_NAME_CHARS.
+export const toolLabel = (name) => cut(String(name).replace(/\s+/g, ' ').trim(), PageToolLimits.MAX_NAME_CHARS);
 
 // JSON-RPC error codes the extension answers with.
 export const ErrorCode = Object.freeze({
@@ -44,6 +66,7 @@ export const ErrorCode = Object.freeze({
   BROWSER_ERROR: -32000,
   TAB_NOT_FOUND: -32001,
   INVALID_ARGUMENT: -32002,
+  DOCUMENT_CHANGED: -32003, // pagetool.call: the named document is gone
 });
 
 // Thrown by handlers to answer with a specific code; any other exception

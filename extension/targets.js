@@ -25,6 +25,12 @@ const AGENT_TIMEOUT_MS = 10000;
 
 export const tabGone = (tabId) => new RpcError(ErrorCode.TAB_NOT_FOUND, `tab ${tabId} is gone — call list_tabs`);
 
+// Chrome's id of the tab's current top-level document (null when it has none).
+export async function topDocumentId(tabId) {
+  const f = await chrome.webNavigation.getFrame({ tabId, frameId: 0 }).catch(() => null);
+  return f?.documentId ?? null;
+}
+
 export async function getTab(tabId) {
   try {
     return await chrome.tabs.get(tabId);
@@ -50,7 +56,7 @@ function scriptingError(tabId, e, frameId) {
   return new PageError(`page script failed: ${m}`);
 }
 
-function withTimeout(promise, ms) {
+export function withTimeout(promise, ms) {
   let timer;
   return Promise.race([
     promise,

@@ -17,7 +17,8 @@ Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions op
                   .on_close = [this](std::string_view reason) { Shutdown(reason); }},
                  options_.extension_deadline_ms),
       server_(loop, options_.allowed_uid),
-      reaper_(loop) {}
+      reaper_(loop),
+      settle_timer_(loop) {}
 
 Host::~Host() { Shutdown("host destroyed"); }
 
@@ -31,6 +32,7 @@ void Host::Shutdown(std::string_view why) {
   for (auto& [id, session] : sessions_) session->Close();
   extension_.Close();
   reaper_.Stop();
+  settle_timer_.Stop();
 }
 
 Json Host::HelloResult() const {
@@ -38,6 +40,7 @@ Json Host::HelloResult() const {
           {"browser", browser_},
           {"extension", extension_info_},
           {"tabCount", tabs_.VisibleCount()},
+          {"webmcp", WebMcpStatus()},
           {"hostPid", static_cast<long>(getpid())}};
 }
 
@@ -55,6 +58,8 @@ void Host::OnExtensionEvent(const std::string& event, const Json& params) {
     return OnPageProgress(params);
   } else if (event == ext_event::kConsoleEntry) {
     return OnConsoleEntry(params);
+  } else if (event == ext_event::kPageTools) {
+    return OnPageTools(params);
   } else if (event == ext_event::kTabRemoved) {
     if (!params.is_object() || !params.contains("tabId") || !params["tabId"].is_number_integer()) {
       return spdlog::warn("malformed {} event ignored", event);
@@ -116,6 +121,8 @@ void Host::RemoveSession(std::int64_t id) {
 }
 
 void Host::AfterTabsChanged() {
+  std::erase_if(own_tools_, [this](const auto& entry) { return tabs_.Find(entry.first) == nullptr; });
+  std::erase_if(settling_, [this](const auto& entry) { return tabs_.Find(entry.first) == nullptr; });
   for (auto& [id, session] : sessions_) {
     if (const auto focus = session->focused_tab(); focus && tabs_.Find(*focus) == nullptr) {
       session->set_focused_tab(std::nullopt);
@@ -130,13 +137,21 @@ Json Host::ToolsFor(const Session& session) const {
   list.push_back(*tools::Find(tools::kFocusTab));
   if (!session.focused_tab()) return list;
   list.push_back(*tools::Find(tools::kCloseTab));
+  list.push_back(*tools::Find(tools::kListWebMcpTools));
+  list.push_back(*tools::Find(tools::kCallWebMcpTool));
   for (auto& tool : tools::PageTools(session.caps())) list.push_back(std::move(tool));
+  for (auto& offered : OfferedTo(session)) {
+    if (offered.listed) list.push_back(std::move(offered.mcp_tool));
+  }
   return list;
 }
 
 Json Host::PageToolNames(const Session& session) const {
-  Json names = Json::array();
+  Json names = Json::array({tools::kListWebMcpTools, tools::kCallWebMcpTool});
   for (const auto& tool : tools::PageTools(session.caps())) names.push_back(tool["name"]);
+  for (const auto& offered : OfferedTo(session)) {
+    if (offered.listed) names.push_back(offered.mcp_name);
+  }
   return names;
 }
 
@@ -149,6 +164,8 @@ void Host::CallTool(Session& session, const std::string& request_key, const std:
   if (name == tools::kOpenTab) return OpenTab(session, request_key, args, std::move(reply));
   if (name == tools::kFocusTab) return FocusTab(session, args, std::move(reply));
   if (name == tools::kCloseTab) return CloseTab(session, request_key, args, std::move(reply));
+  if (name == tools::kListWebMcpTools) return ListWebMcpTools(session, args, std::move(reply));
+  if (name == tools::kCallWebMcpTool) return CallWebMcpTool(session, request_key, args, std::move(reply));
   reply(tools::ErrorResult("the host has no tool " + name));
 }
 

@@ -16,6 +16,7 @@
 #include "common/protocol.h"
 #include "common/uv_util.h"
 #include "host/extension_link.h"
+#include "host/own_tools.h"
 #include "host/session.h"
 #include "host/socket_server.h"
 #include "host/tab_table.h"
@@ -27,7 +28,14 @@ struct HostOptions {
   long allowed_uid = -1;
   long browser_pid = 0;  // our parent: Chrome starts native hosts itself
   std::uint64_t extension_deadline_ms = kDefaultExtensionDeadlineMs;
+  std::uint64_t navigation_settle_ms = kNavigationSettleMs;
 };
+
+// The model's answer to a tool the extension ran on tab `tab_id`: its result
+// as the extension built it, or a tool error saying what to do next (tab
+// gone, no result, too large). `changed_page` words -32003 (page tools).
+Json ExtensionToolResult(const std::string& name, std::int64_t tab_id, std::expected<Json, rpc::Error> outcome,
+                         const std::string& changed_page = "");
 
 class Host {
  public:
@@ -47,6 +55,14 @@ class Host {
   // Runs a checked tool call for `session`; `reply` gets the MCP result.
   void CallTool(Session& session, const std::string& request_key, const std::string& name, const Json& args,
                 const Json& progress_token, Reply reply);
+  // Runs `name` when it is one of the session's focused tab's own tools (or
+  // was, until the page changed: then a tool error says so). False when the
+  // name means nothing here.
+  bool CallOwnTool(Session& session, const std::string& request_key, const std::string& name, const Json& args,
+                   Reply& reply);
+  // While a tab's new document has not reported its own tools yet, the tab
+  // keeps the previous page's list (at most kNavigationSettleMs).
+  bool Settling(std::int64_t tab_id) const { return settling_.contains(tab_id); }
   Session* FindSession(std::int64_t id);
   void RemoveSession(std::int64_t id);
 
@@ -70,6 +86,21 @@ class Host {
   void OnPageProgress(const Json& params);
   void OnConsoleEntry(const Json& params);
 
+  // The page's own tools (host/own_tool_calls.cpp).
+  void OnPageTools(const Json& params);
+  // The focused tab's own tools as `session` is offered them (empty when none).
+  std::vector<own_tools::Offered> OfferedTo(const Session& session) const;
+  std::optional<std::size_t> PageIndex(std::int64_t tab_id) const;
+  void ListWebMcpTools(Session& session, const Json& args, Reply reply);
+  void CallWebMcpTool(Session& session, const std::string& request_key, const Json& args, Reply reply);
+  void RunOwnTool(Session& session, const std::string& request_key, const own_tools::Offered& offered,
+                  const Json& args, Reply reply);
+  std::string OwnToolNamesNow(const Session& session) const;
+  // native, absent or unknown: whether the browser has WebMCP of its own.
+  std::string WebMcpStatus() const;
+  // Drops the lists of tabs whose new page never reported, and tells the sessions.
+  void OnSettleTimer();
+
   uv_loop_t* loop_;
   HostOptions options_;
   ExtensionLink extension_;
@@ -84,9 +115,20 @@ class Host {
   std::map<std::int64_t, std::unique_ptr<Session>> sessions_;
   // Extension calls whose progress goes to a session: call id -> (session, token).
   std::map<std::int64_t, std::pair<std::int64_t, Json>> progress_routes_;
+  // Every tab's own tools, by tab id (tabs without any have no entry).
+  std::map<std::int64_t, own_tools::OwnToolSet> own_tools_;
+  // The WebMCP runtime pages last reported: native once any page had it.
+  std::string webmcp_seen_;
+  // Tabs whose new document has not reported yet, by tab id.
+  struct Settle {
+    std::uint64_t deadline;   // uv_now() time
+    std::string document_id;  // the new document, whose first report ends it
+  };
+  std::map<std::int64_t, Settle> settling_;
   // Sessions closed from inside their own callbacks die on the next turn.
   std::vector<std::unique_ptr<Session>> graveyard_;
   Timer reaper_;
+  Timer settle_timer_;
 };
 
 }  // namespace tb

@@ -53,11 +53,18 @@ int main(int argc, char** argv) {
   if (const char* env = std::getenv("TABBRIDGE_EXTENSION_DEADLINE_MS"); env != nullptr && std::atoll(env) > 0) {
     deadline_ms = static_cast<std::uint64_t>(std::atoll(env));
   }
+  // Tests lengthen the navigation hold to prove a list_changed came from the
+  // new page's report, not from the hold running out.
+  std::uint64_t settle_ms = tb::kNavigationSettleMs;
+  if (const char* env = std::getenv("TABBRIDGE_NAVIGATION_SETTLE_MS"); env != nullptr && std::atoll(env) > 0) {
+    settle_ms = static_cast<std::uint64_t>(std::atoll(env));
+  }
   int exit_code = 0;
   {
     tb::Host host(loop, std::move(stdio),
                   {.socket_dir = tb::SocketDir(), .allowed_uid = static_cast<long>(getuid()),
-                   .browser_pid = static_cast<long>(getppid()), .extension_deadline_ms = deadline_ms});
+                   .browser_pid = static_cast<long>(getppid()), .extension_deadline_ms = deadline_ms,
+                   .navigation_settle_ms = settle_ms});
     uv_signal_t sigterm, sigint;
     for (auto [handle, signum] : {std::pair{&sigterm, SIGTERM}, std::pair{&sigint, SIGINT}}) {
       uv_signal_init(loop, handle);

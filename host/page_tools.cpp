@@ -14,10 +14,6 @@
 namespace tb {
 namespace {
 
-// Results beyond this are not sent to a model: the extension caps images and
-// text far below it, so only a bug gets here.
-constexpr std::size_t kMaxPageResultBytes = 16 * 1024 * 1024;
-
 std::uint64_t DeadlineFor(const std::string& name, const Json& args) {
   if (name == "download_file") return kDownloadDeadlineMs;
   if (name == "navigate" || name == "wait_for") {
@@ -27,11 +23,27 @@ std::uint64_t DeadlineFor(const std::string& name, const Json& args) {
   return kPageToolDeadlineMs;
 }
 
-bool IsToolResult(const Json& result) {
-  return result.is_object() && result.contains("content") && result["content"].is_array();
-}
-
 }  // namespace
+
+Json ExtensionToolResult(const std::string& name, std::int64_t tab_id, std::expected<Json, rpc::Error> outcome,
+                         const std::string& changed_page) {
+  if (!outcome) {
+    const rpc::Error& error = outcome.error();
+    if (error.code == rpc_error::kTabNotFound) {
+      return tools::ErrorResult(name + ": tab " + std::to_string(tab_id) + " is gone — call list_tabs");
+    }
+    if (error.code == rpc_error::kDocumentChanged && !changed_page.empty()) return tools::ErrorResult(name + ": " + changed_page);
+    return tools::ErrorResult(name + ": " + error.message);
+  }
+  if (!tools::IsResult(*outcome)) {
+    spdlog::error("the extension answered {} without a tool result", name);
+    return tools::ErrorResult(name + ": the extension gave no result — reload it and retry");
+  }
+  if (rpc::Dump(*outcome).size() > kMaxToolResultBytes) {
+    return tools::ErrorResult(name + ": the result is too large to return — narrow it (selector, maxChars)");
+  }
+  return std::move(*outcome);
+}
 
 void Host::CallPageTool(Session& session, const std::string& request_key, const std::string& name, const Json& args,
                         const Json& progress_token, Reply reply) {
@@ -52,21 +64,7 @@ void Host::CallPageTool(Session& session, const std::string& request_key, const 
       std::string(ext_method::kPagePrefix) + name, std::move(params),
       [this, name, tab_id, reply, call_id](std::expected<Json, rpc::Error> outcome) {
         progress_routes_.erase(*call_id);
-        if (!outcome) {
-          const rpc::Error& error = outcome.error();
-          if (error.code == rpc_error::kTabNotFound) {
-            return reply(tools::ErrorResult(name + ": tab " + std::to_string(tab_id) + " is gone — call list_tabs"));
-          }
-          return reply(tools::ErrorResult(name + ": " + error.message));
-        }
-        if (!IsToolResult(*outcome)) {
-          spdlog::error("the extension answered {} without a tool result", name);
-          return reply(tools::ErrorResult(name + ": the extension gave no result — reload it and retry"));
-        }
-        if (rpc::Dump(*outcome).size() > kMaxPageResultBytes) {
-          return reply(tools::ErrorResult(name + ": the result is too large to return — narrow it (selector, maxChars)"));
-        }
-        reply(std::move(*outcome));
+        reply(ExtensionToolResult(name, tab_id, std::move(outcome)));
       },
       DeadlineFor(name, args));
   if (call == 0) return;  // answered at once: the extension is gone

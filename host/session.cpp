@@ -84,8 +84,13 @@ void Session::OnRequest(rpc::Message& msg) {
       return;
     }
     helloed_ = true;
-    for (const auto& cap : msg.params.value("caps", Json::array())) {
-      if (cap.is_string()) caps_.push_back(cap.get<std::string>());
+    if (const auto caps = msg.params.find("caps"); caps != msg.params.end() && caps->is_array()) {
+      for (const auto& cap : *caps) {
+        if (cap.is_string()) caps_.push_back(cap.get<std::string>());
+      }
+    }
+    if (const auto list = msg.params.find("pageTools"); list != msg.params.end() && list->is_boolean()) {
+      lists_own_tools_ = list->get<bool>();
     }
     told_fingerprint_ = ToolsFingerprint();
     Send(rpc::MakeResult(msg.id, host_.HelloResult()));
@@ -98,7 +103,13 @@ void Session::OnRequest(rpc::Message& msg) {
   if (msg.method == mcp::kPing) {
     Send(rpc::MakeResult(msg.id, Json::object()));
   } else if (msg.method == mcp::kToolsList) {
-    Send(rpc::MakeResult(msg.id, {{"tools", host_.ToolsFor(*this)}}));
+    Json list = host_.ToolsFor(*this);
+    told_own_.clear();
+    for (const auto& tool : list) {
+      const std::string& name = tool["name"].get_ref<const std::string&>();
+      if (tools::Find(name) == nullptr) told_own_.insert(name);
+    }
+    Send(rpc::MakeResult(msg.id, {{"tools", std::move(list)}}));
   } else if (msg.method == mcp::kToolsCall) {
     OnToolsCall(msg.id, msg.params);
   } else {
@@ -112,12 +123,31 @@ void Session::OnToolsCall(const Json& id, const Json& params) {
     return;
   }
   const std::string name = params["name"].get<std::string>();
+  const Json args = params.contains("arguments") && !params["arguments"].is_null() ? params["arguments"] : Json::object();
+  const std::string key = rpc::Dump(id);
+  if (in_flight_.contains(key)) {
+    Send(rpc::MakeError(id, rpc_error::kInvalidRequest, "request id " + key + " is already in use"));
+    return;
+  }
+  Host::Reply reply = [&host = host_, session_id = id_, key, id](Json result) {
+    Session* self = host.FindSession(session_id);
+    if (self == nullptr || self->in_flight_.erase(key) == 0) return;  // gone or cancelled
+    self->Send(rpc::MakeResult(id, std::move(result)));
+  };
   const Json* tool = tools::Find(name);
-  if (tool == nullptr || name == tools::kConnectBrowser) {
+  if (tool == nullptr) {
+    // Not one of ours: perhaps one of the focused page's own tools.
+    in_flight_.emplace(key, InFlight{});
+    if (!host_.CallOwnTool(*this, key, name, args, reply)) {
+      in_flight_.erase(key);
+      Send(rpc::MakeError(id, rpc_error::kInvalidParams, "Unknown tool: " + name));
+    }
+    return;
+  }
+  if (name == tools::kConnectBrowser) {
     Send(rpc::MakeError(id, rpc_error::kInvalidParams, "Unknown tool: " + name));
     return;
   }
-  const Json args = params.contains("arguments") && !params["arguments"].is_null() ? params["arguments"] : Json::object();
   // A page tool is checked against this session's variant of it (caps widen
   // some schemas, e.g. read_page's html mode); one it lacks, against the base
   // schema, and then the host says which capability turns it on.
@@ -126,19 +156,10 @@ void Session::OnToolsCall(const Json& id, const Json& params) {
     Send(rpc::MakeResult(id, tools::ErrorResult(name + ": " + ok.error())));
     return;
   }
-  const std::string key = rpc::Dump(id);
-  if (in_flight_.contains(key)) {
-    Send(rpc::MakeError(id, rpc_error::kInvalidRequest, "request id " + key + " is already in use"));
-    return;
-  }
   in_flight_.emplace(key, InFlight{});
   const Json meta = params.value("_meta", Json::object());
   const Json progress_token = meta.is_object() ? meta.value("progressToken", Json()) : Json();
-  host_.CallTool(*this, key, name, args, progress_token, [&host = host_, session_id = id_, key, id](Json result) {
-    Session* self = host.FindSession(session_id);
-    if (self == nullptr || self->in_flight_.erase(key) == 0) return;  // gone or cancelled
-    self->Send(rpc::MakeResult(id, std::move(result)));
-  });
+  host_.CallTool(*this, key, name, args, progress_token, std::move(reply));
 }
 
 }  // namespace tb

@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -28,6 +29,12 @@ class Session {
   std::int64_t id() const { return id_; }
   std::optional<std::int64_t> focused_tab() const { return focused_tab_; }
   const std::vector<std::string>& caps() const { return caps_; }
+  // False with tabbridge --disable-webmcp-auto-register: the page's own tools
+  // stay out of tools/list (list_webmcp_tools and call_webmcp_tool still work).
+  bool lists_own_tools() const { return lists_own_tools_; }
+  // Whether `name` was one of the page's own tools in the last list this
+  // session was given: a call to it after the page changed is a clear error.
+  bool was_told(const std::string& name) const { return told_own_.contains(name); }
   void set_focused_tab(std::optional<std::int64_t> tab) { focused_tab_ = tab; }
 
   // Sends list_changed if this session's tool list differs from the one it was
@@ -60,6 +67,8 @@ class Session {
   bool helloed_ = false;
   std::optional<std::int64_t> focused_tab_;
   std::vector<std::string> caps_;  // page-tool capabilities from hello (tabbridge --caps)
+  bool lists_own_tools_ = true;
+  std::set<std::string> told_own_;
   std::size_t told_fingerprint_ = 0;
   int holds_ = 0;
   // In-flight requests by dumped id: answered at most once, cancellable.

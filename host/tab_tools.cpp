@@ -31,7 +31,8 @@ void Host::ListTabs(Session& session, Reply reply) {
   for (const Tab* tab : tabs_.Visible()) {
     Json entry = TabSummary(*tab);
     entry["focused"] = session.focused_tab() == tab->id;
-    entry["toolCount"] = PageToolNames(session).size();
+    const auto own = own_tools_.find(tab->id);
+    entry["toolCount"] = own != own_tools_.end() ? own->second.total : 0;  // the page's own tools
     tabs.push_back(std::move(entry));
   }
   const auto focus = session.focused_tab();

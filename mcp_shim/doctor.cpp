@@ -95,6 +95,15 @@ int RunDoctor() {
       const Json browser = host.link->hello().value("browser", Json::object());
       report.Ok("live host " + host.id + ": " + browser.value("name", "?") + " " + browser.value("version", "") + ", " +
                 std::to_string(host.link->hello().value("tabCount", 0)) + " tabs");
+      const Json webmcp = host.link->hello().value("webmcp", Json("unknown"));
+      if (webmcp == "native") {
+        report.Ok("live host " + host.id + ": the browser has native WebMCP (pages' own tools need no polyfill)");
+      } else {
+        report.Note("live host " + host.id + ": native WebMCP " +
+                    std::string(webmcp == "absent" ? "is off" : "not seen yet") +
+                    " — pages' own tools still work through @mcp-b/global, forms and the older API; start the "
+                    "browser with --enable-features=WebMCP for native ones (connect_browser {launch: true} does)");
+      }
     }
     if (live.size() < slots.size()) {
       report.Note(std::to_string(slots.size() - live.size()) + " stale socket(s) from crashed hosts; the next host replaces them");

@@ -65,6 +65,23 @@ class SpawnedBrowser : public LaunchedBrowser {
 
 }  // namespace
 
+// Launched browsers get native WebMCP (the page's own tools without a
+// polyfill) unless the user's arguments already decide it. Chrome honours only
+// the last --enable-features, so ours joins an existing one.
+void EnableWebMcp(std::vector<std::string>& args) {
+  constexpr std::string_view kEnable = "--enable-features=";
+  for (const auto& arg : args) {
+    if ((arg.starts_with(kEnable) || arg.starts_with("--disable-features=")) && arg.find("WebMCP") != std::string::npos) return;
+  }
+  for (auto it = args.rbegin(); it != args.rend(); ++it) {
+    if (it->starts_with(kEnable)) {
+      *it += ",WebMCP";
+      return;
+    }
+  }
+  args.push_back(std::string(kEnable) + "WebMCP");
+}
+
 std::expected<LaunchPlan, std::string> PlanLaunch() {
   LaunchPlan plan;
   const char* env_browser = std::getenv("TABBRIDGE_BROWSER");
@@ -91,6 +108,7 @@ std::expected<LaunchPlan, std::string> PlanLaunch() {
     plan.args.push_back("--load-extension=" + plan.extension_dir);
   }
   for (auto& extra : SplitArgs(std::getenv("TABBRIDGE_BROWSER_ARGS"))) plan.args.push_back(std::move(extra));
+  EnableWebMcp(plan.args);
   plan.args.push_back("about:blank");
   return plan;
 }

@@ -22,6 +22,10 @@ struct LaunchPlan {
   bool load_over_pipe = false;
 };
 
+// Adds WebMCP to the browser's --enable-features unless `args` already
+// enable or disable it (launched browsers get the page's own tools natively).
+void EnableWebMcp(std::vector<std::string>& args);
+
 // Finds the browser ($TABBRIDGE_BROWSER or the first Chrome-family browser on
 // PATH) and builds its command line. Pure apart from looking at the disk.
 std::expected<LaunchPlan, std::string> PlanLaunch();

@@ -23,10 +23,16 @@
 
 namespace {
 
+constexpr std::string_view kDisableAutoRegister = "--disable-webmcp-auto-register";
+
 constexpr const char* kUsage =
-    "usage: tabbridge [--caps LIST]   serve MCP on stdin/stdout (what MCP clients run)\n"
+    "usage: tabbridge [--caps LIST] [--disable-webmcp-auto-register]\n"
+    "                                 serve MCP on stdin/stdout (what MCP clients run)\n"
     "                                 LIST: comma-separated extra page tools: eval (evaluate),\n"
     "                                 download (download_file), html (read_page mode html), or all\n"
+    "                                 --disable-webmcp-auto-register: keep the page's own tools\n"
+    "                                 (WebMCP, forms) out of tools/list; list_webmcp_tools and\n"
+    "                                 call_webmcp_tool still reach them\n"
     "       tabbridge doctor          check every link: manifests, extension, socket, live host\n"
     "       tabbridge register [DIR]  write the native-messaging manifest for every browser found\n"
     "                                 (or into DIR, a NativeMessagingHosts directory)\n"
@@ -85,7 +91,7 @@ std::expected<std::vector<std::string>, std::string> ParseCaps(const std::string
   return caps;
 }
 
-int Serve(std::vector<std::string> caps) {
+int Serve(std::vector<std::string> caps, bool list_page_tools) {
   tb::InitLogging("tabbridge", "info");
   ::signal(SIGPIPE, SIG_IGN);  // a vanished peer is an error code, not a death
   uv_loop_t* loop = uv_default_loop();
@@ -96,7 +102,7 @@ int Serve(std::vector<std::string> caps) {
     return 2;
   }
   {
-    tb::McpServer server(loop, std::move(stdio), std::move(caps));
+    tb::McpServer server(loop, std::move(stdio), std::move(caps), list_page_tools);
     server.Start();
     uv_run(loop, UV_RUN_DEFAULT);
   }
@@ -105,25 +111,42 @@ int Serve(std::vector<std::string> caps) {
   return 0;
 }
 
+// tabbridge [--caps LIST] [--disable-webmcp-auto-register]: the MCP server.
+int ServeWithOptions(const std::vector<std::string>& args) {
+  std::vector<std::string> caps;
+  bool list_page_tools = true;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == kDisableAutoRegister) {
+      list_page_tools = false;
+    } else if (arg == "--caps" || arg.starts_with("--caps=")) {
+      const bool inline_value = arg.starts_with("--caps=");
+      if (!inline_value && i + 1 >= args.size()) {
+        std::fprintf(stderr, "tabbridge: --caps needs a list\n\n%s", kUsage);
+        return 2;
+      }
+      auto parsed = ParseCaps(inline_value ? arg.substr(7) : args[++i]);
+      if (!parsed) {
+        std::fprintf(stderr, "tabbridge: %s\n", parsed.error().c_str());
+        return 2;
+      }
+      caps = std::move(*parsed);
+    } else {
+      std::fprintf(stderr, "tabbridge: unknown option '%s'\n\n%s", arg.c_str(), kUsage);
+      return 2;
+    }
+  }
+  return Serve(std::move(caps), list_page_tools);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty()) return Serve({});
-  const std::string& command = args[0];
-  if (command == "--caps" || command.starts_with("--caps=")) {
-    const bool inline_value = command.starts_with("--caps=");
-    if (!inline_value && args.size() < 2) {
-      std::fprintf(stderr, "tabbridge: --caps needs a list\n\n%s", kUsage);
-      return 2;
-    }
-    auto caps = ParseCaps(inline_value ? command.substr(7) : args[1]);
-    if (!caps) {
-      std::fprintf(stderr, "tabbridge: %s\n", caps.error().c_str());
-      return 2;
-    }
-    return Serve(std::move(*caps));
+  if (args.empty() || args[0] == "--caps" || args[0].starts_with("--caps=") || args[0] == kDisableAutoRegister) {
+    return ServeWithOptions(args);
   }
+  const std::string& command = args[0];
   if (command == "--help" || command == "-h" || command == "help") {
     std::fputs(kUsage, stdout);
     return 0;

@@ -21,8 +21,11 @@ namespace tb {
 
 class McpServer {
  public:
-  // `caps`: the page-tool capabilities this session turns on (tabbridge --caps).
-  McpServer(uv_loop_t* loop, std::unique_ptr<Transport> client, std::vector<std::string> caps);
+  // `caps`: the page-tool capabilities this session turns on (tabbridge --caps);
+  // `list_page_tools` false keeps the page's own tools out of tools/list
+  // (tabbridge --disable-webmcp-auto-register).
+  McpServer(uv_loop_t* loop, std::unique_ptr<Transport> client, std::vector<std::string> caps,
+            bool list_page_tools = true);
   ~McpServer();
   void Start();
 
@@ -48,6 +51,7 @@ class McpServer {
   std::unique_ptr<LaunchedBrowser> launched_;
   Json client_info_ = Json::object();
   std::vector<std::string> caps_;
+  bool list_page_tools_ = true;
   int log_level_ = 0;  // index into the MCP levels; messages below it are not sent
   // Client requests not yet answered, by dumped id: the host-side id to cancel
   // (0 when served locally). A request is answered only while it is here.

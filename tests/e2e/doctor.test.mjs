@@ -54,6 +54,8 @@ describe('tabbridge doctor', { timeout: 90_000 }, () => {
     assert.equal(code, 0, stdout);
     assert.match(stdout, /ok {4}extension: .* \(ID adpkeaffmapkegingficmdcbffgoapmk\)/);
     assert.match(stdout, /ok {4}live host browser-0: Chromium \d+/);
+    // connect_browser {launch: true} started it with --enable-features=WebMCP.
+    assert.match(stdout, /ok {4}live host browser-0: the browser has native WebMCP/);
     assert.match(stdout, /all links work/);
   });
 

@@ -47,6 +47,7 @@ export const BASE_BROWSER_ARGS = [
   '--disable-quic',
 ];
 export const FIXTURES_DIR = path.join(HERE, 'fixtures');
+const NODE_MODULES_DIR = path.join(HERE, 'node_modules');
 
 // Deadlines (generous: a cold Chromium launch takes a few seconds).
 export const LAUNCH_TIMEOUT_MS = 45_000; // connect_browser {launch:true}
@@ -211,6 +212,9 @@ function readBody(req) {
  *   /csp/<file>          fixtures/<file> with Content-Security-Policy: script-src 'self'
  *   /hold?key=K          answers "released K" once release(K) is called (or after HOLD_MAX_MS)
  *   /slow.html?key=K     sends the page's head at once and the rest once release(K) is called
+ *   /search, /book, /subscribe  result pages of the form fixtures (flights, declarative-form,
+ *                        late-form); what they received: queriesOf('/search')
+ *   /node_modules/@mcp-b/global/<file>  that package's files from tests/e2e/node_modules (read-only)
  *
  * In .html files `{{NAME}}` is replaced by `vars.NAME` (vars is mutable: set
  * PEER_ORIGIN once the other server is up); unknown names are left alone.
@@ -239,8 +243,8 @@ export async function startFixtureServer({ vars = {} } = {}) {
   };
   const templated = (text) => text.replace(/\{\{(\w+)\}\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
 
-  const sendFile = async (req, res, file, extraHeaders = {}) => {
-    if (!file.startsWith(FIXTURES_DIR + path.sep)) {
+  const sendFile = async (req, res, file, extraHeaders = {}, root = FIXTURES_DIR) => {
+    if (!file.startsWith(root + path.sep)) {
       res.writeHead(403).end();
       return;
     }
@@ -327,6 +331,20 @@ export async function startFixtureServer({ vars = {} } = {}) {
       res.end(how === 'released' ? `released ${key}` : `timeout ${key}`);
       return;
     }
+    if (pathname === '/search') {
+      const q = (k) => escapeHtml(searchParams.get(k) ?? '');
+      return html(200, `Flights ${searchParams.get('from') ?? ''} to ${searchParams.get('to') ?? ''}`,
+        `<h1 id="results">Flights from ${q('from')} to ${q('to')} on ${q('depart')}</h1><p>${q('passengers')} passenger(s), ${q('cabin')}</p>`);
+    }
+    if (pathname === '/book') {
+      return html(200, 'Table booked', `<h1 id="booked">Table booked for ${escapeHtml(searchParams.get('name') ?? '')}</h1>`);
+    }
+    if (pathname === '/subscribe') {
+      return html(200, 'Subscribed', `<h1 id="subscribed">Subscribed ${escapeHtml(searchParams.get('email') ?? '')}</h1>`);
+    }
+    if ((m = /^\/node_modules\/(@mcp-b\/global\/[\w./-]+)$/.exec(pathname)) && !m[1].includes('..')) {
+      return sendFile(req, res, path.join(NODE_MODULES_DIR, m[1]), {}, path.join(NODE_MODULES_DIR, '@mcp-b', 'global'));
+    }
     if (pathname === '/slow.html') {
       const key = searchParams.get('key') ?? '';
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
@@ -358,6 +376,8 @@ export async function startFixtureServer({ vars = {} } = {}) {
     localhostOrigin: `http://localhost:${port}`,
     vars,
     requests,
+    /** The query of every GET to `pathname` so far, oldest first. */
+    queriesOf: (pathname) => requests.filter((r) => r.method === 'GET' && r.path === pathname).map((r) => r.query),
     release,
     url: (p) => `${origin}${p.startsWith('/') ? p : `/${p}`}`,
     close: () =>

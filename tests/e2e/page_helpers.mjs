@@ -374,7 +374,7 @@ export class PageTab {
  *         site, so its iframes are out of process; the first server's pages
  *         name it {{PEER_ORIGIN}}.
  */
-export async function startPageBrowser(h, { name, caps = null, peer = false, extraBrowserArgs = [] } = {}) {
+export async function startPageBrowser(h, { name, caps = null, peer = false, extraBrowserArgs = [], env: extraEnv = {} } = {}) {
   const env = { h };
   env.web = await h.fixtureServer();
   if (peer) {
@@ -389,6 +389,7 @@ export async function startPageBrowser(h, { name, caps = null, peer = false, ext
     extraBrowserArgs: ['--remote-debugging-port=0', ...extraBrowserArgs],
     shimArgs: caps ? ['--caps', caps] : [],
     isolatedHome: true,
+    env: extraEnv,
   });
   const connected = await launchBrowser(env.s);
   env.browserPid = connected.browser.pid;

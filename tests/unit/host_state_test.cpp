@@ -2,235 +2,20 @@
 // a socketpair and its shims over real connections to its Unix socket. Covers
 // the tool list of every state, each transition's list_changed, and the
 // protocol edges of the shim socket.
-#include <fcntl.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
-#include <unistd.h>
-
-#include <chrono>
-#include <filesystem>
-#include <functional>
-#include <set>
-#include <memory>
-#include <string>
-#include <vector>
-
-#include <gtest/gtest.h>
-
-#include "common/framing.h"
-#include "common/jsonrpc.h"
-#include "common/protocol.h"
-#include "common/socket_dir.h"
-#include "common/tool_catalog.h"
-#include "common/uv_util.h"
-#include "host/host.h"
+#include "tests/unit/host_fixture.h"
 
 namespace tb {
 namespace {
 
-struct Peer {
-  int fd = -1;
-  bool native = false;
-  NativeFramer native_framer{kMaxFrameFromExtension};
-  LineFramer line_framer{kMaxLineBytes};
-  std::vector<Json> inbox;  // everything received, in order
-  bool eof = false;
-  std::function<void()> pump;  // runs the host while a write waits for room
-
-  void Read() {
-    char buf[65536];
-    for (;;) {
-      const ssize_t n = ::read(fd, buf, sizeof(buf));
-      if (n == 0) eof = true;
-      if (n <= 0) return;
-      std::vector<std::string> frames;
-      if (native) native_framer.Feed({buf, static_cast<std::size_t>(n)}, frames);
-      else line_framer.Feed({buf, static_cast<std::size_t>(n)}, frames);
-      for (auto& f : frames) inbox.push_back(Json::parse(f));
-    }
-  }
-  void Write(const std::string& bytes) {
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-      const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-      if (n > 0) done += static_cast<std::size_t>(n);
-      else if (errno != EAGAIN) return;
-      else if (pump) pump();
-    }
-  }
-  int CountMethod(std::string_view method) const {
-    int count = 0;
-    for (const auto& m : inbox) count += m.value("method", "") == method;
-    return count;
-  }
-  int ListChanged() const { return CountMethod(mcp::kToolsListChanged); }
-};
-
-void NonBlocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
-
-Json Tab(std::int64_t id, std::string url, std::string title = "T") {
-  return {{"id", id}, {"windowId", 1}, {"title", title}, {"url", url}, {"status", "complete"}, {"active", false}};
-}
-
-class HostTest : public ::testing::Test {
- protected:
-  void SetUp() override { uv_loop_init(&loop_); }
-
-  void StartHost(std::uint64_t deadline_ms = 10'000) {
-    char tmpl[] = "/tmp/tb-unit-XXXXXX";
-    root_ = ::mkdtemp(tmpl);
-    dir_ = root_ + "/sock";
-    int fds[2];
-    ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
-    ext_.fd = fds[1];
-    ext_.native = true;
-    ext_.pump = [this] { PumpOnce(); };
-    NonBlocking(ext_.fd);
-    auto* pipe = NewHandle<uv_pipe_t>();
-    uv_pipe_init(&loop_, pipe, 0);
-    uv_pipe_open(pipe, fds[0]);
-    auto* stream = reinterpret_cast<uv_stream_t*>(pipe);
-    host_ = std::make_unique<Host>(&loop_, std::make_unique<Transport>(stream, stream, Framing::kNative, kMaxFrameFromExtension),
-                                   HostOptions{.socket_dir = dir_, .allowed_uid = static_cast<long>(getuid()),
-                                               .browser_pid = 4242, .extension_deadline_ms = deadline_ms});
-    host_->Start();
-  }
-
-  void TearDown() override {
-    host_.reset();
-    for (auto* peer : peers_) ::close(peer->fd);
-    if (ext_.fd >= 0) ::close(ext_.fd);
-    uv_run(&loop_, UV_RUN_DEFAULT);
-    uv_loop_close(&loop_);
-    if (!root_.empty()) std::filesystem::remove_all(root_);
-  }
-
-  void PumpOnce() {
-    uv_run(&loop_, UV_RUN_NOWAIT);
-    ext_.Read();
-    for (auto* peer : peers_) peer->Read();
-  }
-
-  // Runs the loop and reads every peer until `done` or the deadline.
-  bool PumpUntil(const std::function<bool()>& done, int timeout_ms = 5000) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-    while (std::chrono::steady_clock::now() < deadline) {
-      uv_run(&loop_, UV_RUN_NOWAIT);
-      ext_.Read();
-      for (auto* peer : peers_) peer->Read();
-      if (done()) return true;
-      std::vector<pollfd> fds{{ext_.fd, POLLIN, 0}};
-      for (auto* peer : peers_) fds.push_back({peer->fd, POLLIN, 0});
-      ::poll(fds.data(), fds.size(), 1);
-    }
-    return false;
-  }
-
-  void SendExt(const Json& message) { ext_.Write(NativeFramer::Encode(rpc::Dump(message))); }
-  void ExtEvent(std::string_view event, Json params) { SendExt(rpc::MakeNotification(event, std::move(params))); }
-
-  void Hello(Json tabs = Json::array()) {
-    ExtEvent(ext_event::kHello, {{"protocol", kExtensionProtocol},
-                                 {"browser", {{"name", "Chromium"}, {"version", "156"}}},
-                                 {"extension", {{"id", kExtensionId}, {"version", "0.1.0"}}},
-                                 {"tabs", std::move(tabs)}});
-    ASSERT_TRUE(PumpUntil([&] { return std::filesystem::exists(SocketPath(dir_, 0)); })) << "no socket after hello";
-  }
-
-  Peer& Connect() {
-    auto peer = std::make_unique<Peer>();
-    peer->fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-    sockaddr_un addr{};
-    addr.sun_family = AF_UNIX;
-    const std::string path = SocketPath(dir_, 0);
-    std::strncpy(addr.sun_path, path.c_str(), sizeof(addr.sun_path) - 1);
-    EXPECT_EQ(::connect(peer->fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
-    NonBlocking(peer->fd);
-    peer->pump = [this] { PumpOnce(); };
-    peers_.push_back(peer.get());
-    owned_.push_back(std::move(peer));
-    return *owned_.back();
-  }
-
-  // Sends a request and pumps until its response; returns the response.
-  Json Call(Peer& peer, std::string_view method, Json params = Json::object()) {
-    const int id = next_id_++;
-    peer.Write(LineFramer::Encode(rpc::Dump(rpc::MakeRequest(id, method, std::move(params)))));
-    Json response;
-    EXPECT_TRUE(PumpUntil([&] {
-      for (const auto& m : peer.inbox) {
-        if (m.contains("id") && m["id"] == id && !m.contains("method")) return response = m, true;
-      }
-      return false;
-    })) << "no answer to " << method;
-    return response;
-  }
-
-  Peer& Session(Json caps = Json::array()) {
-    Peer& peer = Connect();
-    const Json hello = Call(peer, shim_method::kHello,
-                            {{"protocol", kShimProtocol}, {"client", {{"name", "test"}}}, {"caps", std::move(caps)}});
-    EXPECT_TRUE(hello.contains("result")) << hello;
-    return peer;
-  }
-
-  std::vector<std::string> ToolNames(Peer& peer) {
-    std::vector<std::string> names;
-    const Json response = Call(peer, mcp::kToolsList);  // held: a temporary would die before the loop
-    for (const auto& tool : response["result"]["tools"]) names.push_back(tool["name"]);
-    return names;
-  }
-
-  // Sends tools/call `name` as request `id` without waiting: the test then
-  // plays the extension's part before the reply can come.
-  void StartTool(Peer& peer, int id, std::string_view name, Json args = Json::object(), Json meta = nullptr) {
-    Json params = {{"name", name}, {"arguments", std::move(args)}};
-    if (!meta.is_null()) params["_meta"] = std::move(meta);
-    peer.Write(LineFramer::Encode(rpc::Dump(rpc::MakeRequest(id, mcp::kToolsCall, std::move(params)))));
-  }
-
-  // Pumps until the last message `peer` got is the reply to request `id`.
-  bool AwaitReply(Peer& peer, int id) {
-    return PumpUntil([&] { return !peer.inbox.empty() && peer.inbox.back().value("id", 0) == id; });
-  }
-
-  Json CallTool(Peer& peer, std::string_view name, Json args = Json::object()) {
-    return Call(peer, mcp::kToolsCall, {{"name", name}, {"arguments", std::move(args)}})["result"];
-  }
-
-  // Waits for the extension to receive a request for `method`; returns it.
-  Json ExtRequest(std::string_view method) {
-    Json request;
-    EXPECT_TRUE(PumpUntil([&] {
-      for (const auto& m : ext_.inbox) {
-        if (m.value("method", "") == method && m.contains("id") && !answered_.contains(m["id"].get<std::int64_t>())) {
-          answered_.insert(m["id"].get<std::int64_t>());
-          return request = m, true;
-        }
-      }
-      return false;
-    })) << "the extension never got " << method;
-    return request;
-  }
-
-  uv_loop_t loop_{};
-  std::string root_, dir_;
-  Peer ext_;
-  std::unique_ptr<Host> host_;
-  std::vector<Peer*> peers_;
-  std::vector<std::unique_ptr<Peer>> owned_;
-  std::set<std::int64_t> answered_;
-  int next_id_ = 1;
-};
+using namespace testing_host;
 
 using Names = std::vector<std::string>;
 const Names kNoTabs = {"list_tabs", "open_tab"};
 const Names kTabs = {"list_tabs", "open_tab", "focus_tab"};
-// The focused list: the four tab tools, then the default page tools.
+// The focused list: the four tab tools, the two for the page's own tools, then
+// the default page tools.
 const Names kFocused = [] {
-  Names names = {"list_tabs", "open_tab", "focus_tab", "close_tab"};
+  Names names = {"list_tabs", "open_tab", "focus_tab", "close_tab", "list_webmcp_tools", "call_webmcp_tool"};
   for (const auto& tool : tools::PageTools({})) names.push_back(tool["name"]);
   return names;
 }();
@@ -248,7 +33,7 @@ TEST_F(HostTest, PublishesAPrivateSocketOnlyAfterHello) {
 
 TEST_F(HostTest, HelloReportsTheBrowserAndCountsOnlyWebTabs) {
   StartHost();
-  Hello({Tab(1, "https://a.test/"), Tab(2, "chrome://newtab/"), Tab(3, "about:blank")});
+  Hello({TabJson(1, "https://a.test/"), TabJson(2, "chrome://newtab/"), TabJson(3, "about:blank")});
   Peer& peer = Connect();
   const Json hello = Call(peer, shim_method::kHello, {{"protocol", kShimProtocol}});
   EXPECT_EQ(hello["result"]["tabCount"], 1);
@@ -300,7 +85,7 @@ TEST_F(HostTest, ToolListsFollowEveryStateWithOneNotificationPerChange) {
   Peer& s = Session();
   EXPECT_EQ(ToolNames(s), kNoTabs);
 
-  ExtEvent(ext_event::kTabCreated, {{"tab", Tab(7, "https://a.test/")}});  // the user opens a tab
+  ExtEvent(ext_event::kTabCreated, {{"tab", TabJson(7, "https://a.test/")}});  // the user opens a tab
   ASSERT_TRUE(PumpUntil([&] { return s.ListChanged() == 1; }));
   EXPECT_EQ(ToolNames(s), kTabs);
 
@@ -310,15 +95,15 @@ TEST_F(HostTest, ToolListsFollowEveryStateWithOneNotificationPerChange) {
   EXPECT_EQ(ToolNames(s), kFocused);
 
   CallTool(s, "focus_tab", {{"tabId", 7}});  // the same focus again: nothing changed
-  ExtEvent(ext_event::kTabUpdated, {{"tab", Tab(7, "https://a.test/", "New title")}});
+  ExtEvent(ext_event::kTabUpdated, {{"tab", TabJson(7, "https://a.test/", "New title")}});
   ASSERT_TRUE(PumpUntil([&] { return CallTool(s, "list_tabs")["structuredContent"]["tabs"][0]["title"] == "New title"; }));
   EXPECT_EQ(s.ListChanged(), 2);
 
-  ExtEvent(ext_event::kTabUpdated, {{"tab", Tab(7, "chrome://settings/")}});  // navigated out of reach
+  ExtEvent(ext_event::kTabUpdated, {{"tab", TabJson(7, "chrome://settings/")}});  // navigated out of reach
   ASSERT_TRUE(PumpUntil([&] { return s.ListChanged() == 3; }));
   EXPECT_EQ(ToolNames(s), kNoTabs);
 
-  ExtEvent(ext_event::kTabUpdated, {{"tab", Tab(7, "https://b.test/")}});  // back: listed, but not focused
+  ExtEvent(ext_event::kTabUpdated, {{"tab", TabJson(7, "https://b.test/")}});  // back: listed, but not focused
   ASSERT_TRUE(PumpUntil([&] { return s.ListChanged() == 4; }));
   EXPECT_EQ(ToolNames(s), kTabs);
   EXPECT_TRUE(CallTool(s, "list_tabs")["structuredContent"]["focusedTabId"].is_null());
@@ -336,8 +121,8 @@ TEST_F(HostTest, OpenTabNotifiesOnceAndBeforeItsReply) {
   const Json request = ExtRequest(ext_method::kTabsCreate);
   EXPECT_EQ(request["params"]["url"], "https://a.test/");
   EXPECT_EQ(request["params"]["active"], false);
-  ExtEvent(ext_event::kTabCreated, {{"tab", Tab(9, "https://a.test/")}});  // Chrome's event races the answer
-  SendExt(rpc::MakeResult(request["id"], {{"tab", Tab(9, "https://a.test/")}}));
+  ExtEvent(ext_event::kTabCreated, {{"tab", TabJson(9, "https://a.test/")}});  // Chrome's event races the answer
+  SendExt(rpc::MakeResult(request["id"], {{"tab", TabJson(9, "https://a.test/")}}));
   ASSERT_TRUE(AwaitReply(s, 100));
   ASSERT_GE(s.inbox.size(), 3u);  // hello result, list_changed, open_tab result
   EXPECT_EQ(s.ListChanged(), 1);
@@ -373,7 +158,7 @@ TEST_F(HostTest, ABrowserErrorBecomesAToolErrorAndChangesNothing) {
 
 TEST_F(HostTest, SessionsKeepTheirOwnFocus) {
   StartHost();
-  Hello({Tab(1, "https://a.test/"), Tab(2, "https://b.test/")});
+  Hello({TabJson(1, "https://a.test/"), TabJson(2, "https://b.test/")});
   Peer& a = Session();
   Peer& b = Session();
   CallTool(a, "focus_tab", {{"tabId", 1}});
@@ -403,7 +188,7 @@ TEST_F(HostTest, ACancelledCallIsNotAnsweredAndTheExtensionIsTold) {
   const Json request = ExtRequest(ext_method::kTabsCreate);
   s.Write(LineFramer::Encode(rpc::Dump(rpc::MakeNotification(mcp::kCancelled, {{"requestId", 77}}))));
   ASSERT_TRUE(PumpUntil([&] { return ext_.CountMethod(ext_method::kCancel) == 1; }));
-  SendExt(rpc::MakeResult(request["id"], {{"tab", Tab(3, "https://slow.test/")}}));  // too late
+  SendExt(rpc::MakeResult(request["id"], {{"tab", TabJson(3, "https://slow.test/")}}));  // too late
   EXPECT_TRUE(Call(s, mcp::kPing).contains("result"));
   for (const auto& m : s.inbox) EXPECT_NE(m.value("id", 0), 77) << "a cancelled request was answered";
 }
@@ -460,7 +245,7 @@ TEST_F(HostTest, AMalformedExtensionMessageClosesTheHost) {
 
 TEST_F(HostTest, APageToolGoesToTheExtensionForTheFocusedTabAndItsResultComesBack) {
   StartHost();
-  Hello({Tab(4, "https://a.test/")});
+  Hello({TabJson(4, "https://a.test/")});
   Peer& s = Session();
   CallTool(s, "focus_tab", {{"tabId", 4}});
   StartTool(s, 60, "click", {{"ref", "e3"}});
@@ -475,7 +260,7 @@ TEST_F(HostTest, APageToolGoesToTheExtensionForTheFocusedTabAndItsResultComesBac
 
 TEST_F(HostTest, APageToolWithoutAFocusedTabIsAToolErrorThatSaysWhatToDo) {
   StartHost();
-  Hello({Tab(4, "https://a.test/")});
+  Hello({TabJson(4, "https://a.test/")});
   Peer& s = Session();
   const Json result = CallTool(s, "snapshot");
   EXPECT_TRUE(result["isError"]);
@@ -485,7 +270,7 @@ TEST_F(HostTest, APageToolWithoutAFocusedTabIsAToolErrorThatSaysWhatToDo) {
 
 TEST_F(HostTest, CapabilityToolsNeedTheirCapability) {
   StartHost();
-  Hello({Tab(4, "https://a.test/")});
+  Hello({TabJson(4, "https://a.test/")});
   Peer& plain = Session();
   Peer& eval = Session({"eval"});
   CallTool(plain, "focus_tab", {{"tabId", 4}});
@@ -497,12 +282,12 @@ TEST_F(HostTest, CapabilityToolsNeedTheirCapability) {
   EXPECT_NE(std::ranges::find(names, "evaluate"), names.end());
   const auto plain_names = ToolNames(plain);
   EXPECT_EQ(std::ranges::find(plain_names, "evaluate"), plain_names.end());
-  EXPECT_EQ(CallTool(eval, "list_tabs")["structuredContent"]["tabs"][0]["toolCount"], tools::PageTools({"eval"}).size());
+  EXPECT_EQ(CallTool(eval, "list_tabs")["structuredContent"]["tabs"][0]["toolCount"], 0);  // the page has none of its own
 }
 
 TEST_F(HostTest, ExtensionProgressReachesTheSessionThatGaveAToken) {
   StartHost();
-  Hello({Tab(4, "https://a.test/")});
+  Hello({TabJson(4, "https://a.test/")});
   Peer& s = Session();
   CallTool(s, "focus_tab", {{"tabId", 4}});
   StartTool(s, 61, "navigate", {{"url", "https://b.test/"}}, {{"progressToken", "tok"}});
@@ -524,7 +309,7 @@ TEST_F(HostTest, ExtensionProgressReachesTheSessionThatGaveAToken) {
 
 TEST_F(HostTest, ConsoleErrorsAreToldOnlyToSessionsFocusedOnThatTab) {
   StartHost();
-  Hello({Tab(4, "https://a.test/"), Tab(5, "https://b.test/")});
+  Hello({TabJson(4, "https://a.test/"), TabJson(5, "https://b.test/")});
   Peer& on4 = Session();
   Peer& on5 = Session();
   CallTool(on4, "focus_tab", {{"tabId", 4}});
@@ -537,7 +322,7 @@ TEST_F(HostTest, ConsoleErrorsAreToldOnlyToSessionsFocusedOnThatTab) {
 
 TEST_F(HostTest, AGoneTabIsAToolErrorNamingListTabs) {
   StartHost();
-  Hello({Tab(4, "https://a.test/")});
+  Hello({TabJson(4, "https://a.test/")});
   Peer& s = Session();
   CallTool(s, "focus_tab", {{"tabId", 4}});
   StartTool(s, 62, "snapshot");
@@ -550,7 +335,7 @@ TEST_F(HostTest, AGoneTabIsAToolErrorNamingListTabs) {
 
 TEST_F(HostTest, ACapabilityWidensTheSchemaItsSessionIsCheckedAgainst) {
   StartHost();
-  Hello({Tab(4, "https://a.test/")});
+  Hello({TabJson(4, "https://a.test/")});
   Peer& plain = Session();
   Peer& html = Session({"html"});
   CallTool(plain, "focus_tab", {{"tabId", 4}});

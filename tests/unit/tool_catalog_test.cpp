@@ -11,20 +11,27 @@ const Json& Tool(std::string_view name) {
   return *tool;
 }
 
-TEST(ToolCatalog, EveryToolHasAnObjectSchemaAndAllFourHints) {
-  for (auto name : {tools::kConnectBrowser, tools::kListTabs, tools::kOpenTab, tools::kFocusTab, tools::kCloseTab}) {
+TEST(ToolCatalog, EveryToolHasAnObjectSchemaAndAReadOnlyHint) {
+  for (const auto& name : tools::ReservedNames()) {
     const Json& tool = Tool(name);
     EXPECT_EQ(tool["inputSchema"]["type"], "object") << name;
-    for (auto hint : {"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}) {
-      EXPECT_TRUE(tool["annotations"][hint].is_boolean()) << name << " " << hint;
-    }
+    EXPECT_TRUE(tool["annotations"]["readOnlyHint"].is_boolean()) << name;
   }
+}
+
+// MCP's defaults (destructive, not idempotent, open world) are left out to
+// save bytes; only hints that differ from them are written.
+TEST(ToolCatalog, HintsAreWrittenOnlyWhereTheyDifferFromTheDefaults) {
+  EXPECT_EQ(Tool(tools::kCloseTab)["annotations"], Json({{"readOnlyHint", false}, {"openWorldHint", false}}));
+  EXPECT_EQ(Tool("click")["annotations"], Json({{"readOnlyHint", false}}));
+  EXPECT_EQ(Tool(tools::kFocusTab)["annotations"]["destructiveHint"], false);
+  EXPECT_EQ(Tool(tools::kFocusTab)["annotations"]["idempotentHint"], true);
 }
 
 TEST(ToolCatalog, OnlyListTabsIsReadOnlyAndOnlyCloseTabIsDestructive) {
   EXPECT_TRUE(Tool(tools::kListTabs)["annotations"]["readOnlyHint"]);
   EXPECT_FALSE(Tool(tools::kOpenTab)["annotations"]["readOnlyHint"]);
-  EXPECT_TRUE(Tool(tools::kCloseTab)["annotations"]["destructiveHint"]);
+  EXPECT_FALSE(Tool(tools::kCloseTab)["annotations"].contains("destructiveHint"));  // the default: destructive
   EXPECT_FALSE(Tool(tools::kFocusTab)["annotations"]["destructiveHint"]);
 }
 
@@ -75,9 +82,15 @@ TEST(ToolResult, CarriesStructuredContentAndTheSameJsonAsText) {
 namespace tb {
 namespace {
 
+// The generic focused list: tab tools, the two for the page's own tools, the
+// page tools. The page's own tools come on top, budgeted per page
+// (kMaxListedPageToolBytes; own_tool_names_test.cpp).
 std::size_t FocusedTabListBytes(const std::vector<std::string>& caps) {
   Json list = Json::array();
-  for (auto name : {tools::kListTabs, tools::kOpenTab, tools::kFocusTab, tools::kCloseTab}) list.push_back(*tools::Find(name));
+  for (auto name : {tools::kListTabs, tools::kOpenTab, tools::kFocusTab, tools::kCloseTab, tools::kListWebMcpTools,
+                    tools::kCallWebMcpTool}) {
+    list.push_back(*tools::Find(name));
+  }
   for (const auto& tool : tools::PageTools(caps)) list.push_back(tool);
   return rpc::Dump(Json{{"tools", list}}).size();
 }

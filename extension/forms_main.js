@@ -1,0 +1,687 @@
+// Forms as tools (MAIN world, top frame, document_start; loaded right after
+// own_tools_main.js, whose registry this plugs into as the source "forms").
+// docs/protocol.md "The page's own tools": source "form" (introspected) and
+// "declarative" (<form toolname>, only where the browser does not list them).
+//
+// Decisions:
+// * Top document only: forms in iframes are not introspected (the registry
+//   and documentId are the top document's; a call must not reach elsewhere).
+// * Password fields ARE parameters: {type: string, format: "password"}; the
+//   value is typed with trusted input and never echoed (description says so).
+//   A form with one is not readOnly, and its description says "password fields: …".
+// * Hidden inputs are NOT parameters: the page keeps their values (CSRF
+//   tokens, state). Neither are readonly, disabled or unnamed fields.
+// * File inputs are NOT parameters (nothing can be typed into them); the
+//   description says "file field: not fillable".
+// * Defaults are the values the page preset (value attribute, checked,
+//   selected) when the field was first seen, not live ones; the page title in
+//   descriptions is the first one seen: the tool list must not change as the
+//   user types or the title counts notifications.
+// * Light DOM only: forms inside shadow roots are not found.
+// * Only visible forms with at least one visible, named, enabled field count
+//   (at most MAX_FORM_TOOLS, document order); declarative forms are listed
+//   whatever their visibility and do not count against that cap.
+//
+// Naming (snake_case [a-z0-9_], <= 40 chars, unique in the page with _2, _3…):
+// submit button text/value (unless generic: "submit", "go", "ok", …), else the
+// form's aria-label/title/name/id, else the nearest heading inside or just
+// before it, else the action path's last segment, else the generic button
+// text, else form_N.
+//
+// Captures what it uses at document_start: the page may replace globals later.
+(() => {
+  'use strict';
+  try {
+    if (window.top !== window) return;
+    const registry = window[Symbol.for('tabbridge.pagetools.v1')];
+    if (!registry || typeof registry.addSource !== 'function') return;
+
+    const MAX_FORM_TOOLS = 8; // PageToolLimits.MAX_FORM_TOOLS (protocol.js)
+    const MAX_SCHEMA_CHARS = 7 * 1024; // under MAX_SCHEMA_BYTES (8 KiB), room for escaping
+    const NAME_MAX = 40;
+    const SCAN_THROTTLE_MS = 200;
+
+    const apply = Reflect.apply;
+    const method = (proto, name) => {
+      const f = proto[name];
+      return (self, ...args) => apply(f, self, args);
+    };
+    const getter = (proto, name) => {
+      const g = Object.getOwnPropertyDescriptor(proto, name).get;
+      return (self) => apply(g, self, []);
+    };
+    const qsa = method(Element.prototype, 'querySelectorAll');
+    const qs = method(Element.prototype, 'querySelector');
+    const docQsa = method(Document.prototype, 'querySelectorAll');
+    const getAttr = method(Element.prototype, 'getAttribute');
+    const hasAttr = method(Element.prototype, 'hasAttribute');
+    const matches = method(Element.prototype, 'matches');
+    const closest = method(Element.prototype, 'closest');
+    const checkVisibility = Element.prototype.checkVisibility ? method(Element.prototype, 'checkVisibility') : null;
+    const getClientRects = method(Element.prototype, 'getClientRects');
+    const textContent = getter(Node.prototype, 'textContent');
+    const formElements = getter(HTMLFormElement.prototype, 'elements');
+    const labelsOf = getter(HTMLInputElement.prototype, 'labels');
+    const selectLabels = getter(HTMLSelectElement.prototype, 'labels');
+    const textareaLabels = getter(HTMLTextAreaElement.prototype, 'labels');
+    const getElementById = method(Document.prototype, 'getElementById');
+    const contains = method(Node.prototype, 'contains');
+    const collectionLength = getter(HTMLCollection.prototype, 'length');
+    const collectionItem = method(HTMLCollection.prototype, 'item');
+    // Live: Blink keeps it current, so asking it is cheap on every mutation.
+    const allForms = apply(Document.prototype.getElementsByTagName, document, ['form']);
+    const cssEscape = CSS.escape;
+    const MO = MutationObserver;
+    const moObserve = method(MutationObserver.prototype, 'observe');
+    const setTimeout_ = window.setTimeout.bind(window);
+    const addEventListener_ = method(EventTarget.prototype, 'addEventListener');
+    const URL_ = URL;
+    const JSONstringify = JSON.stringify;
+    const createObject = Object.create;
+    const docTitle = getter(Document.prototype, 'title');
+    const docBody = getter(Document.prototype, 'body');
+    const locationHref = () => document.URL;
+
+    const collapse = (s) => String(s ?? '').replace(/\s+/g, ' ').trim();
+    const cut = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+    // ---- fields ---------------------------------------------------------------
+
+    const SKIP_INPUT_TYPES = new Set(['hidden', 'submit', 'reset', 'button', 'image', 'file']);
+    const inputType = (el) => String(el.type || 'text').toLowerCase();
+
+    const visible = (el) => {
+      if (checkVisibility) return checkVisibility(el, { visibilityProperty: true });
+      return getClientRects(el).length > 0;
+    };
+
+    // A label's text without the controls inside it (a textarea's text, a
+    // select's options).
+    const CONTROL_TAGS = new Set(['input', 'select', 'textarea', 'button', 'script', 'style']);
+    const ownText = (n, depth = 0) => {
+      if (n.nodeType === 3) return n.data;
+      if (n.nodeType !== 1 || depth > 8 || CONTROL_TAGS.has(n.localName)) return '';
+      let out = '';
+      for (let c = n.firstChild; c && out.length < 200; c = c.nextSibling) out += ownText(c, depth + 1);
+      return out;
+    };
+
+    const labelTextOf = (el) => {
+      const aria = collapse(getAttr(el, 'aria-label'));
+      if (aria) return aria;
+      const by = getAttr(el, 'aria-labelledby');
+      if (by) {
+        const t = collapse(by.split(/\s+/).map((id) => {
+          const n = getElementById(document, id);
+          return n ? textContent(n) : '';
+        }).join(' '));
+        if (t) return t;
+      }
+      let labels = null;
+      try {
+        const tag = el.localName;
+        labels = tag === 'select' ? selectLabels(el) : tag === 'textarea' ? textareaLabels(el) : labelsOf(el);
+      } catch { /* not labelable */ }
+      if (labels?.length) {
+        const t = collapse(ownText(labels[0]));
+        if (t) return t;
+      }
+      return '';
+    };
+
+    const describeField = (el, { password = false, groupLabel = null } = {}) => {
+      const own = collapse(getAttr(el, 'toolparamdescription'));
+      const parts = [];
+      if (own) parts.push(own);
+      else {
+        // A group (radios, same-name checkboxes) is named by its legend, never by one option.
+        const label = groupLabel !== null ? groupLabel : labelTextOf(el) || collapse(getAttr(el, 'title'));
+        const ph = groupLabel !== null ? '' : collapse(getAttr(el, 'placeholder'));
+        if (label) parts.push(label);
+        if (ph && ph !== label) parts.push(label ? `(e.g. ${ph})` : ph);
+      }
+      let d = cut(parts.join(' '), 100);
+      if (password) d = d ? `${d} — typed, never echoed` : 'password: typed, never echoed';
+      return d;
+    };
+
+    const groupLabelOf = (el) => {
+      const fs = closest(el, 'fieldset');
+      const lg = fs && qs(fs, ':scope > legend');
+      if (lg) return collapse(textContent(lg));
+      const rg = closest(el, '[role="radiogroup"], [role="group"]');
+      return rg ? labelTextOf(rg) : '';
+    };
+
+    const numAttr = (el, name) => {
+      const v = getAttr(el, name);
+      if (v === null || v.trim() === '') return null;
+      const n = Number(v);
+      return Number.isFinite(n) ? n : null;
+    };
+
+    // A unique selector for el: candidates that match exactly it, else its id,
+    // else an nth-of-type path from body.
+    const pathOf = (el) => {
+      const steps = [];
+      let n = el;
+      const body = docBody(document);
+      while (n && n !== body && n !== document.documentElement) {
+        const id = n.id;
+        if (id && docQsa(document, `#${cssEscape(id)}`).length === 1) {
+          steps.unshift(`#${cssEscape(id)}`);
+          return steps.join(' > ');
+        }
+        const tag = n.localName;
+        let i = 1;
+        for (let s = n.previousElementSibling; s; s = s.previousElementSibling) if (s.localName === tag) i++;
+        steps.unshift(`${tag}:nth-of-type(${i})`);
+        n = n.parentElement;
+      }
+      steps.unshift(n === body ? 'body' : 'html');
+      return steps.join(' > ');
+    };
+    const uniqueSelector = (el, candidates = []) => {
+      for (const c of candidates) {
+        try {
+          const all = docQsa(document, c);
+          if (all.length === 1 && all[0] === el) return c;
+        } catch { /* bad candidate */ }
+      }
+      if (el.id && docQsa(document, `#${cssEscape(el.id)}`).length === 1) return `#${cssEscape(el.id)}`;
+      return pathOf(el);
+    };
+
+    // Defaults are the values the page preset when we first saw the field: React
+    // and others keep the value attribute in step with what the user types,
+    // and the tool list must not change with every keystroke.
+    const seenDefaults = new WeakMap();
+    const frozen = (el, compute) => {
+      if (!seenDefaults.has(el)) seenDefaults.set(el, compute());
+      return seenDefaults.get(el);
+    };
+
+    const usable = (el) => !el.disabled && !matches(el, ':disabled') && !el.readOnly && !closest(el, '[inert]') && visible(el);
+
+    // Parameter keys: model APIs refuse property names outside
+    // ^[a-zA-Z0-9_.-]{1,64}$ (Rails and PHP forms have user[email], items[]).
+    // A field name that fits is its own key; others are cleaned (other
+    // characters → _, 64 at most) and made unique with _2, _3…; _target keeps
+    // the field's real name.
+    const PARAM_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
+    const PARAM_KEY_MAX = 64;
+    function paramKeys(names) {
+      const keys = new Map(); // field name -> key
+      const used = new Set();
+      for (const name of names) {
+        if (PARAM_KEY.test(name)) {
+          keys.set(name, name);
+          used.add(name);
+        }
+      }
+      for (const name of names) {
+        if (keys.has(name)) continue;
+        const base = name.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, PARAM_KEY_MAX);
+        let key = base;
+        for (let k = 2; used.has(key); k++) key = `${base.slice(0, PARAM_KEY_MAX - `_${k}`.length)}_${k}`;
+        keys.set(name, key);
+        used.add(key);
+      }
+      return keys;
+    }
+
+    // Parameters of a form: {properties, required, params (for _target),
+    // passwords [names], files [labels]}, keyed by parameter key (paramKeys).
+    // Null-prototype maps: a field may be named __proto__ or constructor.
+    function paramsOf(form, formSel) {
+      const properties = createObject(null);
+      const required = [];
+      const params = createObject(null);
+      const passwords = [];
+      const files = [];
+      const groups = new Map(); // name -> [elements] (radios, same-name checkboxes)
+      const order = [];
+      let els;
+      try {
+        els = [...formElements(form)];
+      } catch {
+        els = [];
+      }
+      for (const el of els) {
+        const tag = el.localName;
+        if (tag !== 'input' && tag !== 'select' && tag !== 'textarea') continue;
+        const t = tag === 'input' ? inputType(el) : tag;
+        if (t === 'file') {
+          if (!el.disabled && visible(el)) files.push(labelTextOf(el) || el.name || 'file');
+          continue;
+        }
+        if (SKIP_INPUT_TYPES.has(t)) continue;
+        const name = el.name;
+        if (!name || !usable(el)) continue;
+        if (!groups.has(name)) {
+          groups.set(name, []);
+          order.push(name);
+        }
+        groups.get(name).push(el);
+      }
+      const sel = (el, extra) => {
+        const n = cssEscape(el.name);
+        const c = [`${formSel} [name="${n}"]`, `${formSel} ${el.localName}[name="${n}"]`];
+        if (extra) c.push(`${formSel} ${el.localName}[name="${n}"]${extra}`);
+        return uniqueSelector(el, c);
+      };
+      const keys = paramKeys(order);
+      for (const name of order) {
+        const key = keys.get(name);
+        const list = groups.get(name);
+        const el = list[0];
+        const tag = el.localName;
+        const t = tag === 'input' ? inputType(el) : tag;
+        let prop;
+        let target;
+        if (t === 'radio' || (t === 'checkbox' && list.filter((x) => inputType(x) === 'checkbox').length > 1)) {
+          const same = list.filter((x) => x.localName === 'input' && inputType(x) === t);
+          const selectors = createObject(null); // value -> selector
+          const values = [];
+          for (const x of same) {
+            const v = x.value;
+            if (v in selectors) continue;
+            selectors[v] = sel(x, `[value="${cssEscape(v)}"]`);
+            values.push(v);
+          }
+          // The group's label (legend, radiogroup); one option's label names only that option.
+          const group = groupLabelOf(el);
+          const desc = group || same.length > 1 ? describeField(el, { groupLabel: group }) : describeField(el);
+          const optLabels = same.map((x) => [x.value, cut(labelTextOf(x), 30)])
+            .filter(([v, l]) => l && l.toLowerCase() !== v.toLowerCase()).map(([v, l]) => `${v}=${l}`);
+          const d = [desc, optLabels.length ? `values: ${optLabels.join(', ')}` : ''].filter(Boolean).join('; ');
+          if (t === 'radio') {
+            prop = { type: 'string', enum: values };
+            const checked = frozen(el, () => same.find((x) => x.defaultChecked)?.value);
+            if (checked !== undefined && values.includes(checked)) prop.default = checked;
+            target = { kind: 'radio', type: t, selectors };
+          } else {
+            prop = { type: 'array', items: { type: 'string', enum: values }, uniqueItems: true };
+            prop.default = frozen(el, () => same.filter((x) => x.defaultChecked).map((x) => x.value)).filter((v) => values.includes(v));
+            target = { kind: 'checkboxes', type: t, selectors };
+          }
+          if (d) prop.description = cut(d, 160);
+          if (same.some((x) => x.required)) required.push(key);
+        } else if (t === 'checkbox') {
+          prop = { type: 'boolean', default: frozen(el, () => !!el.defaultChecked) };
+          const d = describeField(el);
+          if (d) prop.description = d;
+          if (el.required) required.push(key);
+          target = { kind: 'checkbox', type: t, selector: sel(el, '[type="checkbox"]') };
+        } else if (t === 'select' || t === 'select-one' || t === 'select-multiple' || tag === 'select') {
+          const opts = [...el.options].filter((o) => !o.disabled);
+          const values = [...new Set(opts.map((o) => o.value))];
+          const labelled = opts.filter((o) => collapse(o.label || o.text).toLowerCase() !== o.value.toLowerCase() && o.value !== '')
+            .map((o) => `${o.value}=${cut(collapse(o.label || o.text), 30)}`);
+          const desc = describeField(el);
+          const d = [desc, labelled.length && labelled.length <= 12 ? `values: ${labelled.join(', ')}` : ''].filter(Boolean).join('; ');
+          if (el.multiple) {
+            prop = { type: 'array', items: { type: 'string', enum: values } };
+            prop.default = frozen(el, () => opts.filter((o) => o.defaultSelected).map((o) => o.value)).filter((v) => values.includes(v));
+            target = { kind: 'select', type: 'select-multiple', selector: sel(el) };
+          } else {
+            prop = { type: 'string', enum: values };
+            const d0 = frozen(el, () => (opts.find((o) => o.defaultSelected) ?? (el.size <= 1 ? opts[0] : null))?.value);
+            if (d0 !== undefined && values.includes(d0)) prop.default = d0;
+            target = { kind: 'select', type: 'select', selector: sel(el) };
+          }
+          if (d) prop.description = cut(d, 300);
+          if (el.required) required.push(key);
+        } else {
+          const password = t === 'password';
+          prop = { type: 'string' };
+          let kind = 'text';
+          if (t === 'email') prop.format = 'email';
+          else if (t === 'url') prop.format = 'uri';
+          else if (password) prop.format = 'password';
+          else if (t === 'date') prop.format = 'date';
+          else if (t === 'time') prop.format = 'time';
+          else if (t === 'datetime-local') prop.format = 'date-time';
+          else if (t === 'month') prop.pattern = '^[0-9]{4}-[0-9]{2}$';
+          else if (t === 'week') prop.pattern = '^[0-9]{4}-W[0-9]{2}$';
+          else if (t === 'color') {
+            prop.pattern = '^#[0-9a-fA-F]{6}$';
+            kind = 'set';
+          } else if (t === 'number' || t === 'range') {
+            const step = getAttr(el, 'step');
+            const stepN = step === null ? 1 : Number(step);
+            const min = numAttr(el, 'min');
+            const max = numAttr(el, 'max');
+            const integral = step?.trim().toLowerCase() !== 'any' && Number.isInteger(stepN) && (min === null || Number.isInteger(min));
+            prop = { type: integral ? 'integer' : 'number' };
+            if (min !== null) prop.minimum = min;
+            if (max !== null) prop.maximum = max;
+            if (t === 'range') kind = 'set';
+          }
+          if (tag === 'input' || tag === 'textarea') {
+            if (el.maxLength >= 0 && prop.type === 'string') prop.maxLength = el.maxLength;
+            if (el.minLength > 0 && prop.type === 'string') prop.minLength = el.minLength;
+            const pat = tag === 'input' ? getAttr(el, 'pattern') : null;
+            if (pat && prop.type === 'string' && !prop.pattern) prop.pattern = `^(?:${pat})$`;
+          }
+          const hint = { date: 'YYYY-MM-DD', time: 'HH:MM', 'datetime-local': 'YYYY-MM-DDTHH:MM, local time', month: 'YYYY-MM', week: 'YYYY-Www' }[t];
+          const range = (t === 'date' || t === 'time' || t === 'datetime-local' || t === 'month' || t === 'week') &&
+            (el.min || el.max) ? `${el.min ? ` from ${el.min}` : ''}${el.max ? ` to ${el.max}` : ''}` : '';
+          const d = [describeField(el, { password }), hint ? `${hint}${range}` : ''].filter(Boolean).join('; ');
+          if (d) prop.description = d;
+          // The value the page preset as default (never a password's). Not the
+          // live value: the list must not change while the user types.
+          const v = frozen(el, () => el.defaultValue);
+          if (!password && v !== '') {
+            if (prop.type === 'integer' || prop.type === 'number') {
+              const n = Number(v);
+              if (Number.isFinite(n)) prop.default = n;
+            } else prop.default = cut(v, 200);
+          }
+          if (el.required) required.push(key);
+          if (password) passwords.push(labelTextOf(el) || name);
+          target = { kind, type: t, selector: sel(el) };
+        }
+        properties[key] = prop;
+        params[key] = { ...target, field: name };
+      }
+      return { properties, required, params, passwords, files, count: order.length };
+    }
+
+    // Keeps the schema under the host's size limit: drops descriptions of
+    // options, then long enums, then defaults.
+    function fitSchema(schema) {
+      const size = () => JSONstringify(schema).length;
+      if (size() <= MAX_SCHEMA_CHARS) return schema;
+      const props = Object.values(schema.properties);
+      for (const p of props) if (p.description) p.description = p.description.replace(/; values: .*$/, '');
+      if (size() <= MAX_SCHEMA_CHARS) return schema;
+      for (const p of props) {
+        const holder = p.items || p;
+        if (holder.enum && holder.enum.length > 20) {
+          const n = holder.enum.length;
+          delete holder.enum;
+          p.description = cut(`${p.description ? `${p.description}; ` : ''}one of ${n} options (value or label)`, 160);
+        }
+      }
+      if (size() <= MAX_SCHEMA_CHARS) return schema;
+      for (const p of props) delete p.default;
+      for (const p of props) if (p.description) p.description = cut(p.description, 40);
+      return schema;
+    }
+
+    // ---- the form itself --------------------------------------------------------
+
+    const GENERIC_BUTTONS = new Set(['submit', 'go', 'ok', 'okay', 'enter', 'continue', 'next', 'done', 'send', 'apply', 'confirm', 'yes']);
+
+    const submitterOf = (form) => {
+      let els;
+      try {
+        els = [...formElements(form)];
+      } catch {
+        return null;
+      }
+      return els.find((el) => (el.localName === 'button' && String(el.type).toLowerCase() === 'submit') ||
+        (el.localName === 'input' && (el.type === 'submit' || el.type === 'image'))) ?? null;
+    };
+    const buttonText = (b) => {
+      if (!b) return '';
+      if (b.localName === 'input') return collapse(b.type === 'image' ? getAttr(b, 'alt') || b.value : b.value) || collapse(getAttr(b, 'aria-label'));
+      return collapse(getAttr(b, 'aria-label')) || collapse(textContent(b)) || collapse(getAttr(b, 'title'));
+    };
+
+    const snake = (s) => {
+      let t = String(s ?? '')
+        .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+        .normalize('NFKD').replace(/[\u0300-\u036f]/g, '')
+        .toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+      if (t.length > NAME_MAX) {
+        t = t.slice(0, NAME_MAX);
+        const u = t.lastIndexOf('_');
+        if (u > NAME_MAX / 2) t = t.slice(0, u);
+        t = t.replace(/_+$/, '');
+      }
+      return t;
+    };
+
+    const HEADING = 'h1, h2, h3, h4, h5, h6, [role="heading"], legend';
+    const headingNear = (form) => {
+      const inside = qsa(form, HEADING)[0];
+      if (inside) {
+        const t = collapse(textContent(inside));
+        if (t) return t;
+      }
+      // Just before: previous siblings of the form and of its ancestors (a few levels).
+      let n = form;
+      for (let depth = 0; n && depth < 4; depth++, n = n.parentElement) {
+        let k = 0;
+        for (let s = n.previousElementSibling; s && k < 4; s = s.previousElementSibling, k++) {
+          if (s.localName === 'form') break;
+          const h = matches(s, HEADING) ? s : [...qsa(s, HEADING)].pop();
+          if (h) {
+            const t = collapse(textContent(h));
+            if (t) return t;
+          }
+        }
+      }
+      return '';
+    };
+
+    const actionOf = (form, submitter) => {
+      const raw = (submitter && getAttr(submitter, 'formaction')) ?? getAttr(form, 'action');
+      let url;
+      try {
+        url = new URL_(raw || locationHref(), locationHref());
+      } catch {
+        url = null;
+      }
+      const here = new URL_(locationHref());
+      const path = !url ? String(raw) : url.origin === here.origin ? url.pathname : `${url.origin}${url.pathname}`;
+      let method = String((submitter && getAttr(submitter, 'formmethod')) || getAttr(form, 'method') || 'get').toLowerCase();
+      if (!['get', 'post', 'dialog'].includes(method)) method = 'get';
+      return { path, method: method.toUpperCase(), segment: url ? url.pathname.split('/').filter(Boolean).pop() || '' : '' };
+    };
+
+    // Base name and the human label it came from.
+    const nameOf = (form, submitter, act) => {
+      const btn = buttonText(submitter);
+      const tries = [];
+      if (btn && !GENERIC_BUTTONS.has(btn.toLowerCase())) tries.push(btn);
+      tries.push(collapse(getAttr(form, 'aria-label')), collapse(getAttr(form, 'title')),
+        collapse(getAttr(form, 'name')), collapse(getAttr(form, 'id')), headingNear(form),
+        act.segment.replace(/\.[a-z0-9]+$/i, ''), btn);
+      for (const t of tries) {
+        const s = snake(t);
+        if (s) return { base: s, label: cut(t, 60) };
+      }
+      return { base: '', label: '' };
+    };
+
+    function formSelector(form) {
+      return uniqueSelector(form, []);
+    }
+
+    let pageTitle = '';
+    function toolOf(form, source, used, index) {
+      const formSel = formSelector(form);
+      const p = paramsOf(form, formSel);
+      const submitter = submitterOf(form);
+      const act = actionOf(form, submitter);
+      // The title when first seen: a title that counts unread mail must not
+      // change the tool list every time.
+      if (!pageTitle) pageTitle = cut(collapse(docTitle(document)), 60);
+      const title = pageTitle;
+      let name;
+      let description;
+      if (source === 'declarative') {
+        name = collapse(getAttr(form, 'toolname'));
+        description = collapse(getAttr(form, 'tooldescription')) || `Fill the form "${name}" (${act.method} ${act.path})`;
+      } else {
+        const n = nameOf(form, submitter, act);
+        let base = n.base || `form_${index}`;
+        name = base;
+        for (let k = 2; used.has(name); k++) {
+          const suffix = `_${k}`;
+          name = `${base.slice(0, NAME_MAX - suffix.length).replace(/_+$/, '')}${suffix}`;
+        }
+        const label = n.label || name;
+        description = `Fill and submit the form "${label}" (${act.method} ${act.path}) on "${title}"`;
+      }
+      used.add(name);
+      const extra = [];
+      if (p.passwords.length) extra.push(`password fields: ${p.passwords.map((s) => cut(s, 30)).join(', ')} (typed, never echoed)`);
+      if (p.files.length) extra.push(`file field: not fillable (${p.files.map((s) => cut(s, 30)).join(', ')})`);
+      if (extra.length) description += `; ${extra.join('; ')}`;
+      const schema = { type: 'object', properties: p.properties };
+      if (p.required.length) schema.required = p.required;
+      fitSchema(schema);
+      const target = {
+        form: formSel,
+        method: act.method,
+        action: act.path,
+        submit: submitter && visible(submitter) ? uniqueSelector(submitter, [`${formSel} [type="submit"]`, `${formSel} button`]) : null,
+        params: p.params,
+        // Document order (the descriptor crosses executeScript, which sorts keys).
+        order: Object.keys(p.params),
+      };
+      if (source === 'declarative') target.autosubmit = hasAttr(form, 'toolautosubmit');
+      return {
+        name,
+        source,
+        description: cut(description, 1024),
+        inputSchema: schema,
+        readOnly: act.method === 'GET' && !p.passwords.length,
+        _target: target,
+        _count: p.count,
+      };
+    }
+
+    function scan() {
+      const out = [];
+      const used = new Set();
+      let forms;
+      try {
+        forms = [...docQsa(document, 'form')];
+      } catch {
+        return out;
+      }
+      let native = false;
+      try {
+        native = !!registry.nativeDeclarative();
+      } catch { /* treat as absent */ }
+      // Declarative names are the page's: reserve them before making ours.
+      const declared = forms.filter((f) => hasAttr(f, 'toolname') && collapse(getAttr(f, 'toolname')));
+      if (!native) for (const f of declared) used.add(collapse(getAttr(f, 'toolname')));
+      let n = 0;
+      for (const form of forms) {
+        try {
+          if (hasAttr(form, 'toolname')) {
+            if (native || !collapse(getAttr(form, 'toolname'))) continue;
+            const t = toolOf(form, 'declarative', new Set(), 0);
+            delete t._count;
+            out.push(t);
+            continue;
+          }
+          // Visibility: a form counts when one of its fields is visible (paramsOf).
+          if (n >= MAX_FORM_TOOLS) continue;
+          const t = toolOf(form, 'form', used, n + 1);
+          if (!t._count) {
+            used.delete(t.name);
+            continue;
+          }
+          delete t._count;
+          out.push(t);
+          n++;
+        } catch { /* one odd form must not hide the others */ }
+      }
+      return out;
+    }
+
+    // ---- watching -----------------------------------------------------------------
+
+    let last = null;
+    let timer = 0;
+    let pending = false;
+    let lastScanAt = 0;
+
+    const report = () => {
+      timer = 0;
+      pending = false;
+      lastScanAt = Date.now();
+      let sig;
+      try {
+        sig = JSONstringify(scan());
+      } catch {
+        return;
+      }
+      if (sig === last) return;
+      last = sig;
+      try {
+        registry.changed();
+      } catch { /* registry gone */ }
+    };
+    const schedule = () => {
+      if (pending) return;
+      pending = true;
+      timer = setTimeout_(report, Math.max(30, SCAN_THROTTLE_MS - (Date.now() - lastScanAt)));
+    };
+
+    const FORMISH = 'form, input, select, textarea, button, option, fieldset, label, legend';
+    const touchesForms = (node) => {
+      if (node.nodeType !== 1) return false;
+      const tag = node.localName;
+      if (tag === 'style' || tag === 'link') return true;
+      try {
+        return matches(node, FORMISH) || !!qs(node, FORMISH);
+      } catch {
+        return false;
+      }
+    };
+    const onMutations = (records) => {
+      if (pending) return;
+      for (const r of records) {
+        if (r.type === 'childList') {
+          for (const n of r.addedNodes) if (touchesForms(n)) return schedule();
+          for (const n of r.removedNodes) if (touchesForms(n)) return schedule();
+        } else if (r.type === 'attributes') {
+          const el = r.target;
+          if (el.nodeType !== 1) continue;
+          // Style and class changes happen all the time (animations): on a
+          // page without forms they cannot change a form tool, and elsewhere
+          // only when they touch a form or hold one.
+          const forms = collectionLength(allForms);
+          if (forms === 0) continue;
+          try {
+            if (matches(el, FORMISH) || closest(el, 'form')) return schedule();
+            for (let i = 0; i < forms; i++) if (contains(el, collectionItem(allForms, i))) return schedule();
+          } catch { /* detached or odd node */ }
+        }
+      }
+    };
+
+    registry.addSource('forms', { list: () => {
+      try {
+        const tools = scan();
+        last = JSONstringify(tools);
+        return tools;
+      } catch {
+        return [];
+      }
+    } });
+
+    const mo = new MO(onMutations);
+    moObserve(mo, document, {
+      childList: true,
+      subtree: true,
+      attributes: true,
+      attributeFilter: ['style', 'class', 'hidden', 'disabled', 'readonly', 'type', 'name', 'open', 'inert', 'required',
+        'action', 'method', 'aria-label', 'aria-hidden', 'title', 'id', 'form',
+        'toolname', 'tooldescription', 'toolparamdescription', 'toolautosubmit'],
+    });
+    const onLoad = () => schedule();
+    addEventListener_(document, 'DOMContentLoaded', onLoad);
+    addEventListener_(window, 'load', onLoad);
+    addEventListener_(window, 'pageshow', onLoad);
+    schedule();
+  } catch { /* never throw into the page */ }
+})();

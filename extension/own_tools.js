@@ -1,0 +1,412 @@
+// The page's own tools, service-worker side (docs/protocol.md "The page's own
+// tools"): keeps the tool list each tab's top document reported (through
+// own_tools_relay.js, from own_tools_main.js), tells the host with
+// `page.tools` whenever it changes, and runs `pagetool.call` in the document
+// the list came from. Form tools are run by form_tool_call.js.
+
+import { ErrorCode, Event, Method, PageToolLimits, RpcError, cut, toolLabel } from './protocol.js';
+import { onConnected, registerHandler, sendEvent } from './native_port.js';
+import { callFormTool } from './form_tool_call.js';
+import { getTab, tabGone, topDocumentId } from './targets.js';
+
+const MAIN_SCRIPTS = ['own_tools_main.js', 'forms_main.js'];
+const RELAY_SCRIPT = 'own_tools_relay.js';
+const WATCHED_URL = /^https?:/;
+const SOURCES = new Set(['native', 'polyfill', 'legacy', 'declarative', 'form']);
+const APIS = new Set(['native', 'polyfill', 'legacy']);
+const MAX_IMAGE_BYTES = 10 * 1024 * 1024; // all images of one answer (base64 chars)
+// Image types a model API takes (Claude refuses others, e.g. SVG).
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+// A page can dispatch its reports itself, in a loop: at most one report of a
+// tab is handled per REPORT_INTERVAL_MS; the last one of an interval wins.
+const REPORT_INTERVAL_MS = 100;
+const REPORT = 'tabbridge.pagetools';
+const RESEND = 'tabbridge.pagetools.resend';
+
+// tabId -> {documentId, url, api, native, total, tools, key, told}: the
+// last list of the tab's top document; `told` is {documentId, key, cleared}
+// of what the host was last sent (`cleared`: the tab's tools were cleared
+// at a navigation, the host waits for the new document to speak).
+const lists = new Map();
+// tabId -> promise: reports and commits of one tab are handled in order.
+const queues = new Map();
+// tabId -> {sender, msg}: the report waiting for the tab's next interval;
+// tabId -> when the tab's last report was handed on.
+const waiting = new Map();
+const reportedAt = new Map();
+
+function enqueue(tabId, fn) {
+  const next = (queues.get(tabId) ?? Promise.resolve())
+    .then(fn)
+    .catch((e) => console.debug(`tabbridge: page tools of tab ${tabId}: ${e?.message ?? e}`));
+  queues.set(tabId, next);
+  next.then(() => { if (queues.get(tabId) === next) queues.delete(tabId); });
+}
+
+const keyOf = (api, native, total, tools) => JSON.stringify([api, native, total, tools]);
+const EMPTY_KEY = keyOf(null, false, 0, []);
+
+function send(tabId, s) {
+  s.told = { documentId: s.documentId, key: s.key, cleared: false };
+  sendEvent(Event.PAGE_TOOLS, {
+    tabId, documentId: s.documentId, url: s.url, api: s.api, native: s.native, total: s.total, tools: s.tools,
+  });
+}
+
+function forget(tabId) {
+  lists.delete(tabId);
+  waiting.delete(tabId);
+  reportedAt.delete(tabId);
+}
+
+function takeReport(tabId, sender, msg) {
+  const w = waiting.get(tabId);
+  if (w) {
+    w.sender = sender;
+    w.msg = msg;
+    return;
+  }
+  const wait = (reportedAt.get(tabId) ?? -Infinity) + REPORT_INTERVAL_MS - Date.now();
+  if (wait <= 0) {
+    handOn(tabId, sender, msg);
+    return;
+  }
+  const entry = { sender, msg };
+  waiting.set(tabId, entry);
+  setTimeout(() => {
+    if (waiting.get(tabId) !== entry) return; // the tab went meanwhile
+    waiting.delete(tabId);
+    handOn(tabId, entry.sender, entry.msg);
+  }, wait);
+}
+
+function handOn(tabId, sender, msg) {
+  reportedAt.set(tabId, Date.now());
+  enqueue(tabId, () => onReport(tabId, sender, msg));
+}
+
+// Must run synchronously at the service worker's top level.
+export function registerOwnTools() {
+  chrome.runtime.onMessage.addListener((msg, sender) => {
+    if (msg?.type !== REPORT || sender.id !== chrome.runtime.id) return;
+    const tabId = sender.tab?.id;
+    if (!Number.isInteger(tabId) || sender.frameId !== 0 || typeof sender.documentId !== 'string') return;
+    takeReport(tabId, sender, msg);
+  });
+  chrome.webNavigation.onCommitted.addListener((d) => {
+    if (d.frameId !== 0) return;
+    enqueue(d.tabId, () => onCommit(d));
+  });
+  chrome.tabs.onRemoved.addListener((tabId) => {
+    forget(tabId);
+  });
+  chrome.tabs.onReplaced.addListener((added, removed) => {
+    forget(removed);
+    askResend(added);
+  });
+  onConnected(() => {
+    // A new host knows nothing: the lists with tools, and nothing else.
+    for (const [tabId, s] of lists) {
+      if (s.tools.length) send(tabId, s);
+      else s.told = { documentId: null, key: EMPTY_KEY, cleared: false };
+    }
+  });
+  registerHandler(Method.PAGE_TOOL_CALL, callPageTool);
+  // Manifest content scripts only reach pages loaded after the extension
+  // (re)started; give the pages already open the registry from now on.
+  chrome.runtime.onInstalled.addListener(() => {
+    injectIntoOpenTabs().catch((e) => console.debug(`tabbridge: page tools injection: ${e.message}`));
+  });
+  // A fresh worker (first start or a restart) knows no lists: ask for them.
+  askAllToResend().catch((e) => console.debug(`tabbridge: page tools resend: ${e.message}`));
+}
+
+// --- lists -------------------------------------------------------------------------
+
+async function onReport(tabId, sender, msg) {
+  if (sender.documentLifecycle && sender.documentLifecycle !== 'active') return; // prerendered or cached
+  // A report from a document the tab has left since is stale.
+  if ((await topDocumentId(tabId)) !== sender.documentId) return;
+  const api = APIS.has(msg.api) ? msg.api : null;
+  const native = msg.native === true;
+  const tools = cleanTools(msg.tools);
+  const total = Number.isInteger(msg.total) && msg.total >= tools.length ? msg.total : tools.length;
+  // The browser's word for the URL, never the page's: the page can forge reports.
+  const url = sender.url ?? '';
+  const key = keyOf(api, native, total, tools);
+  // The new document's report can overtake its commit event: begin it here.
+  if (lists.get(tabId)?.documentId !== sender.documentId) beginDocument(tabId, sender.documentId, url);
+  const { told } = lists.get(tabId);
+  const s = { documentId: sender.documentId, url, api, native, total, tools, key, told };
+  lists.set(tabId, s);
+  // The same tools in another document still go out: calls name the document.
+  // After a clear the host waits for the new document: its first word goes
+  // out even when it has no tools.
+  if (key !== told.key || (told.cleared && told.documentId === s.documentId) ||
+    (tools.length > 0 && told.documentId !== s.documentId)) send(tabId, s);
+}
+
+function onCommit({ tabId, documentId, url }) {
+  if (documentId && lists.get(tabId)?.documentId === documentId) return; // its report came first
+  beginDocument(tabId, documentId ?? null, url ?? '');
+  // A document back from the back/forward cache (or an activated prerender)
+  // has its scripts already: ask it for its list. A new one has none yet.
+  if (documentId) askResend(tabId, { documentId });
+}
+
+// The tab's top document changed: its tools are cleared. The host keeps the
+// focused sessions' list as it was until the new document reports (or
+// kNavigationSettleMs pass), so the same tools back are no change.
+function beginDocument(tabId, documentId, url) {
+  const told = lists.get(tabId)?.told ?? { documentId: null, key: EMPTY_KEY, cleared: false };
+  const s = { documentId, url, api: null, native: false, total: 0, tools: [], key: EMPTY_KEY, told };
+  lists.set(tabId, s);
+  if (told.key !== EMPTY_KEY) {
+    send(tabId, s);
+    s.told.cleared = true;
+  } else if (told.cleared) {
+    s.told = { ...told, documentId }; // the host still waits: now for this document
+  }
+}
+
+// The page said it; check it again here (the page may have forged the event).
+function cleanTools(raw) {
+  if (!Array.isArray(raw)) return [];
+  const out = [];
+  const seen = new Set();
+  for (const t of raw) {
+    if (out.length >= PageToolLimits.MAX_REPORTED_TOOLS) break;
+    if (!t || typeof t !== 'object' || typeof t.name !== 'string' || !t.name) continue;
+    if (t.name.length > PageToolLimits.MAX_NAME_CHARS || seen.has(t.name)) continue;
+    seen.add(t.name);
+    const tool = {
+      name: t.name,
+      source: SOURCES.has(t.source) ? t.source : 'native',
+      description: typeof t.description === 'string' ? cut(t.description, PageToolLimits.MAX_DESCRIPTION_CHARS) : '',
+      inputSchema: { type: 'object', properties: {} },
+      readOnly: typeof t.readOnly === 'boolean' ? t.readOnly : null,
+    };
+    const schema = t.inputSchema;
+    const text = schema && typeof schema === 'object' && !Array.isArray(schema) ? JSON.stringify(schema) : null;
+    if (t.schemaDropped === true) {
+      tool.schemaDropped = true; // the page side dropped it already
+    } else if (text && new TextEncoder().encode(text).length <= PageToolLimits.MAX_SCHEMA_BYTES && (schema.type ?? 'object') === 'object') {
+      tool.inputSchema = { type: 'object', ...schema };
+    } else if (text) {
+      tool.schemaDropped = true;
+    }
+    out.push(tool);
+  }
+  return out;
+}
+
+function askResend(tabId, options = { frameId: 0 }) {
+  chrome.tabs.sendMessage(tabId, { type: RESEND }, options).catch(() => {});
+}
+
+async function askAllToResend() {
+  const tabs = await chrome.tabs.query({});
+  for (const t of tabs) if (WATCHED_URL.test(t.url ?? '')) askResend(t.id);
+}
+
+async function injectIntoOpenTabs() {
+  const tabs = await chrome.tabs.query({});
+  await Promise.all(tabs.filter((t) => WATCHED_URL.test(t.url ?? '')).map(async (t) => {
+    const target = { tabId: t.id }; // the top frame
+    try {
+      await chrome.scripting.executeScript({ target, world: 'MAIN', files: MAIN_SCRIPTS, injectImmediately: true });
+      await chrome.scripting.executeScript({ target, world: 'ISOLATED', files: [RELAY_SCRIPT], injectImmediately: true });
+    } catch (e) {
+      console.debug(`tabbridge: page tools not injected into tab ${t.id}: ${e.message}`);
+    }
+  }));
+}
+
+// --- pagetool.call {tabId, documentId, name, source, arguments} ---------------------
+
+const documentChanged = (url) => new RpcError(ErrorCode.DOCUMENT_CHANGED,
+  `the page changed since its tools were listed${url ? ` (now ${url})` : ''}`);
+
+async function callPageTool(params, ctx) {
+  const { tabId, documentId, name, source } = params;
+  const args = params.arguments ?? {};
+  if (!Number.isInteger(tabId)) throw new RpcError(ErrorCode.INVALID_ARGUMENT, 'tabId must be an integer');
+  if (typeof documentId !== 'string' || !documentId) throw new RpcError(ErrorCode.INVALID_ARGUMENT, 'documentId must be a string');
+  if (typeof name !== 'string' || !name) throw new RpcError(ErrorCode.INVALID_ARGUMENT, 'name must be a string');
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) {
+    throw new RpcError(ErrorCode.INVALID_ARGUMENT, 'arguments must be an object');
+  }
+  const tab = await getTab(tabId);
+  if ((await topDocumentId(tabId)) !== documentId) throw documentChanged(tab.url);
+  if (source === 'form' || source === 'declarative') return callFormTool(tabId, documentId, name, args, ctx);
+  return runWebmcpTool(tabId, documentId, name, args, ctx.signal);
+}
+
+// In the page (MAIN world): the registry runs the tool. The answer crosses
+// back as {kind, value}: a string as is, anything else as JSON text.
+async function runInPage(toolName, toolArgs, maxErrorChars) {
+  const registry = window[Symbol.for('tabbridge.pagetools.v1')];
+  if (!registry) return { error: 'tabbridge has not reached this page yet — reload it' };
+  try {
+    const value = await registry.call(toolName, toolArgs);
+    if (typeof value === 'string') return { kind: 'string', value };
+    if (value === undefined) return { kind: 'undefined' };
+    try {
+      return { kind: 'json', value: JSON.stringify(value) };
+    } catch {
+      return { kind: 'string', value: String(value) };
+    }
+  } catch (e) {
+    let message;
+    try { message = String(e?.message ?? e); } catch { message = 'unknown error'; }
+    return { error: message.slice(0, maxErrorChars) || 'unknown error' }; // cut again (with "…") by the worker
+  }
+}
+
+// Rejects when the document goes (navigation, reload) or the tab closes
+// while the tool runs: its answer would never come.
+function whileDocumentLives(tabId, documentId) {
+  let stop;
+  const promise = new Promise((_, reject) => {
+    const committed = (d) => {
+      if (d.tabId === tabId && d.frameId === 0 && d.documentId !== documentId) reject(documentChanged(d.url));
+    };
+    const removed = (id) => {
+      if (id === tabId) reject(tabGone(tabId));
+    };
+    chrome.webNavigation.onCommitted.addListener(committed);
+    chrome.tabs.onRemoved.addListener(removed);
+    stop = () => {
+      chrome.webNavigation.onCommitted.removeListener(committed);
+      chrome.tabs.onRemoved.removeListener(removed);
+    };
+  });
+  return { promise, stop };
+}
+
+async function runWebmcpTool(tabId, documentId, name, args, signal) {
+  const label = toolLabel(name);
+  const gone = whileDocumentLives(tabId, documentId);
+  let timer;
+  let onAbort;
+  const timeout = new Promise((resolve) => {
+    timer = setTimeout(() => resolve({ timedOut: true }), PageToolLimits.CALL_TIMEOUT_MS);
+  });
+  const aborted = new Promise((_, reject) => {
+    onAbort = () => reject(new Error('cancelled'));
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener('abort', onAbort);
+  });
+  const run = chrome.scripting.executeScript({
+    target: { tabId, documentIds: [documentId] },
+    world: 'MAIN',
+    func: runInPage,
+    args: [name, args, PageToolLimits.MAX_ERROR_CHARS + 1],
+  }).then((results) => results?.[0]?.result);
+  let r;
+  try {
+    r = await Promise.race([run, gone.promise, timeout, aborted]);
+  } catch (e) {
+    if (e instanceof RpcError) throw e;
+    if (signal?.aborted) throw e;
+    throw await explainScriptingError(tabId, documentId, e);
+  } finally {
+    clearTimeout(timer);
+    gone.stop();
+    signal?.removeEventListener('abort', onAbort);
+    run.catch(() => {}); // a late failure after the race was decided
+  }
+  if (r?.timedOut) {
+    return errorResult(`the page's tool ${label} did not answer within ${PageToolLimits.CALL_TIMEOUT_MS / 1000} s`);
+  }
+  if (r === undefined || r === null) {
+    // No result: the document went away under the script.
+    if ((await topDocumentId(tabId)) !== documentId) throw documentChanged((await getTab(tabId)).url);
+    return errorResult(`the page's tool ${label} gave no answer`);
+  }
+  if (r.error !== undefined) {
+    return errorResult(`the page's tool ${label} failed: ${cut(String(r.error), PageToolLimits.MAX_ERROR_CHARS)}`);
+  }
+  return normalise(label, r);
+}
+
+async function explainScriptingError(tabId, documentId, e) {
+  const m = String(e?.message ?? e);
+  if (/no tab with id/i.test(m)) return tabGone(tabId);
+  let tab;
+  try {
+    tab = await chrome.tabs.get(tabId);
+  } catch {
+    return tabGone(tabId);
+  }
+  if ((await topDocumentId(tabId)) !== documentId || /no document|frame.*removed|document.*(gone|removed)/i.test(m)) {
+    return documentChanged(tab.url);
+  }
+  return new RpcError(ErrorCode.BROWSER_ERROR, `could not run the page's tool: ${m}`);
+}
+
+const errorResult = (text) => ({ content: [{ type: 'text', text }], isError: true });
+
+// What execute() returned → a CallToolResult: a CallToolResult as is (text and
+// image blocks), a string as a text block, anything else as JSON text. Native
+// WebMCP already hands a string: the JSON text of an object, a string as is.
+function normalise(name, r) {
+  if (r.kind === 'undefined' || (r.kind === 'string' && r.value === 'undefined') || (r.kind === 'json' && r.value === 'null')) {
+    return { content: [{ type: 'text', text: `the page's tool ${name} returned nothing` }] };
+  }
+  let value = r.value;
+  let text = r.value;
+  try {
+    value = JSON.parse(r.value);
+  } catch {
+    value = r.value; // plain text
+  }
+  if (value && typeof value === 'object' && Array.isArray(value.content)) return fromCallToolResult(name, value);
+  if (r.kind === 'json' && typeof value === 'string') text = value;
+  return { content: [{ type: 'text', text: capText(text, PageToolLimits.MAX_RESULT_TEXT_CHARS) }] };
+}
+
+function capText(text, max) {
+  if (text.length <= max) return text;
+  const note = `… (cut at ${max} characters)`;
+  return `${text.slice(0, Math.max(0, max - note.length))}${note}`;
+}
+
+function fromCallToolResult(name, value) {
+  const content = [];
+  let textLeft = PageToolLimits.MAX_RESULT_TEXT_CHARS;
+  let imageLeft = MAX_IMAGE_BYTES;
+  let dropped = 0;
+  let badImages = 0;
+  for (const b of value.content) {
+    if (b?.type === 'text' && typeof b.text === 'string') {
+      if (textLeft <= 0) { dropped++; continue; }
+      const text = capText(b.text, textLeft);
+      textLeft -= b.text.length;
+      content.push({ type: 'text', text });
+    } else if (b?.type === 'image') {
+      const data = typeof b.data === 'string' ? b.data : '';
+      if (!IMAGE_TYPES.has(b.mimeType) || data.length % 4 !== 0) { badImages++; continue; }
+      if (data.length > imageLeft) { dropped++; continue; }
+      if (!BASE64.test(data)) { badImages++; continue; }
+      imageLeft -= data.length;
+      content.push({ type: 'image', data, mimeType: b.mimeType });
+    } else {
+      dropped++;
+    }
+  }
+  if (!content.length && value.structuredContent !== undefined) {
+    let json = '';
+    try { json = JSON.stringify(value.structuredContent); } catch { /* ignore */ }
+    if (json) content.push({ type: 'text', text: capText(json, PageToolLimits.MAX_RESULT_TEXT_CHARS) });
+  }
+  if (badImages) {
+    content.push({ type: 'text', text: `(${badImages} image${badImages === 1 ? '' : 's'} left out: only base64 PNG, JPEG, GIF or WebP are passed on)` });
+  }
+  if (dropped) content.push({ type: 'text', text: `(${dropped} more part${dropped === 1 ? '' : 's'} of the answer left out)` });
+  if (!content.length) content.push({ type: 'text', text: `the page's tool ${name} returned an empty answer` });
+  const out = { content };
+  if (value.isError === true) out.isError = true;
+  return out;
+}

@@ -1,0 +1,256 @@
+// The page's own tools (WebMCP, forms): kept per tab from the extension's
+// page.tools events, offered to the sessions focused on the tab, run by the
+// extension in the very document that reported them (docs/protocol.md
+// "The page's own tools"; what the model sees: docs/page_tools.md).
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include <unistd.h>
+
+#include <spdlog/spdlog.h>
+
+#include "common/protocol.h"
+#include "common/tool_catalog.h"
+#include "host/host.h"
+#include "host/own_tool_names.h"
+
+namespace tb {
+namespace {
+
+// list_webmcp_tools leaves schemas out past this many bytes (name: one tool
+// with its schema): 200 tools with large schemas must not flood the context.
+constexpr std::size_t kMaxListingBytes = 48 * 1024;
+
+std::set<std::string> Reserved() {
+  const auto& names = tools::ReservedNames();
+  return {names.begin(), names.end()};
+}
+
+// By the MCP name first (what the model was shown), then by the page's own:
+// a page name that equals another tool's MCP name must not shadow it.
+const own_tools::Offered* FindOffered(const std::vector<own_tools::Offered>& offered, const std::string& name) {
+  for (const auto& o : offered) {
+    if (o.mcp_name == name) return &o;
+  }
+  for (const auto& o : offered) {
+    if (o.tool->name == name) return &o;
+  }
+  return nullptr;
+}
+
+// Whether the browser was started with WebMCP turned on (Linux: its command line).
+bool CommandLineEnablesWebMcp(long pid) {
+  if (pid <= 0) return false;
+  std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline", std::ios::binary);
+  std::string arg;
+  bool enabled = false;
+  while (std::getline(in, arg, '\0')) {
+    if (arg.starts_with("--enable-features=") && arg.find("WebMCP") != std::string::npos) enabled = true;
+    if (arg.starts_with("--disable-features=") && arg.find("WebMCP") != std::string::npos) return false;
+  }
+  return enabled;
+}
+
+}  // namespace
+
+void Host::OnPageTools(const Json& params) {
+  auto event = own_tools::ParsePageToolsEvent(params);
+  if (!event) return spdlog::warn("malformed page.tools event ignored: {}", event.error());
+  const std::string& api = event->set.api;
+  if (api == "native" || event->set.native) webmcp_seen_ = "native";
+  else if (webmcp_seen_.empty()) webmcp_seen_ = "absent";
+  const std::int64_t tab_id = event->tab_id;
+  if (tabs_.Find(tab_id) == nullptr) return;  // closed meanwhile, or not a page the agent sees
+  const auto old = own_tools_.find(tab_id);
+  // An empty list for another document is the extension clearing the tab at
+  // a navigation: wait for the new page's list before telling anyone.
+  const auto settling = settling_.find(tab_id);
+  const bool new_page_spoke = settling != settling_.end() && settling->second.document_id == event->set.document_id;
+  if (event->set.tools.empty() && old != own_tools_.end() && old->second.document_id != event->set.document_id &&
+      !new_page_spoke) {
+    // The extension cleared the tab at a navigation: the list stays as it was
+    // until the new page reports (a call meanwhile names the old document and
+    // hears "the page changed"), so the same tools back are no change at all.
+    settling_[tab_id] = {uv_now(loop_) + options_.navigation_settle_ms, event->set.document_id};
+    // Armed for the earliest deadline; OnSettleTimer re-arms for the next.
+    if (settling_.size() == 1) settle_timer_.Start(options_.navigation_settle_ms, [this] { OnSettleTimer(); });
+    return;
+  }
+  settling_.erase(tab_id);
+  if (event->set.tools.empty()) {
+    own_tools_.erase(tab_id);
+  } else {
+    own_tools_[tab_id] = std::move(event->set);
+  }
+  AfterTabsChanged();  // sessions focused on it hear of it once, if their list changed
+}
+
+void Host::OnSettleTimer() {
+  const std::uint64_t now = uv_now(loop_);
+  // The new page never reported: it has no tools of its own.
+  std::erase_if(settling_, [this, now](const auto& entry) {
+    if (entry.second.deadline > now) return false;
+    own_tools_.erase(entry.first);
+    return true;
+  });
+  if (!settling_.empty()) {
+    std::uint64_t next = UINT64_MAX;
+    for (const auto& [tab, settle] : settling_) next = std::min(next, settle.deadline);
+    settle_timer_.Start(next - now, [this] { OnSettleTimer(); });
+  }
+  AfterTabsChanged();
+}
+
+std::string Host::WebMcpStatus() const {
+  if (webmcp_seen_ == "native" || CommandLineEnablesWebMcp(options_.browser_pid)) return "native";
+  return webmcp_seen_.empty() ? "unknown" : webmcp_seen_;
+}
+
+std::optional<std::size_t> Host::PageIndex(std::int64_t tab_id) const {
+  std::size_t index = 0;
+  for (const Tab* tab : tabs_.Visible()) {
+    if (tab->id == tab_id) return index;
+    ++index;
+  }
+  return std::nullopt;
+}
+
+std::vector<own_tools::Offered> Host::OfferedTo(const Session& session) const {
+  const auto focus = session.focused_tab();
+  if (!focus) return {};
+  const auto set = own_tools_.find(*focus);
+  const auto index = PageIndex(*focus);
+  if (set == own_tools_.end() || !index) return {};
+  return own_tools::Offer(set->second, *index, Reserved(), session.lists_own_tools());
+}
+
+std::string Host::OwnToolNamesNow(const Session& session) const {
+  if (const auto focus = session.focused_tab(); focus && Settling(*focus)) {
+    return "not known yet (the new page is loading — call list_webmcp_tools in a moment)";
+  }
+  const auto offered = OfferedTo(session);
+  if (offered.empty()) return "none";
+  std::string names;
+  for (std::size_t i = 0; i < offered.size() && i < 20; ++i) names += (i ? ", " : "") + offered[i].mcp_name;
+  if (offered.size() > 20) names += ", … (" + std::to_string(offered.size()) + " in all)";
+  return names;
+}
+
+bool Host::CallOwnTool(Session& session, const std::string& request_key, const std::string& name, const Json& args,
+                       Reply& reply) {
+  const auto offered = OfferedTo(session);
+  if (const auto* found = FindOffered(offered, name); found != nullptr && found->mcp_name == name) {
+    RunOwnTool(session, request_key, *found, args, std::move(reply));
+    return true;
+  }
+  // A name the session was given, or one shaped like a page tool: the page
+  // changed under the model. Say so, with what the page offers now.
+  if (session.was_told(name) || name.starts_with("webmcp_")) {
+    reply(tools::ErrorResult(name + ": the page changed — its tools are now: " + OwnToolNamesNow(session) +
+                             " (list_webmcp_tools shows them with their schemas)"));
+    return true;
+  }
+  return false;
+}
+
+void Host::ListWebMcpTools(Session& session, const Json& args, Reply reply) {
+  const auto focus = session.focused_tab();
+  if (!focus || tabs_.Find(*focus) == nullptr) {
+    return reply(tools::ErrorResult("list_webmcp_tools: no tab is focused — call focus_tab or open_tab first"));
+  }
+  const auto offered = OfferedTo(session);
+  const auto set = own_tools_.find(*focus);
+  const std::string only = args.contains("name") ? args["name"].get<std::string>() : "";
+  Json list = Json::array();
+  std::size_t bytes = 0;
+  std::size_t listed = 0;
+  bool schemas_left_out = false;
+  for (const auto& o : offered) {
+    if (o.listed) ++listed;
+    if (!only.empty() && o.tool->name != only && o.mcp_name != only) continue;
+    Json entry = {{"name", own_tools::CleanText(o.tool->name, 128)},
+                  {"mcpName", o.listed ? Json(o.mcp_name) : Json(nullptr)},
+                  {"callName", o.mcp_name},
+                  {"source", o.tool->source},
+                  {"description", o.tool->description},
+                  {"readOnly", o.tool->read_only ? Json(*o.tool->read_only) : Json(nullptr)}};
+    const std::size_t schema_bytes = rpc::Dump(o.tool->input_schema).size();
+    if (!only.empty() || bytes + schema_bytes <= kMaxListingBytes) {
+      entry["inputSchema"] = o.tool->input_schema;
+      bytes += schema_bytes;
+    } else {
+      schemas_left_out = true;  // and the description as short as in tools/list
+      entry["description"] = own_tools::CleanText(o.tool->description, kMaxListedDescriptionChars);
+    }
+    bytes += entry["description"].get_ref<const std::string&>().size();
+    if (o.tool->schema_dropped) entry["schemaDropped"] = true;
+    list.push_back(std::move(entry));
+  }
+  if (!only.empty() && list.empty()) {
+    return reply(tools::ErrorResult("list_webmcp_tools: the page has no tool " + only + " — its tools: " +
+                                    OwnToolNamesNow(session)));
+  }
+  const std::size_t total = set != own_tools_.end() ? set->second.total : 0;
+  Json result = {{"tabId", *focus},
+                 {"url", set != own_tools_.end() ? set->second.url : tabs_.Find(*focus)->url},
+                 {"api", set != own_tools_.end() && !set->second.api.empty() ? Json(set->second.api) : Json(nullptr)},
+                 {"total", total},
+                 {"listed", listed},
+                 {"omitted", total - listed},
+                 {"tools", std::move(list)}};
+  std::string note;
+  if (schemas_left_out) note = "some schemas left out for size — pass name for one tool's schema";
+  if (total > offered.size()) {
+    note += (note.empty() ? "" : "; ") + std::string("the page has ") + std::to_string(total) + " tools; the first " +
+            std::to_string(offered.size()) + " are shown and callable";
+  }
+  if (!note.empty()) result["note"] = std::move(note);
+  reply(tools::Result(std::move(result)));
+}
+
+void Host::CallWebMcpTool(Session& session, const std::string& request_key, const Json& args, Reply reply) {
+  const auto focus = session.focused_tab();
+  if (!focus || tabs_.Find(*focus) == nullptr) {
+    return reply(tools::ErrorResult("call_webmcp_tool: no tab is focused — call focus_tab or open_tab first"));
+  }
+  const std::string name = args["name"].get<std::string>();
+  const auto offered = OfferedTo(session);
+  const auto* found = FindOffered(offered, name);
+  if (found == nullptr) {
+    return reply(tools::ErrorResult("call_webmcp_tool: the page has no tool " + name + " — its tools: " +
+                                    OwnToolNamesNow(session) + " (list_webmcp_tools shows them)"));
+  }
+  RunOwnTool(session, request_key, *found, args.value("arguments", Json::object()), std::move(reply));
+}
+
+void Host::RunOwnTool(Session& session, const std::string& request_key, const own_tools::Offered& offered,
+                      const Json& args, Reply reply) {
+  const std::string mcp_name = offered.mcp_name;
+  if (auto ok = tools::CheckArguments(offered.mcp_tool, args); !ok) {
+    return reply(tools::ErrorResult(mcp_name + ": " + ok.error()));
+  }
+  const std::int64_t tab_id = *session.focused_tab();
+  const auto& set = own_tools_.at(tab_id);
+  const std::int64_t session_id = session.id();
+  const auto call = extension_.Call(
+      ext_method::kPageToolCall,
+      {{"tabId", tab_id},
+       {"documentId", set.document_id},
+       {"name", offered.tool->name},
+       {"source", offered.tool->source},
+       {"arguments", args}},
+      [this, mcp_name, tab_id, session_id, reply](std::expected<Json, rpc::Error> outcome) {
+        const Session* s = FindSession(session_id);
+        const std::string changed = "the page changed — its tools are now: " +
+                                    (s ? OwnToolNamesNow(*s) : std::string("unknown")) +
+                                    " (list_webmcp_tools shows them with their schemas)";
+        reply(ExtensionToolResult(mcp_name, tab_id, std::move(outcome), changed));
+      },
+      kPageToolCallDeadlineMs);
+  if (call == 0) return;  // answered at once: the extension is gone
+  session.SetCanceller(request_key, [this, call] { extension_.Cancel(call); });
+}
+
+}  // namespace tb

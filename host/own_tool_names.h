@@ -1,0 +1,45 @@
+// How the page's own tools (WebMCP, forms) are named and described for the
+// model: seed 001's webmcp_{domain}_page{idx}_{tool}, kept within what every
+// client accepts, and page-written text made safe to show. Pure functions.
+#pragma once
+
+#include <cstddef>
+#include <set>
+#include <string>
+#include <string_view>
+
+namespace tb::own_tools {
+
+// The site part of a name and its human form: 127.0.0.1:8000, localhost:8000
+// and [::1]:8000 are all localhost_8000 / localhost:8000; github.com is
+// github_com / github.com; anything unparsable is "unknown".
+struct Site {
+  std::string name;
+  std::string display;
+};
+Site SiteOf(std::string_view url);
+
+// Every character outside [A-Za-z0-9_] becomes '_' (seed 001 §3).
+std::string Sanitize(std::string_view text);
+
+// A short, stable hash (4 hex digits) that tells shortened names apart.
+std::string ShortHash(std::string_view text);
+
+// webmcp_{site}_page{idx}_{tool}: at most kMaxToolNameChars, never one of
+// `taken`. Too long → the site is cut and a hash of the whole added (the
+// tool's own name stays whole while it fits); a clash → another hash.
+std::string WebMcpName(const Site& site, std::size_t page_index, std::string_view tool,
+                       const std::set<std::string>& taken);
+
+// A form tool's name from the extension's suggestion (snake_case): lowercase
+// [a-z0-9_], at most kMaxToolNameChars, "_form" added when it is one of
+// tabbridge's own tool names ("form_" put first when it looks like a WebMCP
+// one), "_2", "_3"… when another page tool in `taken` has it.
+std::string FormName(std::string_view suggested, const std::set<std::string>& taken);
+
+// Untrusted page text for a model: one line (whitespace runs become one
+// space), no control, bidi-override or zero-width characters, at most
+// `max_chars` characters (cut with "…").
+std::string CleanText(std::string_view text, std::size_t max_chars);
+
+}  // namespace tb::own_tools

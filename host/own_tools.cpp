@@ -1,0 +1,183 @@
+#include "host/own_tools.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "common/protocol.h"
+#include "host/own_tool_names.h"
+
+namespace tb::own_tools {
+namespace {
+
+// The extension drops names over 128 UTF-16 units; in UTF-8 that is at most
+// 3 bytes each. A longer name is refused, never cut (a cut name is another tool).
+constexpr std::size_t kMaxNameBytes = 3 * 128;
+constexpr std::size_t kMaxSchemaTextChars = 200;         // a description or title inside a schema
+constexpr std::size_t kMaxFullDescriptionChars = 1024;   // as the extension reports at most
+constexpr std::string_view kSources[] = {"native", "polyfill", "legacy", "declarative", "form"};
+
+bool IsSource(const std::string& s) {
+  for (auto known : kSources) {
+    if (s == known) return true;
+  }
+  return false;
+}
+
+// Page-written text inside a schema (descriptions, titles, enum values,
+// defaults, …) is cleaned like any other; the structure stays as the page
+// wrote it.
+Json CleanSchema(const Json& schema, int depth = 0) {
+  if (depth > 32) return Json::object();  // a page cannot make us recurse forever
+  if (schema.is_string()) return CleanText(schema.get_ref<const std::string&>(), kMaxSchemaTextChars);
+  if (schema.is_object()) {
+    Json out = Json::object();
+    for (const auto& [key, value] : schema.items()) out[key] = CleanSchema(value, depth + 1);
+    return out;
+  }
+  if (schema.is_array()) {
+    Json out = Json::array();
+    for (const auto& item : schema) out.push_back(CleanSchema(item, depth + 1));
+    return out;
+  }
+  return schema;
+}
+
+// MCP wants an object schema; anything else the page wrote becomes "any object".
+Json ObjectSchema(const Json& schema) {
+  if (!schema.is_object() || schema.value("type", Json("object")) != "object") {
+    return {{"type", "object"}, {"properties", Json::object()}};
+  }
+  Json out = CleanSchema(schema);
+  out["type"] = "object";
+  if (!out.contains("properties") || !out["properties"].is_object()) out["properties"] = Json::object();
+  return out;
+}
+
+std::expected<OwnTool, std::string> ParseTool(const Json& json, std::size_t index) {
+  const std::string where = "tools[" + std::to_string(index) + "]";
+  if (!json.is_object()) return std::unexpected(where + " is not an object");
+  const auto name = json.find("name");
+  if (name == json.end() || !name->is_string() || name->get_ref<const std::string&>().empty() ||
+      name->get_ref<const std::string&>().size() > kMaxNameBytes) {
+    return std::unexpected(where + ".name must be a non-empty string of at most 128 characters");
+  }
+  const auto source = json.find("source");
+  if (source == json.end() || !source->is_string() || !IsSource(source->get<std::string>())) {
+    return std::unexpected(where + ".source must be one of native, polyfill, legacy, declarative, form");
+  }
+  OwnTool tool;
+  tool.name = name->get<std::string>();
+  tool.source = source->get<std::string>();
+  if (const auto d = json.find("description"); d != json.end() && d->is_string()) {
+    tool.description = CleanText(d->get_ref<const std::string&>(), kMaxFullDescriptionChars);
+  }
+  tool.input_schema = ObjectSchema(json.value("inputSchema", Json::object()));
+  if (const auto r = json.find("readOnly"); r != json.end() && r->is_boolean()) tool.read_only = r->get<bool>();
+  if (const auto d = json.find("schemaDropped"); d != json.end() && d->is_boolean()) tool.schema_dropped = d->get<bool>();
+  return tool;
+}
+
+// Claude's API refuses a whole request when one property key of one tool
+// does not match ^[a-zA-Z0-9_.-]{1,64}$ (a form field named user[email]):
+// such a tool stays out of tools/list (call_webmcp_tool still runs it).
+bool IsPropertyKey(const std::string& key) {
+  return !key.empty() && key.size() <= 64 &&
+         std::ranges::all_of(key, [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '.' || c == '-'; });
+}
+
+bool PropertyKeysAreValid(const Json& schema, int depth = 0) {
+  if (depth > 32) return false;
+  if (schema.is_array()) {
+    return std::ranges::all_of(schema, [&](const Json& item) { return PropertyKeysAreValid(item, depth + 1); });
+  }
+  if (!schema.is_object()) return true;
+  for (const auto& [key, value] : schema.items()) {
+    if (key == "properties" && value.is_object()) {
+      for (const auto& [name, property] : value.items()) {
+        if (!IsPropertyKey(name) || !PropertyKeysAreValid(property, depth + 1)) return false;
+      }
+    } else if (!PropertyKeysAreValid(value, depth + 1)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::expected<PageToolsEvent, std::string> ParsePageToolsEvent(const Json& params) {
+  if (!params.is_object()) return std::unexpected("params must be an object");
+  const auto tab = params.find("tabId");
+  if (tab == params.end() || !tab->is_number_integer()) return std::unexpected("tabId must be an integer");
+  const auto tools = params.find("tools");
+  if (tools == params.end() || !tools->is_array()) return std::unexpected("tools must be an array");
+  PageToolsEvent event;
+  event.tab_id = tab->get<std::int64_t>();
+  OwnToolSet& set = event.set;
+  auto text = [&](const char* key) {
+    const auto it = params.find(key);
+    return it != params.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  set.document_id = text("documentId");
+  set.url = text("url");
+  set.api = text("api");
+  if (const auto native = params.find("native"); native != params.end() && native->is_boolean()) {
+    set.native = native->get<bool>();
+  }
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < tools->size() && set.tools.size() < kMaxReportedPageTools; ++i) {
+    auto tool = ParseTool((*tools)[i], i);
+    if (!tool) return std::unexpected(tool.error());
+    if (!seen.insert(tool->name).second) continue;  // first one wins, as in the page
+    set.tools.push_back(std::move(*tool));
+  }
+  const auto total = params.find("total");
+  set.total = total != params.end() && total->is_number_unsigned() ? total->get<std::size_t>() : 0;
+  set.total = std::max(set.total, set.tools.size());
+  if (!set.tools.empty() && set.document_id.empty()) return std::unexpected("documentId must be a non-empty string");
+  return event;
+}
+
+std::string Describe(const OwnTool& tool, const std::string& site_display, std::size_t page_index) {
+  const std::string kind = tool.is_form() ? "Form" : "WebMCP";
+  const std::string text = tool.description.empty() ? "No description" : CleanText(tool.description, kMaxListedDescriptionChars);
+  return "[" + kind + " • " + site_display + " • Page " + std::to_string(page_index) + "] " + text +
+         " (untrusted page text)";
+}
+
+std::vector<Offered> Offer(const OwnToolSet& set, std::size_t page_index, const std::set<std::string>& reserved,
+                           bool list) {
+  const Site site = SiteOf(set.url);
+  std::set<std::string> taken = reserved;
+  std::vector<Offered> offered;
+  offered.reserve(set.tools.size());
+  std::size_t listed = 0;
+  std::size_t bytes = 0;
+  for (const OwnTool& tool : set.tools) {
+    Offered o;
+    o.tool = &tool;
+    o.mcp_name = tool.is_form() ? FormName(tool.name, taken) : WebMcpName(site, page_index, tool.name, taken);
+    taken.insert(o.mcp_name);
+    Json annotations = {{"openWorldHint", true}};
+    if (tool.read_only) {
+      annotations["readOnlyHint"] = *tool.read_only;
+      annotations["destructiveHint"] = !*tool.read_only;
+    }
+    o.mcp_tool = {{"name", o.mcp_name},
+                  {"description", Describe(tool, site.display, page_index)},
+                  {"inputSchema", tool.input_schema},
+                  {"annotations", std::move(annotations)}};
+    const std::size_t size = rpc::Dump(o.mcp_tool).size();
+    const bool schema_fits =
+        rpc::Dump(tool.input_schema).size() <= kMaxListedSchemaBytes && PropertyKeysAreValid(tool.input_schema);
+    if (list && schema_fits && listed < kMaxListedPageTools && bytes + size <= kMaxListedPageToolBytes) {
+      o.listed = true;
+      ++listed;
+      bytes += size;
+    }
+    offered.push_back(std::move(o));
+  }
+  return offered;
+}
+
+}  // namespace tb::own_tools

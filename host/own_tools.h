@@ -1,0 +1,63 @@
+// The page's own tools (WebMCP, forms) of every tab, as the extension reports
+// them (docs/protocol.md "The page's own tools"), and how one tab's tools are
+// offered to a session: named, described, budgeted.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <expected>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "common/jsonrpc.h"
+
+namespace tb::own_tools {
+
+struct OwnTool {
+  std::string name;    // as the page knows it
+  std::string source;  // native, polyfill, legacy, declarative, form
+  std::string description;
+  Json input_schema;
+  std::optional<bool> read_only;
+  bool schema_dropped = false;
+  bool is_form() const { return source == "form"; }
+};
+
+// One top-level document's tools.
+struct OwnToolSet {
+  std::string document_id;
+  std::string url;
+  std::string api;  // native, polyfill, legacy or "" (none)
+  bool native = false;  // the browser's own WebMCP is there (also under a polyfill)
+  std::size_t total = 0;
+  std::vector<OwnTool> tools;
+};
+
+// A page.tools event's params, checked field by field (page text is untrusted
+// and the extension is a peer like any other).
+struct PageToolsEvent {
+  std::int64_t tab_id = 0;
+  OwnToolSet set;
+};
+std::expected<PageToolsEvent, std::string> ParsePageToolsEvent(const Json& params);
+
+// One tool as a session is offered it.
+struct Offered {
+  const OwnTool* tool = nullptr;
+  std::string mcp_name;
+  Json mcp_tool;        // name, description, inputSchema, annotations
+  bool listed = false;  // in tools/list (within the page budget, not disabled)
+};
+
+// Names and budgets `set` for the tab at `page_index` in list_tabs. `reserved`
+// holds the names tabbridge's own tools use. With `list` false nothing is
+// listed (tabbridge --disable-webmcp-auto-register), names still are.
+std::vector<Offered> Offer(const OwnToolSet& set, std::size_t page_index, const std::set<std::string>& reserved,
+                           bool list);
+
+// The text a model sees for a page-written description, with where it is from.
+std::string Describe(const OwnTool& tool, const std::string& site_display, std::size_t page_index);
+
+}  // namespace tb::own_tools

@@ -1,0 +1,247 @@
+// The page's own tools, forms (issue 7): a plain <form> becomes a tool of the
+// focused tab (snake_case name from the form, "[Form • localhost:PORT • Page
+// N] " description, parameters typed from its fields); calling it fills the
+// fields with trusted input and submits. Declarative WebMCP forms
+// (<form toolname>) are WebMCP tools. What the server really received is read
+// from the fixture server's record; the page's state through DevTools.
+
+import { before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { LOGIN, expectListChangedEventually, useHarness, waitFor } from './harness.mjs';
+import { allText, startPageBrowser } from './page_helpers.mjs';
+import {
+  GENERIC_TOOLS,
+  MAX_FORM_TOOLS,
+  callExpectingToolError,
+  formPrefix,
+  listTools,
+  ownNames,
+  pageIndex,
+  waitOwn,
+  waitOwnNames,
+  waitToolCounts,
+  waitWebmcpList,
+  webmcpName,
+  webmcpPrefix,
+} from './own_tools_helpers.mjs';
+
+const FLIGHT_ARGS = { from: 'PAR', to: 'NYC', depart: '2026-12-24', passengers: 2, cabin: 'business', trip: 'return', flexible: true };
+
+describe("the page's own tools: forms", { timeout: 300_000 }, () => {
+  const h = useHarness();
+  let env;
+  let s;
+  let port;
+
+  before(async () => {
+    env = await startPageBrowser(h, { name: 'forms' });
+    s = env.s;
+    port = env.web.port;
+  });
+
+  const tool = (tools, name) => {
+    const found = tools.find((x) => x.name === name);
+    assert.ok(found, `no tool ${name} in ${JSON.stringify(tools.map((x) => x.name))}`);
+    return found;
+  };
+  const openFlights = async (t, opts) => {
+    const tab = await env.open('/flights.html', { t, ...opts });
+    const own = await waitOwnNames(s, ['search_flights'], 'search_flights in tools/list');
+    return { tab, flights: tool(own, 'search_flights') };
+  };
+
+  describe('flight search (plain GET form)', () => {
+    it('is listed as search_flights with "[Form • localhost:PORT • Page N] " and read-only (GET, no password)', async (t) => {
+      const { tab, flights } = await openFlights(t);
+      const idx = await pageIndex(s, tab.tabId);
+      assert.ok(
+        flights.description.startsWith(formPrefix(port, idx)),
+        `description ${JSON.stringify(flights.description)} should start with ${JSON.stringify(formPrefix(port, idx))}`,
+      );
+      assert.equal(flights.annotations?.readOnlyHint, true, `annotations ${JSON.stringify(flights.annotations)}`);
+    });
+
+    it('parameters are typed from the fields: text, date, number with min/max, select and radio enums, checkbox boolean, required', async (t) => {
+      const { flights } = await openFlights(t);
+      const schema = flights.inputSchema;
+      const p = schema?.properties ?? {};
+      assert.equal(schema?.type, 'object');
+      assert.deepEqual(Object.keys(p).sort(), ['cabin', 'depart', 'flexible', 'from', 'passengers', 'to', 'trip'], JSON.stringify(schema));
+      assert.equal(p.from.type, 'string');
+      assert.equal(p.to.type, 'string');
+      assert.equal(p.depart.type, 'string');
+      assert.equal(p.depart.format, 'date', `depart: ${JSON.stringify(p.depart)}`);
+      assert.ok(['number', 'integer'].includes(p.passengers.type), `passengers: ${JSON.stringify(p.passengers)}`);
+      assert.equal(p.passengers.minimum, 1, `passengers: ${JSON.stringify(p.passengers)}`);
+      assert.equal(p.passengers.maximum, 9, `passengers: ${JSON.stringify(p.passengers)}`);
+      assert.deepEqual(p.cabin.enum, ['economy', 'premium', 'business', 'first'], `cabin: ${JSON.stringify(p.cabin)}`);
+      assert.deepEqual([...p.trip.enum].sort(), ['oneway', 'return'], `trip: ${JSON.stringify(p.trip)}`);
+      assert.equal(p.flexible.type, 'boolean', `flexible: ${JSON.stringify(p.flexible)}`);
+      assert.deepEqual(schema.required, ['depart']);
+    });
+
+    it('a call fills and submits: the server saw exactly the query, the answer says where it navigated', async (t) => {
+      const { tab } = await openFlights(t);
+      const before = env.web.queriesOf('/search').length;
+      const r = await s.pageOk('search_flights', FLIGHT_ARGS);
+      const queries = env.web.queriesOf('/search');
+      assert.equal(queries.length, before + 1, 'exactly one search reached the server');
+      assert.deepEqual(queries.at(-1), {
+        from: 'PAR',
+        to: 'NYC',
+        depart: '2026-12-24',
+        passengers: '2',
+        cabin: 'business',
+        trip: 'return',
+        flexible: 'on',
+      });
+      const text = allText(r);
+      assert.match(text, /navigat/i, `the answer should report the navigation like click does: ${text}`);
+      assert.match(text, /\/search\?/, `the answer should name the new URL: ${text}`);
+      await tab.waitEval(`location.pathname === '/search'`, 'the tab to show /search');
+      assert.equal(await tab.eval('document.title'), 'Flights PAR to NYC');
+    });
+
+    it('a call without the required date is isError and submits nothing', async (t) => {
+      const { tab } = await openFlights(t);
+      const before = env.web.queriesOf('/search').length;
+      const [, text] = await callExpectingToolError(s, 'search_flights', { from: 'PAR', to: 'NYC' }, 'missing depart');
+      assert.match(text, /depart/, `the message should name the missing field: ${text}`);
+      assert.equal(env.web.queriesOf('/search').length, before, 'no search reached the server');
+      assert.equal(await tab.eval('location.pathname'), '/flights.html');
+    });
+
+    it('an unfocused tab with the form has toolCount 1 in list_tabs', async (t) => {
+      const tab = await env.open('/flights.html', { t, focus: false });
+      await waitToolCounts(s, { [tab.tabId]: 1 }, 'list_tabs toolCount 1 for the unfocused flights tab');
+    });
+  });
+
+  describe('login form (POST with a password)', () => {
+    it('sign_in logs in; the password is never echoed in the result', async (t) => {
+      const tab = await env.open('/login.html', { t });
+      const own = await waitOwnNames(s, ['sign_in'], 'sign_in in tools/list');
+      const signIn = tool(own, 'sign_in');
+      assert.deepEqual(Object.keys(signIn.inputSchema?.properties ?? {}).sort(), ['password', 'user'], JSON.stringify(signIn.inputSchema));
+      assert.notEqual(signIn.annotations?.readOnlyHint, true, 'a POST form with a password is not read-only');
+      const r = await s.pageOk('sign_in', { user: LOGIN.user, password: LOGIN.password });
+      await tab.waitEval(`location.pathname === '/welcome'`, 'the tab to reach /welcome');
+      assert.equal(await tab.eval(`document.getElementById('welcome').textContent`), `Welcome, ${LOGIN.user}!`);
+      const post = env.web.requests.filter((x) => x.method === 'POST' && x.path === '/login').at(-1);
+      assert.deepEqual(post?.form, { user: LOGIN.user, password: LOGIN.password }, 'the server received the credentials');
+      assert.ok(!JSON.stringify(r).includes(LOGIN.password), `the result echoes the password: ${JSON.stringify(r)}`);
+    });
+  });
+
+  describe('forms coming and going', () => {
+    it('a form added after a click: its tool appears with exactly one list_changed', async (t) => {
+      const tab = await env.open('/late-form.html', { t });
+      assert.deepEqual(await ownNames(s), [], 'no form at load, no own tool');
+      await s.barrier();
+      const base = s.listChanged;
+      await s.pageOk('click', { selector: '#show' });
+      await tab.waitEval(`!!document.getElementById('newsletter')`, 'the form to appear');
+      const own = await waitOwnNames(s, ['subscribe'], 'subscribe in tools/list');
+      await expectListChangedEventually(s, base + 1, 'a form appeared');
+      assert.equal(tool(own, 'subscribe').inputSchema?.properties?.email?.type, 'string');
+      await s.pageOk('subscribe', { email: 'ada@example.org' });
+      await waitFor(() => env.web.queriesOf('/subscribe').some((q) => q.email === 'ada@example.org'), { what: 'GET /subscribe?email=ada@example.org' });
+    });
+
+    it('navigating to another page with the same form: no list_changed', async (t) => {
+      const { tab } = await openFlights(t);
+      await s.barrier();
+      const base = s.listChanged;
+      const second = env.web.url('/flights.html?second=1');
+      await s.pageOk('navigate', { url: second });
+      await tab.waitEval(`location.search === '?second=1' && document.readyState === 'complete'`, 'the second flights page');
+      await waitWebmcpList(s, (sc) => sc.url === second, 'the second document\'s tools reported');
+      await waitOwnNames(s, ['search_flights'], 'search_flights still listed');
+      await s.barrier();
+      assert.equal(s.listChanged, base, 'the tools did not change: no list_changed');
+    });
+
+    it('navigating to a page with other form tools: exactly one list_changed', async (t) => {
+      await openFlights(t);
+      await s.barrier();
+      const base = s.listChanged;
+      await s.pageOk('navigate', { url: env.web.url('/login.html') });
+      await waitOwnNames(s, ['sign_in'], 'sign_in replaces search_flights');
+      await expectListChangedEventually(s, base + 1, 'flights → login');
+    });
+  });
+
+  describe('limits and names', () => {
+    it(`at most ${MAX_FORM_TOOLS} form tools a page: the first ones in document order`, async (t) => {
+      await env.open('/many-forms.html', { t });
+      const want = Array.from({ length: MAX_FORM_TOOLS }, (_, i) => `find_item_${i + 1}`);
+      await waitOwnNames(s, want, `the first ${MAX_FORM_TOOLS} of 10 forms`);
+    });
+
+    it("forms whose names would be generic tools' names get other names; the generic tools stay", async (t) => {
+      await env.open('/collide-form.html', { t });
+      const own = await waitOwn(s, (o) => o.length === 2, 'two form tools');
+      for (const x of own) assert.ok(!GENERIC_TOOLS.has(x.name), `a form tool is named ${x.name}`);
+      const all = await listTools(s);
+      const names = all.map((x) => x.name);
+      assert.equal(new Set(names).size, names.length, `duplicate names in tools/list: ${JSON.stringify(names)}`);
+      assert.match(tool(all, 'navigate').description, /^Go to url/, 'navigate is still the generic tool');
+      assert.match(tool(all, 'click').description, /^Click an element/, 'click is still the generic tool');
+    });
+  });
+
+  describe('field names a model API refuses as parameter keys', () => {
+    it('user[email], items[]: clean unique keys ([A-Za-z0-9_.-], ≤ 64); a call fills the real fields', async (t) => {
+      const tab = await env.open('/bracket-form.html', { t });
+      const [save] = await waitOwnNames(s, ['save_account'], 'save_account in tools/list');
+      // The SDK client's parsing of tools/list drops a "__proto__" key: list_webmcp_tools shows it.
+      const want = ['__proto__', 'items__', 'user_email_', 'user_email__2'];
+      const listed = Object.keys(save.inputSchema?.properties ?? {});
+      assert.deepEqual(listed.sort(), want.filter((k) => k !== '__proto__'), JSON.stringify(save.inputSchema));
+      const sc = await waitWebmcpList(s, (x) => x.tools?.some((y) => y.name === 'save_account'), 'save_account in list_webmcp_tools');
+      const keys = Object.keys(sc.tools.find((y) => y.name === 'save_account').inputSchema?.properties ?? {});
+      for (const k of keys) assert.match(k, /^[a-zA-Z0-9_.-]{1,64}$/, `parameter key ${JSON.stringify(k)}`);
+      // A clean field name is its own key; the cleaned user[email] gets _2.
+      assert.deepEqual(keys.sort(), want, JSON.stringify(sc));
+      const before = env.web.queriesOf('/subscribe').length;
+      await s.pageOk('save_account', { user_email__2: 'ada@example.org', user_email_: 'plain', ['__proto__']: 'proto', items__: ['a', 'b'] });
+      await waitFor(() => env.web.queriesOf('/subscribe').length > before, { what: 'GET /subscribe' });
+      await tab.waitEval(`location.pathname === '/subscribe'`, 'the tab to show /subscribe');
+      const sent = new URLSearchParams(await tab.eval('location.search'));
+      assert.equal(sent.get('user[email]'), 'ada@example.org', sent.toString());
+      assert.equal(sent.get('user_email_'), 'plain', sent.toString());
+      assert.equal(sent.get('__proto__'), 'proto', sent.toString());
+      assert.deepEqual(sent.getAll('items[]'), ['a', 'b'], sent.toString());
+    });
+  });
+
+  describe('declarative WebMCP form (<form toolname>)', () => {
+    it('is a WebMCP tool: webmcp_…_book_table, its tooldescription and toolparamdescriptions', async (t) => {
+      const tab = await env.open('/declarative-form.html', { t });
+      const idx = await pageIndex(s, tab.tabId);
+      const name = webmcpName(port, idx, 'book_table');
+      const [book] = await waitOwnNames(s, [name], 'book_table in tools/list');
+      assert.ok(book.description.startsWith(webmcpPrefix(port, idx)), book.description);
+      assert.match(book.description, /Book a table at Chez Fixture/);
+      const p = book.inputSchema?.properties ?? {};
+      assert.deepEqual(Object.keys(p).sort(), ['date', 'guests', 'name'], JSON.stringify(book.inputSchema));
+      assert.match(p.name.description ?? '', /Name the booking is under/);
+      assert.match(p.guests.description ?? '', /How many people are coming/);
+      const sc = await waitWebmcpList(s, (x) => x.total === 1, 'list_webmcp_tools to show book_table');
+      assert.equal(sc.tools[0].name, 'book_table');
+      assert.ok(['native', 'declarative'].includes(sc.tools[0].source), `source ${sc.tools[0].source}`);
+    });
+
+    it('a call (toolautosubmit) fills and submits: the server saw the booking', async (t) => {
+      const tab = await env.open('/declarative-form.html', { t });
+      const name = webmcpName(port, await pageIndex(s, tab.tabId), 'book_table');
+      await waitOwnNames(s, [name], 'book_table in tools/list');
+      const before = env.web.queriesOf('/book').length;
+      await s.pageOk(name, { name: 'Ada', guests: 2, date: '2026-12-24' });
+      await waitFor(() => env.web.queriesOf('/book').length > before, { what: 'GET /book' });
+      assert.deepEqual(env.web.queriesOf('/book').at(-1), { name: 'Ada', guests: '2', date: '2026-12-24' });
+      await tab.waitEval(`location.pathname === '/book'`, 'the tab to show /book');
+    });
+  });
+});
