@@ -1,5 +1,8 @@
 #include "common/jsonrpc.h"
 
+#include <cstdint>
+
+#include "common/json_field.h"
 #include "common/protocol.h"
 
 namespace tb::rpc {
@@ -28,8 +31,8 @@ bool TooDeep(std::string_view text) {
 
 bool ValidId(const Json& id) { return id.is_string() || id.is_number_integer() || id.is_null(); }
 
-ParseFailure Invalid(std::string message, Json id = nullptr) {
-  return {{rpc_error::kInvalidRequest, std::move(message), nullptr}, std::move(id)};
+ParseFailure Invalid(std::string message, Json id = nullptr, bool response = false) {
+  return {{rpc_error::kInvalidRequest, std::move(message), nullptr}, std::move(id), response};
 }
 
 }  // namespace
@@ -77,11 +80,18 @@ std::expected<Message, ParseFailure> Parse(std::string_view text) {
   }
   const auto error = json.find("error");
   if (error == json.end() || !error->is_object()) {
-    return std::unexpected(Invalid("a response needs a result or an error object", msg.id));
+    return std::unexpected(Invalid("a response needs a result or an error object", msg.id, true));
   }
+  // JSON-RPC 2.0 §5.1: code is an integer, message a string.
+  const auto code = field::Int(*error, "code");
+  if (!code || *code < INT32_MIN || *code > INT32_MAX) {
+    return std::unexpected(Invalid("error.code must be an integer", msg.id, true));
+  }
+  auto message = field::String(*error, "message");
+  if (!message) return std::unexpected(Invalid("error.message must be a string", msg.id, true));
   msg.is_error = true;
-  msg.error.code = error->value("code", rpc_error::kInternalError);
-  msg.error.message = error->value("message", std::string("unknown error"));
+  msg.error.code = static_cast<int>(*code);
+  msg.error.message = std::move(*message);
   if (const auto data = error->find("data"); data != error->end()) msg.error.data = *data;
   return msg;
 }

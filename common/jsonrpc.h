@@ -36,6 +36,9 @@ struct Message {
 struct ParseFailure {
   Error error;
   Json id;
+  // A malformed response: answering it would answer an answer (JSON-RPC
+  // peers that both did so would ping-pong forever), so it is only logged.
+  bool response = false;
 };
 
 // Parses one JSON-RPC message; never throws. Nesting deeper than kMaxDepth is

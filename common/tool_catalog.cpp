@@ -4,6 +4,8 @@
 #include <array>
 #include <vector>
 
+#include "common/json_field.h"
+
 namespace tb::tools {
 namespace {
 
@@ -159,12 +161,8 @@ bool HasType(const Json& value, std::string_view type) {
   if (type == "string") return value.is_string();
   if (type == "boolean") return value.is_boolean();
   if (type == "number") return value.is_number();
-  if (type == "integer") {
-    if (value.is_number_integer()) return true;
-    if (!value.is_number_float()) return false;
-    const double d = value.get<double>();  // 3.0 is an integer in JSON Schema
-    return d == static_cast<double>(static_cast<long long>(d));
-  }
+  // 3.0 is an integer in JSON Schema; one past int64_t is not one we can use.
+  if (type == "integer") return field::AsInt(value).has_value();
   if (type == "array") return value.is_array();
   if (type == "object") return value.is_object();
   return true;

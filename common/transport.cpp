@@ -1,5 +1,7 @@
 #include "common/transport.h"
 
+#include <exception>
+
 #include <spdlog/spdlog.h>
 
 #include "common/uv_util.h"
@@ -91,7 +93,17 @@ void Transport::OnRead(ssize_t nread, const uv_buf_t* buf) {
   std::weak_ptr<bool> alive = alive_;
   for (auto& message : messages) {
     if (alive.expired() || closed_) return;
-    if (callbacks_.on_message) callbacks_.on_message(std::move(message));
+    if (!callbacks_.on_message) continue;
+    // Handlers read every field through common/json_field.h and the fuzzers
+    // hold them to it; should one still throw, only this peer pays for it:
+    // an exception must never unwind through libuv.
+    try {
+      callbacks_.on_message(std::move(message));
+    } catch (const std::exception& e) {
+      spdlog::error("internal error handling a message: {}", e.what());
+      if (!alive.expired()) Fail("internal error handling a message");
+      return;
+    }
   }
   if (alive.expired() || closed_) return;
   if (!ok) Fail(framing_ == Framing::kNative ? native_.error() : line_.error());

@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "common/json_field.h"
 #include "common/protocol.h"
 #include "common/tool_catalog.h"
 
@@ -51,7 +52,7 @@ void Host::OnExtensionEvent(const std::string& event, const Json& params) {
     return;
   }
   if (event == ext_event::kTabCreated || event == ext_event::kTabUpdated) {
-    const auto tab = TabFromJson(params.is_object() ? params.value("tab", Json()) : Json());
+    const auto tab = TabFromJson(field::Any(params, "tab"));
     if (!tab) return spdlog::warn("malformed {} event ignored", event);
     tabs_.Upsert(*tab);
   } else if (event == ext_event::kPageProgress) {
@@ -61,10 +62,9 @@ void Host::OnExtensionEvent(const std::string& event, const Json& params) {
   } else if (event == ext_event::kPageTools) {
     return OnPageTools(params);
   } else if (event == ext_event::kTabRemoved) {
-    if (!params.is_object() || !params.contains("tabId") || !params["tabId"].is_number_integer()) {
-      return spdlog::warn("malformed {} event ignored", event);
-    }
-    tabs_.Remove(params["tabId"].get<std::int64_t>());
+    const auto tab_id = field::Int(params, "tabId");
+    if (!tab_id) return spdlog::warn("malformed {} event ignored", event);
+    tabs_.Remove(*tab_id);
   } else {
     return spdlog::debug("unknown extension event {} ignored", event);
   }
@@ -72,18 +72,18 @@ void Host::OnExtensionEvent(const std::string& event, const Json& params) {
 }
 
 void Host::OnHello(const Json& params) {
-  const int protocol = params.is_object() ? params.value("protocol", 0) : 0;
+  const std::int64_t protocol = field::Int(params, "protocol").value_or(0);
   if (protocol != kExtensionProtocol) {
     spdlog::error("the extension speaks protocol {}, this host {} — reinstall tabbridge so both match", protocol,
                   kExtensionProtocol);
     exit_code_ = 1;
     return Shutdown("extension protocol mismatch");
   }
-  browser_ = params.value("browser", Json::object());
+  browser_ = field::Object(params, "browser");
   browser_["pid"] = options_.browser_pid;
-  extension_info_ = params.value("extension", Json::object());
+  extension_info_ = field::Object(params, "extension");
   std::vector<Tab> tabs;
-  for (const auto& json : params.value("tabs", Json::array())) {
+  for (const auto& json : field::Array(params, "tabs")) {
     if (auto tab = TabFromJson(json)) tabs.push_back(*tab);
   }
   tabs_.Reset(tabs);
@@ -94,7 +94,8 @@ void Host::OnHello(const Json& params) {
     exit_code_ = 1;
     return Shutdown("cannot open the socket");
   }
-  spdlog::info("serving {} {} on {}", browser_.value("name", "browser"), browser_.value("version", ""), server_.path());
+  spdlog::info("serving {} {} on {}", field::String(browser_, "name").value_or("browser"),
+               field::String(browser_, "version").value_or(""), server_.path());
 }
 
 void Host::OnConnection(uv_pipe_t* connection) {

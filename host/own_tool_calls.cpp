@@ -11,6 +11,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "common/json_field.h"
 #include "common/protocol.h"
 #include "common/tool_catalog.h"
 #include "host/host.h"
@@ -162,7 +163,7 @@ void Host::ListWebMcpTools(Session& session, const Json& args, Reply reply) {
   }
   const auto offered = OfferedTo(session);
   const auto set = own_tools_.find(*focus);
-  const std::string only = args.contains("name") ? args["name"].get<std::string>() : "";
+  const std::string only = field::String(args, "name").value_or("");
   Json list = Json::array();
   std::size_t bytes = 0;
   std::size_t listed = 0;
@@ -215,14 +216,16 @@ void Host::CallWebMcpTool(Session& session, const std::string& request_key, cons
   if (!focus || tabs_.Find(*focus) == nullptr) {
     return reply(tools::ErrorResult("call_webmcp_tool: no tab is focused — call focus_tab or open_tab first"));
   }
-  const std::string name = args["name"].get<std::string>();
+  const std::string name = field::String(args, "name").value_or("");
   const auto offered = OfferedTo(session);
   const auto* found = FindOffered(offered, name);
   if (found == nullptr) {
     return reply(tools::ErrorResult("call_webmcp_tool: the page has no tool " + name + " — its tools: " +
                                     OwnToolNamesNow(session) + " (list_webmcp_tools shows them)"));
   }
-  RunOwnTool(session, request_key, *found, args.value("arguments", Json::object()), std::move(reply));
+  const Json* given = field::Find(args, "arguments");
+  RunOwnTool(session, request_key, *found, given == nullptr || given->is_null() ? Json::object() : *given,
+             std::move(reply));
 }
 
 void Host::RunOwnTool(Session& session, const std::string& request_key, const own_tools::Offered& offered,

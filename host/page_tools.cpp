@@ -7,6 +7,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "common/json_field.h"
 #include "common/protocol.h"
 #include "common/tool_catalog.h"
 #include "host/host.h"
@@ -17,8 +18,8 @@ namespace {
 std::uint64_t DeadlineFor(const std::string& name, const Json& args) {
   if (name == "download_file") return kDownloadDeadlineMs;
   if (name == "navigate" || name == "wait_for") {
-    const auto timeout = args.value("timeoutMs", name == "navigate" ? 30'000 : 10'000);
-    return static_cast<std::uint64_t>(std::max(0, timeout)) + kPageDeadlineMarginMs;
+    const auto timeout = field::Int(args, "timeoutMs").value_or(name == "navigate" ? 30'000 : 10'000);
+    return static_cast<std::uint64_t>(std::max<std::int64_t>(0, timeout)) + kPageDeadlineMarginMs;
   }
   return kPageToolDeadlineMs;
 }
@@ -77,28 +78,30 @@ void Host::CallPageTool(Session& session, const std::string& request_key, const 
 }
 
 void Host::OnPageProgress(const Json& params) {
-  if (!params.is_object() || !params.contains("id") || !params["id"].is_number_integer()) return;
-  const auto route = progress_routes_.find(params["id"].get<std::int64_t>());
+  const auto call = field::Int(params, "id");
+  const auto route = call ? progress_routes_.find(*call) : progress_routes_.end();
   if (route == progress_routes_.end()) return;
   Session* session = FindSession(route->second.first);
   if (session == nullptr) return;
-  Json progress = {{"progressToken", route->second.second}, {"progress", params.value("progress", 0.0)}};
-  if (params.contains("total")) progress["total"] = params["total"];
-  if (params.contains("message")) progress["message"] = params["message"];
+  // MCP: progress and total are numbers, message a string.
+  Json progress = {{"progressToken", route->second.second}, {"progress", field::Number(params, "progress").value_or(0.0)}};
+  if (const auto total = field::Number(params, "total")) progress["total"] = *total;
+  if (const auto message = field::String(params, "message")) progress["message"] = *message;
   session->Notify(mcp::kProgress, std::move(progress));
 }
 
 void Host::OnConsoleEntry(const Json& params) {
-  if (!params.is_object() || !params.contains("tabId") || !params["tabId"].is_number_integer()) return;
-  const auto tab_id = params["tabId"].get<std::int64_t>();
-  const std::string level = params.value("level", "error");
+  const auto tab = field::Int(params, "tabId");
+  if (!tab) return;
+  const std::int64_t tab_id = *tab;
+  const std::string level = field::String(params, "level").value_or("error");
   for (auto& [id, session] : sessions_) {
     if (session->focused_tab() != tab_id) continue;
     session->Notify(mcp::kMessage, {{"level", level == "warn" ? "warning" : "error"},
                                     {"logger", "console"},
                                     {"data", {{"tabId", tab_id},
-                                              {"text", params.value("text", "")},
-                                              {"url", params.value("url", "")}}}});
+                                              {"text", field::String(params, "text").value_or("")},
+                                              {"url", field::String(params, "url").value_or("")}}}});
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "common/json_field.h"
 #include "common/protocol.h"
 #include "common/tool_catalog.h"
 #include "host/host.h"
@@ -50,10 +51,10 @@ void Session::SetCanceller(const std::string& key, std::function<void()> cancel)
 
 void Session::OnMessage(std::string text) {
   auto parsed = rpc::Parse(text);
-  if (!parsed) {
-    Send(rpc::MakeError(parsed.error().id, parsed.error().error));
-    return;
+  if (!parsed && parsed.error().response) {
+    return spdlog::warn("session {}: malformed response ignored: {}", id_, parsed.error().error.message);
   }
+  if (!parsed) return Send(rpc::MakeError(parsed.error().id, parsed.error().error));
   rpc::Message& msg = *parsed;
   switch (msg.kind) {
     case rpc::Kind::kRequest:
@@ -61,7 +62,7 @@ void Session::OnMessage(std::string text) {
       break;
     case rpc::Kind::kNotification:
       if (msg.method == mcp::kCancelled && msg.params.is_object()) {
-        const std::string key = rpc::Dump(msg.params.value("requestId", Json()));
+        const std::string key = rpc::Dump(field::Any(msg.params, "requestId"));
         if (auto it = in_flight_.find(key); it != in_flight_.end()) {
           auto cancel = std::move(it->second.cancel);
           in_flight_.erase(it);  // a cancelled request gets no answer
@@ -76,22 +77,21 @@ void Session::OnMessage(std::string text) {
 
 void Session::OnRequest(rpc::Message& msg) {
   if (msg.method == shim_method::kHello) {
-    const int protocol = msg.params.is_object() ? msg.params.value("protocol", 0) : 0;
-    if (protocol != kShimProtocol) {
+    const auto protocol = field::Int(msg.params, "protocol");
+    if (!protocol) {
+      return Send(rpc::MakeError(msg.id, rpc_error::kInvalidParams, "tabbridge/hello needs params.protocol (an integer)"));
+    }
+    if (*protocol != kShimProtocol) {
       Send(rpc::MakeError(msg.id, rpc_error::kInvalidRequest,
                           "protocol mismatch: this host speaks " + std::to_string(kShimProtocol) + ", the shim " +
-                              std::to_string(protocol) + " — reinstall tabbridge so both match"));
+                              std::to_string(*protocol) + " — reinstall tabbridge so both match"));
       return;
     }
     helloed_ = true;
-    if (const auto caps = msg.params.find("caps"); caps != msg.params.end() && caps->is_array()) {
-      for (const auto& cap : *caps) {
-        if (cap.is_string()) caps_.push_back(cap.get<std::string>());
-      }
+    for (const auto& cap : field::Array(msg.params, "caps")) {
+      if (cap.is_string()) caps_.push_back(cap.get<std::string>());
     }
-    if (const auto list = msg.params.find("pageTools"); list != msg.params.end() && list->is_boolean()) {
-      lists_own_tools_ = list->get<bool>();
-    }
+    lists_own_tools_ = field::Bool(msg.params, "pageTools").value_or(lists_own_tools_);
     told_fingerprint_ = ToolsFingerprint();
     Send(rpc::MakeResult(msg.id, host_.HelloResult()));
     return;
@@ -118,12 +118,11 @@ void Session::OnRequest(rpc::Message& msg) {
 }
 
 void Session::OnToolsCall(const Json& id, const Json& params) {
-  if (!params.is_object() || !params.contains("name") || !params["name"].is_string()) {
-    Send(rpc::MakeError(id, rpc_error::kInvalidParams, "tools/call needs params.name (a string)"));
-    return;
-  }
-  const std::string name = params["name"].get<std::string>();
-  const Json args = params.contains("arguments") && !params["arguments"].is_null() ? params["arguments"] : Json::object();
+  const auto name_field = field::String(params, "name");
+  if (!name_field) return Send(rpc::MakeError(id, rpc_error::kInvalidParams, "tools/call needs params.name (a string)"));
+  const std::string& name = *name_field;
+  const Json* given = field::Find(params, "arguments");
+  const Json args = given == nullptr || given->is_null() ? Json::object() : *given;
   const std::string key = rpc::Dump(id);
   if (in_flight_.contains(key)) {
     Send(rpc::MakeError(id, rpc_error::kInvalidRequest, "request id " + key + " is already in use"));
@@ -157,8 +156,9 @@ void Session::OnToolsCall(const Json& id, const Json& params) {
     return;
   }
   in_flight_.emplace(key, InFlight{});
-  const Json meta = params.value("_meta", Json::object());
-  const Json progress_token = meta.is_object() ? meta.value("progressToken", Json()) : Json();
+  // MCP: a progress token is a string or an integer; anything else is ignored.
+  Json progress_token = field::Any(field::Object(params, "_meta"), "progressToken");
+  if (!progress_token.is_string() && !progress_token.is_number_integer()) progress_token = nullptr;
   host_.CallTool(*this, key, name, args, progress_token, std::move(reply));
 }
 

@@ -1,22 +1,20 @@
 #include "host/tab_table.h"
 
+#include "common/json_field.h"
+
 namespace tb {
 
 std::optional<Tab> TabFromJson(const Json& json) {
   if (!json.is_object()) return std::nullopt;
-  const auto id = json.find("id");
-  if (id == json.end() || !id->is_number_integer()) return std::nullopt;
+  const auto id = field::Int(json, "id");
+  if (!id) return std::nullopt;
   Tab tab;
-  tab.id = id->get<std::int64_t>();
-  auto text = [&](const char* key) {
-    const auto it = json.find(key);
-    return it != json.end() && it->is_string() ? it->get<std::string>() : std::string();
-  };
-  tab.title = text("title");
-  tab.url = text("url");
-  tab.status = text("status");
-  if (const auto w = json.find("windowId"); w != json.end() && w->is_number_integer()) tab.window_id = w->get<std::int64_t>();
-  if (const auto a = json.find("active"); a != json.end() && a->is_boolean()) tab.active = a->get<bool>();
+  tab.id = *id;
+  tab.title = field::String(json, "title").value_or("");
+  tab.url = field::String(json, "url").value_or("");
+  tab.status = field::String(json, "status").value_or("");
+  if (const auto w = field::Int(json, "windowId")) tab.window_id = *w;
+  if (const auto a = field::Bool(json, "active")) tab.active = *a;
   return tab;
 }
 

@@ -1,6 +1,7 @@
 // The tab tools of seed 000: list_tabs, open_tab, focus_tab, close_tab.
 #include <string>
 
+#include "common/json_field.h"
 #include "common/protocol.h"
 #include "common/tool_catalog.h"
 #include "host/host.h"
@@ -40,8 +41,9 @@ void Host::ListTabs(Session& session, Reply reply) {
 }
 
 void Host::OpenTab(Session& session, const std::string& request_key, const Json& args, Reply reply) {
-  const std::string url = args["url"].get<std::string>();
-  const bool focus = args.value("focus", true);
+  // The arguments passed CheckArguments; read them without trusting that.
+  const std::string url = field::String(args, "url").value_or("");
+  const bool focus = field::Bool(args, "focus").value_or(true);
   if (!IsOpenableUrl(url)) {
     return reply(tools::ErrorResult("open_tab: " + Quote(url) +
                                     " is not an http(s) or file URL — pass a full URL such as https://example.com/"));
@@ -53,7 +55,7 @@ void Host::OpenTab(Session& session, const std::string& request_key, const Json&
       [this, session_id, focus, url, reply](std::expected<Json, rpc::Error> outcome) {
         Session* s = FindSession(session_id);
         std::optional<Tab> tab;
-        if (outcome) tab = TabFromJson(outcome->value("tab", Json()));
+        if (outcome) tab = TabFromJson(field::Any(*outcome, "tab"));
         if (tab) {
           tabs_.Upsert(*tab);
           if (s != nullptr && focus) s->set_focused_tab(tab->id);
@@ -73,7 +75,7 @@ void Host::OpenTab(Session& session, const std::string& request_key, const Json&
 }
 
 void Host::FocusTab(Session& session, const Json& args, Reply reply) {
-  const auto tab_id = args["tabId"].get<std::int64_t>();
+  const std::int64_t tab_id = field::Int(args, "tabId").value_or(-1);
   const Tab* tab = tabs_.Find(tab_id);
   if (tab == nullptr) {
     return reply(tools::ErrorResult("focus_tab: tab " + std::to_string(tab_id) +
@@ -87,10 +89,9 @@ void Host::FocusTab(Session& session, const Json& args, Reply reply) {
 
 void Host::CloseTab(Session& session, const std::string& request_key, const Json& args, Reply reply) {
   const auto focus = session.focused_tab();
-  if (!args.contains("tabId") && !focus) {
-    return reply(tools::ErrorResult("close_tab: no tab is focused — pass tabId (see list_tabs)"));
-  }
-  const auto tab_id = args.contains("tabId") ? args["tabId"].get<std::int64_t>() : *focus;
+  const auto given = field::Int(args, "tabId");
+  if (!given && !focus) return reply(tools::ErrorResult("close_tab: no tab is focused — pass tabId (see list_tabs)"));
+  const std::int64_t tab_id = given ? *given : *focus;
   if (tabs_.Find(tab_id) == nullptr) {
     return reply(tools::ErrorResult("close_tab: tab " + std::to_string(tab_id) +
                                     " is not open — call list_tabs for the current tab ids"));

@@ -5,6 +5,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "common/json_field.h"
 #include "common/protocol.h"
 #include "common/socket_dir.h"
 #include "common/tool_catalog.h"
@@ -23,19 +24,19 @@ std::string Lower(std::string text) {
 
 Json Describe(const std::string& id, const HostLink& link) {
   const Json& hello = link.hello();
-  const Json browser = hello.value("browser", Json::object());
+  const Json browser = field::Object(hello, "browser");
   return {{"id", id},
-          {"name", browser.value("name", "")},
-          {"version", browser.value("version", "")},
-          {"tabCount", hello.value("tabCount", 0)}};
+          {"name", field::String(browser, "name").value_or("")},
+          {"version", field::String(browser, "version").value_or("")},
+          {"tabCount", field::Int(hello, "tabCount").value_or(0)}};
 }
 
 }  // namespace
 
 BrowserConnect::BrowserConnect(uv_loop_t* loop, Json args, Json hello_params, Progress progress, Done done)
     : loop_(loop),
-      launch_(args.value("launch", false)),
-      wanted_(args.value("browser", "")),
+      launch_(field::Bool(args, "launch").value_or(false)),
+      wanted_(field::String(args, "browser").value_or("")),
       hello_params_(std::move(hello_params)),
       progress_(std::move(progress)),
       done_(std::move(done)),
@@ -61,17 +62,17 @@ void BrowserConnect::OnRound(std::vector<LiveHost> candidates) {
   if (!candidates.empty()) {
     std::vector<LiveHost*> matching;
     for (auto& c : candidates) {
-      const std::string name = Lower(c.link->hello().value("browser", Json::object()).value("name", ""));
+      const std::string name = Lower(field::String(field::Object(c.link->hello(), "browser"), "name").value_or(""));
       if (wanted_.empty() || c.id == wanted_ || name.find(Lower(wanted_)) != std::string::npos) matching.push_back(&c);
     }
     if (matching.size() == 1) {
       LiveHost& chosen = *matching.front();
       const Json& hello = chosen.link->hello();
       Json result = {{"connected", true},
-                     {"browser", hello.value("browser", Json::object())},
-                     {"tabCount", hello.value("tabCount", 0)},
+                     {"browser", field::Object(hello, "browser")},
+                     {"tabCount", field::Int(hello, "tabCount").value_or(0)},
                      {"launched", launched_ != nullptr},
-                     {"hostPid", hello.value("hostPid", 0)}};
+                     {"hostPid", field::Int(hello, "hostPid").value_or(0)}};
       return Finish({std::move(chosen.link), tools::Result(std::move(result))});
     }
     Json browsers = Json::array();

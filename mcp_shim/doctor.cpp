@@ -8,6 +8,7 @@
 
 #include <uv.h>
 
+#include "common/json_field.h"
 #include "common/protocol.h"
 #include "common/socket_dir.h"
 #include "mcp_shim/extension_id.h"
@@ -92,10 +93,12 @@ int RunDoctor() {
     });
     uv_run(&loop, UV_RUN_DEFAULT);
     for (auto& host : live) {
-      const Json browser = host.link->hello().value("browser", Json::object());
-      report.Ok("live host " + host.id + ": " + browser.value("name", "?") + " " + browser.value("version", "") + ", " +
-                std::to_string(host.link->hello().value("tabCount", 0)) + " tabs");
-      const Json webmcp = host.link->hello().value("webmcp", Json("unknown"));
+      const Json& hello = host.link->hello();
+      const Json browser = field::Object(hello, "browser");
+      report.Ok("live host " + host.id + ": " + field::String(browser, "name").value_or("?") + " " +
+                field::String(browser, "version").value_or("") + ", " +
+                std::to_string(field::Int(hello, "tabCount").value_or(0)) + " tabs");
+      const Json webmcp = field::String(hello, "webmcp").value_or("unknown");
       if (webmcp == "native") {
         report.Ok("live host " + host.id + ": the browser has native WebMCP (pages' own tools need no polyfill)");
       } else {

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <vector>
 
+#include "common/json_field.h"
 #include "common/jsonrpc.h"
 
 namespace tb {
@@ -95,8 +96,9 @@ std::optional<std::string> ExtensionIdOfDir(const std::string& dir) {
   std::ifstream in(dir + "/manifest.json");
   if (!in) return std::nullopt;
   const Json manifest = Json::parse(in, nullptr, false);
-  if (manifest.is_discarded() || !manifest.is_object() || !manifest.contains("key")) return std::nullopt;
-  return ExtensionIdFromKey(manifest["key"].get<std::string>());
+  const auto key = field::String(manifest, "key");
+  if (!key) return std::nullopt;
+  return ExtensionIdFromKey(*key);
 }
 
 }  // namespace tb

@@ -1,5 +1,6 @@
 #include "mcp_shim/host_link.h"
 
+#include "common/json_field.h"
 #include "common/protocol.h"
 #include "common/uv_util.h"
 
@@ -43,6 +44,10 @@ void HostLink::Connect(uv_loop_t* loop, const std::string& path, const Json& hel
                    if (!outcome) {
                      DeleteSoon(link_loop, std::move(owned));  // we may be inside its own FailAll
                      return done(std::unexpected(path + ": " + outcome.error().message));
+                   }
+                   if (!outcome->is_object()) {
+                     DeleteSoon(link_loop, std::move(owned));
+                     return done(std::unexpected(path + ": the host's hello answer is not an object"));
                    }
                    owned->hello_ = std::move(*outcome);
                    done(std::move(owned));

@@ -10,6 +10,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "common/json_field.h"
 #include "common/jsonrpc.h"
 #include "common/uv_util.h"
 #include "mcp_shim/native_manifest.h"
@@ -230,9 +231,9 @@ void Launch(uv_loop_t* loop, const LaunchPlan& plan,
           return owned->done(std::unexpected("the browser closed its DevTools pipe before loading the extension"));
         }
         const Json reply = Json::parse(owned->browser->reply_.substr(0, end), nullptr, false);
-        if (reply.is_object() && reply.contains("error")) {
+        if (const Json* error = field::Find(reply, "error")) {
           return owned->done(std::unexpected("the browser refused to load the extension: " +
-                                             reply["error"].value("message", std::string("unknown error"))));
+                                             field::String(*error, "message").value_or("unknown error")));
         }
         owned->done(std::move(owned->browser));
       });

@@ -5,6 +5,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "common/json_field.h"
 #include "common/protocol.h"
 #include "common/tool_catalog.h"
 
@@ -17,6 +18,12 @@ constexpr std::array<std::string_view, 8> kLogLevels = {"debug", "info",     "no
 int LevelIndex(std::string_view level) {
   const auto it = std::ranges::find(kLogLevels, level);
   return it == kLogLevels.end() ? -1 : static_cast<int>(it - kLogLevels.begin());
+}
+
+// MCP: a progress token is a string or an integer; anything else is ignored.
+Json ProgressToken(const Json& params) {
+  Json token = field::Any(field::Object(params, "_meta"), "progressToken");
+  return token.is_string() || token.is_number_integer() ? token : Json();
 }
 
 // What a disconnected session offers: connect_browser alone.
@@ -63,6 +70,9 @@ void McpServer::Reply(const std::string& key, Json message) {
 
 void McpServer::OnMessage(std::string text) {
   auto parsed = rpc::Parse(text);
+  if (!parsed && parsed.error().response) {
+    return spdlog::warn("malformed response from the client ignored: {}", parsed.error().error.message);
+  }
   if (!parsed) return Send(rpc::MakeError(parsed.error().id, parsed.error().error));
   switch (parsed->kind) {
     case rpc::Kind::kRequest:
@@ -76,7 +86,7 @@ void McpServer::OnMessage(std::string text) {
 
 void McpServer::OnNotification(const rpc::Message& msg) {
   if (msg.method != mcp::kCancelled || !msg.params.is_object()) return;
-  const std::string key = rpc::Dump(msg.params.value("requestId", Json()));
+  const std::string key = rpc::Dump(field::Any(msg.params, "requestId"));
   const auto it = pending_.find(key);
   if (it == pending_.end()) return;
   const std::int64_t host_id = it->second;
@@ -96,9 +106,7 @@ void McpServer::OnRequest(const rpc::Message& msg) {
   if (msg.method == mcp::kInitialize) return OnInitialize(msg.id, params);
   if (msg.method == mcp::kPing) return Reply(key, rpc::MakeResult(msg.id, Json::object()));
   if (msg.method == mcp::kSetLevel) {
-    const int level = params.is_object() && params.contains("level") && params["level"].is_string()
-                          ? LevelIndex(params["level"].get<std::string>())
-                          : -1;
+    const int level = LevelIndex(field::String(params, "level").value_or(""));
     if (level < 0) return Reply(key, rpc::MakeError(msg.id, rpc_error::kInvalidParams, "unknown log level"));
     log_level_ = level;
     return Reply(key, rpc::MakeResult(msg.id, Json::object()));
@@ -112,11 +120,12 @@ void McpServer::OnRequest(const rpc::Message& msg) {
 }
 
 void McpServer::OnInitialize(const Json& id, const Json& params) {
-  const std::string requested = params.is_object() ? params.value("protocolVersion", "") : "";
-  const bool known = std::ranges::find(mcp::kProtocolVersions, requested) != std::end(mcp::kProtocolVersions);
-  if (params.is_object() && params.contains("clientInfo") && params["clientInfo"].is_object()) {
-    client_info_ = params["clientInfo"];
+  if (!field::AbsentOrString(params, "protocolVersion")) {
+    return Reply(rpc::Dump(id), rpc::MakeError(id, rpc_error::kInvalidParams, "initialize: protocolVersion must be a string"));
   }
+  const std::string requested = field::String(params, "protocolVersion").value_or("");
+  const bool known = std::ranges::find(mcp::kProtocolVersions, requested) != std::end(mcp::kProtocolVersions);
+  if (const Json* info = field::Find(params, "clientInfo"); info != nullptr && info->is_object()) client_info_ = *info;
   Reply(rpc::Dump(id), rpc::MakeResult(id, {{"protocolVersion", known ? requested : mcp::kProtocolVersions[0]},
                                             {"capabilities", {{"tools", {{"listChanged", true}}}, {"logging", Json::object()}}},
                                             {"serverInfo", {{"name", "tabbridge"}, {"version", kVersion}}},
@@ -125,22 +134,20 @@ void McpServer::OnInitialize(const Json& id, const Json& params) {
 
 void McpServer::OnToolsCall(const Json& id, const Json& params) {
   const std::string key = rpc::Dump(id);
-  if (!params.is_object() || !params.contains("name") || !params["name"].is_string()) {
-    return Reply(key, rpc::MakeError(id, rpc_error::kInvalidParams, "tools/call needs params.name (a string)"));
-  }
-  const std::string name = params["name"].get<std::string>();
+  const auto name_field = field::String(params, "name");
+  if (!name_field) return Reply(key, rpc::MakeError(id, rpc_error::kInvalidParams, "tools/call needs params.name (a string)"));
+  const std::string& name = *name_field;
   if (name == tools::kConnectBrowser) {
     if (host_) {
-      const std::string browser = host_->hello().value("browser", Json::object()).value("name", "the browser");
+      const std::string browser = field::String(field::Object(host_->hello(), "browser"), "name").value_or("the browser");
       return Reply(key, rpc::MakeResult(id, tools::ErrorResult("already connected to " + browser + " — call list_tabs")));
     }
-    const Json args = params.value("arguments", Json::object());
-    if (auto ok = tools::CheckArguments(*tools::Find(name), args.is_null() ? Json::object() : args); !ok) {
+    const Json* given = field::Find(params, "arguments");
+    const Json args = given == nullptr || given->is_null() ? Json::object() : *given;
+    if (auto ok = tools::CheckArguments(*tools::Find(name), args); !ok) {
       return Reply(key, rpc::MakeResult(id, tools::ErrorResult(name + ": " + ok.error())));
     }
-    const Json meta = params.value("_meta", Json::object());
-    return ConnectBrowser(id, key, args.is_null() ? Json::object() : args,
-                          meta.is_object() ? meta.value("progressToken", Json()) : Json());
+    return ConnectBrowser(id, key, args, ProgressToken(params));
   }
   if (host_) return Forward(id, key, mcp::kToolsCall.data(), params);
   if (tools::Find(name) != nullptr) {
@@ -168,7 +175,7 @@ void McpServer::ConnectBrowser(const Json& id, const std::string& key, const Jso
           host_ = std::move(outcome.link);
           host_->SetCallbacks({.on_notification = [this](const std::string& m, const Json& p) { OnHostNotification(m, p); },
                                .on_close = [this](std::string_view reason) { OnHostLost(reason); }});
-          spdlog::info("connected to {} via {}", rpc::Dump(host_->hello().value("browser", Json())), host_->path());
+          spdlog::info("connected to {} via {}", rpc::Dump(field::Any(host_->hello(), "browser")), host_->path());
           Send(rpc::MakeNotification(mcp::kToolsListChanged, nullptr));  // before the reply, like the host does
         }
         Reply(key, rpc::MakeResult(id, std::move(outcome.result)));
@@ -196,7 +203,7 @@ void McpServer::Forward(const Json& id, const std::string& key, const std::strin
 
 void McpServer::OnHostNotification(const std::string& method, const Json& params) {
   if (method == mcp::kMessage) {
-    const int level = params.is_object() ? LevelIndex(params.value("level", "info")) : -1;
+    const int level = LevelIndex(field::String(params, "level").value_or("info"));
     if (level < log_level_) return;
   } else if (method != mcp::kToolsListChanged && method != mcp::kProgress) {
     return;  // the host relays nothing else to clients

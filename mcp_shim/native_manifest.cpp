@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/json_field.h"
 #include "common/protocol.h"
 #include "mcp_shim/paths.h"
 
@@ -92,12 +93,12 @@ std::expected<void, std::string> CheckManifest(const std::string& manifest_dir) 
   if (!in) return std::unexpected(path + " is missing");
   const Json manifest = Json::parse(in, nullptr, false);
   if (manifest.is_discarded() || !manifest.is_object()) return std::unexpected(path + " is not valid JSON");
-  if (manifest.value("name", "") != kNativeHostName) return std::unexpected(path + " has the wrong name");
-  const std::string host = manifest.value("path", "");
+  if (field::String(manifest, "name") != kNativeHostName) return std::unexpected(path + " has the wrong name");
+  const std::string host = field::String(manifest, "path").value_or("");
   if (host.empty() || host.front() != '/') return std::unexpected(path + ": path must be absolute, is '" + host + "'");
   if (::access(host.c_str(), X_OK) != 0) return std::unexpected(path + " points at " + host + ", which is not an executable");
   const std::string origin = "chrome-extension://" + std::string(kExtensionId) + "/";
-  const auto origins = manifest.value("allowed_origins", Json::array());
+  const auto origins = field::Array(manifest, "allowed_origins");
   if (std::find(origins.begin(), origins.end(), origin) == origins.end()) {
     return std::unexpected(path + ": allowed_origins lacks " + origin + " (the tabbridge extension's ID)");
   }
