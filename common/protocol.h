@@ -74,6 +74,13 @@ inline constexpr std::uint64_t kNavigationSettleMs = 3'000;
 // A page tool's execute() ends by then (the extension gives up first, at 25 s).
 inline constexpr std::uint64_t kPageToolCallDeadlineMs = 30'000;
 
+// --- the debugger bar -----------------------------------------------------------
+// A focused tab keeps chrome.debugger attached this long after its last page
+// tool call, then the extension detaches (and the browser's "started debugging
+// this browser" bar goes); the next call attaches again. The host sends it in
+// `tabs.focused` (TABBRIDGE_DEBUGGER_IDLE_MS overrides it, for tests).
+inline constexpr std::uint64_t kDebuggerIdleMs = 15'000;
+
 // --- JSON-RPC error codes -----------------------------------------------------
 namespace rpc_error {
 inline constexpr int kParseError = -32700;
@@ -127,6 +134,8 @@ inline constexpr std::string_view kPageToolCall = "pagetool.call";
 // notifications, host -> extension
 inline constexpr std::string_view kChunk = "chunk";
 inline constexpr std::string_view kCancel = "cancel";
+// the tabs some session is focused on, and kDebuggerIdleMs (docs/protocol.md)
+inline constexpr std::string_view kTabsFocused = "tabs.focused";
 }  // namespace ext_method
 
 namespace ext_event {

@@ -7,7 +7,11 @@ import { buildHello } from './hello.js';
 import { registerActTools } from './page_act.js';
 import { registerReadTools } from './page_read.js';
 import { registerOwnTools } from './own_tools.js';
+import { registerCrashWatch } from './crash_watch.js';
+import { registerDebuggerRelease } from './debugger_release.js';
 
+registerCrashWatch();
+registerDebuggerRelease();
 registerTabs();
 registerActTools();
 registerReadTools();

@@ -1,6 +1,7 @@
 // chrome.debugger (CDP 1.3) for the page tools, shared by page_act.js and
 // page_read.js. Attaches lazily on the first command for a tab (single-flight:
-// concurrent callers share one attach) and stays attached while the tab lives.
+// concurrent callers share one attach) and stays attached until
+// debugger_release.js lets go (idle, focus gone, crash) or the tab closes.
 // A detach (the user closed the infobar, the tab closed or crashed, another
 // client took over) resets the tab's state: the next command attaches again.
 //
@@ -13,8 +14,13 @@
 //       send(method, params?) — it talks to that session and never waits for the
 //       attach (cdp() would deadlock there).
 //   onDetach((tabId, reason) => ...)
-//   attach(tabId), detach(tabId), isAttached(tabId), childTargets(tabId) -> [{sessionId, targetInfo}]
+//   attach(tabId), detach(tabId), isAttached(tabId), attachedTabs(), childTargets(tabId) -> [{sessionId, targetInfo}]
 //   attachStalled(tabId): the page did not answer our setup (blocked, e.g. by a dialog older than the attach)
+//   usingTab(tabId, fn): runs fn with the tab marked in use (a page tool call);
+//       inUse(tabId); onIdle((tabId) => ...) when its last use ends — debugger_release.js
+//       decides from that when to detach
+//   releaseOrphans(keep): at worker start, detaches the attaches a previous worker
+//       left (adopting those of tabs in `keep`); attaches wait for it
 //
 // Child sessions: cdp.js auto-attaches (Target.setAutoAttach {flatten:true},
 // recursively) so out-of-process iframes get flat sessions; address one with
@@ -44,6 +50,46 @@ export function onCdpEvent(method, fn) {
 export function onAttach(fn) { attachHooks.push(fn); }
 export function onDetach(fn) { detachHooks.push(fn); }
 export const isAttached = (tabId) => attached.has(tabId);
+export const attachedTabs = () => [...attached.keys()];
+
+// Uses of each tab's debugger (page tool calls, commands) running now.
+const users = new Map(); // tabId -> count
+const idleListeners = [];
+export const onIdle = (fn) => idleListeners.push(fn);
+export const inUse = (tabId) => users.has(tabId);
+
+export async function usingTab(tabId, fn) {
+  users.set(tabId, (users.get(tabId) ?? 0) + 1);
+  try {
+    return await fn();
+  } finally {
+    const n = users.get(tabId) - 1;
+    if (n > 0) {
+      users.set(tabId, n);
+    } else {
+      users.delete(tabId);
+      for (const listener of idleListeners) listener(tabId);
+    }
+  }
+}
+
+// Attaches wait until the attaches of a previous worker are sorted out.
+let orphansReleased = Promise.resolve();
+
+export function releaseOrphans(keepPromise) {
+  orphansReleased = (async () => {
+    const keep = await keepPromise;
+    const targets = await chrome.debugger.getTargets();
+    await Promise.all(targets.filter((t) => t.attached && Number.isInteger(t.tabId)).map(async ({ tabId }) => {
+      // Still ours after a restart (the browser keeps the attach): a tab whose
+      // dialog we remember keeps it, for handle_dialog; any other lets go.
+      // Another client's attach refuses the detach.
+      if (keep.has(tabId)) attached.set(tabId, Promise.resolve());
+      else await chrome.debugger.detach({ tabId }).catch(() => {});
+    }));
+  })().catch((e) => console.info(`tabbridge: releasing old attaches failed: ${e.message}`));
+  return orphansReleased;
+}
 
 // Listeners at import time = the service worker's top level.
 chrome.debugger.onEvent.addListener((source, method, params) => {
@@ -185,14 +231,18 @@ const ownsDebugger = (tabId) =>
 function ensureAttached(tabId) {
   let p = attached.get(tabId);
   if (!p) {
-    p = doAttach(tabId);
+    p = orphansReleased.then(() => doAttach(tabId));
     attached.set(tabId, p);
     p.catch(() => { if (attached.get(tabId) === p) attached.delete(tabId); });
   }
   return p;
 }
 
-export async function cdp(tabId, method, params = {}, { sessionId, timeoutMs = DEFAULT_TIMEOUT_MS } = {}) {
+export function cdp(tabId, method, params = {}, options = {}) {
+  return usingTab(tabId, () => command(tabId, method, params, options));
+}
+
+async function command(tabId, method, params, { sessionId, timeoutMs = DEFAULT_TIMEOUT_MS }) {
   await ensureAttached(tabId);
   try {
     return await withTimeout(raw(tabId, method, params, sessionId), timeoutMs, `${method} on tab ${tabId}`);

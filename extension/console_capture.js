@@ -1,13 +1,16 @@
 // Console capture, service-worker side: a ring buffer of console entries per
 // tab, filled by console_relay.js (which gets them from console_main.js, the
 // MAIN-world wrapper of console.* and window error events). The buffer
-// survives navigation within the tab and is dropped when the tab closes.
+// survives navigation within the tab and is dropped when the tab closes; its
+// newest entries (up to PERSIST_BYTES a tab) also survive a service-worker
+// restart, through chrome.storage.session (session_store.js).
 // Entries of level error also go to the host as `console.entry` events
 // (docs/protocol.md), which it sends focused sessions as notifications/message.
 
 import { Event } from './protocol.js';
 import { sendEvent } from './native_port.js';
 import { clock, dataResult, documentResult, getTab, toolHandler, truncate } from './read_util.js';
+import { newestWithin, restoring, tabStore } from './session_store.js';
 
 export const CONSOLE_BUFFER_SIZE = 1000;
 const DEFAULT_LIMIT = 100;
@@ -22,6 +25,12 @@ const EVENT_TEXT_MAX = 1000;
 
 const buffers = new Map(); // tabId -> entries, oldest first
 const eventBudget = new Map(); // tabId -> {tokens, at}
+// What a restarted worker gets back of a tab's buffer: chrome.storage.session
+// holds 10 MB for everything, so a tab keeps its newest entries up to this.
+const PERSIST_BYTES = 96 * 1024;
+
+const store = tabStore('console', (tabId) => newestWithin(buffers.get(tabId), PERSIST_BYTES));
+let ready = Promise.resolve();
 
 const MAIN_SCRIPT = 'console_main.js';
 const RELAY_SCRIPT = 'console_relay.js';
@@ -29,6 +38,14 @@ const CAPTURED_URL = /^(https?|file):/;
 
 // Must run synchronously at the service worker's top level.
 export function registerConsoleCapture() {
+  // Entries a restarted worker had: before the ones arriving meanwhile.
+  ready = store.load().then((saved) => {
+    for (const [tabId, entries] of saved) {
+      if (!Array.isArray(entries)) continue;
+      buffers.set(tabId, [...entries, ...(buffers.get(tabId) ?? [])].slice(-CONSOLE_BUFFER_SIZE));
+    }
+  });
+  restoring(ready);
   chrome.runtime.onMessage.addListener((msg, sender) => {
     if (msg?.type !== 'tabbridge.console' || sender.id !== chrome.runtime.id) return;
     const tabId = sender.tab?.id;
@@ -41,12 +58,15 @@ export function registerConsoleCapture() {
   chrome.tabs.onRemoved.addListener((tabId) => {
     buffers.delete(tabId);
     eventBudget.delete(tabId);
+    store.remove(tabId);
   });
   chrome.tabs.onReplaced.addListener((added, removed) => {
     const old = buffers.get(removed);
     if (old) buffers.set(added, [...old, ...(buffers.get(added) ?? [])].slice(-CONSOLE_BUFFER_SIZE));
     buffers.delete(removed);
     eventBudget.delete(removed);
+    store.remove(removed);
+    store.dirty(added);
   });
   // Manifest content scripts only reach pages loaded after the extension
   // (re)started; give the pages already open the capture from now on.
@@ -85,6 +105,7 @@ function add(tabId, entry) {
   if (!list) buffers.set(tabId, (list = []));
   list.push(entry);
   if (list.length > CONSOLE_BUFFER_SIZE) list.splice(0, list.length - CONSOLE_BUFFER_SIZE);
+  store.dirty(tabId);
   if (entry.level === 'error' && takeEventToken(tabId)) {
     sendEvent(Event.CONSOLE_ENTRY, {
       tabId,
@@ -112,6 +133,9 @@ function takeEventToken(tabId) {
 
 export const consoleLogsTool = toolHandler(async ({ tabId, level = 'all', limit = DEFAULT_LIMIT, since, format = 'markdown' }) => {
   const tab = await getTab(tabId);
+  await ready;
+  // What this answer shows is saved before it goes: a restart right after keeps it.
+  await store.flush();
   const all = buffers.get(tabId) ?? [];
   const matching = all.filter((e) => (level === 'all' || e.level === level) && (typeof since !== 'number' || e.timestamp >= since));
   const entries = matching.slice(-limit);

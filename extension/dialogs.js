@@ -1,12 +1,35 @@
 // JavaScript dialogs (alert, confirm, prompt, beforeunload). The Page domain is
 // enabled on every attach (the tab and each out-of-process iframe session), so
 // Page.javascriptDialogOpening tells us a dialog is up: actions report it
-// instead of hanging, and handle_dialog answers it.
+// instead of hanging, and handle_dialog answers it. Open dialogs are also
+// kept in chrome.storage.session: a restarted service worker still knows them
+// (and keeps their tab's attach, debugger_release.js), CDP would not say again.
 
 import { cdp, onAttach, onCdpEvent, onDetach } from './cdp.js';
+import { restoring } from './session_store.js';
 
 const open = new Map(); // tabId -> {type, message, url, defaultPrompt, sessionId}
 const waiters = new Map(); // tabId -> Set<fn(dialog)>
+const STORE_KEY = 'tabbridge.dialogs';
+
+// Few and rare: the whole map is written on every change.
+function save() {
+  chrome.storage.session.set({ [STORE_KEY]: Object.fromEntries(open) }).catch(() => {});
+}
+
+function close(tabId) {
+  if (open.delete(tabId)) save();
+}
+
+// The tabs whose dialog a previous worker saw open (a Set of tabIds, once read).
+const restored = chrome.storage.session.get(STORE_KEY).then((got) => {
+  for (const [tabId, d] of Object.entries(got[STORE_KEY] ?? {})) {
+    if (!open.has(+tabId) && d && typeof d.type === 'string') open.set(+tabId, d);
+  }
+  return new Set(open.keys());
+}, () => new Set());
+restoring(restored);
+export const dialogsRestored = () => restored;
 
 onAttach(async (tabId, send, { targetInfo }) => {
   if (targetInfo && targetInfo.type !== 'iframe' && targetInfo.type !== 'page') return;
@@ -16,12 +39,13 @@ onAttach(async (tabId, send, { targetInfo }) => {
 onCdpEvent('Page.javascriptDialogOpening', (tabId, p, sessionId) => {
   const d = { type: p.type, message: p.message ?? '', url: p.url, defaultPrompt: p.defaultPrompt, sessionId };
   open.set(tabId, d);
+  save();
   for (const fn of waiters.get(tabId) ?? []) fn(d);
 });
 
-onCdpEvent('Page.javascriptDialogClosed', (tabId) => open.delete(tabId));
-onDetach((tabId) => open.delete(tabId));
-chrome.tabs.onRemoved.addListener((tabId) => open.delete(tabId));
+onCdpEvent('Page.javascriptDialogClosed', (tabId) => close(tabId));
+onDetach((tabId) => close(tabId));
+chrome.tabs.onRemoved.addListener((tabId) => close(tabId));
 
 export const dialogOf = (tabId) => open.get(tabId) ?? null;
 
@@ -61,7 +85,7 @@ export async function handleDialog(tabId, { accept, promptText }) {
   const params = { accept: !!accept };
   if (promptText !== undefined) params.promptText = promptText;
   await cdp(tabId, 'Page.handleJavaScriptDialog', params, { sessionId: d.sessionId });
-  open.delete(tabId);
+  close(tabId);
   const verb = accept ? 'accepted' : 'dismissed';
   const extra = d.type === 'prompt' && accept ? ` with "${shortMsg(promptText ?? d.defaultPrompt ?? '')}"` : '';
   return { text: `${verb} ${describeDialog(d)}${extra}` };

@@ -3,8 +3,10 @@
 import { PROTOCOL_VERSION } from './protocol.js';
 import { browserInfo } from './browser_info.js';
 import { toTab } from './tabs.js';
+import { restored } from './session_store.js';
 
 export async function buildHello() {
+  await restored(); // a restarted worker answers nothing before its state is back
   const [browser, tabs] = await Promise.all([browserInfo(), chrome.tabs.query({})]);
   return {
     protocol: PROTOCOL_VERSION,

@@ -29,6 +29,13 @@ export function registerHandler(method, fn) {
   handlers.set(method, fn);
 }
 
+// fn(params) for the host's notification `method` (CHUNK and CANCEL are the
+// port's own); it must not throw.
+const notificationHandlers = new Map();
+export function registerNotification(method, fn) {
+  notificationHandlers.set(method, fn);
+}
+
 // fn() runs after every hello, for state that is not in hello (page.tools);
 // its events go out on the new port.
 const connectedListeners = [];
@@ -144,6 +151,12 @@ class Connection {
       if (text !== null) this.#receiveText(text);
     } else if (msg.method === Notification.CANCEL) {
       this.#inflight.get(msg.params?.id)?.abort();
+    } else if (notificationHandlers.has(msg.method)) {
+      try {
+        notificationHandlers.get(msg.method)(msg.params ?? {});
+      } catch (e) {
+        console.info(`tabbridge: ${msg.method} failed: ${e.message}`);
+      }
     } else {
       console.debug(`tabbridge: ignoring notification ${msg.method}`);
     }

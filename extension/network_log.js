@@ -4,9 +4,13 @@
 //     tab — the network_errors tool;
 //   * requests in flight per tab — navigate's waitUntil "networkidle";
 //   * the status of each tab's last main-frame response — navigate's answer.
-// Buffers survive navigation within a tab and are dropped when it closes.
+// Buffers survive navigation within a tab and are dropped when it closes; the
+// newest failures (up to PERSIST_BYTES a tab) also survive a service-worker
+// restart (session_store.js). Requests in flight do not: a restarted worker
+// never sees them end.
 
 import { clock, dataResult, documentResult, getTab, toolHandler, truncate } from './read_util.js';
+import { newestWithin, restoring, tabStore } from './session_store.js';
 
 export const NETWORK_BUFFER_SIZE = 1000;
 const DEFAULT_LIMIT = 100;
@@ -21,11 +25,17 @@ const abandoned = new Set(); // requestIds of documents a tab navigated away fro
 const IGNORED_TYPES = new Set(['websocket']);
 const FILTER = { urls: ['<all_urls>'] };
 
+const PERSIST_BYTES = 32 * 1024;
+
+const store = tabStore('network', (tabId) => newestWithin(failures.get(tabId), PERSIST_BYTES));
+let ready = Promise.resolve();
+
 function push(tabId, entry) {
   let list = failures.get(tabId);
   if (!list) failures.set(tabId, (list = []));
   list.push(entry);
   if (list.length > NETWORK_BUFFER_SIZE) list.splice(0, list.length - NETWORK_BUFFER_SIZE);
+  store.dirty(tabId);
 }
 
 function settle(details) {
@@ -38,6 +48,12 @@ function settle(details) {
 
 // Must run synchronously at the service worker's top level.
 export function registerNetworkLog() {
+  ready = store.load().then((saved) => {
+    for (const [tabId, entries] of saved) {
+      if (Array.isArray(entries)) failures.set(tabId, [...entries, ...(failures.get(tabId) ?? [])].slice(-NETWORK_BUFFER_SIZE));
+    }
+  });
+  restoring(ready);
   chrome.webRequest.onBeforeRequest.addListener((d) => {
     if (d.tabId < 0 || IGNORED_TYPES.has(d.type)) return;
     // A new main-frame request replaces the document: the old one's requests go
@@ -87,11 +103,14 @@ export function registerNetworkLog() {
     failures.delete(tabId);
     inflight.delete(tabId);
     mainFrame.delete(tabId);
+    store.remove(tabId);
   });
   chrome.tabs.onReplaced.addListener((added, removed) => {
     const old = failures.get(removed);
     if (old) failures.set(added, [...old, ...(failures.get(added) ?? [])]);
     failures.delete(removed);
+    store.remove(removed);
+    store.dirty(added);
     inflight.delete(removed);
     mainFrame.delete(removed);
   });
@@ -167,6 +186,8 @@ export function waitNetworkIdle(tabId, { quietMs = 500, signal } = {}) {
 
 export const networkErrorsTool = toolHandler(async ({ tabId, limit = DEFAULT_LIMIT, since, format = 'markdown' }) => {
   const tab = await getTab(tabId);
+  await ready;
+  await store.flush(); // what this answer shows survives a restart right after
   const all = failures.get(tabId) ?? [];
   const matching = typeof since === 'number' ? all.filter((e) => e.timestamp >= since) : all;
   const entries = matching.slice(-limit);

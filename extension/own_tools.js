@@ -8,6 +8,8 @@ import { ErrorCode, Event, Method, PageToolLimits, RpcError, cut, toolLabel } fr
 import { onConnected, registerHandler, sendEvent } from './native_port.js';
 import { callFormTool } from './form_tool_call.js';
 import { getTab, tabGone, topDocumentId } from './targets.js';
+import { onTabCrashed } from './crash_watch.js';
+import { pageHandler } from './page_handler.js';
 
 const MAIN_SCRIPTS = ['own_tools_main.js', 'forms_main.js'];
 const RELAY_SCRIPT = 'own_tools_relay.js';
@@ -112,7 +114,15 @@ export function registerOwnTools() {
       else s.told = { documentId: null, key: EMPTY_KEY, cleared: false };
     }
   });
-  registerHandler(Method.PAGE_TOOL_CALL, callPageTool);
+  // A crashed page has no tools (its document is dead); a reload brings them back.
+  onTabCrashed((tabId) => enqueue(tabId, () => {
+    const s = lists.get(tabId);
+    if (!s || s.told.key === EMPTY_KEY) return;
+    const cleared = { ...s, api: null, native: false, total: 0, tools: [], key: EMPTY_KEY };
+    lists.set(tabId, cleared);
+    send(tabId, cleared);
+  }));
+  registerHandler(Method.PAGE_TOOL_CALL, pageHandler(callPageTool));
   // Manifest content scripts only reach pages loaded after the extension
   // (re)started; give the pages already open the registry from now on.
   chrome.runtime.onInstalled.addListener(() => {

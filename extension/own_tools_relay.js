@@ -3,6 +3,9 @@
 // dispatches in the page and sends it to the service worker (own_tools.js);
 // when the service worker asks (it restarted, or a document came back from
 // the back/forward cache) it has the page report its list again.
+// It also holds the `tabbridge.alive` port open: the service worker hears it
+// close when this page goes, which is how it notices a renderer crash
+// (crash_watch.js). Reopened when the worker asks (a new worker has no ports).
 // A classic script, not a module.
 
 (() => {
@@ -17,8 +20,23 @@
   if (previous?.alive()) return;
   previous?.stop();
 
+  const ALIVE_PORT = 'tabbridge.alive';
+
   let stopped = false;
+  let port = null;
   const alive = () => !stopped && !!chrome.runtime?.id;
+
+  function connectAlive() {
+    if (port || !alive()) return;
+    try {
+      port = chrome.runtime.connect({ name: ALIVE_PORT });
+      port.onDisconnect.addListener(() => {
+        port = null; // the worker stopped, or this page went into the back/forward cache
+      });
+    } catch {
+      port = null; // "Extension context invalidated"
+    }
+  }
 
   function onList(e) {
     if (stopped || typeof e.detail !== 'string') return;
@@ -51,6 +69,7 @@
 
   function onMessage(msg, sender, sendResponse) {
     if (msg?.type !== 'tabbridge.pagetools.resend' || sender.id !== chrome.runtime.id) return;
+    connectAlive();
     announce();
     sendResponse({ ok: true });
   }
@@ -58,11 +77,17 @@
   // A document restored from the back/forward cache was cleared by the
   // service worker when it committed; say its list again.
   function onPageShow(e) {
-    if (e.persisted) announce();
+    if (!e.persisted) return;
+    connectAlive();
+    announce();
   }
 
   function stop() {
     stopped = true;
+    try {
+      port?.disconnect();
+    } catch { /* context gone */ }
+    port = null;
     window.removeEventListener(LIST_EVENT, onList);
     window.removeEventListener(PING_EVENT, announce);
     window.removeEventListener('pageshow', onPageShow);
@@ -76,5 +101,6 @@
   window.addEventListener('pageshow', onPageShow);
   chrome.runtime.onMessage.addListener(onMessage);
   globalThis.__tabbridgePageToolsRelay = { alive, stop };
+  connectAlive();
   announce();
 })();

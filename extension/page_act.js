@@ -13,6 +13,7 @@ import { click, hover, insertText, parseChord, pressChord } from './input.js';
 import { screenshot } from './screenshot.js';
 import { snapshot } from './snapshot.js';
 import { getTab, locate, onTarget, PageError, pointAt, runAgent, targetOf } from './targets.js';
+import { pageHandler } from './page_handler.js';
 
 const result = (text, isError = false) => ({ content: [{ type: 'text', text }], ...(isError ? { isError: true } : {}) });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -25,7 +26,7 @@ onAttach(async (tabId, send, { sessionId }) => {
 });
 
 function tool(name, fn, { needsDebugger = true } = {}) {
-  registerHandler(PAGE_PREFIX + name, async (params, ctx) => {
+  registerHandler(PAGE_PREFIX + name, pageHandler(async (params, ctx) => {
     const { tabId, ...args } = params;
     if (!Number.isInteger(tabId)) throw new RpcError(ErrorCode.INVALID_ARGUMENT, 'tabId must be an integer');
     await getTab(tabId);
@@ -41,7 +42,7 @@ function tool(name, fn, { needsDebugger = true } = {}) {
       if (e instanceof PageError) return result(e.message, true);
       throw e;
     }
-  });
+  }));
 }
 
 function assertNoDialog(tabId) {

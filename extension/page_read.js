@@ -19,6 +19,7 @@ import { consoleLogsTool, registerConsoleCapture } from './console_capture.js';
 import { networkErrorsTool, registerNetworkLog } from './network_log.js';
 import { evaluateTool, registerEvaluate } from './evaluate.js';
 import { downloadTool, registerDownloads } from './download.js';
+import { pageHandler } from './page_handler.js';
 
 // Must run synchronously at the service worker's top level (MV3 listeners).
 export function registerReadTools() {
@@ -27,11 +28,12 @@ export function registerReadTools() {
   registerEvaluate();
   registerDownloads();
 
-  registerHandler(PAGE_PREFIX + 'navigate', navigateTool);
-  registerHandler(PAGE_PREFIX + 'wait_for', waitForTool);
-  registerHandler(PAGE_PREFIX + 'read_page', readPageTool);
-  registerHandler(PAGE_PREFIX + 'console_logs', consoleLogsTool);
-  registerHandler(PAGE_PREFIX + 'network_errors', networkErrorsTool);
-  registerHandler(PAGE_PREFIX + 'evaluate', evaluateTool);
-  registerHandler(PAGE_PREFIX + 'download_file', downloadTool);
+  // navigate reloads a crashed tab; the logs tell what led up to the crash.
+  registerHandler(PAGE_PREFIX + 'navigate', pageHandler(navigateTool, { onCrashedTab: true }));
+  registerHandler(PAGE_PREFIX + 'wait_for', pageHandler(waitForTool));
+  registerHandler(PAGE_PREFIX + 'read_page', pageHandler(readPageTool));
+  registerHandler(PAGE_PREFIX + 'console_logs', pageHandler(consoleLogsTool, { onCrashedTab: true }));
+  registerHandler(PAGE_PREFIX + 'network_errors', pageHandler(networkErrorsTool, { onCrashedTab: true }));
+  registerHandler(PAGE_PREFIX + 'evaluate', pageHandler(evaluateTool));
+  registerHandler(PAGE_PREFIX + 'download_file', pageHandler(downloadTool));
 }

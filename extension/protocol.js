@@ -28,7 +28,14 @@ export const PAGE_PREFIX = 'page.';
 export const Notification = Object.freeze({
   CHUNK: 'chunk',
   CANCEL: 'cancel',
+  // {tabIds, idleMs}: the tabs some session is focused on (docs/protocol.md).
+  TABS_FOCUSED: 'tabs.focused',
 });
+
+// A focused tab keeps chrome.debugger attached this long after its last page
+// tool call (kDebuggerIdleMs; the host's tabs.focused may say otherwise);
+// other tabs are detached as soon as no call uses them.
+export const DEBUGGER_IDLE_MS = 15_000;
 
 // Events (extension -> host).
 export const Event = Object.freeze({

@@ -2,6 +2,7 @@
 
 import { ErrorCode, Event, Method, RpcError } from './protocol.js';
 import { registerHandler, sendEvent } from './native_port.js';
+import { isCrashed, onTabCrashed } from './crash_watch.js';
 
 // Anything else (chrome:, javascript:, extension pages, ...) is not the agent's to open.
 const OPENABLE_SCHEMES = new Set(['http:', 'https:', 'file:', 'about:', 'data:']);
@@ -15,6 +16,7 @@ export const toTab = (tab) => ({
   url: tab.url || tab.pendingUrl || '',
   status: tab.status ?? '',
   active: tab.active,
+  crashed: isCrashed(tab.id),
 });
 
 // Events leave in the order Chrome fired them, even the one that needs an
@@ -33,6 +35,11 @@ export function registerTabs() {
     }
   });
   chrome.tabs.onRemoved.addListener((tabId) => emit(() => sendEvent(Event.TAB_REMOVED, { tabId })));
+  // Chrome fires no tab event for a crash (crash_watch.js sees it).
+  onTabCrashed((tabId) => emit(async () => {
+    const tab = await chrome.tabs.get(tabId).catch(() => null);
+    if (tab) sendEvent(Event.TAB_UPDATED, { tab: toTab(tab) });
+  }));
   // Prerendering swaps a tab for another: to the host that is a close and an open.
   chrome.tabs.onReplaced.addListener((addedTabId, removedTabId) => emit(async () => {
     sendEvent(Event.TAB_REMOVED, { tabId: removedTabId });

@@ -31,6 +31,8 @@ class ExtensionLink {
   std::int64_t Call(std::string_view method, Json params, PendingCalls::Reply reply, std::uint64_t deadline_ms = 0);
   // Gives up on a call without answering it (the caller was cancelled).
   void Cancel(std::int64_t id) { peer_.Cancel(id, "cancelled"); }
+  // A notification (no answer); small ones only: it is never chunked.
+  void Notify(std::string_view method, Json params) { peer_.Notify(method, std::move(params)); }
   void Close() { peer_.Close(); }
 
   // Splits one JSON text into the frames to send (a single frame when it fits).

@@ -87,6 +87,7 @@ void Host::OnHello(const Json& params) {
     if (auto tab = TabFromJson(json)) tabs.push_back(*tab);
   }
   tabs_.Reset(tabs);
+  SyncFocusedTabs(/*always=*/true);  // a new port: the extension knows nothing of focus yet
   if (ready_) return AfterTabsChanged();
   ready_ = true;
   if (auto ok = server_.Listen(options_.socket_dir, [this](uv_pipe_t* c) { OnConnection(c); }); !ok) {
@@ -118,6 +119,7 @@ void Host::RemoveSession(std::int64_t id) {
   it->second->Close();
   graveyard_.push_back(std::move(it->second));
   sessions_.erase(it);
+  SyncFocusedTabs();
   reaper_.Start(0, [this] { graveyard_.clear(); });
 }
 
@@ -130,6 +132,7 @@ void Host::AfterTabsChanged() {
     }
     session->RefreshTools();
   }
+  SyncFocusedTabs();
 }
 
 Json Host::ToolsFor(const Session& session) const {

@@ -7,6 +7,8 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,6 +31,7 @@ struct HostOptions {
   long browser_pid = 0;  // our parent: Chrome starts native hosts itself
   std::uint64_t extension_deadline_ms = kDefaultExtensionDeadlineMs;
   std::uint64_t navigation_settle_ms = kNavigationSettleMs;
+  std::uint64_t debugger_idle_ms = kDebuggerIdleMs;
 };
 
 // The model's answer to a tool the extension ran on tab `tab_id`: its result
@@ -100,6 +103,10 @@ class Host {
   std::string WebMcpStatus() const;
   // Drops the lists of tabs whose new page never reported, and tells the sessions.
   void OnSettleTimer();
+  // Tells the extension which tabs some session is focused on (tabs.focused),
+  // when that set changed or `always`: it detaches the debugger from the rest
+  // (host/debugger_focus.cpp).
+  void SyncFocusedTabs(bool always = false);
 
   uv_loop_t* loop_;
   HostOptions options_;
@@ -125,6 +132,8 @@ class Host {
     std::string document_id;  // the new document, whose first report ends it
   };
   std::map<std::int64_t, Settle> settling_;
+  // The focused-tab set the extension was last told (tabs.focused).
+  std::optional<std::set<std::int64_t>> focused_told_;
   // Sessions closed from inside their own callbacks die on the next turn.
   std::vector<std::unique_ptr<Session>> graveyard_;
   Timer reaper_;

@@ -59,12 +59,17 @@ int main(int argc, char** argv) {
   if (const char* env = std::getenv("TABBRIDGE_NAVIGATION_SETTLE_MS"); env != nullptr && std::atoll(env) > 0) {
     settle_ms = static_cast<std::uint64_t>(std::atoll(env));
   }
+  // Tests shorten the debugger's idle time so detach-after-idle is quick to see.
+  std::uint64_t idle_ms = tb::kDebuggerIdleMs;
+  if (const char* env = std::getenv("TABBRIDGE_DEBUGGER_IDLE_MS"); env != nullptr && std::atoll(env) > 0) {
+    idle_ms = static_cast<std::uint64_t>(std::atoll(env));
+  }
   int exit_code = 0;
   {
     tb::Host host(loop, std::move(stdio),
                   {.socket_dir = tb::SocketDir(), .allowed_uid = static_cast<long>(getuid()),
                    .browser_pid = static_cast<long>(getppid()), .extension_deadline_ms = deadline_ms,
-                   .navigation_settle_ms = settle_ms});
+                   .navigation_settle_ms = settle_ms, .debugger_idle_ms = idle_ms});
     uv_signal_t sigterm, sigint;
     for (auto [handle, signum] : {std::pair{&sigterm, SIGTERM}, std::pair{&sigint, SIGINT}}) {
       uv_signal_init(loop, handle);

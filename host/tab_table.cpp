@@ -15,6 +15,7 @@ std::optional<Tab> TabFromJson(const Json& json) {
   tab.status = field::String(json, "status").value_or("");
   if (const auto w = field::Int(json, "windowId")) tab.window_id = *w;
   if (const auto a = field::Bool(json, "active")) tab.active = *a;
+  if (const auto c = field::Bool(json, "crashed")) tab.crashed = *c;
   return tab;
 }
 

@@ -19,6 +19,7 @@ struct Tab {
   std::string url;
   std::string status;
   bool active = false;
+  bool crashed = false;  // its renderer died; listed until closed, back on reload
 };
 
 // A Tab from the extension's JSON (docs/protocol.md §1); nullopt when malformed.

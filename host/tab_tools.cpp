@@ -1,4 +1,5 @@
 // The tab tools of seed 000: list_tabs, open_tab, focus_tab, close_tab.
+#include <set>
 #include <string>
 
 #include "common/json_field.h"
@@ -34,6 +35,7 @@ void Host::ListTabs(Session& session, Reply reply) {
     entry["focused"] = session.focused_tab() == tab->id;
     const auto own = own_tools_.find(tab->id);
     entry["toolCount"] = own != own_tools_.end() ? own->second.total : 0;  // the page's own tools
+    if (tab->crashed) entry["crashed"] = true;  // calls answer "crashed" until it is reloaded
     tabs.push_back(std::move(entry));
   }
   const auto focus = session.focused_tab();
@@ -83,6 +85,7 @@ void Host::FocusTab(Session& session, const Json& args, Reply reply) {
   }
   session.Hold();
   session.set_focused_tab(tab_id);
+  SyncFocusedTabs();
   session.Release();
   reply(tools::Result({{"success", true}, {"tab", TabSummary(*tab)}, {"toolsAvailable", PageToolNames(session)}}));
 }
@@ -118,6 +121,22 @@ void Host::CloseTab(Session& session, const std::string& request_key, const Json
     extension_.Cancel(call);
     if (Session* s = FindSession(session_id)) s->Release();
   });
+}
+
+// Which tabs some session is focused on, told to the extension as
+// `tabs.focused` (docs/protocol.md): it keeps chrome.debugger on those only
+// while they are used and detaches from every other tab, so the browser's
+// "started debugging this browser" bar goes when an agent moves on or leaves.
+void Host::SyncFocusedTabs(bool always) {
+  if (shutting_down_) return;
+  std::set<std::int64_t> focused;
+  for (const auto& [id, session] : sessions_) {
+    if (const auto tab = session->focused_tab()) focused.insert(*tab);
+  }
+  if (!always && focused_told_ == focused) return;
+  focused_told_ = focused;
+  extension_.Notify(ext_method::kTabsFocused,
+                    {{"tabIds", Json(focused)}, {"idleMs", options_.debugger_idle_ms}});
 }
 
 }  // namespace tb

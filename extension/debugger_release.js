@@ -1,0 +1,52 @@
+// When chrome.debugger lets go of a tab, so that the browser's "started
+// debugging this browser" bar does not outstay the agent (README "The
+// debugger bar"). The host says which tabs some session is focused on
+// (`tabs.focused`, docs/protocol.md); a tab is detached
+//   * at once when no session is focused on it any more (focus moved, the
+//     session ended) and no call uses it;
+//   * `idleMs` (DEBUGGER_IDLE_MS) after the last call, when one is;
+//   * at once when its renderer crashed.
+// A tab with an open JavaScript dialog stays attached until the dialog closes:
+// handle_dialog needs the attach, and CDP would not report the dialog again.
+// The next call attaches again; the attach hooks (Page.enable, focus
+// emulation, auto-attach) set up what the tools need. Console and network
+// capture do not use the debugger.
+
+import { DEBUGGER_IDLE_MS, Notification } from './protocol.js';
+import { registerNotification } from './native_port.js';
+import { attachedTabs, detach, inUse, isAttached, onCdpEvent, onIdle, releaseOrphans } from './cdp.js';
+import { dialogOf, dialogsRestored } from './dialogs.js';
+import { onTabCrashed } from './crash_watch.js';
+
+let focused = null; // Set of tabIds, once the host said
+let idleMs = DEBUGGER_IDLE_MS;
+const timers = new Map(); // tabId -> timeout
+
+const mayDetach = (tabId) => isAttached(tabId) && !inUse(tabId) && !dialogOf(tabId);
+
+function reconsider(tabId) {
+  clearTimeout(timers.get(tabId));
+  timers.delete(tabId);
+  if (!mayDetach(tabId)) return;
+  const delay = focused && !focused.has(tabId) ? 0 : idleMs;
+  timers.set(tabId, setTimeout(() => {
+    timers.delete(tabId);
+    if (mayDetach(tabId)) detach(tabId);
+  }, delay));
+}
+
+function onFocused({ tabIds, idleMs: ms }) {
+  if (Array.isArray(tabIds)) focused = new Set(tabIds.filter(Number.isInteger));
+  if (Number.isInteger(ms) && ms > 0) idleMs = ms;
+  for (const tabId of attachedTabs()) reconsider(tabId);
+}
+
+// Must run synchronously at the service worker's top level.
+export function registerDebuggerRelease() {
+  registerNotification(Notification.TABS_FOCUSED, onFocused);
+  onIdle(reconsider);
+  onCdpEvent('Page.javascriptDialogClosed', (tabId) => reconsider(tabId));
+  onTabCrashed((tabId) => detach(tabId));
+  // A previous worker's attaches: released, unless a dialog needs them.
+  releaseOrphans(dialogsRestored()).then(() => { for (const tabId of attachedTabs()) reconsider(tabId); });
+}
