@@ -4,14 +4,22 @@
 // 500 ms without requests in flight), and answers the final URL, title and the
 // HTTP status of the main document (webRequest, else the page's Navigation
 // Timing entry). Every step is reported as page.progress.
+//
+// It answers what really happened: loaded (or reloaded, for the URL the tab
+// already showed), moved on by the page's own script (where it ended up), a
+// 204 or a download (the page stayed where it was), or still loading at the
+// deadline (what the tab shows). The answer is sent within the call's budget
+// (ctx.deadline): the wait ends FINAL_READ_MS before it, for the final read.
 
 import { cdp } from './cdp.js';
 import { describeDialog, dialogOf, onDialog } from './dialogs.js';
+import { watchResponses } from './nav_responses.js';
 import { inflightRequests, mainFrameStatus, waitNetworkIdle } from './network_log.js';
 import { ToolError, dataResult, getTab, inject, mainResult, progressReporter, tabGone, toolHandler } from './read_util.js';
 
 const DEFAULT_TIMEOUT_MS = 30000;
 const ABORT_GRACE_MS = 300; // an aborted navigation may just have been replaced by another
+const FINAL_READ_MS = 1500; // reserved at the end of the budget for reading what the tab shows
 const NAVIGABLE = new Set(['http:', 'https:', 'file:', 'data:', 'about:']);
 const STEPS = { domcontentloaded: 3, load: 4, networkidle: 5 };
 const VERB = { back: 'went back to', forward: 'went forward to', reload: 'reloaded' };
@@ -22,14 +30,18 @@ export const navigateTool = toolHandler(async (params, ctx) => {
   if ((url === undefined) === (action === undefined)) {
     throw new ToolError('give exactly one of url (where to go) or action ("back", "forward" or "reload")');
   }
-  const target = url !== undefined ? resolveUrl(url, tab.url || tab.pendingUrl || '') : null;
+  const shown = tab.url || tab.pendingUrl || '';
+  const target = url !== undefined ? resolveUrl(url, shown) : null;
   const report = progressReporter(ctx);
   const total = STEPS[waitUntil] ?? STEPS.load;
   const what = target ?? action;
   report(0, total, target ? `navigating to ${target}` : `${action}…`);
 
   const startedAt = Date.now();
+  const deadline = ctx.deadline ?? Infinity;
+  const waitMs = Math.max(0, Math.min(timeoutMs, deadline - startedAt - FINAL_READ_MS));
   const watch = watchNavigation(tabId, { report, total, startedAt });
+  const responses = watchResponses(tabId);
   try {
     try {
       if (target) await chrome.tabs.update(tabId, { url: target });
@@ -46,10 +58,12 @@ export const navigateTool = toolHandler(async (params, ctx) => {
       }
       throw new ToolError(`cannot navigate to ${what}: ${m}`);
     }
-    const outcome = await watch.until(waitUntil, timeoutMs, ctx.signal);
-    return await answer(tabId, { action, target, outcome, startedAt, waitUntil, timeoutMs });
+    const outcome = await watch.until(waitUntil, waitMs, ctx.signal, responses);
+    const again = target !== null && stripHash(target) === stripHash(shown);
+    return await answer(tabId, { action, target, again, outcome, startedAt, waitUntil, waitMs, deadline });
   } finally {
     watch.dispose();
+    responses.dispose();
   }
 });
 
@@ -89,10 +103,13 @@ function resolveUrl(url, base) {
 }
 
 // Follows the tab's main-frame navigations from now on. until() resolves with
-// {state, sameDocument, error?} once waitUntil is reached, and with
-// {timedOut: true, state} at the deadline; a closed tab rejects.
+// {state, chain} once waitUntil is reached, {state, error, why?} when the
+// navigation ended without a page, and {timedOut: true, state} at the
+// deadline; a closed tab rejects. chain: every navigation started meanwhile,
+// [{url, committed}] (more than one: the page or a redirect by script moved on).
 function watchNavigation(tabId, { report, total, startedAt }) {
   let nav = null; // the latest main-frame navigation: {url, committed, dcl, load, error?, sameDocument?}
+  const chain = [];
   let wake = () => {};
   let tabClosed = false;
   const isMain = (d) => d.tabId === tabId && d.frameId === 0 && d.documentLifecycle !== 'prerender';
@@ -109,13 +126,16 @@ function watchNavigation(tabId, { report, total, startedAt }) {
     on(chrome.webNavigation.onBeforeNavigate, (d) => {
       if (d.timeStamp < startedAt) return; // began before this call (its event came late)
       nav = { url: d.url, started: true, committed: false, dcl: false, load: false };
+      chain.push(nav);
       report(1, total, `loading ${d.url}`);
     }),
     on(chrome.webNavigation.onCommitted, (d) => {
       // Back/forward from the back-forward cache commits without onBeforeNavigate.
-      if (!nav || nav.committed) nav = { url: d.url, started: true, dcl: false, load: false };
+      if (!nav || nav.committed) chain.push(nav = { url: d.url, started: true, dcl: false, load: false });
       nav.committed = true;
       nav.url = d.url;
+      // An abort seen before this commit was another navigation's (one this replaced).
+      delete nav.error;
       report(2, total, `committed ${d.url}`);
     }),
     on(chrome.webNavigation.onDOMContentLoaded, () => {
@@ -160,34 +180,46 @@ function watchNavigation(tabId, { report, total, startedAt }) {
     return nav.load;
   }
 
-  async function until(waitUntil, timeoutMs, signal) {
+  async function until(waitUntil, timeoutMs, signal, responses) {
     const deadline = Date.now() + timeoutMs;
+    const done = (extra) => ({ state: nav ? { ...nav } : null, chain: chain.map((n) => ({ url: n.url, committed: !!n.committed })), ...extra });
     for (;;) {
       if (tabClosed) throw tabGone(tabId);
       if (signal?.aborted) throw new DOMException('aborted', 'AbortError');
       const dialog = dialogOf(tabId);
-      if (dialog) return { dialog, state: nav ? { ...nav } : null };
+      if (dialog) return done({ dialog });
       const now = Date.now();
       if (nav?.error) {
-        // A real failure shows an error page at once; an abort may be replaced.
-        if (nav.error.error !== 'net::ERR_ABORTED' || now - nav.error.at >= ABORT_GRACE_MS) {
-          return { state: { ...nav }, error: nav.error };
+        // A real failure shows an error page at once. An abort is a 204 or a
+        // download (the responses say so), or another navigation replaced it —
+        // one still loading (the tab says so) goes on being watched.
+        if (nav.error.error !== 'net::ERR_ABORTED') return done({ error: nav.error });
+        const why = responses.explain(nav.error.url);
+        if (why?.kind === 'no-content') return done({ error: nav.error, why });
+        if (now - nav.error.at >= ABORT_GRACE_MS) {
+          if (why) return done({ error: nav.error, why });
+          const tab = await chrome.tabs.get(tabId).catch(() => null);
+          if (tab?.status === 'loading') {
+            delete nav.error;
+            continue;
+          }
+          return done({ error: nav.error });
         }
       } else if (reached(waitUntil)) {
-        if (waitUntil !== 'networkidle') return { state: { ...nav } };
+        if (waitUntil !== 'networkidle') return done();
         const idle = await idleOrTimeout(tabId, deadline - now, signal);
         if (tabClosed) throw tabGone(tabId);
         // A new navigation (a redirect by script) may have started meanwhile.
         if (reached(waitUntil) && !nav.error) {
           if (idle) {
             report(5, total, 'network idle');
-            return { state: { ...nav } };
+            return done();
           }
-          return { timedOut: true, state: { ...nav }, inflight: inflightRequests(tabId) };
+          return done({ timedOut: true, inflight: inflightRequests(tabId) });
         }
         continue;
       }
-      if (now >= deadline) return { timedOut: true, state: nav ? { ...nav } : null, inflight: inflightRequests(tabId) };
+      if (now >= deadline) return done({ timedOut: true, inflight: inflightRequests(tabId) });
       const wait = Math.min(deadline - now, nav?.error ? ABORT_GRACE_MS : 1000);
       await new Promise((resolve) => {
         const timer = setTimeout(resolve, wait);
@@ -230,13 +262,18 @@ async function idleOrTimeout(tabId, ms, signal) {
   }
 }
 
-// URL, title and HTTP status of what the tab shows now.
-async function pageFacts(tabId, startedAt) {
+// URL, title and HTTP status of what the tab shows now. The page is read at
+// once (not at document_idle, which a page still loading never reaches) and
+// only until the call's deadline; the tab's own URL and title stand in.
+async function pageFacts(tabId, startedAt, deadline = Infinity) {
   const tab = await getTab(tabId);
   let facts = null;
   try {
+    const timeoutMs = Math.max(100, Math.min(2000, deadline - Date.now() - 300));
     facts = mainResult(await inject(tabId, {
       frameIds: [0],
+      injectImmediately: true,
+      timeoutMs,
       func: () => {
         const entry = performance.getEntriesByType('navigation')[0];
         return { url: location.href, title: document.title, status: entry?.responseStatus || null };
@@ -255,7 +292,9 @@ async function pageFacts(tabId, startedAt) {
 
 const stripHash = (u) => String(u).replace(/#.*$/, '');
 
-async function answer(tabId, { action, target, outcome, startedAt, waitUntil, timeoutMs }) {
+const titled = (f) => `${f.url}${f.title ? ` ("${f.title}")` : ''}`;
+
+async function answer(tabId, { action, target, again, outcome, startedAt, waitUntil, waitMs, deadline }) {
   const what = target ?? action;
   if (outcome.dialog) {
     throw new ToolError(`navigate (${what}) is held by ${describeDialog(outcome.dialog)}: answer it with handle_dialog ` +
@@ -264,32 +303,47 @@ async function answer(tabId, { action, target, outcome, startedAt, waitUntil, ti
   if (outcome.error) {
     const { error, url } = outcome.error;
     if (error === 'net::ERR_ABORTED') {
-      const now = await pageFacts(tabId, startedAt).catch(() => null);
-      throw new ToolError(`navigation to ${url} did not load a page (${error}): the response was probably a download ` +
-        `or "204 No Content"; the tab still shows ${now?.url ?? 'its previous page'}. Use download_file for files.`);
+      const now = await pageFacts(tabId, startedAt, deadline).catch(() => null);
+      const stayed = `the page stayed at ${now ? titled(now) : 'its previous page'}`;
+      if (outcome.why?.kind === 'no-content') {
+        throw new ToolError(`the server answered ${outcome.why.status} ${outcome.why.status === 204 ? 'No Content' : 'Reset Content'} ` +
+          `for ${url} — ${stayed}`);
+      }
+      if (outcome.why?.kind === 'download') {
+        throw new ToolError(`the URL started a download (${outcome.why.name}) — ${stayed}. The browser saves it to its downloads ` +
+          'folder; to fetch a file and get its path, use download_file (tabbridge --caps download)');
+      }
+      throw new ToolError(`the navigation to ${url} was cancelled before a page loaded (by the page, another navigation ` +
+        `or the browser) — ${stayed}`);
     }
     throw new ToolError(`navigation to ${url} failed: ${error} — check the URL and that the server is up, then navigate again`);
   }
-  const facts = await pageFacts(tabId, startedAt);
+  const facts = await pageFacts(tabId, startedAt, deadline);
   if (outcome.timedOut) {
     const s = outcome.state;
     const reachedSteps = s ? [s.committed && 'committed', s.dcl && 'DOMContentLoaded', s.load && 'load'].filter(Boolean) : [];
-    const shows = `${facts.url}${facts.title ? ` ("${facts.title}")` : ''}`;
-    const where = !s ? `nothing navigated; the tab still shows ${shows}`
-      : reachedSteps.length ? `reached ${reachedSteps.join(', ')} at ${shows}`
-        : `the server has not answered yet; the tab still shows ${shows}`;
+    const where = !s ? `nothing navigated; the tab still shows ${titled(facts)}`
+      : reachedSteps.length ? `the page is still loading — it shows ${titled(facts)} (reached ${reachedSteps.join(', ')}, not ${waitUntil})`
+        : `still loading: the server has not answered yet; the tab still shows ${titled(facts)}`;
     let busy = '';
     if (outcome.inflight?.length) {
       const urls = outcome.inflight.slice(0, 3).map((r) => r.url).join(', ');
       busy = `; ${outcome.inflight.length} request(s) still in flight (${urls}${outcome.inflight.length > 3 ? ', …' : ''})`;
     }
-    throw new ToolError(`navigate (${what}) timed out after ${timeoutMs} ms waiting for ${waitUntil}: ${where}${busy}. ` +
+    throw new ToolError(`navigate (${what}) timed out after ${waitMs} ms waiting for ${waitUntil}: ${where}${busy}. ` +
       'The page may be usable already: try read_page or wait_for, or navigate again with a larger timeoutMs' +
       `${waitUntil === 'domcontentloaded' ? '' : ' or waitUntil "domcontentloaded"'}.`);
   }
-  const verb = action ? VERB[action] : 'navigated to';
+  const verb = action ? VERB[action] : again ? 'reloaded' : 'navigated to';
   const status = facts.status ? ` (HTTP ${facts.status})` : '';
   const same = outcome.state?.sameDocument ? ' [same document]' : '';
-  const text = `${verb} ${facts.url} — "${facts.title}"${status}${same}`;
+  // More than one navigation: the page's own script (or a later one) moved on.
+  const first = outcome.chain?.[0];
+  let moved = '';
+  if (target && outcome.chain?.length > 1 && stripHash(facts.url) !== stripHash(target)) {
+    moved = first?.committed ? `; the page at ${target} moved on to it by itself while loading`
+      : `; the navigation to ${target} was replaced by another before it loaded`;
+  }
+  const text = `${verb} ${facts.url} — "${facts.title}"${status}${same}${moved}`;
   return dataResult(text, { url: facts.url, title: facts.title, status: facts.status });
 }

@@ -74,7 +74,9 @@ const shortUrl = (u) => (u && u.length > 120 ? `${u.slice(0, 120)}…` : u || '(
 // chrome.scripting.executeScript with errors the model can act on. Returns the
 // InjectionResult array. Pages extensions may not script (chrome:, the error
 // page) become ToolError; a frame removed under us (navigation) NavigatedError.
-export async function inject(tabId, { func, args = [], allFrames = false, frameIds, world = 'ISOLATED', files, timeoutMs = INJECT_TIMEOUT_MS }) {
+// injectImmediately: run now, not at document_idle (a page still loading).
+export async function inject(tabId, { func, args = [], allFrames = false, frameIds, world = 'ISOLATED', files, timeoutMs = INJECT_TIMEOUT_MS,
+  injectImmediately = false }) {
   const target = frameIds ? { tabId, frameIds } : { tabId, allFrames };
   // A JavaScript dialog blocks the page: scripts would wait for it.
   const dialog = dialogOf(tabId);
@@ -82,7 +84,7 @@ export async function inject(tabId, { func, args = [], allFrames = false, frameI
   let timer;
   try {
     return await Promise.race([
-      chrome.scripting.executeScript({ target, world, ...(files ? { files } : { func, args }) }),
+      chrome.scripting.executeScript({ target, world, injectImmediately, ...(files ? { files } : { func, args }) }),
       new Promise((_, reject) => {
         timer = setTimeout(() => reject(new Error(`__timeout`)), timeoutMs);
       }),

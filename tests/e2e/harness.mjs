@@ -212,6 +212,8 @@ function readBody(req) {
  *   /csp/<file>          fixtures/<file> with Content-Security-Policy: script-src 'self'
  *   /hold?key=K          answers "released K" once release(K) is called (or after HOLD_MAX_MS)
  *   /slow.html?key=K     sends the page's head at once and the rest once release(K) is called
+ *   /no-content          204 No Content (a navigation there leaves the page where it was)
+ *   /interrupt?to=P&key=K  sends a head whose script navigates to P while the rest is held until release(K)
  *   /search, /book, /subscribe  result pages of the form fixtures (flights, declarative-form,
  *                        late-form); what they received: queriesOf('/search')
  *   /node_modules/@mcp-b/global/<file>  that package's files from tests/e2e/node_modules (read-only)
@@ -344,6 +346,21 @@ export async function startFixtureServer({ vars = {} } = {}) {
     }
     if ((m = /^\/node_modules\/(@mcp-b\/global\/[\w./-]+)$/.exec(pathname)) && !m[1].includes('..')) {
       return sendFile(req, res, path.join(NODE_MODULES_DIR, m[1]), {}, path.join(NODE_MODULES_DIR, '@mcp-b', 'global'));
+    }
+    if (pathname === '/no-content') {
+      res.writeHead(204, { 'cache-control': 'no-store' }).end();
+      return;
+    }
+    if (pathname === '/interrupt') {
+      const key = searchParams.get('key') ?? '';
+      const to = searchParams.get('to') ?? '/a.html';
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      // The page moves on by itself while it is still loading (its load event never came).
+      res.write(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Interrupting page</title>` +
+        `<script>location.href = ${JSON.stringify(to)};</script></head><body><p>leaving</p>${' '.repeat(2048)}\n`);
+      const how = await waitRelease(key);
+      res.end(`<p>end (${how})</p></body></html>`);
+      return;
     }
     if (pathname === '/slow.html') {
       const key = searchParams.get('key') ?? '';
