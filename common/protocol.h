@@ -47,8 +47,22 @@ inline constexpr std::uint64_t kDownloadDeadlineMs = 120'000;
 inline constexpr std::uint64_t kDefaultHostDeadlineMs = 150'000;  // > the longest page tool timeout
 // How long connect_browser waits for a host to appear (browser restarting).
 inline constexpr std::uint64_t kConnectWaitMs = 3'000;
-// How long connect_browser {launch: true} waits for the launched browser's host.
+// How long connect_browser {launch: true} waits for the launched browser: its
+// DevTools pipe answer (pipe mode) and then its host, all within this.
 inline constexpr std::uint64_t kLaunchWaitMs = 30'000;
+// The host sends each page request's whole budget as params.deadlineMs; the
+// extension answers this long before it runs out (the answer still has to travel).
+inline constexpr std::uint64_t kExtensionAnswerMarginMs = 1'000;
+// Inside the extension: one CDP command and one page script give up by then,
+// so a tool that waits on one still answers within its own budget.
+inline constexpr std::uint64_t kCdpCommandTimeoutMs = 20'000;
+inline constexpr std::uint64_t kPageScriptTimeoutMs = 10'000;
+// Budgets nest: each layer gives up before its caller does.
+static_assert(kCdpCommandTimeoutMs + kExtensionAnswerMarginMs < kPageToolDeadlineMs);
+static_assert(kPageScriptTimeoutMs < kCdpCommandTimeoutMs);
+static_assert(kPageDeadlineMarginMs > kExtensionAnswerMarginMs);
+static_assert(120'000 + kPageDeadlineMarginMs < kDefaultHostDeadlineMs);  // navigate/wait_for timeoutMs ≤ 120 s
+static_assert(kDownloadDeadlineMs < kDefaultHostDeadlineMs && kPageToolDeadlineMs < kDefaultHostDeadlineMs);
 
 // --- the page's own tools (WebMCP, forms) -------------------------------------
 // The extension reports at most this many tools a document (page.tools `total`
@@ -71,7 +85,7 @@ inline constexpr std::size_t kMaxToolNameChars = 48;
 // hear of the change once the new page reported (or this long after the
 // commit), so a page that brings the same tools back changes nothing.
 inline constexpr std::uint64_t kNavigationSettleMs = 3'000;
-// A page tool's execute() ends by then (the extension gives up first, at 25 s).
+// A page tool's execute() ends by then (the extension gives up first: deadlineMs).
 inline constexpr std::uint64_t kPageToolCallDeadlineMs = 30'000;
 
 // --- the debugger bar -----------------------------------------------------------

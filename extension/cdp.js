@@ -26,10 +26,11 @@
 // recursively) so out-of-process iframes get flat sessions; address one with
 // {sessionId}; its events carry the sessionId.
 
-import { ErrorCode, RpcError } from './protocol.js';
+import { Deadlines, ErrorCode, RpcError } from './protocol.js';
 
 const PROTOCOL_VERSION = '1.3';
-const DEFAULT_TIMEOUT_MS = 30000;
+// Within a page tool's budget (Deadlines.PAGE_TOOL_MS), so the tool can still answer.
+const DEFAULT_TIMEOUT_MS = Deadlines.CDP_COMMAND_MS;
 
 const attached = new Map(); // tabId -> Promise<void> (pending or settled attach)
 // A setup step that takes longer (a renderer blocked by a dialog that opened

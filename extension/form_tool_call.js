@@ -9,7 +9,7 @@
 // RpcError, the codes pagetool.call answers with; anything else becomes an
 // isError result. Password values are never echoed.
 
-import { ErrorCode, PageToolLimits, RpcError, toolLabel } from './protocol.js';
+import { Deadlines, ErrorCode, RpcError, toolLabel } from './protocol.js';
 import { attach } from './cdp.js';
 import { account, assertNoDialog, clickAt, fillOne, result, show, withEffects } from './page_act.js';
 import { getTab, locate, PageError, tabGone, topDocumentId, withTimeout } from './targets.js';
@@ -170,13 +170,16 @@ function requestSubmitInPage(formSel) {
 
 // ---- the call ------------------------------------------------------------------
 
-export async function callFormTool(tabId, documentId, name, args, { signal } = {}) {
-  // Gives up at the deadline as a cancel does (the host waits a little longer).
-  const deadline = AbortSignal.timeout(PageToolLimits.CALL_TIMEOUT_MS - 1000);
-  const stop = signal ? AbortSignal.any([signal, deadline]) : deadline;
+export async function callFormTool(tabId, documentId, name, args, { signal, deadline = Infinity } = {}) {
+  // Gives up at the call's deadline (signal, from native_port.js) as a cancel
+  // does; a short margin first, so the answer says what was done.
+  const ownDeadline = AbortSignal.timeout(Math.max(0, Math.min(deadline - Date.now() - 500,
+    Deadlines.PAGE_TOOL_CALL_MS - Deadlines.ANSWER_MARGIN_MS - 500)));
+  const stop = signal ? AbortSignal.any([signal, ownDeadline]) : ownDeadline;
   const secrets = new Set(); // password values: masked in whatever we answer
+  const whyStopped = () => (stop.reason?.name === 'TimeoutError' ? 'gave up at the deadline' : 'cancelled');
   try {
-    return mask(await run(tabId, documentId, name, args ?? {}, stop, secrets, () => (deadline.aborted && !signal?.aborted ? 'gave up at the deadline' : 'cancelled')), secrets);
+    return mask(await run(tabId, documentId, name, args ?? {}, stop, secrets, whyStopped), secrets);
   } catch (e) {
     if (e instanceof RpcError && (e.code === ErrorCode.TAB_NOT_FOUND || e.code === ErrorCode.DOCUMENT_CHANGED)) throw e;
     if (e instanceof DocumentGone) return result(`the page navigated away before the form ${toolLabel(name)} was done`, true);
@@ -258,7 +261,7 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped) {
     const password = props[key]?.format === 'password' || p.type === 'password';
     const one = async (selector, v) => {
       if (typeof selector !== 'string' || !selector) throw new PageError('the form changed — no field for it');
-      const r = await fillOne(tabId, { selector, value: v });
+      const r = await fillOne(tabId, { selector, value: v }, signal);
       let text = r.text;
       if (password && typeof v === 'string' && v && text.endsWith(show(v))) text = `${text.slice(0, -show(v).length)}"•••"`;
       return { ...r, text };
@@ -323,7 +326,7 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped) {
     if (submitSel) {
       let loc;
       try {
-        loc = await locate(tabId, { selector: submitSel });
+        loc = await locate(tabId, { selector: submitSel }, { signal });
       } catch (e) {
         if (!(e instanceof PageError)) throw e;
         failure = `the submit button: ${e.message}`;
@@ -334,7 +337,7 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped) {
         return {};
       }
       how = `clicked ${loc.desc}`;
-      const r = await clickAt(tabId, loc);
+      const r = await clickAt(tabId, loc, { signal });
       submitNote = loc.note || '';
       return r;
     }

@@ -2,18 +2,28 @@
 // routes events to the right frame, out-of-process iframes included).
 // Coordinates are top-level viewport CSS px. A dialog opened by the event's
 // handler blocks the CDP call until the dialog is answered, so every dispatch
-// races the dialog: {dialog} comes back instead of hanging.
+// races the dialog: {dialog} comes back instead of hanging. Every dispatch
+// first checks the call's signal (opts.signal): once the call was cancelled or
+// ran out of time, no further event goes to the page.
 
 import { cdp } from './cdp.js';
 import { dialogPromise } from './dialogs.js';
+import { PageError, checkpoint } from './targets.js';
 
-async function send(tabId, method, params) {
+async function send(tabId, method, params, signal) {
+  checkpoint(signal, `the next input event (${params.type ?? method})`);
   const d = dialogPromise(tabId);
   const call = cdp(tabId, method, params);
   call.catch(() => {}); // may settle after the dialog; nobody waits then
   try {
     const winner = await Promise.race([call.then(() => null), d.promise]);
     return winner ? { dialog: winner } : {};
+  } catch (e) {
+    if (/timed out/.test(e.message)) {
+      throw new PageError(`the page did not take the input event (${params.type ?? method}) in time: it is busy or hung ` +
+        '(a script stuck in a loop?); nothing more was sent — try again later, or navigate with action "reload"');
+    }
+    throw e;
   } finally {
     d.cancel();
   }
@@ -22,15 +32,15 @@ async function send(tabId, method, params) {
 const BUTTONS = { left: 1, right: 2, middle: 4 };
 
 // Sequence stops at the first dialog. Returns {dialog?}.
-async function sequence(tabId, steps) {
+async function sequence(tabId, steps, signal) {
   for (const [method, params] of steps) {
-    const r = await send(tabId, method, params);
+    const r = await send(tabId, method, params, signal);
     if (r.dialog) return r;
   }
   return {};
 }
 
-export function click(tabId, x, y, { button = 'left', doubleClick = false, modifiers = 0 } = {}) {
+export function click(tabId, x, y, { button = 'left', doubleClick = false, modifiers = 0, signal } = {}) {
   const b = BUTTONS[button] ?? 1;
   const steps = [['Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, modifiers }]];
   const clicks = doubleClick ? [1, 2] : [1];
@@ -38,15 +48,15 @@ export function click(tabId, x, y, { button = 'left', doubleClick = false, modif
     steps.push(['Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button, buttons: b, clickCount, modifiers }]);
     steps.push(['Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button, buttons: 0, clickCount, modifiers }]);
   }
-  return sequence(tabId, steps);
+  return sequence(tabId, steps, signal);
 }
 
-export function hover(tabId, x, y) {
-  return sequence(tabId, [['Input.dispatchMouseEvent', { type: 'mouseMoved', x, y }]]);
+export function hover(tabId, x, y, { signal } = {}) {
+  return sequence(tabId, [['Input.dispatchMouseEvent', { type: 'mouseMoved', x, y }]], signal);
 }
 
-export function insertText(tabId, text) {
-  return send(tabId, 'Input.insertText', { text });
+export function insertText(tabId, text, { signal } = {}) {
+  return send(tabId, 'Input.insertText', { text }, signal);
 }
 
 // ---- keys ------------------------------------------------------------------
@@ -143,7 +153,7 @@ export async function parseChord(spec) {
   return { mods, def, mac };
 }
 
-export async function pressChord(tabId, chord) {
+export async function pressChord(tabId, chord, { signal } = {}) {
   const { mods, def, mac } = chord;
   let modifiers = 0;
   const steps = [];
@@ -180,5 +190,5 @@ export async function pressChord(tabId, chord) {
     const [code, keyCode] = NAMED[m];
     steps.push(['Input.dispatchKeyEvent', { type: 'keyUp', key: m, code, windowsVirtualKeyCode: keyCode, modifiers }]);
   }
-  return sequence(tabId, steps);
+  return sequence(tabId, steps, signal);
 }

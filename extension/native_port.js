@@ -4,7 +4,7 @@
 // handlers and sends events. Since Chrome 105 an open native port keeps the MV3
 // service worker alive; the watchdog alarm revives a worker that died anyway.
 
-import { ErrorCode, Event, Method, NATIVE_HOST_NAME, Notification, RpcError } from './protocol.js';
+import { Deadlines, ErrorCode, Event, Method, NATIVE_HOST_NAME, Notification, RpcError } from './protocol.js';
 import { ChunkAssembler } from './chunk_assembler.js';
 
 const BACKOFF_START_MS = 200;
@@ -20,9 +20,13 @@ let conn = null; // the open Connection, if any
 let retryTimer = null;
 let backoffMs = BACKOFF_START_MS;
 
-// fn(params, {signal, requestId}) may be async; its return value is the result (undefined
-// means {}). Throw RpcError for a specific code; any other throw answers
-// BROWSER_ERROR with its message. signal aborts on `cancel` or port loss;
+// fn(params, {signal, deadline, requestId}) may be async; its return value is
+// the result (undefined means {}). Throw RpcError for a specific code; any
+// other throw answers BROWSER_ERROR with its message. signal aborts on
+// `cancel`, port loss or at the deadline (reason: a TimeoutError) — a handler
+// checks it before every effect, so a call the host gave up on does not act
+// afterwards; deadline (epoch ms) is when the answer must be sent: the host's
+// params.deadlineMs less Deadlines.ANSWER_MARGIN_MS (Infinity without one);
 // requestId is the host's id of the request (for page.progress events).
 export function registerHandler(method, fn) {
   if (handlers.has(method)) throw new Error(`tabbridge: ${method} already has a handler`);
@@ -87,6 +91,27 @@ function scheduleReconnect(livedMs) {
   console.debug(`tabbridge: reconnecting in ${backoffMs} ms`);
   retryTimer = setTimeout(connect, backoffMs);
   backoffMs = Math.min(backoffMs * 2, BACKOFF_CAP_MS);
+}
+
+// A handler gets a moment after its signal fired to answer in its own words;
+// then the request is answered for it (the page may be hung in a script, where
+// nothing the handler waits on ever settles). Whatever the handler still does
+// afterwards sees the aborted signal and acts no more.
+const OWN_ANSWER_GRACE_MS = 200;
+function answerByDeadline(run, timeUp, method, budget) {
+  let timer;
+  const fallback = new Promise((_, reject) => {
+    const fire = () => {
+      timer = setTimeout(() => reject(new RpcError(ErrorCode.BROWSER_ERROR,
+        `${method.replace(/^page\./, '')} did not finish within ${Math.round(budget / 100) / 10} s: the page is not ` +
+        'responding (a script stuck in a loop, or a long task) — nothing more will be done for this call; ' +
+        'try again later, or navigate with action "reload"')), OWN_ANSWER_GRACE_MS);
+    };
+    if (timeUp.aborted) fire();
+    else timeUp.addEventListener('abort', fire, { once: true });
+  });
+  run.catch(() => {}); // may settle after the fallback answered
+  return Promise.race([run, fallback]).finally(() => clearTimeout(timer));
 }
 
 const toError = (e) => ({
@@ -179,11 +204,17 @@ class Connection {
       this.#reply(id, { error: { code: ErrorCode.METHOD_NOT_FOUND, message: `unknown method ${method}` } });
       return;
     }
-    const abort = new AbortController();
+    const { deadlineMs, ...args } = params && typeof params === 'object' ? params : {};
+    const abort = new AbortController(); // cancel or port loss: no answer
     this.#inflight.set(id, abort);
+    const budget = Number.isFinite(deadlineMs) && deadlineMs > 0 ? deadlineMs - Deadlines.ANSWER_MARGIN_MS : null;
+    const deadline = budget === null ? Infinity : Date.now() + Math.max(0, budget);
+    const timeUp = budget === null ? null : AbortSignal.timeout(Math.max(0, budget));
+    const signal = timeUp ? AbortSignal.any([abort.signal, timeUp]) : abort.signal;
     let body;
     try {
-      body = { result: (await handler(params ?? {}, { signal: abort.signal, requestId: id })) ?? {} };
+      const run = Promise.resolve().then(() => handler(args, { signal, deadline, requestId: id }));
+      body = { result: (await (timeUp ? answerByDeadline(run, timeUp, method, budget) : run)) ?? {} };
     } catch (e) {
       body = { error: toError(e) };
     } finally {

@@ -4,7 +4,7 @@
 // `page.tools` whenever it changes, and runs `pagetool.call` in the document
 // the list came from. Form tools are run by form_tool_call.js.
 
-import { ErrorCode, Event, Method, PageToolLimits, RpcError, cut, toolLabel } from './protocol.js';
+import { Deadlines, ErrorCode, Event, Method, PageToolLimits, RpcError, cut, toolLabel } from './protocol.js';
 import { onConnected, registerHandler, sendEvent } from './native_port.js';
 import { callFormTool } from './form_tool_call.js';
 import { getTab, tabGone, topDocumentId } from './targets.js';
@@ -250,7 +250,7 @@ async function callPageTool(params, ctx) {
   const tab = await getTab(tabId);
   if ((await topDocumentId(tabId)) !== documentId) throw documentChanged(tab.url);
   if (source === 'form' || source === 'declarative') return callFormTool(tabId, documentId, name, args, ctx);
-  return runWebmcpTool(tabId, documentId, name, args, ctx.signal);
+  return runWebmcpTool(tabId, documentId, name, args, ctx);
 }
 
 // In the page (MAIN world): the registry runs the tool. The answer crosses
@@ -295,16 +295,19 @@ function whileDocumentLives(tabId, documentId) {
   return { promise, stop };
 }
 
-async function runWebmcpTool(tabId, documentId, name, args, signal) {
+// Runs until the call's deadline (ctx.deadline, from the host's deadlineMs;
+// signal aborts then with a TimeoutError) or its cancellation.
+async function runWebmcpTool(tabId, documentId, name, args, { signal, deadline = Infinity } = {}) {
   const label = toolLabel(name);
   const gone = whileDocumentLives(tabId, documentId);
+  const budgetMs = Math.min(deadline - Date.now(), Deadlines.PAGE_TOOL_CALL_MS - Deadlines.ANSWER_MARGIN_MS);
   let timer;
   let onAbort;
   const timeout = new Promise((resolve) => {
-    timer = setTimeout(() => resolve({ timedOut: true }), PageToolLimits.CALL_TIMEOUT_MS);
+    timer = setTimeout(() => resolve({ timedOut: true }), Math.max(0, budgetMs));
   });
-  const aborted = new Promise((_, reject) => {
-    onAbort = () => reject(new Error('cancelled'));
+  const aborted = new Promise((resolve, reject) => {
+    onAbort = () => (signal.reason?.name === 'TimeoutError' ? resolve({ timedOut: true }) : reject(new Error('cancelled')));
     if (signal?.aborted) onAbort();
     signal?.addEventListener('abort', onAbort);
   });
@@ -328,7 +331,7 @@ async function runWebmcpTool(tabId, documentId, name, args, signal) {
     run.catch(() => {}); // a late failure after the race was decided
   }
   if (r?.timedOut) {
-    return errorResult(`the page's tool ${label} did not answer within ${PageToolLimits.CALL_TIMEOUT_MS / 1000} s`);
+    return errorResult(`the page's tool ${label} did not answer within ${Math.round(budgetMs / 100) / 10} s`);
   }
   if (r === undefined || r === null) {
     // No result: the document went away under the script.

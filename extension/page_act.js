@@ -4,6 +4,8 @@
 //
 // Every action answers a short account: the element, then what followed
 // (navigation, dialog, new tab, the element's new state) — not a snapshot.
+// Every step that changes the page is given the call's signal (ctx.signal):
+// once the call is cancelled or out of time, no further step acts.
 
 import { ErrorCode, PAGE_PREFIX, RpcError } from './protocol.js';
 import { registerHandler } from './native_port.js';
@@ -12,7 +14,7 @@ import { describeDialog, dialogOf, handleDialog, onDialog } from './dialogs.js';
 import { click, hover, insertText, parseChord, pressChord } from './input.js';
 import { screenshot } from './screenshot.js';
 import { snapshot } from './snapshot.js';
-import { getTab, locate, onTarget, PageError, pointAt, runAgent, targetOf } from './targets.js';
+import { checkpoint, getTab, locate, onTarget, PageError, pointAt, runAgent, targetOf } from './targets.js';
 import { pageHandler } from './page_handler.js';
 
 const result = (text, isError = false) => ({ content: [{ type: 'text', text }], ...(isError ? { isError: true } : {}) });
@@ -140,9 +142,10 @@ async function afterState(tabId, frameId, args, before, fx) {
 const account = (...parts) => parts.flat().filter(Boolean).join('; ');
 
 // A trusted click on a located element (see pointAt for pages with
-// out-of-process iframes).
+// out-of-process iframes). opts: click's, and signal.
 async function clickAt(tabId, loc, opts = {}) {
-  const p = await pointAt(tabId, loc, (x, y) => hover(tabId, x, y));
+  const { signal } = opts;
+  const p = await pointAt(tabId, loc, (x, y) => hover(tabId, x, y, { signal }), { signal });
   if (p.dialog) return p;
   if (p.unverified) loc.note = [loc.note, 'the pointer could not be confirmed on it (frames still settling?)'].filter(Boolean).join('; ');
   return click(tabId, p.x, p.y, opts);
@@ -152,41 +155,41 @@ async function clickAt(tabId, loc, opts = {}) {
 
 async function clickTool(tabId, { ref, selector, button = 'left', doubleClick = false }, { signal }) {
   assertNoDialog(tabId);
-  const loc = await locate(tabId, { ref, selector });
+  const loc = await locate(tabId, { ref, selector }, { signal });
   if (loc.state?.disabled) throw new PageError(`${loc.desc} is disabled — it cannot be clicked now`);
-  const fx = await withEffects(tabId, () => clickAt(tabId, loc, { button, doubleClick }), { signal });
+  const fx = await withEffects(tabId, () => clickAt(tabId, loc, { button, doubleClick, signal }), { signal });
   const how = `${doubleClick ? 'double-clicked' : 'clicked'} ${loc.desc}${button !== 'left' ? ` (${button} button)` : ''}`;
   return result(account(how, loc.note, await afterState(tabId, loc.frameId, loc.args, loc.state, fx), fx.effects));
 }
 
 async function hoverTool(tabId, { ref, selector }, { signal }) {
   assertNoDialog(tabId);
-  const loc = await locate(tabId, { ref, selector });
+  const loc = await locate(tabId, { ref, selector }, { signal });
   const fx = await withEffects(tabId, async () => {
-    const p = await pointAt(tabId, loc, (x, y) => hover(tabId, x, y));
-    return p.dialog ? p : hover(tabId, p.x, p.y);
+    const p = await pointAt(tabId, loc, (x, y) => hover(tabId, x, y, { signal }), { signal });
+    return p.dialog ? p : hover(tabId, p.x, p.y, { signal });
   }, { settleMs: 100, signal });
   return result(account(`hovering over ${loc.desc}`, loc.note, await afterState(tabId, loc.frameId, loc.args, loc.state, fx), fx.effects));
 }
 
 // Focuses a text field (script focus, else a real click) with its text selected
 // (clear) or the caret at the end. Returns the focus op's answer.
-async function focusField(tabId, target, clear) {
+async function focusField(tabId, target, clear, signal) {
   const t = await targetOf(tabId, target);
-  let f = await runAgent(tabId, t.frameId, 'focus', { ...t.args, clear });
+  let f = await runAgent(tabId, t.frameId, 'focus', { ...t.args, clear }, { signal });
   if (!f.focused) {
-    const loc = await locate(tabId, target);
-    const r = await clickAt(tabId, loc);
+    const loc = await locate(tabId, target, { signal });
+    const r = await clickAt(tabId, loc, { signal });
     if (r.dialog) return { ...f, dialog: r.dialog, frameId: t.frameId, args: t.args };
-    f = await runAgent(tabId, t.frameId, 'focus', { ...t.args, clear });
+    f = await runAgent(tabId, t.frameId, 'focus', { ...t.args, clear }, { signal });
     if (!f.focused) throw new PageError(`could not focus ${f.desc} — click it first, then use press_key`);
   }
   return { ...f, frameId: t.frameId, args: t.args };
 }
 
-async function typeInto(tabId, f, text, clear) {
-  if (text.length) return insertText(tabId, text);
-  if (clear && !f.empty) return pressChord(tabId, await parseChord('Backspace'));
+async function typeInto(tabId, f, text, clear, signal) {
+  if (text.length) return insertText(tabId, text, { signal });
+  if (clear && !f.empty) return pressChord(tabId, await parseChord('Backspace'), { signal });
   return {};
 }
 
@@ -195,11 +198,11 @@ async function typeTool(tabId, { ref, selector, text, clear = false, submit = fa
   const target = { ref, selector };
   let f;
   const fx = await withEffects(tabId, async () => {
-    f = await focusField(tabId, target, clear);
+    f = await focusField(tabId, target, clear, signal);
     if (f.dialog) return f;
-    const r = await typeInto(tabId, f, text, clear);
+    const r = await typeInto(tabId, f, text, clear, signal);
     if (r.dialog || !submit) return r;
-    return pressChord(tabId, await parseChord('Enter'));
+    return pressChord(tabId, await parseChord('Enter'), { signal });
   }, { settleMs: submit ? 150 : 30, signal });
   const n = [...text].length;
   const chars = `${n} char${n === 1 ? '' : 's'}`;
@@ -227,18 +230,18 @@ function toBool(v) {
   return null;
 }
 
-async function fillOne(tabId, field) {
+async function fillOne(tabId, field, signal) {
   const target = { ref: field.ref, selector: field.selector };
-  const info = await onTarget(tabId, target, 'fieldInfo');
+  const info = await onTarget(tabId, target, 'fieldInfo', {}, { signal });
   const { desc } = info;
   if (info.disabled) throw new PageError(`${desc} is disabled`);
   const value = field.value;
   switch (info.kind) {
     case 'text': {
       if (typeof value !== 'string') throw new PageError(`${desc} is a text field: give a string value`);
-      const f = await focusField(tabId, target, true);
+      const f = await focusField(tabId, target, true, signal);
       if (f.dialog) return { text: `${desc}: dialog`, dialog: f.dialog };
-      const r = await typeInto(tabId, f, value, true);
+      const r = await typeInto(tabId, f, value, true, signal);
       return { text: `${desc} = ${show(info.state?.type === 'password' ? '•••' : value)}`, dialog: r.dialog };
     }
     case 'checkbox':
@@ -248,8 +251,8 @@ async function fillOne(tabId, field) {
       const has = info.checked === true;
       if (has === want) return { text: `${desc} already ${want ? 'checked' : 'unchecked'}` };
       if (info.kind === 'radio' && !want) throw new PageError(`${desc} cannot be unchecked — check another option of its group`);
-      const loc = await locate(tabId, target);
-      const r = await clickAt(tabId, loc);
+      const loc = await locate(tabId, target, { signal });
+      const r = await clickAt(tabId, loc, { signal });
       if (r.dialog) return { text: `clicked ${desc}`, dialog: r.dialog };
       const { state } = await runAgent(tabId, loc.frameId, 'state', loc.args, { timeoutMs: 3000 });
       if ((state.checked === true) !== want) throw new PageError(`clicked ${desc} but it is still ${state.checked ? 'checked' : 'unchecked'}`);
@@ -257,7 +260,7 @@ async function fillOne(tabId, field) {
     }
     case 'select': {
       const values = Array.isArray(value) ? value.map(String) : [String(value)];
-      const r = await onTarget(tabId, target, 'select', { values });
+      const r = await onTarget(tabId, target, 'select', { values }, { signal });
       return { text: `${desc} = ${r.selected.map(show).join(', ')}` };
     }
     default:
@@ -274,7 +277,7 @@ async function fillFormTool(tabId, { fields }, { signal }) {
     for (let i = 0; i < fields.length; i++) {
       if (signal?.aborted) return {};
       try {
-        const r = await fillOne(tabId, fields[i]);
+        const r = await fillOne(tabId, fields[i], signal);
         done.push(r.text);
         if (r.dialog) return r;
       } catch (e) {
@@ -296,17 +299,17 @@ async function selectTool(tabId, { ref, selector, values }, { signal }) {
   assertNoDialog(tabId);
   let r;
   const fx = await withEffects(tabId, async () => {
-    r = await onTarget(tabId, { ref, selector }, 'select', { values });
+    r = await onTarget(tabId, { ref, selector }, 'select', { values }, { signal });
   }, { settleMs: 50, signal });
   return result(account(`selected ${r.selected.map(show).join(', ')} in ${r.desc}`, fx.effects));
 }
 
-async function scrollTool(tabId, { ref, selector, dx, dy }) {
+async function scrollTool(tabId, { ref, selector, dx, dy }, { signal }) {
   assertNoDialog(tabId);
   const extra = { dx: dx ?? 0, dy: dy ?? 0 };
   const r = ref !== undefined || selector !== undefined
-    ? await onTarget(tabId, { ref, selector }, 'scroll', extra)
-    : await runAgent(tabId, 0, 'scroll', extra);
+    ? await onTarget(tabId, { ref, selector }, 'scroll', extra, { signal })
+    : await runAgent(tabId, 0, 'scroll', extra, { signal });
   return result(r.text);
 }
 
@@ -314,7 +317,7 @@ async function pressKeyTool(tabId, { key }, { signal }) {
   assertNoDialog(tabId);
   const chord = await parseChord(key);
   if (chord.error) throw new PageError(chord.error);
-  const fx = await withEffects(tabId, () => pressChord(tabId, chord), { signal });
+  const fx = await withEffects(tabId, () => pressChord(tabId, chord, { signal }), { signal });
   let focus = '';
   if (!fx.navigated && !fx.dialog && /^(Tab|Shift\+Tab)$/i.test(key)) {
     try {
@@ -337,6 +340,7 @@ async function handleDialogTool(tabId, { accept, promptText }, { signal }) {
   }
   let r;
   const fx = await withEffects(tabId, async () => {
+    checkpoint(signal, 'answering the dialog');
     r = await handleDialog(tabId, { accept, promptText });
   }, { settleMs: 150, signal });
   if (r.isError) return result(r.text, true);

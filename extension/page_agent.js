@@ -15,6 +15,7 @@
 //   select   {ref|selector, values}          -> {desc, selected[], state} | {error}
 //   scroll   {ref|selector?, dx?, dy?}       -> {text} | {error}
 //   info     {ref|selector}                  -> {desc, tag, href?, src?, download?} | {error}
+// Every op takes notAfter (epoch ms): past it, the op does nothing ({error, expired}).
 //
 // Refs: a per-document registry in this world's global (element -> number,
 // number -> WeakRef). Numbers start at args.startAt, which the service worker
@@ -947,6 +948,9 @@ export function pageAgent(op, a = {}) {
     });
   }
 
+  // A script that reached a page only after the worker stopped waiting (the
+  // page was hung) must not act: the model was already told it failed.
+  if (a.notAfter && Date.now() > a.notAfter) return { error: 'the page answered too late', expired: true };
   try {
     switch (op) {
       case 'hoverCheck': return hoverCheck();

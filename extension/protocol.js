@@ -12,6 +12,21 @@ export const NATIVE_HOST_NAME = 'com.tabbridge.host';
 // bigger ones as `chunk` notifications that chunk_assembler.js puts together.
 export const MAX_FRAME_TO_EXTENSION = 1024 * 1024;
 
+// Deadlines (common/protocol.h is the C++ twin; the comment names each one, and
+// tests/e2e/protocol_sync.test.mjs holds the two to the same values). The
+// host sends each request's whole budget as params.deadlineMs; native_port.js
+// answers ANSWER_MARGIN_MS before it runs out, and a CDP command or page
+// script inside gives up sooner still.
+export const Deadlines = Object.freeze({
+  PAGE_TOOL_MS: 30_000, // kPageToolDeadlineMs: a page tool without its own timeoutMs
+  PAGE_MARGIN_MS: 5_000, // kPageDeadlineMarginMs: navigate/wait_for get timeoutMs + this
+  DOWNLOAD_MS: 120_000, // kDownloadDeadlineMs
+  PAGE_TOOL_CALL_MS: 30_000, // kPageToolCallDeadlineMs: pagetool.call
+  ANSWER_MARGIN_MS: 1_000, // kExtensionAnswerMarginMs
+  CDP_COMMAND_MS: 20_000, // kCdpCommandTimeoutMs
+  PAGE_SCRIPT_MS: 10_000, // kPageScriptTimeoutMs
+});
+
 // Requests (host -> extension).
 export const Method = Object.freeze({
   PING: 'ping',
@@ -57,7 +72,6 @@ export const PageToolLimits = Object.freeze({
   MAX_SCHEMA_BYTES: 8 * 1024,
   MAX_RESULT_TEXT_CHARS: 64 * 1024,
   MAX_ERROR_CHARS: 4 * 1024, // a page's own error message in an answer
-  CALL_TIMEOUT_MS: 25_000, // < kPageToolCallDeadlineMs: the extension answers first
   DEBOUNCE_MS: 150,
 });
 

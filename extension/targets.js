@@ -7,7 +7,7 @@
 // parent finds the <iframe> whose chrome.runtime.getFrameId() is the child and
 // adds its content-box offset (and scale), scrolling it into view if needed.
 
-import { ErrorCode, RpcError } from './protocol.js';
+import { Deadlines, ErrorCode, RpcError } from './protocol.js';
 import { pageAgent } from './page_agent.js';
 import { framePrefix, nextRef, parseRef } from './refs.js';
 import { attachStalled, childTargets, clearStalled } from './cdp.js';
@@ -21,7 +21,18 @@ export class PageError extends Error {
   }
 }
 
-const AGENT_TIMEOUT_MS = 10000;
+const AGENT_TIMEOUT_MS = Deadlines.PAGE_SCRIPT_MS;
+
+// Called before every step that changes the page: a call that was cancelled
+// or ran out of time (signal from native_port.js) stops there — a click the
+// model was told failed must not land later.
+export function checkpoint(signal, before) {
+  if (!signal?.aborted) return;
+  const late = signal.reason?.name === 'TimeoutError';
+  throw new PageError(late
+    ? `ran out of time before ${before} (the page is slow or not responding); nothing more was done`
+    : `cancelled before ${before}`);
+}
 
 export const tabGone = (tabId) => new RpcError(ErrorCode.TAB_NOT_FOUND, `tab ${tabId} is gone — call list_tabs`);
 
@@ -67,7 +78,9 @@ export function withTimeout(promise, ms) {
 // Runs pageAgent(op, args) in frames (an array of frameIds, or 'all');
 // returns [{frameId, result}]. startAt (the tab's next ref number) goes along,
 // for the registry of a document that has none yet.
-export async function runAgentFrames(tabId, frameIds, op, args = {}, { timeoutMs = AGENT_TIMEOUT_MS } = {}) {
+// A script that reaches a hung page after timeoutMs does nothing there (notAfter).
+export async function runAgentFrames(tabId, frameIds, op, args = {}, { timeoutMs = AGENT_TIMEOUT_MS, signal } = {}) {
+  checkpoint(signal, `the page step "${op}"`);
   const startAt = await nextRef(tabId);
   if (attachStalled(tabId)) timeoutMs = Math.min(timeoutMs, 3000);
   try {
@@ -75,7 +88,7 @@ export async function runAgentFrames(tabId, frameIds, op, args = {}, { timeoutMs
       target: frameIds === 'all' ? { tabId, allFrames: true } : { tabId, frameIds },
       world: 'ISOLATED',
       func: pageAgent,
-      args: [op, { startAt, ...args }],
+      args: [op, { startAt, ...args, notAfter: Date.now() + timeoutMs }],
     }), timeoutMs);
     clearStalled(tabId);
     return results.map((r) => ({ frameId: r.frameId, result: r.result }));
@@ -109,7 +122,7 @@ export async function targetOf(tabId, { ref, selector } = {}) {
 // cross-origin frame boundary at a time: the parent listens, the child
 // announces itself (postMessage token), the parent maps the rect through the
 // <iframe> the token came from.
-async function mapToTop(tabId, frameId, rect) {
+async function mapToTop(tabId, frameId, rect, signal) {
   let child = frameId;
   let r = rect;
   let scrolled = false;
@@ -123,10 +136,10 @@ async function mapToTop(tabId, frameId, rect) {
     if (!info) throw new PageError('that frame is gone — take a new snapshot', { stale: true });
     const parent = info.parentFrameId;
     if (parent < 0) break;
-    await runAgent(tabId, parent, 'listen');
-    const ann = await runAgent(tabId, child, 'announce');
+    await runAgent(tabId, parent, 'listen', {}, { signal });
+    const ann = await runAgent(tabId, child, 'announce', {}, { signal });
     if (!ann.token) throw new PageError('could not place that frame in the page — take a new snapshot');
-    const fr = await runAgent(tabId, parent, 'frameRect', { token: ann.token, rect: r });
+    const fr = await runAgent(tabId, parent, 'frameRect', { token: ann.token, rect: r }, { signal });
     r = fr.rect;
     scrolled ||= fr.scrolled;
     child = parent;
@@ -142,19 +155,20 @@ async function mapToTop(tabId, frameId, rect) {
 
 // Scrolls the target into view and answers where to point the mouse:
 // {frameId, args, desc, x, y, rect, state, note} in top-level CSS px.
-export async function locate(tabId, target, { scroll = true, hitTest = true } = {}) {
+export async function locate(tabId, target, { scroll = true, hitTest = true, signal } = {}) {
   const t = await targetOf(tabId, target);
-  const res = await runAgent(tabId, t.frameId, 'prepare', { ...t.args, scroll, hitTest });
+  const res = await runAgent(tabId, t.frameId, 'prepare', { ...t.args, scroll, hitTest }, { signal });
   let rect = res.rect;
   let scrolled = res.scrolled;
   if (t.frameId !== 0) {
-    const m = await mapToTop(tabId, t.frameId, rect);
+    const m = await mapToTop(tabId, t.frameId, rect, signal);
     rect = m.rect;
     scrolled ||= m.scrolled;
   }
   // Input to out-of-process frames is routed by the compositor's hit-test
   // data: after a scroll, let a frame or two through before pointing there.
-  if (scrolled || t.frameId !== 0) await runAgent(tabId, 0, 'settle', {}, { timeoutMs: 2000 }).catch(() => {});
+  if (scrolled || t.frameId !== 0) await runAgent(tabId, 0, 'settle', {}, { timeoutMs: 2000, signal }).catch(() => {});
+  checkpoint(signal, 'pointing at the element');
   const x = rect.x + rect.width / 2;
   const y = rect.y + rect.height / 2;
   return { ...res, frameId: t.frameId, args: t.args, rect, x, y };
@@ -167,9 +181,9 @@ const hasOopif = (tabId) => childTargets(tabId).some((t) => t.targetInfo?.type =
 // Moves the mouse onto loc and makes sure the move reached loc's element
 // (retrying, a pixel apart, while the compositor catches up with a scroll).
 // move(x, y) dispatches the mouseMoved. Returns {x, y, dialog?, unverified?}.
-export async function pointAt(tabId, loc, move) {
+export async function pointAt(tabId, loc, move, { signal } = {}) {
   if (!hasOopif(tabId) || loc.covered) return { x: loc.x, y: loc.y };
-  const check = (extra) => runAgent(tabId, loc.frameId, 'hoverCheck', { ...loc.args, ...extra }, { timeoutMs: 3000 });
+  const check = (extra) => runAgent(tabId, loc.frameId, 'hoverCheck', { ...loc.args, ...extra }, { timeoutMs: 3000, signal });
   const jitter = [[0, 0], [1, 0], [0, 1], [-1, 0], [0, -1], [1, 1], [-1, -1], [2, 0], [0, 2], [-2, 0]];
   const w = Math.max(0, loc.rect.width / 2 - 1);
   const h = Math.max(0, loc.rect.height / 2 - 1);
@@ -189,9 +203,9 @@ export async function pointAt(tabId, loc, move) {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // Runs op on the target element in its frame.
-export async function onTarget(tabId, target, op, extra = {}) {
+export async function onTarget(tabId, target, op, extra = {}, { signal } = {}) {
   const t = await targetOf(tabId, target);
-  const res = await runAgent(tabId, t.frameId, op, { ...t.args, ...extra });
+  const res = await runAgent(tabId, t.frameId, op, { ...t.args, ...extra }, { signal });
   return { ...res, frameId: t.frameId, args: t.args };
 }
 

@@ -51,7 +51,10 @@ std::vector<std::string> ExtensionLink::SplitForExtension(const std::string& tex
 
 std::int64_t ExtensionLink::Call(std::string_view method, Json params, PendingCalls::Reply reply,
                                  std::uint64_t deadline_ms) {
-  return peer_.Request(method, std::move(params), deadline_ms != 0 ? deadline_ms : default_deadline_ms_,
+  if (deadline_ms == 0) deadline_ms = default_deadline_ms_;
+  // The extension answers within it (less kExtensionAnswerMarginMs) and stops acting after.
+  if (params.is_object()) params["deadlineMs"] = deadline_ms;
+  return peer_.Request(method, std::move(params), deadline_ms,
                        [name = std::string(method), reply = std::move(reply)](std::expected<Json, rpc::Error> outcome) {
                          if (!outcome && outcome.error().code == rpc_error::kTimeout) {
                            outcome.error().message = "the browser did not answer " + name + " (" + outcome.error().message + ")";
