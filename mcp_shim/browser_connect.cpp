@@ -92,7 +92,8 @@ void BrowserConnect::OnRound(std::vector<LiveHost> candidates) {
     if (!plan) return Fail(plan.error(), "install Chrome or Chromium, or set TABBRIDGE_BROWSER to its path");
     deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(kLaunchWaitMs);
     std::weak_ptr<bool> alive = alive_;
-    Launch(loop_, *plan, [this, alive](std::expected<std::unique_ptr<LaunchedBrowser>, std::string> launched) {
+    // The pipe's answer and the host both within kLaunchWaitMs (deadline_).
+    Launch(loop_, *plan, kLaunchWaitMs, [this, alive](std::expected<std::unique_ptr<LaunchedBrowser>, std::string> launched) {
       if (alive.expired()) return;
       if (!launched) return Fail(launched.error(), "check the browser log in the profile directory");
       launched_ = std::move(*launched);

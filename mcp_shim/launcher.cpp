@@ -1,6 +1,7 @@
 #include "mcp_shim/launcher.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -114,7 +115,7 @@ std::expected<LaunchPlan, std::string> PlanLaunch() {
   return plan;
 }
 
-void Launch(uv_loop_t* loop, const LaunchPlan& plan,
+void Launch(uv_loop_t* loop, const LaunchPlan& plan, std::uint64_t answer_within_ms,
             std::function<void(std::expected<std::unique_ptr<LaunchedBrowser>, std::string>)> done) {
   std::error_code ec;
   fs::create_directories(plan.profile_dir, ec);
@@ -210,8 +211,9 @@ void Launch(uv_loop_t* loop, const LaunchPlan& plan,
     std::unique_ptr<SpawnedBrowser> browser;
     std::function<void(std::expected<std::unique_ptr<LaunchedBrowser>, std::string>)> done;
     char buffer[4096];
+    std::unique_ptr<Timer> deadline;  // ends the wait for an answer that never comes
   };
-  auto* read = new PipeRead{std::move(browser), std::move(done), {}};
+  auto* read = new PipeRead{std::move(browser), std::move(done), {}, std::make_unique<Timer>(loop)};
   read->browser->from_browser_->data = read;
   uv_read_start(
       reinterpret_cast<uv_stream_t*>(read->browser->from_browser_),
@@ -237,6 +239,16 @@ void Launch(uv_loop_t* loop, const LaunchPlan& plan,
         }
         owned->done(std::move(owned->browser));
       });
+  read->deadline->Start(answer_within_ms, [read, answer_within_ms] {
+    uv_read_stop(reinterpret_cast<uv_stream_t*>(read->browser->from_browser_));
+    read->browser->from_browser_->data = nullptr;
+    std::unique_ptr<PipeRead> owned(read);
+    // Without the extension it is of no use, and it would hold the profile.
+    const int pid = owned->browser->pid();
+    uv_kill(pid, SIGTERM);
+    owned->done(std::unexpected("the launched browser (pid " + std::to_string(pid) + ") did not answer on its DevTools pipe within " +
+                                std::to_string(answer_within_ms / 1000) + " s, so tabbridge stopped it"));
+  });
 }
 
 }  // namespace tb

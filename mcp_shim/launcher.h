@@ -2,6 +2,7 @@
 // our extension, with its NativeMessagingHosts/ holding our manifest.
 #pragma once
 
+#include <cstdint>
 #include <expected>
 #include <functional>
 #include <memory>
@@ -39,7 +40,9 @@ class LaunchedBrowser {
 
 // Prepares the profile (manifest) and starts the browser detached from us;
 // `done` runs once the extension load is requested (at once for --load-extension).
-void Launch(uv_loop_t* loop, const LaunchPlan& plan,
+// Over the pipe the browser must answer within answer_within_ms, or it is
+// stopped and `done` gets the error.
+void Launch(uv_loop_t* loop, const LaunchPlan& plan, std::uint64_t answer_within_ms,
             std::function<void(std::expected<std::unique_ptr<LaunchedBrowser>, std::string>)> done);
 
 }  // namespace tb

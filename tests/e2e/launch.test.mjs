@@ -66,3 +66,23 @@ describe('launch failures', { timeout: 30_000 }, () => {
     assert.equal(s.listChanged, 0);
   });
 });
+
+describe('launch deadline', { timeout: 90_000 }, () => {
+  const h = useHarness();
+
+  it('over the pipe, a browser that never answers: connect_browser answers by its deadline and stops it', async () => {
+    const dir = await h.tempDir('tb-e2e-fakebrowser-');
+    const fake = path.join(dir, 'fake-browser');
+    // Keeps the DevTools pipe (fds 3 and 4) open and never says a word on it.
+    fs.writeFileSync(fake, '#!/bin/sh\nexec sleep 300\n', { mode: 0o755 });
+    const s = await h.startSession({ name: 'mute-browser', env: { TABBRIDGE_BROWSER: fake, TABBRIDGE_LAUNCH_METHOD: 'pipe' } });
+    const result = await s.callErr('connect_browser', { launch: true });
+    assert.equal(result.structuredContent.connected, false);
+    const error = result.structuredContent.error;
+    assert.match(error, /did not answer on its DevTools pipe/, error);
+    const pid = Number(/pid (\d+)/.exec(error)?.[1]);
+    assert.ok(pid > 0, `names the browser's pid: ${error}`);
+    await waitFor(() => !isAlive(pid), { what: `the mute browser (pid ${pid}) to be stopped` });
+    assert.deepEqual(await s.toolNames(), ['connect_browser']);
+  });
+});
