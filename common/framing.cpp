@@ -44,6 +44,11 @@ bool LineFramer::Feed(std::string_view bytes, std::vector<std::string>& out) {
   for (;;) {
     const std::size_t nl = buffer_.find('\n', start + scanned_);
     if (nl == std::string::npos) break;
+    // However the bytes were split into reads, a line over the limit is refused.
+    if (nl - start > max_line_) {
+      error_ = "line exceeds the limit of " + std::to_string(max_line_) + " bytes";
+      return false;
+    }
     std::size_t end = nl;
     if (end > start && buffer_[end - 1] == '\r') --end;
     if (end > start) out.emplace_back(buffer_, start, end - start);

@@ -1,5 +1,6 @@
 #include "common/transport.h"
 
+#include <cstdlib>
 #include <exception>
 
 #include <spdlog/spdlog.h>
@@ -101,6 +102,9 @@ void Transport::OnRead(ssize_t nread, const uv_buf_t* buf) {
       callbacks_.on_message(std::move(message));
     } catch (const std::exception& e) {
       spdlog::error("internal error handling a message: {}", e.what());
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+      std::abort();  // the fuzzers must see what this guard hides
+#endif
       if (!alive.expired()) Fail("internal error handling a message");
       return;
     }

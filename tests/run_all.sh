@@ -2,7 +2,8 @@
 # The test command: installs what the tests need (Debian packages, the pinned
 # npm packages), builds twice — plain, and with AddressSanitizer +
 # UndefinedBehaviorSanitizer — and runs every test (unit, host integration,
-# end-to-end with real Chromium) against both builds.
+# end-to-end with real Chromium) against both builds, then the libFuzzer
+# targets for a short run each.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
@@ -30,3 +31,6 @@ if compgen -G "$logs/*" >/dev/null; then
   exit 1
 fi
 echo "sanitizers: clean"
+
+# Every fuzz target for a short run (fuzz/run.sh; longer runs: FUZZ_SECONDS).
+FUZZ_SECONDS=${FUZZ_SECONDS:-30} fuzz/run.sh

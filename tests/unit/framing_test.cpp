@@ -112,6 +112,16 @@ TEST(LineFramer, RefusesALineOverTheLimit) {
   EXPECT_NE(framer.error().find("exceeds the limit"), std::string::npos);
 }
 
+// Found by fuzz/line_framer_fuzz: a whole line over the limit in one read
+// passed, the same bytes in two reads did not.
+TEST(LineFramer, RefusesALineOverTheLimitThatArrivesWithItsNewline) {
+  LineFramer framer(8);
+  std::vector<std::string> out;
+  EXPECT_FALSE(framer.Feed("ok\n0123456789\n", out));
+  EXPECT_EQ(out, (std::vector<std::string>{"ok"}));  // what came before it still counts
+  EXPECT_NE(framer.error().find("exceeds the limit"), std::string::npos);
+}
+
 TEST(LineFramer, AcceptsALongLineArrivingInPieces) {
   LineFramer framer(1 << 20);
   std::vector<std::string> out;
