@@ -78,6 +78,8 @@ describe('extension/protocol.js agrees with common/protocol.h', () => {
     for (const [key, name] of Object.entries(methods)) assert.equal(js.Method[key], cppValue(`ext_method::${name}`), `Method.${key}`);
     assert.equal(js.Notification.CHUNK, cppValue('ext_method::kChunk'));
     assert.equal(js.Notification.CANCEL, cppValue('ext_method::kCancel'));
+    assert.equal(js.Notification.TABS_FOCUSED, cppValue('ext_method::kTabsFocused'));
+    assert.equal(js.DEBUGGER_IDLE_MS, cppValue('kDebuggerIdleMs'));
     const events = {
       HELLO: 'kHello', TAB_CREATED: 'kTabCreated', TAB_UPDATED: 'kTabUpdated', TAB_REMOVED: 'kTabRemoved',
       PAGE_PROGRESS: 'kPageProgress', CONSOLE_ENTRY: 'kConsoleEntry', PAGE_TOOLS: 'kPageTools',
