@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include <spdlog/spdlog.h>
 #include <uv.h>
@@ -70,22 +71,22 @@ int main(int argc, char** argv) {
                   {.socket_dir = tb::SocketDir(), .allowed_uid = static_cast<long>(getuid()),
                    .browser_pid = static_cast<long>(getppid()), .extension_deadline_ms = deadline_ms,
                    .navigation_settle_ms = settle_ms, .debugger_idle_ms = idle_ms});
-    uv_signal_t sigterm, sigint;
-    for (auto [handle, signum] : {std::pair{&sigterm, SIGTERM}, std::pair{&sigint, SIGINT}}) {
+    // On the heap, freed by their close callbacks: those run after this block.
+    std::vector<uv_signal_t*> signals;
+    for (const int signum : {SIGTERM, SIGINT}) {
+      auto* handle = tb::NewHandle<uv_signal_t>();
       uv_signal_init(loop, handle);
       handle->data = &host;
       uv_signal_start(handle, [](uv_signal_t* h, int) {
-        static_cast<tb::Host*>(h->data)->Shutdown("signal");
-        uv_close(reinterpret_cast<uv_handle_t*>(h), nullptr);
+        static_cast<tb::Host*>(h->data)->Shutdown("signal");  // idempotent; closed below
       }, signum);
       uv_unref(reinterpret_cast<uv_handle_t*>(handle));  // signals alone do not keep us alive
+      signals.push_back(handle);
     }
     host.Start();
     uv_run(loop, UV_RUN_DEFAULT);
     exit_code = host.exit_code();
-    for (auto* handle : {&sigterm, &sigint}) {
-      if (!uv_is_closing(reinterpret_cast<uv_handle_t*>(handle))) uv_close(reinterpret_cast<uv_handle_t*>(handle), nullptr);
-    }
+    for (auto* handle : signals) tb::CloseHandle(reinterpret_cast<uv_handle_t*>(handle));
   }
   uv_run(loop, UV_RUN_DEFAULT);  // let close callbacks free their handles
   uv_loop_close(loop);

@@ -64,5 +64,18 @@ TEST_F(HostSignalTest, SigtermMakesTheHostExitCleanlyAndRemoveItsSocket) {
   EXPECT_FALSE(fake::PathExists(SocketPath(0)));
 }
 
+// Both signal handles live until the loop ends, whichever fired (they were
+// once stack objects closed after their scope ended).
+TEST_F(HostSignalTest, SigintThenSigtermEndTheHostOnceAndCleanly) {
+  auto& extension = StartServingExtension();
+  auto& client = RawClient();
+  extension.SignalHost(SIGINT);
+  extension.SignalHost(SIGTERM);
+  const auto status = extension.WaitHostExit(kWait);
+  ASSERT_TRUE(status);
+  EXPECT_TRUE(status->clean()) << status->Describe();
+  EXPECT_TRUE(client.rpc().WaitEof(fake::DeadlineIn(kWait))) << "the session was not closed";
+}
+
 }  // namespace
 }  // namespace tb::test
