@@ -30,6 +30,8 @@ if [[ -d "$root/tests/e2e/node_modules" ]] && command -v node >/dev/null; then
   node "$root/bench/page_bench.mjs" "$build"
   echo
   node "$root/bench/own_tools_bench.mjs" "$build"   # the page's own tools (WebMCP) vs snapshot+click+type
+  echo
+  node "$root/bench/deadline_bench.mjs" "$build"    # answers on a hung renderer, a slow page, a 204
 else
   echo "(page-tool figures skipped: run 'cd tests/e2e && npm ci' and install chromium)"
 fi

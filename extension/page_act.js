@@ -329,7 +329,16 @@ async function pressKeyTool(tabId, { key }, { signal }) {
 
 async function screenshotTool(tabId, args) {
   assertNoDialog(tabId);
-  return screenshot(tabId, args);
+  try {
+    return await screenshot(tabId, args);
+  } catch (e) {
+    // A hung renderer never paints: say so rather than which CDP step waited.
+    if (/timed out/.test(e?.message)) {
+      throw new PageError(`the page did not answer in time (${e.message}): it is busy or hung (a script stuck in a loop?) — ` +
+        'try again later, or navigate with action "reload"');
+    }
+    throw e;
+  }
 }
 
 async function handleDialogTool(tabId, { accept, promptText }, { signal }) {
