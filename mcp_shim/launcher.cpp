@@ -3,10 +3,13 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include <spdlog/spdlog.h>
@@ -115,11 +118,58 @@ std::expected<LaunchPlan, std::string> PlanLaunch() {
   return plan;
 }
 
+namespace {
+
+// Whether a browser listens on the profile's SingletonSocket (it hands a
+// second start over to itself through it).
+bool SingletonAnswers(const fs::path& socket_path) {
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return false;
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  socket_path.string().copy(addr.sun_path, sizeof(addr.sun_path) - 1);
+  const bool answers = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
+  ::close(fd);
+  return answers;
+}
+
+// Whether `pid` runs a browser on `profile_dir` (one starting up has no socket yet).
+bool RunsProfile(long pid, const std::string& profile_dir) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline", std::ios::binary);
+  std::string arg;
+  while (std::getline(in, arg, '\0')) {
+    if (arg == "--user-data-dir=" + profile_dir) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<std::string> ClearStaleProfileLock(const std::string& profile_dir) {
+  std::error_code ec;
+  const fs::path dir(profile_dir);
+  const std::string owner = fs::read_symlink(dir / "SingletonLock", ec).string();
+  if (ec) return std::nullopt;
+  if (SingletonAnswers(dir / "SingletonSocket")) return std::nullopt;  // its browser lives
+  const auto dash = owner.rfind('-');
+  char host[256] = {};
+  ::gethostname(host, sizeof(host) - 1);
+  if (dash != std::string::npos && owner.substr(0, dash) == host) {
+    const long pid = std::atol(owner.c_str() + dash + 1);
+    if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) == 0 && RunsProfile(pid, profile_dir)) return std::nullopt;
+  }
+  for (const char* name : {"SingletonLock", "SingletonSocket", "SingletonCookie"}) fs::remove(dir / name, ec);
+  return owner;
+}
+
 void Launch(uv_loop_t* loop, const LaunchPlan& plan, std::uint64_t answer_within_ms,
             std::function<void(std::expected<std::unique_ptr<LaunchedBrowser>, std::string>)> done) {
   std::error_code ec;
   fs::create_directories(plan.profile_dir, ec);
   if (ec) return done(std::unexpected("cannot create the profile " + plan.profile_dir + ": " + ec.message()));
+  if (const auto owner = ClearStaleProfileLock(plan.profile_dir)) {
+    spdlog::warn("removed the profile lock left by a browser that is gone ({})", *owner);
+  }
   if (::access(HostBinary().c_str(), X_OK) != 0) {
     return done(std::unexpected("tabbridge-host is missing next to tabbridge (" + HostBinary() + ") — reinstall"));
   }

@@ -6,6 +6,7 @@
 #include <expected>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,16 @@ void EnableWebMcp(std::vector<std::string>& args);
 // Finds the browser ($TABBRIDGE_BROWSER or the first Chrome-family browser on
 // PATH) and builds its command line. Pure apart from looking at the disk.
 std::expected<LaunchPlan, std::string> PlanLaunch();
+
+// A browser that crashed leaves its profile locked: SingletonLock, a symlink
+// to "<host>-<pid>". Chromium takes over such a lock by itself only when the
+// host name still matches and the pid is free; after a container or VM got
+// another host name, or the pid went to another program, it refuses the
+// profile ("in use by another process"). Removes the lock (with its socket
+// and cookie) when no browser answers on the SingletonSocket and no process
+// of this machine is starting a browser on the profile; returns the owner it
+// named, or nullopt when there was no lock or it is held.
+std::optional<std::string> ClearStaleProfileLock(const std::string& profile_dir);
 
 // Owns what a launched browser needs from us while it runs (the DevTools pipe).
 class LaunchedBrowser {

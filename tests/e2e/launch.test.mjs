@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { HOST_PATH, TOOLS_NO_TABS, assertToolSet, isAlive, useHarness, waitFor } from './harness.mjs';
+import { HOST_PATH, TOOLS_NO_TABS, assertToolSet, isAlive, killAndReap, useHarness, waitFor } from './harness.mjs';
 
 for (const method of ['flag', 'pipe']) {
   describe(`launch over ${method}`, { timeout: 90_000 }, () => {
@@ -84,5 +84,29 @@ describe('launch deadline', { timeout: 90_000 }, () => {
     assert.ok(pid > 0, `names the browser's pid: ${error}`);
     await waitFor(() => !isAlive(pid), { what: `the mute browser (pid ${pid}) to be stopped` });
     assert.deepEqual(await s.toolNames(), ['connect_browser']);
+  });
+});
+
+describe('launch after a crash', { timeout: 120_000 }, () => {
+  const h = useHarness();
+
+  // Chromium takes over a lock of its own host name and a free pid by itself;
+  // one naming another host (a container restarted under a new name) it
+  // refuses — "the profile appears to be in use by another computer".
+  it('a profile left locked by a browser killed under another host name launches again', async () => {
+    const s = await h.startSession({ name: 'crashed-profile' });
+    const first = await s.callOk('connect_browser', { launch: true });
+    const lock = path.join(s.profileDir, 'SingletonLock');
+    assert.ok(fs.lstatSync(lock).isSymbolicLink(), 'a running browser locks its profile');
+    const changes = s.listChanged;
+    await killAndReap({ pids: [first.browser.pid] });
+    await s.waitForListChanged(changes + 1); // the shim heard its host go
+    assert.ok(fs.lstatSync(lock, { throwIfNoEntry: false })?.isSymbolicLink(), 'the killed browser left its lock');
+    fs.unlinkSync(lock);
+    fs.symlinkSync(`old-container-name-${first.browser.pid}`, lock);
+    const again = await s.callOk('connect_browser', { launch: true }, { timeoutMs: 60_000 });
+    assert.equal(again.launched, true);
+    assert.notEqual(again.browser.pid, first.browser.pid);
+    s.browserPids.add(again.browser.pid); // cleanup kills it
   });
 });
