@@ -76,6 +76,11 @@ try {
   const [click, snapshot, screenshot] = await Promise.all([
     timed('click', { selector: '#b' }), timed('snapshot'), timed('screenshot')]);
   rows.push(['hung renderer: click', click], ['hung renderer: snapshot', snapshot], ['hung renderer: screenshot', screenshot]);
+  rows.push(['hung renderer: navigate reload (it cannot)', await timed('navigate', { action: 'reload', timeoutMs: 5_000 })]);
+  const hungTab = (await call('list_tabs')).structuredContent.focusedTabId;
+  await call('close_tab', { tabId: hungTab });
+  await call('open_tab', { url: `${origin}/page` });
+  rows.push(['after close_tab + open_tab of its URL: snapshot', await timed('snapshot')]);
   console.log('| figure (real Chromium) | time to the answer |');
   console.log('|---|---|');
   for (const [what, value] of rows) console.log(`| ${what} | ${value} |`);

@@ -8,7 +8,7 @@
 
 import { cdp } from './cdp.js';
 import { dialogPromise } from './dialogs.js';
-import { PageError, checkpoint } from './targets.js';
+import { HUNG_ADVICE, PageError, checkpoint } from './targets.js';
 
 async function send(tabId, method, params, signal) {
   checkpoint(signal, `the next input event (${params.type ?? method})`);
@@ -21,7 +21,7 @@ async function send(tabId, method, params, signal) {
   } catch (e) {
     if (/timed out/.test(e.message)) {
       throw new PageError(`the page did not take the input event (${params.type ?? method}) in time: it is busy or hung ` +
-        '(a script stuck in a loop?); nothing more was sent — try again later, or navigate with action "reload"');
+        `(a script stuck in a loop?); nothing more was sent — ${HUNG_ADVICE}`);
     }
     throw e;
   } finally {

@@ -105,7 +105,7 @@ function answerByDeadline(run, timeUp, method, budget) {
       timer = setTimeout(() => reject(new RpcError(ErrorCode.BROWSER_ERROR,
         `${method.replace(/^page\./, '')} did not finish within ${Math.round(budget / 100) / 10} s: the page is not ` +
         'responding (a script stuck in a loop, or a long task) — nothing more will be done for this call; ' +
-        'try again later, or navigate with action "reload"')), OWN_ANSWER_GRACE_MS);
+        'if it stays hung, close_tab it and open_tab its URL again')), OWN_ANSWER_GRACE_MS);
     };
     if (timeUp.aborted) fire();
     else timeUp.addEventListener('abort', fire, { once: true });

@@ -16,6 +16,7 @@ import { describeDialog, dialogOf, onDialog } from './dialogs.js';
 import { watchResponses } from './nav_responses.js';
 import { inflightRequests, mainFrameStatus, waitNetworkIdle } from './network_log.js';
 import { ToolError, dataResult, getTab, inject, mainResult, progressReporter, tabGone, toolHandler } from './read_util.js';
+import { HUNG_ADVICE } from './targets.js';
 
 const DEFAULT_TIMEOUT_MS = 30000;
 const ABORT_GRACE_MS = 300; // an aborted navigation may just have been replaced by another
@@ -268,6 +269,7 @@ async function idleOrTimeout(tabId, ms, signal) {
 async function pageFacts(tabId, startedAt, deadline = Infinity) {
   const tab = await getTab(tabId);
   let facts = null;
+  let unresponsive = false;
   try {
     const timeoutMs = Math.max(100, Math.min(2000, deadline - Date.now() - 300));
     facts = mainResult(await inject(tabId, {
@@ -279,7 +281,10 @@ async function pageFacts(tabId, startedAt, deadline = Infinity) {
         return { url: location.href, title: document.title, status: entry?.responseStatus || null };
       },
     }));
-  } catch { /* an error page or a page extensions may not script */ }
+  } catch (e) {
+    // An error page or a page extensions may not script — or a page hung in a script.
+    unresponsive = /did not answer within/.test(e?.message);
+  }
   const fromNetwork = mainFrameStatus(tabId, startedAt - 1000);
   const url = facts?.url || tab.url || tab.pendingUrl || '';
   const sameUrl = fromNetwork && stripHash(fromNetwork.url) === stripHash(url);
@@ -287,6 +292,7 @@ async function pageFacts(tabId, startedAt, deadline = Infinity) {
     url,
     title: facts?.title ?? tab.title ?? '',
     status: (sameUrl ? fromNetwork.status : null) ?? facts?.status ?? null,
+    unresponsive,
   };
 }
 
@@ -322,7 +328,9 @@ async function answer(tabId, { action, target, again, outcome, startedAt, waitUn
   if (outcome.timedOut) {
     const s = outcome.state;
     const reachedSteps = s ? [s.committed && 'committed', s.dcl && 'DOMContentLoaded', s.load && 'load'].filter(Boolean) : [];
-    const where = !s ? `nothing navigated; the tab still shows ${titled(facts)}`
+    const where = !s?.committed && facts.unresponsive
+      ? `the page it is leaving (${titled(facts)}) is not responding (a script stuck in a loop?), so the navigation cannot go on — ${HUNG_ADVICE}`
+      : !s ? `nothing navigated; the tab still shows ${titled(facts)}`
       : reachedSteps.length ? `the page is still loading — it shows ${titled(facts)} (reached ${reachedSteps.join(', ')}, not ${waitUntil})`
         : `still loading: the server has not answered yet; the tab still shows ${titled(facts)}`;
     let busy = '';

@@ -14,7 +14,7 @@ import { describeDialog, dialogOf, handleDialog, onDialog } from './dialogs.js';
 import { click, hover, insertText, parseChord, pressChord } from './input.js';
 import { screenshot } from './screenshot.js';
 import { snapshot } from './snapshot.js';
-import { checkpoint, getTab, locate, onTarget, PageError, pointAt, runAgent, targetOf } from './targets.js';
+import { checkpoint, getTab, HUNG_ADVICE, locate, onTarget, PageError, pointAt, runAgent, targetOf } from './targets.js';
 import { pageHandler } from './page_handler.js';
 
 const result = (text, isError = false) => ({ content: [{ type: 'text', text }], ...(isError ? { isError: true } : {}) });
@@ -334,8 +334,7 @@ async function screenshotTool(tabId, args) {
   } catch (e) {
     // A hung renderer never paints: say so rather than which CDP step waited.
     if (/timed out/.test(e?.message)) {
-      throw new PageError(`the page did not answer in time (${e.message}): it is busy or hung (a script stuck in a loop?) — ` +
-        'try again later, or navigate with action "reload"');
+      throw new PageError(`the page did not answer in time (${e.message}): it is busy or hung (a script stuck in a loop?) — ${HUNG_ADVICE}`);
     }
     throw e;
   }

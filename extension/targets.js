@@ -23,6 +23,10 @@ export class PageError extends Error {
 
 const AGENT_TIMEOUT_MS = Deadlines.PAGE_SCRIPT_MS;
 
+// What to do about a page hung in a script: it cannot even reload (that needs
+// the page to answer too), but a new tab can show its URL.
+export const HUNG_ADVICE = 'try again later; if it stays hung, close_tab it and open_tab its URL again (a hung page cannot reload)';
+
 // Called before every step that changes the page: a call that was cancelled
 // or ran out of time (signal from native_port.js) stops there — a click the
 // model was told failed must not land later.
@@ -62,7 +66,7 @@ function scriptingError(tabId, e, frameId) {
     if (attachStalled(tabId)) {
       return new PageError('the page is not responding: a JavaScript dialog that opened before tabbridge attached is probably blocking it (handle_dialog cannot see those) — ask the user to close it, or reload the tab');
     }
-    return new PageError(`the page${frameId ? ` (frame ${frameId})` : ''} did not answer in time — it may be busy or blocked by a dialog; try again or call handle_dialog`);
+    return new PageError(`the page${frameId ? ` (frame ${frameId})` : ''} did not answer in time — it is busy (a script stuck in a loop?) or blocked by a dialog: call handle_dialog if one is open, else ${HUNG_ADVICE}`);
   }
   return new PageError(`page script failed: ${m}`);
 }

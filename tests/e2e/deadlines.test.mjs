@@ -107,4 +107,16 @@ describe('deadlines and cancellation', { timeout: 300_000 }, () => {
     assert.equal(await tab.eval(`document.getElementById('pick').value`), 'one', 'the late select_option did not select');
     await assertNoClickAfter(tab);
   });
+
+  it('navigate (reload) of a hung page answers by its timeout that the page is not responding, and what to do', async (t) => {
+    const tab = await env.open('/clicks.html', { t });
+    const dt = await devtools(tab, t);
+    await dt.send('Runtime.evaluate', { expression: 'setTimeout(() => { for (;;) {} }, 0); 1' });
+    const r = await s.call('navigate', { action: 'reload', timeoutMs: 3000 }, { timeoutMs: 60_000 });
+    const text = errorText(r);
+    assert.equal(r.isError, true, text);
+    assert.match(text, /not responding/, text);
+    assert.match(text, /close_tab/, `says how to get out: ${text}`);
+    // (The tab, still hung, is closed after the test: that always works.)
+  });
 });
