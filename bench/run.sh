@@ -31,6 +31,9 @@ if [[ -d "$root/tests/e2e/node_modules" ]] && command -v node >/dev/null; then
   echo
   node "$root/bench/own_tools_bench.mjs" "$build"   # the page's own tools (WebMCP) vs snapshot+click+type
   echo
+  # SOAK_SESSIONS (20) shims × SOAK_CALLS (500) page-tool calls, each answer checked against its own tab
+  node "$root/bench/soak.mjs" "$build" || echo "(soak: errors or misrouted answers, listed above)"
+  echo
   node "$root/bench/deadline_bench.mjs" "$build"    # answers on a hung renderer, a slow page, a 204
 else
   echo "(page-tool figures skipped: run 'cd tests/e2e && npm ci' and install chromium)"
