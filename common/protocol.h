@@ -95,6 +95,13 @@ inline constexpr std::uint64_t kPageToolCallDeadlineMs = 30'000;
 // `tabs.focused` (TABBRIDGE_DEBUGGER_IDLE_MS overrides it, for tests).
 inline constexpr std::uint64_t kDebuggerIdleMs = 15'000;
 
+// --- liveness ------------------------------------------------------------------
+// The host pings the extension this often (TABBRIDGE_HEARTBEAT_MS overrides it,
+// for tests); each ping must be answered within the same time, and this many
+// misses in a row end the link as lost (the browser then starts a new host).
+inline constexpr std::uint64_t kHeartbeatIntervalMs = 15'000;
+inline constexpr int kHeartbeatMissesAllowed = 2;
+
 // --- JSON-RPC error codes -----------------------------------------------------
 namespace rpc_error {
 inline constexpr int kParseError = -32700;

@@ -19,7 +19,8 @@ Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions op
                  options_.extension_deadline_ms),
       server_(loop, options_.allowed_uid),
       reaper_(loop),
-      settle_timer_(loop) {}
+      settle_timer_(loop),
+      heartbeat_timer_(loop) {}
 
 Host::~Host() { Shutdown("host destroyed"); }
 
@@ -34,6 +35,7 @@ void Host::Shutdown(std::string_view why) {
   extension_.Close();
   reaper_.Stop();
   settle_timer_.Stop();
+  heartbeat_timer_.Stop();
 }
 
 Json Host::HelloResult() const {
@@ -88,8 +90,10 @@ void Host::OnHello(const Json& params) {
   }
   tabs_.Reset(tabs);
   SyncFocusedTabs(/*always=*/true);  // a new port: the extension knows nothing of focus yet
+  last_heartbeat_ = uv_now(loop_);  // hello is a sign of life too
   if (ready_) return AfterTabsChanged();
   ready_ = true;
+  StartHeartbeat();
   if (auto ok = server_.Listen(options_.socket_dir, [this](uv_pipe_t* c) { OnConnection(c); }); !ok) {
     spdlog::error("{}", ok.error());
     exit_code_ = 1;

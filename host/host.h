@@ -32,6 +32,7 @@ struct HostOptions {
   std::uint64_t extension_deadline_ms = kDefaultExtensionDeadlineMs;
   std::uint64_t navigation_settle_ms = kNavigationSettleMs;
   std::uint64_t debugger_idle_ms = kDebuggerIdleMs;
+  std::uint64_t heartbeat_ms = kHeartbeatIntervalMs;
 };
 
 // The model's answer to a tool the extension ran on tab `tab_id`: its result
@@ -107,6 +108,13 @@ class Host {
   // when that set changed or `always`: it detaches the debugger from the rest
   // (host/debugger_focus.cpp).
   void SyncFocusedTabs(bool always = false);
+  // Pings the extension every heartbeat_ms; kHeartbeatMissesAllowed misses in
+  // a row end the link (host/heartbeat.cpp).
+  void StartHeartbeat();
+  void OnHeartbeatTimer();
+  // What list_tabs tells the model about the link (browser, versions,
+  // heartbeat age, sessions): a cheap answer to "is it alive?".
+  Json ConnectionStatus() const;
 
   uv_loop_t* loop_;
   HostOptions options_;
@@ -138,6 +146,9 @@ class Host {
   std::vector<std::unique_ptr<Session>> graveyard_;
   Timer reaper_;
   Timer settle_timer_;
+  Timer heartbeat_timer_;
+  std::uint64_t last_heartbeat_ = 0;  // uv_now() of the last answer (or of hello)
+  int heartbeats_missed_ = 0;
 };
 
 }  // namespace tb

@@ -65,12 +65,17 @@ int main(int argc, char** argv) {
   if (const char* env = std::getenv("TABBRIDGE_DEBUGGER_IDLE_MS"); env != nullptr && std::atoll(env) > 0) {
     idle_ms = static_cast<std::uint64_t>(std::atoll(env));
   }
+  // Tests shorten the heartbeat so a wedged extension is seen quickly.
+  std::uint64_t heartbeat_ms = tb::kHeartbeatIntervalMs;
+  if (const char* env = std::getenv("TABBRIDGE_HEARTBEAT_MS"); env != nullptr && std::atoll(env) > 0) {
+    heartbeat_ms = static_cast<std::uint64_t>(std::atoll(env));
+  }
   int exit_code = 0;
   {
     tb::Host host(loop, std::move(stdio),
                   {.socket_dir = tb::SocketDir(), .allowed_uid = static_cast<long>(getuid()),
                    .browser_pid = static_cast<long>(getppid()), .extension_deadline_ms = deadline_ms,
-                   .navigation_settle_ms = settle_ms, .debugger_idle_ms = idle_ms});
+                   .navigation_settle_ms = settle_ms, .debugger_idle_ms = idle_ms, .heartbeat_ms = heartbeat_ms});
     // On the heap, freed by their close callbacks: those run after this block.
     std::vector<uv_signal_t*> signals;
     for (const int signum : {SIGTERM, SIGINT}) {

@@ -39,7 +39,9 @@ void Host::ListTabs(Session& session, Reply reply) {
     tabs.push_back(std::move(entry));
   }
   const auto focus = session.focused_tab();
-  reply(tools::Result({{"tabs", std::move(tabs)}, {"focusedTabId", focus ? Json(*focus) : Json(nullptr)}}));
+  reply(tools::Result({{"tabs", std::move(tabs)},
+                       {"focusedTabId", focus ? Json(*focus) : Json(nullptr)},
+                       {"connection", ConnectionStatus()}}));
 }
 
 void Host::OpenTab(Session& session, const std::string& request_key, const Json& args, Reply reply) {
