@@ -6,8 +6,8 @@
 // tab: an answer showing another session's token is misrouted; one whose
 // count or typed text is not what this session did is a wrong state.
 // Prints errors, misrouted answers, calls/s, p50/p99 and the RSS of the shims,
-// the host and the browser (all its processes) before and after. Figures
-// only: nothing here fails on time.
+// the host and the browser (all its processes) before and after, both after
+// a forced GC. Figures only: nothing here fails on time.
 // Usage: node bench/soak.mjs [buildDir]   (SOAK_SESSIONS=20 SOAK_CALLS=500)
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,7 +20,7 @@ const sessionsWanted = Number(process.env.SOAK_SESSIONS || 20);
 const callsEach = Number(process.env.SOAK_CALLS || 500);
 
 // The e2e harness: shims with temp socket/profile dirs, the fixture server, cleanup of every process it caused.
-const { Harness, errorText, findDescendants, launchBrowser, waitFor } = await import('../tests/e2e/harness.mjs');
+const { CdpConnection, Harness, devToolsPort, devToolsTargets, errorText, findDescendants, launchBrowser, procCmdline, targetWsUrl, waitFor } = await import('../tests/e2e/harness.mjs');
 const { bodyText, evalValue } = await import('../tests/e2e/page_helpers.mjs');
 
 const rssKiB = (pid) => {
@@ -38,6 +38,12 @@ const pssKiB = (pid) => {
     return 0;
   }
 };
+// Which of the browser's processes: the browser itself, the extension's renderer, the tabs' renderers, …
+const kindOf = (pid) => {
+  const cmd = (procCmdline(pid) ?? []).join(' '); // Chromium's helpers rewrite their argv into one string
+  if (cmd.includes('--extension-process')) return 'extension';
+  return /--type=([\w-]+)/.exec(cmd)?.[1] ?? 'browser';
+};
 const mib = (kib) => (kib / 1024).toFixed(1);
 
 const h = new Harness();
@@ -48,8 +54,10 @@ try {
   const shimArgs = ['--caps', 'eval'];
 
   // Set-up: one browser, one host, N shims each focused on its own tab.
-  const first = await h.startSession({ name: 'soak-0', shimArgs });
+  // The DevTools endpoint only to collect garbage before measuring (see gc below).
+  const first = await h.startSession({ name: 'soak-0', shimArgs, extraBrowserArgs: ['--remote-debugging-port=0'] });
   const launched = await launchBrowser(first);
+  const devtools = await devToolsPort({ profileDir: first.profileDir, browserPid: launched.browser.pid });
   const browserPid = launched.browser.pid;
   const hostPid = launched.hostPid;
   const sessions = [first];
@@ -147,8 +155,21 @@ try {
       browser: browserPids.reduce((n, p) => n + rssKiB(p), 0),
       browserPss: browserPids.reduce((n, p) => n + pssKiB(p), 0),
       browserProcs: browserPids.length,
+      byKind: browserPids.reduce((m, p) => m.set(kindOf(p), (m.get(kindOf(p)) ?? 0) + pssKiB(p)), new Map()),
     };
   };
+  // Under load the renderers hold garbage of the injected scripts (tens of MiB a
+  // tab, freed by the next major GC), so memory is compared after a forced GC in
+  // every page and in the extension's worker: what is left is what is kept.
+  const gc = async () => {
+    for (const t of await devToolsTargets(devtools)) {
+      if (t.type !== 'page' && t.type !== 'service_worker') continue;
+      const c = await CdpConnection.open(targetWsUrl(devtools, t)).catch(() => null);
+      await c?.send('HeapProfiler.collectGarbage').catch(() => {});
+      c?.close();
+    }
+  };
+  await gc();
   const before = sample();
   const t0 = Date.now();
   await Promise.all(workers.map(async (w) => { for (let i = 0; i < callsEach; i++) await step(w, i); }));
@@ -156,6 +177,8 @@ try {
   const measured = stats.calls;
   // The truth after all calls: every page shows exactly what its own session did.
   for (const w of workers) await step(w, 0);
+  const loaded = sample();
+  await gc();
   const after = sample();
 
   const q = (p, xs = latencies) => {
@@ -175,7 +198,9 @@ try {
   console.log(`| RSS of the ${sessions.length} shims | ${growth('shims')} |`);
   console.log(`| RSS of the host | ${growth('host')} |`);
   console.log(`| RSS of the browser (${before.browserProcs} → ${after.browserProcs} processes, summed) | ${growth('browser')} |`);
-  console.log(`| PSS of the browser | ${growth('browserPss')} |`);
+  console.log(`| PSS of the browser | ${growth('browserPss')} (${mib(loaded.browserPss)} MiB at the end of the load, before GC) |`);
+  const kinds = [...new Set([...before.byKind.keys(), ...after.byKind.keys()])];
+  console.log(`| PSS by process kind | ${kinds.map((k) => `${k} ${mib(before.byKind.get(k) ?? 0)} → ${mib(after.byKind.get(k) ?? 0)}`).join(', ')} MiB |`);
   for (const p of stats.firstProblems) console.log(`  first problems: ${p}`);
   if (stats.errors || stats.misrouted || stats.wrongState) exitCode = 1;
 } catch (err) {
