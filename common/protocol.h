@@ -167,6 +167,7 @@ inline constexpr std::string_view kTabRemoved = "tab.removed";
 inline constexpr std::string_view kPageProgress = "page.progress";
 inline constexpr std::string_view kConsoleEntry = "console.entry";
 inline constexpr std::string_view kPageTools = "page.tools";
+inline constexpr std::string_view kDebuggerDetached = "debugger.detached";
 }  // namespace ext_event
 
 }  // namespace tb

@@ -9,9 +9,11 @@ import { registerReadTools } from './page_read.js';
 import { registerOwnTools } from './own_tools.js';
 import { registerCrashWatch } from './crash_watch.js';
 import { registerDebuggerRelease } from './debugger_release.js';
+import { registerDebuggerEvents } from './debugger_events.js';
 
 registerCrashWatch();
 registerDebuggerRelease();
+registerDebuggerEvents();
 registerTabs();
 registerActTools();
 registerReadTools();

@@ -61,6 +61,7 @@ export const Event = Object.freeze({
   PAGE_PROGRESS: 'page.progress',
   CONSOLE_ENTRY: 'console.entry',
   PAGE_TOOLS: 'page.tools',
+  DEBUGGER_DETACHED: 'debugger.detached',
 });
 
 // The page's own tools (common/protocol.h has the host's side of these limits).

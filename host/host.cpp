@@ -63,6 +63,8 @@ void Host::OnExtensionEvent(const std::string& event, const Json& params) {
     return OnConsoleEntry(params);
   } else if (event == ext_event::kPageTools) {
     return OnPageTools(params);
+  } else if (event == ext_event::kDebuggerDetached) {
+    return OnDebuggerDetached(params);
   } else if (event == ext_event::kTabRemoved) {
     const auto tab_id = field::Int(params, "tabId");
     if (!tab_id) return spdlog::warn("malformed {} event ignored", event);

@@ -89,6 +89,8 @@ class Host {
                     const Json& progress_token, Reply reply);
   void OnPageProgress(const Json& params);
   void OnConsoleEntry(const Json& params);
+  // The user ended our debugging of a tab: its sessions hear of it (a warning).
+  void OnDebuggerDetached(const Json& params);
 
   // The page's own tools (host/own_tool_calls.cpp).
   void OnPageTools(const Json& params);

@@ -90,6 +90,21 @@ void Host::OnPageProgress(const Json& params) {
   session->Notify(mcp::kProgress, std::move(progress));
 }
 
+void Host::OnDebuggerDetached(const Json& params) {
+  const auto tab = field::Int(params, "tabId");
+  if (!tab) return;
+  const std::string reason = field::String(params, "reason").value_or("unknown");
+  const std::string text = "the user stopped tabbridge's debugging of tab " + std::to_string(*tab) + " (" + reason +
+                           ": \"Cancel\" on the browser's bar) — the next page tool call attaches again; "
+                           "ask the user before going on";
+  for (auto& [id, session] : sessions_) {
+    if (session->focused_tab() != *tab) continue;
+    session->Notify(mcp::kMessage, {{"level", "warning"},
+                                    {"logger", "tabbridge"},
+                                    {"data", {{"tabId", *tab}, {"reason", reason}, {"text", text}}}});
+  }
+}
+
 void Host::OnConsoleEntry(const Json& params) {
   const auto tab = field::Int(params, "tabId");
   if (!tab) return;
