@@ -24,6 +24,13 @@ constexpr const char* kUsage =
     "Chrome starts it for the tabbridge extension; you do not run it yourself.\n"
     "Run `tabbridge doctor` to check the installation.\n";
 
+// A positive number of milliseconds from the environment, else `fallback`.
+std::uint64_t MillisFromEnv(const char* name, std::uint64_t fallback) {
+  const char* env = std::getenv(name);
+  const long long value = env != nullptr ? std::atoll(env) : 0;
+  return value > 0 ? static_cast<std::uint64_t>(value) : fallback;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -49,33 +56,18 @@ int main(int argc, char** argv) {
     spdlog::error("{} — tabbridge-host is started by the browser, not by hand", error);
     return 2;
   }
-  // Tests shorten the deadline so a silent extension fails fast.
-  std::uint64_t deadline_ms = tb::kDefaultExtensionDeadlineMs;
-  if (const char* env = std::getenv("TABBRIDGE_EXTENSION_DEADLINE_MS"); env != nullptr && std::atoll(env) > 0) {
-    deadline_ms = static_cast<std::uint64_t>(std::atoll(env));
-  }
-  // Tests lengthen the navigation hold to prove a list_changed came from the
-  // new page's report, not from the hold running out.
-  std::uint64_t settle_ms = tb::kNavigationSettleMs;
-  if (const char* env = std::getenv("TABBRIDGE_NAVIGATION_SETTLE_MS"); env != nullptr && std::atoll(env) > 0) {
-    settle_ms = static_cast<std::uint64_t>(std::atoll(env));
-  }
-  // Tests shorten the debugger's idle time so detach-after-idle is quick to see.
-  std::uint64_t idle_ms = tb::kDebuggerIdleMs;
-  if (const char* env = std::getenv("TABBRIDGE_DEBUGGER_IDLE_MS"); env != nullptr && std::atoll(env) > 0) {
-    idle_ms = static_cast<std::uint64_t>(std::atoll(env));
-  }
-  // Tests shorten the heartbeat so a wedged extension is seen quickly.
-  std::uint64_t heartbeat_ms = tb::kHeartbeatIntervalMs;
-  if (const char* env = std::getenv("TABBRIDGE_HEARTBEAT_MS"); env != nullptr && std::atoll(env) > 0) {
-    heartbeat_ms = static_cast<std::uint64_t>(std::atoll(env));
-  }
   int exit_code = 0;
   {
     tb::Host host(loop, std::move(stdio),
                   {.socket_dir = tb::SocketDir(), .allowed_uid = static_cast<long>(getuid()),
-                   .browser_pid = static_cast<long>(getppid()), .extension_deadline_ms = deadline_ms,
-                   .navigation_settle_ms = settle_ms, .debugger_idle_ms = idle_ms, .heartbeat_ms = heartbeat_ms});
+                   .browser_pid = static_cast<long>(getppid()),
+                   // Tests change these timings (README "Environment"): a silent extension fails
+                   // fast, a list_changed provably comes from the new page's report and not the
+                   // hold running out, detach-after-idle and a wedged extension are quick to see.
+                   .extension_deadline_ms = MillisFromEnv("TABBRIDGE_EXTENSION_DEADLINE_MS", tb::kDefaultExtensionDeadlineMs),
+                   .navigation_settle_ms = MillisFromEnv("TABBRIDGE_NAVIGATION_SETTLE_MS", tb::kNavigationSettleMs),
+                   .debugger_idle_ms = MillisFromEnv("TABBRIDGE_DEBUGGER_IDLE_MS", tb::kDebuggerIdleMs),
+                   .heartbeat_ms = MillisFromEnv("TABBRIDGE_HEARTBEAT_MS", tb::kHeartbeatIntervalMs)});
     // On the heap, freed by their close callbacks: those run after this block.
     std::vector<uv_signal_t*> signals;
     for (const int signum : {SIGTERM, SIGINT}) {
