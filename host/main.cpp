@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
     tb::Host host(loop, std::move(stdio),
                   {.socket_dir = tb::SocketDir(), .allowed_uid = static_cast<long>(getuid()),
                    .browser_pid = static_cast<long>(getppid()),
-                   // Tests change these timings (README "Environment"): a silent extension fails
+                   // Tests change these timings (README "Configuration"): a silent extension fails
                    // fast, a list_changed provably comes from the new page's report and not the
                    // hold running out, detach-after-idle and a wedged extension are quick to see.
                    .extension_deadline_ms = MillisFromEnv("TABBRIDGE_EXTENSION_DEADLINE_MS", tb::kDefaultExtensionDeadlineMs),
