@@ -108,7 +108,7 @@ class Host {
   void OnSettleTimer();
   // Tells the extension which tabs some session is focused on (tabs.focused),
   // when that set changed or `always`: it detaches the debugger from the rest
-  // (host/debugger_focus.cpp).
+  // (host/tab_tools.cpp).
   void SyncFocusedTabs(bool always = false);
   // Pings the extension every heartbeat_ms; kHeartbeatMissesAllowed misses in
   // a row end the link (host/heartbeat.cpp).
