@@ -95,6 +95,12 @@ inline constexpr std::uint64_t kPageToolCallDeadlineMs = 30'000;
 // `tabs.focused` (TABBRIDGE_DEBUGGER_IDLE_MS overrides it, for tests).
 inline constexpr std::uint64_t kDebuggerIdleMs = 15'000;
 
+// Tab events from the browser (created, updated, removed) reach the sessions
+// as list_changed this long after the first of them: a burst — the browser
+// quitting closes every tab and then our port — is one notification, not one
+// per state it passes through. A session's own calls are told at once.
+inline constexpr std::uint64_t kTabEventCoalesceMs = 100;
+
 // --- liveness ------------------------------------------------------------------
 // The host pings the extension this often (TABBRIDGE_HEARTBEAT_MS overrides it,
 // for tests); each ping must be answered within the same time, and this many

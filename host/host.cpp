@@ -20,7 +20,8 @@ Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions op
       server_(loop, options_.allowed_uid),
       reaper_(loop),
       settle_timer_(loop),
-      heartbeat_timer_(loop) {}
+      heartbeat_timer_(loop),
+      tab_event_timer_(loop) {}
 
 Host::~Host() { Shutdown("host destroyed"); }
 
@@ -36,6 +37,7 @@ void Host::Shutdown(std::string_view why) {
   reaper_.Stop();
   settle_timer_.Stop();
   heartbeat_timer_.Stop();
+  tab_event_timer_.Stop();  // a quitting browser's last tab events are not news
 }
 
 Json Host::HelloResult() const {
@@ -72,7 +74,7 @@ void Host::OnExtensionEvent(const std::string& event, const Json& params) {
   } else {
     return spdlog::debug("unknown extension event {} ignored", event);
   }
-  AfterTabsChanged();
+  AfterBrowserTabEvent();
 }
 
 void Host::OnHello(const Json& params) {
@@ -129,16 +131,30 @@ void Host::RemoveSession(std::int64_t id) {
   reaper_.Start(0, [this] { graveyard_.clear(); });
 }
 
-void Host::AfterTabsChanged() {
+void Host::ForgetVanishedTabs() {
   std::erase_if(own_tools_, [this](const auto& entry) { return tabs_.Find(entry.first) == nullptr; });
   std::erase_if(settling_, [this](const auto& entry) { return tabs_.Find(entry.first) == nullptr; });
   for (auto& [id, session] : sessions_) {
     if (const auto focus = session->focused_tab(); focus && tabs_.Find(*focus) == nullptr) {
       session->set_focused_tab(std::nullopt);
     }
-    session->RefreshTools();
   }
+}
+
+void Host::AfterTabsChanged() {
+  ForgetVanishedTabs();
+  for (auto& [id, session] : sessions_) session->RefreshTools();
   SyncFocusedTabs();
+}
+
+void Host::AfterBrowserTabEvent() {
+  ForgetVanishedTabs();  // a call now already sees the tab gone; only the news waits
+  if (tab_event_pending_) return;
+  tab_event_pending_ = true;
+  tab_event_timer_.Start(kTabEventCoalesceMs, [this] {
+    tab_event_pending_ = false;
+    AfterTabsChanged();
+  });
 }
 
 Json Host::ToolsFor(const Session& session) const {

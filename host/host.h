@@ -74,8 +74,13 @@ class Host {
   void OnExtensionEvent(const std::string& event, const Json& params);
   void OnHello(const Json& params);
   void OnConnection(uv_pipe_t* connection);
+  // Drops the own tools, settling and focus of tabs no longer in the table.
+  void ForgetVanishedTabs();
   // After the tab table changed: drop focus on vanished tabs, tell sessions.
   void AfterTabsChanged();
+  // The same for a change the browser reported: sessions are told once per
+  // kTabEventCoalesceMs (a burst of tab events is one list_changed).
+  void AfterBrowserTabEvent();
 
   Json TabSummary(const Tab& tab) const;
   // The page tools a focused tab gives `session` (its capabilities decide).
@@ -149,6 +154,8 @@ class Host {
   Timer reaper_;
   Timer settle_timer_;
   Timer heartbeat_timer_;
+  Timer tab_event_timer_;
+  bool tab_event_pending_ = false;
   std::uint64_t last_heartbeat_ = 0;  // uv_now() of the last answer (or of hello)
   int heartbeats_missed_ = 0;
 };

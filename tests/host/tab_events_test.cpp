@@ -34,6 +34,38 @@ TEST_F(TabEventsTest, BrowserClosingTheFocusedTabUnfocusesItWithOneListChanged) 
   EXPECT_TRUE(fake::Structured(*tabs)["focusedTabId"].is_null());
 }
 
+// A burst of tab events is one list_changed (focused → unfocused → no tabs
+// would otherwise be two).
+TEST_F(TabEventsTest, ABurstOfTabEventsIsOneListChanged) {
+  auto& extension = StartServingExtension(0, WithTabs(2));
+  auto& client = RawClient();
+  ASSERT_TRUE(client.rpc().Request("tools/call", {{"name", "focus_tab"}, {"arguments", {{"tabId", 1}}}},
+                                   fake::DeadlineIn(kWait)));
+  client.rpc().TakeNotifications();
+  ASSERT_TRUE(extension.SendEvent(ext_event::kTabRemoved, {{"tabId", 1}}));
+  ASSERT_TRUE(extension.SendEvent(ext_event::kTabRemoved, {{"tabId", 2}}));
+  ASSERT_TRUE(client.rpc().WaitNotification(kListChanged, fake::DeadlineIn(kWait)));
+  const auto list = client.rpc().Request("tools/list", Json::object(), fake::DeadlineIn(kWait));
+  ASSERT_TRUE(list);
+  EXPECT_THAT(ToolNames(*list), ::testing::ElementsAre("list_tabs", "open_tab"));
+  for (const auto& n : client.rpc().TakeNotifications()) EXPECT_NE(n.value("method", ""), kListChanged) << "a second one";
+}
+
+// The browser quitting closes its tabs and then our port: the sessions hear
+// the host go (their shim says it once), not every state on the way.
+TEST_F(TabEventsTest, TabsClosedJustBeforeThePortAreNotNewsOfTheirOwn) {
+  auto& extension = StartServingExtension(0, WithTabs(2));
+  auto& client = RawClient();
+  ASSERT_TRUE(client.rpc().Request("tools/call", {{"name", "focus_tab"}, {"arguments", {{"tabId", 1}}}},
+                                   fake::DeadlineIn(kWait)));
+  client.rpc().TakeNotifications();
+  ASSERT_TRUE(extension.SendEvent(ext_event::kTabRemoved, {{"tabId", 1}}));
+  ASSERT_TRUE(extension.SendEvent(ext_event::kTabRemoved, {{"tabId", 2}}));
+  extension.CloseHostStdin();
+  ASSERT_TRUE(client.rpc().WaitEof(fake::DeadlineIn(kWait)));
+  for (const auto& n : client.rpc().TakeNotifications()) EXPECT_NE(n.value("method", ""), kListChanged);
+}
+
 TEST_F(TabEventsTest, CloseTabClosesTheTabInTheBrowser) {
   auto& extension = StartServingExtension(0, WithTabs(2));
   auto& shim = ConnectedShim();
