@@ -88,6 +88,7 @@ void Session::OnRequest(rpc::Message& msg) {
       return;
     }
     helloed_ = true;
+    caps_.clear();  // a second hello restates the session, it does not add to it
     for (const auto& cap : field::Array(msg.params, "caps")) {
       if (cap.is_string()) caps_.push_back(cap.get<std::string>());
     }

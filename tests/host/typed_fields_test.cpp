@@ -255,6 +255,24 @@ INSTANTIATE_TEST_SUITE_P(
         TypedEvent{"UnknownEvent", "tab.exploded", R"({"tabId":{}})"}),
     [](const ::testing::TestParamInfo<TypedEvent>& p) { return p.param.name; });
 
+// A second hello restates the session's capabilities instead of adding to them.
+TEST_F(SocketTypedFieldTest, ASecondHelloReplacesTheCapabilities) {
+  StartServingExtension();
+  auto& client = RawClient(0, /*hello=*/false);
+  auto hello = [&](Json caps) {
+    const auto answer = client.rpc().Request("tabbridge/hello", {{"protocol", kShimProtocol}, {"caps", std::move(caps)}},
+                                             fake::DeadlineIn(kWait));
+    ASSERT_TRUE(answer && answer->contains("result"));
+  };
+  hello({"eval"});
+  hello(Json::array());
+  ASSERT_TRUE(client.rpc().Request("tools/call", {{"name", "focus_tab"}, {"arguments", {{"tabId", 1}}}},
+                                   fake::DeadlineIn(kWait)));
+  const auto list = client.rpc().Request("tools/list", Json::object(), fake::DeadlineIn(kWait));
+  ASSERT_TRUE(list);
+  EXPECT_THAT(ToolNames(*list), ::testing::Not(::testing::Contains("evaluate")));
+}
+
 class ExtensionLinkTest : public HostTest {};
 
 // A misbehaving extension costs its own link: the host closes it cleanly.
