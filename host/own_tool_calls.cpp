@@ -201,6 +201,8 @@ void Host::ListWebMcpTools(Session& session, const Json& args, Reply reply) {
                  {"listed", listed},
                  {"omitted", total - listed},
                  {"tools", std::move(list)}};
+  // Still the previous page's list: the new one has not reported yet.
+  if (Settling(*focus)) result["loading"] = true;
   std::string note;
   if (schemas_left_out) note = "some schemas left out for size — pass name for one tool's schema";
   if (total > offered.size()) {

@@ -8,7 +8,7 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { assertCoreTools, closeTargetFromBrowser, expectListChangedEventually, useHarness } from './harness.mjs';
+import { assertCoreTools, closeTargetFromBrowser, expectListChangedEventually, useHarness, waitFor } from './harness.mjs';
 import { PAGE_TOOLS_DEFAULT, allText, startPageBrowser } from './page_helpers.mjs';
 import {
   MAX_LISTED_PAGE_TOOLS,
@@ -320,6 +320,11 @@ describe("the page's own tools: native WebMCP", { timeout: 420_000 }, () => {
       await tab.eval(`window.__oldDocument = true`);
       await s.pageOk('navigate', { action: 'reload' });
       await tab.waitEval(`!window.__oldDocument && window.todoReady === true`, 'the reloaded document to register its tools');
+      // The same names are listed while the new page loads (the previous page's
+      // list stays until the new one reports): wait for the new document's.
+      await waitFor(async () => (await s.callOk('list_webmcp_tools', {})).loading !== true, {
+        what: 'the reloaded page to report its tools',
+      });
       await waitOwnNames(s, LOAD_TOOLS.map(name), 'the tools back after reload');
       const r = await s.pageOk(name('add-todo'), { text: 'after reload' });
       assert.match(allText(r), /added "after reload" \(1 todos\)/);
