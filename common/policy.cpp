@@ -1,0 +1,1002 @@
+// The per-site policy file: parsing, site patterns, decisions (policy.h).
+//
+// The file is one JSON object:
+//   {"default": "allow"|"deny",            optional, "allow" when absent
+//    "rules": [{"sites": [pattern, ...],    at least one
+//               "allow": [cap, ...],        at least one of allow/deny,
+//               "deny":  [cap, ...]}, ...]} each non-empty when present
+// Capabilities: read, act, navigate, eval, download, and "all" (every one).
+// "rules" may be absent (no rules: everything goes by "default"). Parsing is
+// strict — unknown or duplicate keys, unknown capability names, wrong types,
+// empty lists, invalid patterns — and a file with any error is kMalformed,
+// which denies everything: a typo must never widen what the agent may do.
+// Errors name the place, rules counted from 1: `rule 2: unknown capability "reed" (…)`.
+//
+// Patterns: "*" (every site, hostless ones like about:blank and file: included),
+// "x.com" (that host), "*.x.com" (x.com and its subdomains), each with an
+// optional ":port" ("*:8080", "[::1]:8080"); "file:" / "file://" / "file:///"
+// (local files). Host names are lower-cased (ASCII, and the upper-case letters
+// of Latin-1, Latin Extended-A, Greek and Cyrillic — not the full IDNA mapping),
+// a trailing dot is dropped, non-ASCII labels become punycode ("xn--…", RFC 3492),
+// IPv4 must be written as four decimal numbers and IPv6 in brackets (both are
+// exact hosts: "*.127.0.0.1" is refused). "*" goes alone or as the leading "*.".
+//
+// URLs (SiteOf) are parsed by hand like the WHATWG URL parser does for the
+// special schemes, so that a URL Chrome has not canonicalized yet lands on the
+// same site: percent-escapes in the host decoded, IPv4 in any form Chrome
+// accepts ("0x7f.1") written as a dotted quad, IPv6 compressed (RFC 5952).
+//
+// Decide: among the rules with a pattern matching the URL's site, a deny wins;
+// then an allow; a capability none of them allows is denied; a site no rule
+// matches gets "default". A URL that does not parse is a hostless site only
+// "*" matches. No file allows everything, a malformed file denies everything.
+#include "common/policy.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <exception>
+#include <set>
+#include <system_error>
+
+#include <nlohmann/json.hpp>
+
+#include "common/json_field.h"
+
+namespace tb::policy {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr std::size_t kMaxFileBytes = std::size_t{1} << 20;  // a policy is a few rules
+constexpr std::size_t kMaxDescribe = 60;                      // Site::Describe() of a hostless URL
+constexpr std::size_t kMaxUrlInMessage = 80;                  // a URL that is no site, in a denial
+constexpr std::size_t kMaxQuoted = 60;                        // a string of the file quoted in an error
+constexpr int kMaxNesting = 4;                                // blob:blob:…
+
+constexpr std::string_view kCapsExpected = "expected read, act, navigate, eval, download or all";
+
+char Lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+std::string LowerAscii(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = Lower(c);
+  return out;
+}
+
+// At most `max` bytes, cut on a UTF-8 character boundary, "…" marking a cut.
+std::string Cut(std::string_view s, std::size_t max) {
+  if (s.size() <= max) return std::string(s);
+  constexpr std::string_view kEllipsis = "…";
+  std::size_t end = max > kEllipsis.size() ? max - kEllipsis.size() : 0;
+  while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
+  return std::string(s.substr(0, end)) + std::string(kEllipsis);
+}
+
+// `s` in double quotes, JSON-escaped, cut: for error messages.
+std::string Quote(std::string_view s) {
+  return Json(Cut(s, kMaxQuoted)).dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+// "a string", "a list", … : what a value of the file is, for "must be X, not Y".
+std::string Kind(const Json& v) {
+  if (v.is_string()) return "a string";
+  if (v.is_number()) return "a number";
+  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  if (v.is_array()) return "a list";
+  if (v.is_object()) return "an object";
+  return "null";
+}
+
+std::string Env(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? value : "";
+}
+
+std::string WithoutTrailingSlashes(std::string path) {
+  while (!path.empty() && path.back() == '/') path.pop_back();
+  return path;
+}
+
+// $HOME, else the password database; "" for "/" (or nothing at all).
+std::string HomeDir() {
+  std::string home = Env("HOME");
+  if (home.empty()) {
+    if (const passwd* pw = getpwuid(getuid()); pw != nullptr && pw->pw_dir != nullptr) home = pw->pw_dir;
+  }
+  return WithoutTrailingSlashes(std::move(home));
+}
+
+int DefaultPort(std::string_view scheme) {
+  if (scheme == "http" || scheme == "ws") return 80;
+  if (scheme == "https" || scheme == "wss") return 443;
+  return -1;
+}
+
+// ---- Host names -------------------------------------------------------------
+
+// Strict UTF-8 (no overlong forms, no surrogates); nullopt when invalid.
+std::optional<std::u32string> DecodeUtf8(std::string_view s) {
+  std::u32string out;
+  for (std::size_t i = 0; i < s.size();) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    std::size_t len = 0;
+    char32_t c = 0;
+    char32_t min = 0;
+    if (b < 0x80) {
+      len = 1, c = b;
+    } else if ((b & 0xE0) == 0xC0) {
+      len = 2, c = b & 0x1Fu, min = 0x80;
+    } else if ((b & 0xF0) == 0xE0) {
+      len = 3, c = b & 0x0Fu, min = 0x800;
+    } else if ((b & 0xF8) == 0xF0) {
+      len = 4, c = b & 0x07u, min = 0x10000;
+    } else {
+      return std::nullopt;
+    }
+    if (i + len > s.size()) return std::nullopt;
+    for (std::size_t k = 1; k < len; ++k) {
+      const auto cont = static_cast<unsigned char>(s[i + k]);
+      if ((cont & 0xC0) != 0x80) return std::nullopt;
+      c = (c << 6) | (cont & 0x3Fu);
+    }
+    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return std::nullopt;
+    out.push_back(c);
+    i += len;
+  }
+  return out;
+}
+
+// The lower-case letter of the common upper-case ones beyond ASCII (Latin-1,
+// Latin Extended-A, Greek, Cyrillic). Not UTS 46: enough for a pattern written
+// "München.de"; URLs from the browser arrive in punycode already.
+char32_t FoldCase(char32_t c) {
+  if (c >= 'A' && c <= 'Z') return c + 0x20;
+  if (c >= 0xC0 && c <= 0xDE && c != 0xD7) return c + 0x20;
+  if (c >= 0x100 && c <= 0x12F && c % 2 == 0) return c + 1;
+  if (c >= 0x391 && c <= 0x3A9 && c != 0x3A2) return c + 0x20;
+  if (c >= 0x400 && c <= 0x40F) return c + 0x50;
+  if (c >= 0x410 && c <= 0x42F) return c + 0x20;
+  return c;
+}
+
+// RFC 3492 punycode of one label (without the "xn--" prefix); nullopt on overflow.
+std::optional<std::string> Punycode(std::u32string_view input) {
+  constexpr std::uint64_t kBase = 36, kTMin = 1, kTMax = 26, kSkew = 38, kDamp = 700;
+  constexpr std::uint64_t kLimit = std::uint64_t{1} << 62;
+  const auto digit = [](std::uint64_t d) { return static_cast<char>(d < 26 ? 'a' + d : '0' + (d - 26)); };
+  const auto adapt = [&](std::uint64_t delta, std::uint64_t points, bool first) {
+    delta = first ? delta / kDamp : delta / 2;
+    delta += delta / points;
+    std::uint64_t k = 0;
+    while (delta > ((kBase - kTMin) * kTMax) / 2) {
+      delta /= kBase - kTMin;
+      k += kBase;
+    }
+    return k + (kBase - kTMin + 1) * delta / (delta + kSkew);
+  };
+  std::string out;
+  for (char32_t c : input) {
+    if (c < 0x80) out.push_back(static_cast<char>(c));
+  }
+  const std::uint64_t basic = out.size();
+  std::uint64_t handled = basic;
+  if (basic > 0) out.push_back('-');
+  std::uint64_t n = 0x80, delta = 0, bias = 72;
+  while (handled < input.size()) {
+    std::uint64_t m = UINT64_MAX;
+    for (char32_t c : input) {
+      if (c >= n && c < m) m = c;
+    }
+    delta += (m - n) * (handled + 1);
+    n = m;
+    for (char32_t c : input) {
+      if (c < n) ++delta;
+      if (delta > kLimit) return std::nullopt;
+      if (c != n) continue;
+      std::uint64_t q = delta;
+      for (std::uint64_t k = kBase;; k += kBase) {
+        const std::uint64_t t = k <= bias ? kTMin : k >= bias + kTMax ? kTMax : k - bias;
+        if (q < t) break;
+        out.push_back(digit(t + (q - t) % (kBase - t)));
+        q = (q - t) / (kBase - t);
+      }
+      out.push_back(digit(q));
+      bias = adapt(delta, handled + 1, handled == basic);
+      delta = 0;
+      ++handled;
+    }
+    ++delta;
+    ++n;
+  }
+  return out;
+}
+
+// RFC 5952 text of an IPv6 address (what Chrome writes): lower-case hex, the
+// longest run of two or more zero groups (the first of equals) as "::".
+std::optional<std::string> CanonicalIpv6(std::string_view text) {
+  unsigned char bytes[16];
+  if (text.empty() || text.size() > 64 || inet_pton(AF_INET6, std::string(text).c_str(), bytes) != 1) {
+    return std::nullopt;
+  }
+  std::array<unsigned, 8> groups{};
+  for (std::size_t i = 0; i < 8; ++i) groups[i] = (unsigned{bytes[2 * i]} << 8) | bytes[2 * i + 1];
+  std::size_t best = 8, best_len = 0;
+  for (std::size_t i = 0; i < 8;) {
+    std::size_t j = i;
+    while (j < 8 && groups[j] == 0) ++j;
+    if (j - i > best_len) best = i, best_len = j - i;
+    i = j == i ? i + 1 : j;
+  }
+  if (best_len < 2) best = 8;
+  std::string out;
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (std::size_t i = 0; i < 8; ++i) {
+    if (i == best) {
+      out += "::";
+      i += best_len - 1;
+      continue;
+    }
+    if (!out.empty() && out.back() != ':') out.push_back(':');
+    bool started = false;
+    for (int shift = 12; shift >= 0; shift -= 4) {
+      const unsigned nibble = (groups[i] >> shift) & 0xFu;
+      if (nibble != 0 || started || shift == 0) out.push_back(kHex[nibble]), started = true;
+    }
+  }
+  return out;
+}
+
+// One part of a WHATWG IPv4 address: decimal, 0x hex or 0-led octal.
+std::optional<std::uint64_t> Ipv4Number(std::string_view part) {
+  if (part.empty()) return std::nullopt;
+  unsigned radix = 10;
+  if (part.size() >= 2 && part[0] == '0' && (part[1] == 'x' || part[1] == 'X')) {
+    radix = 16, part.remove_prefix(2);
+  } else if (part.size() >= 2 && part[0] == '0') {
+    radix = 8, part.remove_prefix(1);
+  }
+  std::uint64_t value = 0;
+  for (char c : part) {
+    unsigned d = 0;
+    if (IsDigit(c)) {
+      d = static_cast<unsigned>(c - '0');
+    } else if (radix == 16 && Lower(c) >= 'a' && Lower(c) <= 'f') {
+      d = static_cast<unsigned>(Lower(c) - 'a' + 10);
+    } else {
+      return std::nullopt;
+    }
+    if (d >= radix) return std::nullopt;
+    value = std::min<std::uint64_t>(value * radix + d, std::uint64_t{1} << 40);  // past any valid value
+  }
+  return value;
+}
+
+std::vector<std::string_view> Split(std::string_view s, char sep) {
+  std::vector<std::string_view> parts;
+  for (std::size_t start = 0;;) {
+    const std::size_t end = s.find(sep, start);
+    parts.push_back(s.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+    if (end == std::string_view::npos) return parts;
+    start = end + 1;
+  }
+}
+
+// Whether the host is meant as an IPv4 address (WHATWG "ends in a number").
+bool EndsInNumber(std::string_view host) {
+  std::vector<std::string_view> parts = Split(host, '.');
+  if (parts.back().empty()) {
+    if (parts.size() == 1) return false;
+    parts.pop_back();
+  }
+  const std::string_view last = parts.back();
+  if (!last.empty() && std::all_of(last.begin(), last.end(), IsDigit)) return true;
+  return Ipv4Number(last).has_value();
+}
+
+std::string DottedQuad(std::uint64_t address) {
+  return std::to_string((address >> 24) & 0xFF) + "." + std::to_string((address >> 16) & 0xFF) + "." +
+         std::to_string((address >> 8) & 0xFF) + "." + std::to_string(address & 0xFF);
+}
+
+// The WHATWG IPv4 parser ("127.1", "0x7f.0.0.1", …), as a dotted quad.
+std::optional<std::string> ParseIpv4Loose(std::string_view host) {
+  std::vector<std::string_view> parts = Split(host, '.');
+  if (parts.size() > 1 && parts.back().empty()) parts.pop_back();
+  if (parts.size() > 4) return std::nullopt;
+  std::uint64_t address = 0;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const auto number = Ipv4Number(parts[i]);
+    if (!number) return std::nullopt;
+    if (i + 1 < parts.size()) {
+      if (*number > 255) return std::nullopt;
+      address |= *number << (8 * (3 - i));
+    } else {
+      if (*number >= (std::uint64_t{1} << (8 * (5 - parts.size())))) return std::nullopt;
+      address |= *number;
+    }
+  }
+  return DottedQuad(address);
+}
+
+// Four decimal numbers 0-255 without leading zeros: the only IPv4 form a
+// pattern may use ("0177.0.0.1" is 127.0.0.1 to a browser, not 177.0.0.1).
+bool IsStrictIpv4(std::string_view host) {
+  const std::vector<std::string_view> parts = Split(host, '.');
+  if (parts.size() != 4) return false;
+  for (std::string_view part : parts) {
+    if (part.empty() || part.size() > 3 || !std::all_of(part.begin(), part.end(), IsDigit)) return false;
+    if (part.size() > 1 && part[0] == '0') return false;
+    if (std::stoi(std::string(part)) > 255) return false;
+  }
+  return true;
+}
+
+// What a URL's host may not contain (WHATWG forbidden domain code points).
+bool ForbiddenInUrlHost(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return u <= 0x20 || u == 0x7F || std::string_view("#%/:<>?@[\\]^|").find(c) != std::string_view::npos;
+}
+
+bool AllowedInPatternHost(char c) { return (c >= 'a' && c <= 'z') || IsDigit(c) || c == '-' || c == '_'; }
+
+// The host as sites and patterns compare it: lower case, punycode, no trailing
+// dot, IPv4 as a dotted quad, IPv6 "[…]" compressed. `strict` (patterns):
+// letters, digits, "-" and "_" only, no empty labels, IPv4 in decimal only.
+// The error is for patterns; callers parsing URLs only test for one.
+std::expected<std::string, std::string> CanonicalHost(std::string_view raw, bool strict) {
+  if (raw.starts_with('[')) {
+    if (!raw.ends_with(']')) return std::unexpected("an IPv6 address needs its closing \"]\"");
+    const auto v6 = CanonicalIpv6(raw.substr(1, raw.size() - 2));
+    if (!v6) return std::unexpected("not an IPv6 address");
+    return "[" + *v6 + "]";
+  }
+  if (raw.find_first_of("[]") != std::string_view::npos) return std::unexpected("not a host name");
+  const auto chars = DecodeUtf8(raw);
+  if (!chars) return std::unexpected("not valid UTF-8");
+  std::u32string folded;
+  for (char32_t c : *chars) {
+    // The full stops of CJK scripts separate labels as "." does (UTS 46).
+    folded.push_back(c == 0x3002 || c == 0xFF0E || c == 0xFF61 ? U'.' : FoldCase(c));
+  }
+  if (!folded.empty() && folded.back() == U'.') folded.pop_back();
+  if (folded.empty()) return std::unexpected("no host name");
+  std::string host;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = std::min(folded.find(U'.', start), folded.size());
+    const std::u32string_view label = std::u32string_view(folded).substr(start, end - start);
+    if (strict && label.empty()) return std::unexpected("not a host name (an empty label)");
+    if (std::all_of(label.begin(), label.end(), [](char32_t c) { return c < 0x80; })) {
+      for (char32_t c : label) {
+        const char a = static_cast<char>(c);
+        if (strict ? !AllowedInPatternHost(a) : ForbiddenInUrlHost(a)) {
+          return std::unexpected("a host name has only letters, digits, \"-\" and \".\"");
+        }
+        host.push_back(a);
+      }
+    } else {
+      if (strict && std::any_of(label.begin(), label.end(), [](char32_t c) {
+            return c < 0x80 && !AllowedInPatternHost(static_cast<char>(c));
+          })) {
+        return std::unexpected("a host name has only letters, digits, \"-\" and \".\"");
+      }
+      if (!strict && std::any_of(label.begin(), label.end(), [](char32_t c) {
+            return c < 0x80 && ForbiddenInUrlHost(static_cast<char>(c));
+          })) {
+        return std::unexpected("not a host name");
+      }
+      const auto encoded = Punycode(label);
+      if (!encoded) return std::unexpected("not a host name");
+      host += "xn--" + *encoded;
+    }
+    if (end == folded.size()) break;
+    host.push_back('.');
+    start = end + 1;
+  }
+  if (EndsInNumber(host)) {
+    if (strict) {
+      if (!IsStrictIpv4(host)) return std::unexpected("not an IP address; write four numbers from 0 to 255, e.g. 127.0.0.1");
+      return host;
+    }
+    const auto v4 = ParseIpv4Loose(host);
+    if (!v4) return std::unexpected("not an IP address");
+    return *v4;
+  }
+  return host;
+}
+
+bool IsIpHost(std::string_view host) { return host.starts_with('[') || EndsInNumber(host); }
+
+// "%41" → "A" in a URL's host; other "%" stay (and make the host invalid).
+std::string PercentDecode(std::string_view s) {
+  const auto hex = [](char c) -> int {
+    if (IsDigit(c)) return c - '0';
+    c = Lower(c);
+    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+  };
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size() && hex(s[i + 1]) >= 0 && hex(s[i + 2]) >= 0) {
+      out.push_back(static_cast<char>(hex(s[i + 1]) * 16 + hex(s[i + 2])));
+      i += 2;
+    } else {
+      out.push_back(s[i]);
+    }
+  }
+  return out;
+}
+
+// A port as written: digits only, 1-65535 (leading zeros allowed, as browsers do).
+std::optional<int> ParsePort(std::string_view text) {
+  if (text.empty() || !std::all_of(text.begin(), text.end(), IsDigit)) return std::nullopt;
+  while (text.size() > 1 && text[0] == '0') text.remove_prefix(1);
+  if (text.size() > 5) return std::nullopt;
+  const int port = std::stoi(std::string(text));
+  if (port < 1 || port > 65535) return std::nullopt;
+  return port;
+}
+
+// ---- URLs -------------------------------------------------------------------
+
+// A hostless URL, short: "about:blank", "chrome://settings", "data: URL".
+std::string HostlessText(std::string_view scheme, std::string_view rest) {
+  if (scheme == "data" || scheme == "javascript" || scheme == "blob" || scheme == "filesystem") {
+    return std::string(scheme) + ": URL";
+  }
+  rest = rest.substr(0, rest.find_first_of("?#"));
+  if (rest.size() > 2 && rest.ends_with('/')) rest.remove_suffix(1);
+  return Cut(std::string(scheme) + ":" + std::string(rest), kMaxDescribe);
+}
+
+std::optional<Site> SiteOfImpl(std::string_view url, int nesting) {
+  // Like browsers: leading and trailing spaces and controls go, tabs and newlines anywhere.
+  while (!url.empty() && static_cast<unsigned char>(url.front()) <= 0x20) url.remove_prefix(1);
+  while (!url.empty() && static_cast<unsigned char>(url.back()) <= 0x20) url.remove_suffix(1);
+  std::string text;
+  for (char c : url) {
+    if (c != '\t' && c != '\n' && c != '\r') text.push_back(c);
+  }
+  std::size_t colon = 0;
+  if (text.empty() || !IsAlpha(text[0])) return std::nullopt;
+  while (colon < text.size() && (IsAlpha(text[colon]) || IsDigit(text[colon]) || text[colon] == '+' ||
+                                 text[colon] == '-' || text[colon] == '.')) {
+    ++colon;
+  }
+  if (colon == text.size() || text[colon] != ':') return std::nullopt;
+  Site site;
+  site.scheme = LowerAscii(std::string_view(text).substr(0, colon));
+  const std::string_view rest = std::string_view(text).substr(colon + 1);
+
+  if (site.scheme == "blob" || site.scheme == "filesystem") {
+    // blob:https://x.com/uuid is x.com's; blob:null/uuid (an opaque origin) is nobody's.
+    if (nesting < kMaxNesting) {
+      if (auto inner = SiteOfImpl(rest, nesting + 1)) return inner;
+    }
+    site.text = HostlessText(site.scheme, rest);
+    return site;
+  }
+  if (site.scheme == "file") {
+    site.text = "file:";
+    return site;
+  }
+  const int default_port = DefaultPort(site.scheme);
+  if (default_port < 0) {
+    site.text = HostlessText(site.scheme, rest);
+    return site;
+  }
+
+  // scheme://[userinfo@]host[:port][/path][?query][#fragment]; any slashes
+  // and backslashes before the host, as browsers accept.
+  std::string_view authority = rest;
+  while (!authority.empty() && (authority.front() == '/' || authority.front() == '\\')) authority.remove_prefix(1);
+  authority = authority.substr(0, authority.find_first_of("/\\?#"));
+  if (const std::size_t at = authority.rfind('@'); at != std::string_view::npos) authority.remove_prefix(at + 1);
+  std::string_view host = authority;
+  std::optional<std::string_view> port;
+  if (authority.starts_with('[')) {
+    const std::size_t close = authority.find(']');
+    if (close == std::string_view::npos) return std::nullopt;
+    host = authority.substr(0, close + 1);
+    const std::string_view after = authority.substr(close + 1);
+    if (!after.empty()) {
+      if (after.front() != ':') return std::nullopt;
+      port = after.substr(1);
+    }
+  } else if (const std::size_t c = authority.find(':'); c != std::string_view::npos) {
+    host = authority.substr(0, c);
+    port = authority.substr(c + 1);
+  }
+  if (host.empty()) return std::nullopt;
+  const auto canonical = CanonicalHost(host.starts_with('[') ? std::string(host) : PercentDecode(host), false);
+  if (!canonical || canonical->empty()) return std::nullopt;
+  site.host = *canonical;
+  site.port = default_port;
+  if (port && !port->empty()) {
+    const auto number = ParsePort(*port);
+    if (!number) {
+      // "x.com:0" is a URL browsers accept (and never reach); anything else is no URL.
+      if (!std::all_of(port->begin(), port->end(), [](char c) { return c == '0'; })) return std::nullopt;
+      site.port = 0;
+    } else {
+      site.port = *number;
+    }
+  }
+  return site;
+}
+
+// ---- The file ---------------------------------------------------------------
+
+// Duplicate keys, which nlohmann resolves silently (the last wins): a rule
+// written {"sites": […], "deny": ["all"], "deny": []} must not lose its deny.
+class DuplicateKeys {
+ public:
+  bool Event(Json::parse_event_t event, const Json& parsed) {
+    switch (event) {
+      case Json::parse_event_t::object_start:
+        Item();
+        stack_.push_back({true, {}, {}, 0});
+        break;
+      case Json::parse_event_t::array_start:
+        Item();
+        stack_.push_back({false, {}, {}, 0});
+        break;
+      case Json::parse_event_t::object_end:
+      case Json::parse_event_t::array_end:
+        if (!stack_.empty()) stack_.pop_back();
+        break;
+      case Json::parse_event_t::key:
+        if (!stack_.empty() && parsed.is_string()) {
+          Frame& top = stack_.back();
+          top.key = parsed.get<std::string>();
+          if (!top.keys.insert(top.key).second && error_.empty()) error_ = Where() + "duplicate key " + Quote(top.key);
+        }
+        break;
+      case Json::parse_event_t::value:
+        Item();
+        break;
+    }
+    return true;
+  }
+  const std::string& error() const { return error_; }
+
+ private:
+  struct Frame {
+    bool object;
+    std::set<std::string> keys;
+    std::string key;         // objects: the key being read
+    std::size_t items;       // arrays: the values so far
+  };
+  void Item() {
+    if (!stack_.empty() && !stack_.back().object) ++stack_.back().items;
+  }
+  // "rule N: " when the object is an element of the top level's "rules".
+  std::string Where() const {
+    if (stack_.size() == 3 && stack_[0].object && stack_[0].key == "rules" && !stack_[1].object) {
+      return "rule " + std::to_string(stack_[1].items) + ": ";
+    }
+    return "";
+  }
+  std::vector<Frame> stack_;
+  std::string error_;
+};
+
+// `not JSON: <what> at line L, column C (byte N)`.
+std::string NotJson(std::string_view text, const Json::parse_error& e) {
+  std::string_view what = e.what();
+  if (const std::size_t p = what.find("] "); p != std::string_view::npos) what.remove_prefix(p + 2);
+  if (what.starts_with("parse error")) {
+    if (const std::size_t p = what.find(": "); p != std::string_view::npos) what.remove_prefix(p + 2);
+  }
+  // e.byte counts the character the parser stopped at (one past the end at the end).
+  const std::string_view before = text.substr(0, e.byte > 0 ? e.byte - 1 : 0);
+  const std::size_t line = 1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
+  const std::size_t line_start = before.rfind('\n');
+  const std::size_t column = line_start == std::string_view::npos ? before.size() + 1 : before.size() - line_start;
+  return "not JSON: " + std::string(what) + " at line " + std::to_string(line) + ", column " +
+         std::to_string(column) + " (byte " + std::to_string(e.byte) + ")";
+}
+
+// "allow"/"deny" of a rule: the capabilities ("all" expanded), the names as written.
+std::optional<std::string> ReadCaps(const Json& rule, std::string_view key, const std::string& where,
+                                    std::vector<Cap>& caps, std::vector<std::string>& names) {
+  const Json* list = field::Find(rule, key);
+  if (list == nullptr) return std::nullopt;
+  if (!list->is_array()) {
+    return where + "\"" + std::string(key) + "\" must be a list of capabilities, e.g. [\"read\"], not " + Kind(*list);
+  }
+  if (list->empty()) return where + "\"" + std::string(key) + "\" is empty; list capabilities or leave it out";
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const Json& item = (*list)[i];
+    if (!item.is_string()) {
+      return where + std::string(key) + "[" + std::to_string(i) + "] must be a string, not " + Kind(item);
+    }
+    const std::string& name = item.get_ref<const std::string&>();
+    std::vector<Cap> adding;
+    if (name == "all") {
+      adding.assign(std::begin(kAllCaps), std::end(kAllCaps));
+    } else if (const auto cap = CapFromName(name)) {
+      adding.push_back(*cap);
+    } else {
+      return where + "unknown capability " + Quote(name) + " (" + std::string(kCapsExpected) + ")";
+    }
+    for (Cap cap : adding) {
+      if (std::find(caps.begin(), caps.end(), cap) == caps.end()) caps.push_back(cap);
+    }
+    names.push_back(name);
+  }
+  return std::nullopt;
+}
+
+std::expected<Rule, std::string> ReadRule(const Json& json, std::size_t number) {
+  const std::string where = "rule " + std::to_string(number) + ": ";
+  if (!json.is_object()) {
+    return std::unexpected(where + "must be an object like {\"sites\": [\"x.com\"], \"deny\": [\"all\"]}, not " +
+                           Kind(json));
+  }
+  for (const auto& [key, value] : json.items()) {
+    if (key != "sites" && key != "allow" && key != "deny") {
+      return std::unexpected(where + "unknown key " + Quote(key) + " (expected \"sites\", \"allow\" or \"deny\")");
+    }
+  }
+  Rule rule;
+  const Json* sites = field::Find(json, "sites");
+  if (sites == nullptr) {
+    return std::unexpected(where + "\"sites\" is missing (a list of site patterns, e.g. [\"x.com\", \"*.x.com\"])");
+  }
+  if (!sites->is_array()) {
+    return std::unexpected(where + "\"sites\" must be a list of site patterns, e.g. [\"x.com\"], not " + Kind(*sites));
+  }
+  if (sites->empty()) return std::unexpected(where + "\"sites\" is empty; list at least one site pattern");
+  for (std::size_t i = 0; i < sites->size(); ++i) {
+    const Json& item = (*sites)[i];
+    const std::string at = where + "sites[" + std::to_string(i) + "] ";
+    if (!item.is_string()) return std::unexpected(at + "must be a string, not " + Kind(item));
+    auto pattern = ParsePattern(item.get_ref<const std::string&>());
+    if (!pattern) return std::unexpected(at + pattern.error());
+    rule.sites.push_back(std::move(*pattern));
+  }
+  if (auto error = ReadCaps(json, "allow", where, rule.allow, rule.allow_text)) return std::unexpected(*error);
+  if (auto error = ReadCaps(json, "deny", where, rule.deny, rule.deny_text)) return std::unexpected(*error);
+  if (field::Find(json, "allow") == nullptr && field::Find(json, "deny") == nullptr) {
+    return std::unexpected(where + "has neither \"allow\" nor \"deny\"");
+  }
+  return rule;
+}
+
+// The rules and default of the file, or what is wrong with it. May throw
+// (allocation); Parse catches.
+std::optional<std::string> ParseInto(std::string_view text, Policy& policy) {
+  if (std::all_of(text.begin(), text.end(), [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; })) {
+    return "not JSON: the file is empty";
+  }
+  DuplicateKeys duplicates;
+  Json json;
+  try {
+    json = Json::parse(text, [&](int, Json::parse_event_t event, Json& parsed) { return duplicates.Event(event, parsed); });
+  } catch (const Json::parse_error& e) {
+    return NotJson(text, e);
+  }
+  if (!duplicates.error().empty()) return duplicates.error();
+  if (!json.is_object()) return "the top level must be an object like {\"rules\": [...]}, not " + Kind(json);
+  for (const auto& [key, value] : json.items()) {
+    if (key != "default" && key != "rules") return "unknown key " + Quote(key) + " (expected \"default\" or \"rules\")";
+  }
+  if (const Json* def = field::Find(json, "default")) {
+    const auto value = field::String(json, "default");
+    if (!value || (*value != "allow" && *value != "deny")) {
+      return "\"default\" must be \"allow\" or \"deny\", not " + (value ? Quote(*value) : Kind(*def));
+    }
+    policy.default_deny = *value == "deny";
+  }
+  if (const Json* rules = field::Find(json, "rules")) {
+    if (!rules->is_array()) return "\"rules\" must be a list of rules, not " + Kind(*rules);
+    for (std::size_t i = 0; i < rules->size(); ++i) {
+      auto rule = ReadRule((*rules)[i], i + 1);
+      if (!rule) return rule.error();
+      policy.rules.push_back(std::move(*rule));
+    }
+  }
+  return std::nullopt;
+}
+
+std::string Join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
+
+std::string CapsText(const std::vector<std::string>& text, const std::vector<Cap>& caps) {
+  if (!text.empty()) return Join(text);
+  std::vector<std::string> names;
+  for (Cap cap : caps) names.emplace_back(Name(cap));
+  return Join(names);
+}
+
+bool Has(const std::vector<Cap>& caps, Cap cap) { return std::find(caps.begin(), caps.end(), cap) != caps.end(); }
+
+std::string RuleReason(const Policy& policy, std::size_t index) {
+  return "rule " + std::to_string(index + 1) + " (" + policy.rules[index].Describe() + ")";
+}
+
+}  // namespace
+
+std::string_view Name(Cap cap) {
+  switch (cap) {
+    case Cap::kRead: return "read";
+    case Cap::kAct: return "act";
+    case Cap::kNavigate: return "navigate";
+    case Cap::kEval: return "eval";
+    case Cap::kDownload: return "download";
+  }
+  return "?";
+}
+
+std::optional<Cap> CapFromName(std::string_view name) {
+  for (Cap cap : kAllCaps) {
+    if (Name(cap) == name) return cap;
+  }
+  return std::nullopt;
+}
+
+std::string Site::Describe() const {
+  if (!host.empty()) return port < 0 || port == DefaultPort(scheme) ? host : host + ":" + std::to_string(port);
+  if (scheme == "file") return "file:";
+  if (!text.empty()) return text;
+  return scheme.empty() ? "" : scheme + ":";
+}
+
+std::optional<Site> SiteOf(std::string_view url) { return SiteOfImpl(url, 0); }
+
+std::expected<Pattern, std::string> ParsePattern(std::string_view text) {
+  const std::string quoted = Quote(text);
+  const auto fail = [&](std::string_view what) { return std::unexpected(quoted + ": " + std::string(what)); };
+  if (text.empty()) return fail("empty; write *, a host name like x.com, *.x.com or file:");
+  if (std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) <= 0x20 || c == 0x7F; })) {
+    return fail("no spaces or control characters in a site pattern");
+  }
+  Pattern pattern;
+  pattern.text = std::string(text);
+  const std::string lower = LowerAscii(text);
+  if (lower == "file:" || lower == "file://" || lower == "file:///") {
+    pattern.file = true;
+    return pattern;
+  }
+  if (lower.starts_with("file:")) return fail("file: stands for every local file and takes no host or path; write file:");
+  if (const std::size_t scheme_end = text.find("://"); scheme_end != std::string_view::npos) {
+    std::string_view authority = text.substr(scheme_end + 3);
+    authority = authority.substr(0, authority.find_first_of("/?#"));
+    if (const std::size_t at = authority.rfind('@'); at != std::string_view::npos) authority.remove_prefix(at + 1);
+    return fail("write the host name, e.g. " + std::string(authority.empty() ? "x.com" : authority));
+  }
+  if (const std::size_t slash = text.find_first_of("/?#\\"); slash != std::string_view::npos) {
+    const std::string_view site = text.substr(0, slash);
+    return fail("a site pattern has no path; write " + std::string(site.empty() ? "x.com" : site));
+  }
+  if (const std::size_t at = text.rfind('@'); at != std::string_view::npos) {
+    const std::string_view site = text.substr(at + 1);
+    return fail("a site pattern has no user name; write " + std::string(site.empty() ? "x.com" : site));
+  }
+
+  // host[:port]; an IPv6 address in brackets.
+  std::string_view host = text;
+  std::optional<std::string_view> port;
+  if (const std::size_t close = text.rfind(']'); close != std::string_view::npos) {
+    host = text.substr(0, close + 1);
+    const std::string_view after = text.substr(close + 1);
+    if (!after.empty()) {
+      if (after.front() != ':') return fail("only \":port\" may follow \"]\"");
+      port = after.substr(1);
+    }
+  } else if (text.find('[') != std::string_view::npos) {
+    return fail("an IPv6 address needs its closing \"]\"");
+  } else if (const std::size_t colons = static_cast<std::size_t>(std::count(text.begin(), text.end(), ':'));
+             colons > 1) {
+    const bool ipv6 = std::all_of(text.begin(), text.end(), [](char c) {
+      return IsDigit(c) || (Lower(c) >= 'a' && Lower(c) <= 'f') || c == ':' || c == '.';
+    });
+    return fail(ipv6 ? "an IPv6 address goes in brackets, e.g. [::1] or [::1]:8080" : "one \":port\" at most");
+  } else if (colons == 1) {
+    const std::size_t colon = text.find(':');
+    host = text.substr(0, colon);
+    port = text.substr(colon + 1);
+  }
+  if (port) {
+    const auto number = ParsePort(*port);
+    if (!number) return fail("the port must be a number from 1 to 65535");
+    pattern.port = *number;
+  }
+  if (host.empty()) return fail("no host before the port; write *" + std::string(text) + " for every site on that port");
+  if (host == "*") {
+    pattern.any = true;
+    return pattern;
+  }
+  if (host.starts_with("*.")) {
+    pattern.subdomains = true;
+    host.remove_prefix(2);
+  }
+  if (host.find('*') != std::string_view::npos) return fail("\"*\" goes alone or at the start, as in *.x.com");
+  if (host.starts_with('.') && host.size() > 1 && !pattern.subdomains) {
+    return fail("write *" + std::string(text) + " for " + std::string(text.substr(1)) + " and its subdomains");
+  }
+  auto canonical = CanonicalHost(host, true);
+  if (!canonical) return fail(canonical.error());
+  if (pattern.subdomains && IsIpHost(*canonical)) {
+    return fail("an IP address has no subdomains; write " + *canonical);
+  }
+  pattern.host = std::move(*canonical);
+  return pattern;
+}
+
+bool Matches(const Pattern& pattern, const Site& site) {
+  bool match = false;
+  if (pattern.any) {
+    match = true;
+  } else if (pattern.file) {
+    match = site.scheme == "file";
+  } else if (!site.host.empty() && !pattern.host.empty()) {
+    match = site.host == pattern.host ||
+            (pattern.subdomains && site.host.size() > pattern.host.size() && site.host.ends_with(pattern.host) &&
+             site.host[site.host.size() - pattern.host.size() - 1] == '.');
+  }
+  return match && (!pattern.port || *pattern.port == site.port);
+}
+
+std::string Rule::Describe() const {
+  std::vector<std::string> patterns;
+  for (const auto& pattern : sites) patterns.push_back(pattern.text);
+  std::string out = "sites " + Join(patterns);
+  if (!allow.empty() || !allow_text.empty()) out += "; allow " + CapsText(allow_text, allow);
+  if (!deny.empty() || !deny_text.empty()) out += "; deny " + CapsText(deny_text, deny);
+  return out;
+}
+
+Policy Parse(std::string_view json, std::string path) {
+  Policy policy;
+  policy.path = std::move(path);
+  std::optional<std::string> error;
+  try {
+    error = ParseInto(json, policy);
+  } catch (const std::exception& e) {
+    error = std::string("cannot parse it: ") + e.what();
+  }
+  if (error) {
+    policy.source = Policy::Source::kMalformed;
+    policy.error = std::move(*error);
+    policy.rules.clear();
+    policy.default_deny = true;
+  } else {
+    policy.source = Policy::Source::kFile;
+  }
+  return policy;
+}
+
+Policy Load(const std::string& path) {
+  Policy policy;
+  policy.path = path;
+  const auto malformed = [&](std::string error) {
+    policy.source = Policy::Source::kMalformed;
+    policy.error = std::move(error);
+    policy.default_deny = true;
+    return policy;
+  };
+  const auto errno_text = [](int error) { return std::error_code(error, std::generic_category()).message(); };
+  // O_NONBLOCK: a FIFO put there must not hang the host; fstat refuses it next.
+  int fd = -1;
+  do {
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  } while (fd < 0 && errno == EINTR);
+  if (fd < 0) {
+    const int error = errno;
+    if (error == ENOENT) {
+      struct stat link {};
+      // A symbolic link to nowhere is a policy the user meant to have: fail closed.
+      if (!path.empty() && ::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+        return malformed("it is a symbolic link to a file that does not exist");
+      }
+      return policy;  // kNone
+    }
+    return malformed("cannot open it: " + errno_text(error));
+  }
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return malformed("cannot read it: " + errno_text(errno));
+  if (S_ISDIR(st.st_mode)) return malformed("it is a directory, not a file");
+  if (!S_ISREG(st.st_mode)) return malformed("it is not a regular file");
+  const std::string too_large = "too large (over " + std::to_string(kMaxFileBytes >> 20) + " MiB)";
+  if (static_cast<std::uint64_t>(st.st_size) > kMaxFileBytes) return malformed(too_large);
+  std::string text;
+  char buffer[16384];
+  while (true) {
+    const ssize_t n = ::read(fd, buffer, sizeof(buffer));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return malformed("cannot read it: " + errno_text(errno));
+    if (n == 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+    if (text.size() > kMaxFileBytes) return malformed(too_large);  // it grew while read
+  }
+  return Parse(text, path);
+}
+
+std::string DefaultPath() {
+  if (std::string path = Env("TABBRIDGE_POLICY"); !path.empty()) return path;
+  if (std::string config = Env("XDG_CONFIG_HOME"); !config.empty() && config.front() == '/') {
+    return WithoutTrailingSlashes(std::move(config)) + "/tabbridge/policy.json";
+  }
+  return HomeDir() + "/.config/tabbridge/policy.json";
+}
+
+Decision Decide(const Policy& policy, Cap cap, std::string_view url) {
+  switch (policy.source) {
+    case Policy::Source::kNone:
+      return {.allowed = true, .rule = std::nullopt, .reason = "no policy file"};
+    case Policy::Source::kMalformed:
+      return {.allowed = false,
+              .rule = std::nullopt,
+              .reason = "the policy file is malformed (" + policy.error + ") — everything is denied until it is fixed"};
+    case Policy::Source::kFile:
+      break;
+  }
+  // No URL or no parsable one: a site without scheme or host, which only "*" matches.
+  const Site site = SiteOf(url).value_or(Site{});
+  std::vector<std::size_t> matching;
+  for (std::size_t i = 0; i < policy.rules.size(); ++i) {
+    const auto& patterns = policy.rules[i].sites;
+    if (std::any_of(patterns.begin(), patterns.end(), [&](const Pattern& p) { return Matches(p, site); })) {
+      matching.push_back(i);
+    }
+  }
+  for (std::size_t i : matching) {
+    if (Has(policy.rules[i].deny, cap)) return {.allowed = false, .rule = i, .reason = RuleReason(policy, i)};
+  }
+  for (std::size_t i : matching) {
+    if (Has(policy.rules[i].allow, cap)) return {.allowed = true, .rule = i, .reason = RuleReason(policy, i)};
+  }
+  if (!matching.empty()) {
+    std::string numbers;
+    for (std::size_t i : matching) numbers += (numbers.empty() ? "" : ", ") + std::to_string(i + 1);
+    return {.allowed = false,
+            .rule = std::nullopt,
+            .reason = "no rule allows " + std::string(Name(cap)) + " there (" +
+                      (matching.size() == 1 ? "rule " + numbers + " matches" : "rules " + numbers + " match") + ")"};
+  }
+  if (policy.default_deny) {
+    return {.allowed = false, .rule = std::nullopt, .reason = "no rule matches it and the default is deny"};
+  }
+  return {.allowed = true, .rule = std::nullopt, .reason = "no rule matches it (default allow)"};
+}
+
+std::string DenialMessage(const Policy& policy, std::string_view tool, std::string_view url, const Decision& decision) {
+  std::string where;
+  if (const auto site = SiteOf(url)) {
+    where = site->Describe();
+  } else {
+    where = url.empty() ? "a page without URL" : Cut(url, kMaxUrlInMessage);
+  }
+  std::string message = std::string(tool) + " denied on " + where + ": " + decision.reason;
+  if (!policy.path.empty()) message += " in " + ShortPath(policy.path);
+  return message;
+}
+
+std::string ShortPath(const std::string& path) {
+  const std::string home = HomeDir();
+  if (!home.empty() && path.size() > home.size() + 1 && path.starts_with(home) && path[home.size()] == '/') {
+    return "~/" + path.substr(home.size() + 1);
+  }
+  return path;
+}
+
+}  // namespace tb::policy
