@@ -121,6 +121,9 @@ inline constexpr int kTabNotFound = -32001;
 inline constexpr int kInvalidArgument = -32002;
 // pagetool.call named a document the tab no longer shows (the page changed).
 inline constexpr int kDocumentChanged = -32003;
+// A page request's params.policyUrl names another site than the tab is on now:
+// the page moved after the host checked the policy, so nothing was done.
+inline constexpr int kPageMoved = -32004;
 // Raised locally when a peer does not answer or goes away.
 inline constexpr int kTimeout = -32010;
 inline constexpr int kPeerGone = -32011;
@@ -158,6 +161,12 @@ inline constexpr std::string_view kTabsClose = "tabs.close";
 inline constexpr std::string_view kPagePrefix = "page.";
 // one of the page's own tools (WebMCP, forms): docs/protocol.md "The page's own tools"
 inline constexpr std::string_view kPageToolCall = "pagetool.call";
+// params of page requests: the tab URL the host's policy check approved
+// (docs/policy.md); the extension acts only while the tab is still on its site.
+inline constexpr std::string_view kPolicyUrlParam = "policyUrl";
+// result _meta key: the URL a call's action navigated the tab's top frame to,
+// which the host checks against the policy before the model sees the result.
+inline constexpr std::string_view kNavigatedToMeta = "tabbridge/navigatedTo";
 // notifications, host -> extension
 inline constexpr std::string_view kChunk = "chunk";
 inline constexpr std::string_view kCancel = "cancel";

@@ -242,6 +242,24 @@ bool IsPageTool(std::string_view name) {
   return std::ranges::any_of(PageCatalog(), [&](const Json& t) { return t["name"] == name; });
 }
 
+std::optional<policy::Cap> CapabilityOf(std::string_view name) {
+  using policy::Cap;
+  // Every tool of both catalogs is here or said to touch no page (a unit test holds them together).
+  static constexpr std::pair<std::string_view, Cap> kCaps[] = {
+      {kOpenTab, Cap::kNavigate},     {kCloseTab, Cap::kAct},          {kListWebMcpTools, Cap::kRead},
+      {kCallWebMcpTool, Cap::kAct},   {"snapshot", Cap::kRead},        {"read_page", Cap::kRead},
+      {"screenshot", Cap::kRead},     {"console_logs", Cap::kRead},    {"network_errors", Cap::kRead},
+      {"wait_for", Cap::kRead},       {"click", Cap::kAct},            {"type", Cap::kAct},
+      {"fill_form", Cap::kAct},       {"select_option", Cap::kAct},    {"hover", Cap::kAct},
+      {"scroll", Cap::kAct},          {"press_key", Cap::kAct},        {"handle_dialog", Cap::kAct},
+      {"navigate", Cap::kNavigate},   {"evaluate", Cap::kEval},        {"download_file", Cap::kDownload},
+  };
+  for (const auto& [tool, cap] : kCaps) {
+    if (tool == name) return cap;
+  }
+  return std::nullopt;
+}
+
 std::string_view RequiredCap(std::string_view name) {
   if (name == "evaluate") return kCapEval;
   if (name == "download_file") return kCapDownload;

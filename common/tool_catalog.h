@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/jsonrpc.h"
+#include "common/policy.h"
 
 namespace tb::tools {
 
@@ -28,6 +29,11 @@ inline constexpr std::string_view kCapEval = "eval";          // evaluate
 inline constexpr std::string_view kCapDownload = "download";  // download_file
 inline constexpr std::string_view kCapHtml = "html";          // read_page {mode: "html"}
 inline constexpr std::string_view kAllCaps[] = {kCapEval, kCapDownload, kCapHtml};
+
+// The policy capability a tool of tabbridge's needs on the tab's page
+// (docs/policy.md), or nullopt for the tools that touch no page
+// (connect_browser, list_tabs, focus_tab). The page's own tools are kAct.
+std::optional<policy::Cap> CapabilityOf(std::string_view name);
 
 // The MCP tool object for `name`, or nullptr when tabbridge has no such tool.
 // Page tools are found whatever the capabilities.

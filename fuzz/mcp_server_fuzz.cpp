@@ -48,7 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   {
     tb::fuzz::Peer client;
     auto transport = tb::fuzz::Peer::Pair(&loop, tb::Framing::kLine, tb::kMaxLineBytes, client);
-    tb::McpServer server(&loop, std::move(transport), {}, true);
+    tb::McpServer server(&loop, std::move(transport));
     server.Start();
     client.Write(input);
     client.Close();  // EOF: the server shuts down as when the client leaves

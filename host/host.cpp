@@ -9,6 +9,19 @@
 #include "common/tool_catalog.h"
 
 namespace tb {
+namespace {
+
+// The policy this host enforces, for doctor (the browser's environment chose the file).
+Json PolicySummary(const policy::Policy& p) {
+  using Source = policy::Policy::Source;
+  Json summary = {{"path", p.path},
+                  {"state", p.source == Source::kNone ? "none" : p.source == Source::kFile ? "file" : "malformed"},
+                  {"rules", p.rules.size()}};
+  if (p.source == Source::kMalformed) summary["error"] = p.error;
+  return summary;
+}
+
+}  // namespace
 
 Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions options)
     : loop_(loop),
@@ -17,6 +30,7 @@ Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions op
                  {.on_event = [this](const std::string& event, const Json& params) { OnExtensionEvent(event, params); },
                   .on_close = [this](std::string_view reason) { Shutdown(reason); }},
                  options_.extension_deadline_ms),
+      policy_(loop, options_.policy_path, options_.audit_path, options_.policy_poll_ms),
       server_(loop, options_.allowed_uid),
       reaper_(loop),
       settle_timer_(loop),
@@ -25,7 +39,13 @@ Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions op
 
 Host::~Host() { Shutdown("host destroyed"); }
 
-void Host::Start() { extension_.Start(); }
+void Host::Start() {
+  // A changed policy may change what each session's focused tab offers.
+  policy_.Start([this] {
+    for (auto& [id, session] : sessions_) session->RefreshTools();
+  });
+  extension_.Start();
+}
 
 void Host::Shutdown(std::string_view why) {
   if (shutting_down_) return;
@@ -34,6 +54,7 @@ void Host::Shutdown(std::string_view why) {
   server_.Close();
   for (auto& [id, session] : sessions_) session->Close();
   extension_.Close();
+  policy_.Stop();
   reaper_.Stop();
   settle_timer_.Stop();
   heartbeat_timer_.Stop();
@@ -46,7 +67,8 @@ Json Host::HelloResult() const {
           {"extension", extension_info_},
           {"tabCount", tabs_.VisibleCount()},
           {"webmcp", WebMcpStatus()},
-          {"hostPid", static_cast<long>(getpid())}};
+          {"hostPid", static_cast<long>(getpid())},
+          {"policy", PolicySummary(policy_.policy())}};
 }
 
 void Host::OnExtensionEvent(const std::string& event, const Json& params) {
@@ -158,14 +180,21 @@ void Host::AfterBrowserTabEvent() {
 }
 
 Json Host::ToolsFor(const Session& session) const {
-  Json list = Json::array({*tools::Find(tools::kListTabs), *tools::Find(tools::kOpenTab)});
+  Json list = Json::array({*tools::Find(tools::kListTabs)});
+  // Tools the policy can never allow this session are left out (a call still
+  // gets the denial); those that depend on the URL, by the focused tab's.
+  if (!session.read_only()) list.push_back(*tools::Find(tools::kOpenTab));
   if (tabs_.VisibleCount() == 0) return list;
   list.push_back(*tools::Find(tools::kFocusTab));
   if (!session.focused_tab()) return list;
-  list.push_back(*tools::Find(tools::kCloseTab));
-  list.push_back(*tools::Find(tools::kListWebMcpTools));
-  list.push_back(*tools::Find(tools::kCallWebMcpTool));
-  for (auto& tool : tools::PageTools(session.caps())) list.push_back(std::move(tool));
+  for (const auto name : {tools::kCloseTab, tools::kListWebMcpTools, tools::kCallWebMcpTool}) {
+    if (MayOnFocused(session, *tools::CapabilityOf(name))) list.push_back(*tools::Find(name));
+  }
+  for (auto& tool : tools::PageTools(session.caps())) {
+    if (MayOnFocused(session, *tools::CapabilityOf(tool["name"].get_ref<const std::string&>()))) {
+      list.push_back(std::move(tool));
+    }
+  }
   for (auto& offered : OfferedTo(session)) {
     if (offered.listed) list.push_back(std::move(offered.mcp_tool));
   }
@@ -173,18 +202,34 @@ Json Host::ToolsFor(const Session& session) const {
 }
 
 Json Host::PageToolNames(const Session& session) const {
-  Json names = Json::array({tools::kListWebMcpTools, tools::kCallWebMcpTool});
-  for (const auto& tool : tools::PageTools(session.caps())) names.push_back(tool["name"]);
-  for (const auto& offered : OfferedTo(session)) {
-    if (offered.listed) names.push_back(offered.mcp_name);
+  Json names = Json::array();
+  for (const auto& tool : ToolsFor(session)) {
+    const std::string& name = tool["name"].get_ref<const std::string&>();
+    if (name != tools::kListTabs && name != tools::kOpenTab && name != tools::kFocusTab && name != tools::kCloseTab) {
+      names.push_back(name);
+    }
   }
   return names;
 }
 
-Json Host::TabSummary(const Tab& tab) const { return {{"id", tab.id}, {"title", tab.title}, {"url", tab.url}}; }
+Json Host::TabSummary(const Tab& tab, const Session& session) const {
+  if (policy_.Allows(session, policy::Cap::kRead, tab.url)) return {{"id", tab.id}, {"title", tab.title}, {"url", tab.url}};
+  const auto site = policy::SiteOf(tab.url);
+  const auto denial = policy_.Deny(session, "read", policy::Cap::kRead, tab.url);
+  return {{"id", tab.id},
+          {"title", nullptr},
+          {"url", nullptr},
+          {"site", site ? site->Describe() : ""},
+          {"withheld", "title and URL: " + field::String((*denial)["content"][0], "text").value_or("")}};
+}
 
 void Host::CallTool(Session& session, const std::string& request_key, const std::string& name, const Json& args,
                     const Json& progress_token, Reply reply) {
+  if (const auto cap = tools::CapabilityOf(name)) {
+    const auto urls = PolicyUrls(session, name, args);
+    reply = Audited(session, name, *cap, urls, std::move(reply));
+    if (auto denial = PolicyDenial(session, name, *cap, urls)) return reply(std::move(*denial));
+  }
   if (tools::IsPageTool(name)) return CallPageTool(session, request_key, name, args, progress_token, std::move(reply));
   if (name == tools::kListTabs) return ListTabs(session, std::move(reply));
   if (name == tools::kOpenTab) return OpenTab(session, request_key, args, std::move(reply));

@@ -19,6 +19,7 @@
 #include "common/uv_util.h"
 #include "host/extension_link.h"
 #include "host/own_tools.h"
+#include "host/policy_gate.h"
 #include "host/session.h"
 #include "host/socket_server.h"
 #include "host/tab_table.h"
@@ -33,6 +34,11 @@ struct HostOptions {
   std::uint64_t navigation_settle_ms = kNavigationSettleMs;
   std::uint64_t debugger_idle_ms = kDebuggerIdleMs;
   std::uint64_t heartbeat_ms = kHeartbeatIntervalMs;
+  // The policy file (docs/policy.md) and the audit log; empty: none (everything
+  // allowed, nothing logged — what host unit tests use unless they test the policy).
+  std::string policy_path;
+  std::string audit_path;
+  std::uint64_t policy_poll_ms = kPolicyPollMs;
 };
 
 // The model's answer to a tool the extension ran on tab `tab_id`: its result
@@ -82,9 +88,31 @@ class Host {
   // kTabEventCoalesceMs (a burst of tab events is one list_changed).
   void AfterBrowserTabEvent();
 
-  Json TabSummary(const Tab& tab) const;
-  // The page tools a focused tab gives `session` (its capabilities decide).
+  // A tab as `session` may see it: title and URL withheld where the policy denies it `read`.
+  Json TabSummary(const Tab& tab, const Session& session) const;
+  // The page tools a focused tab gives `session` (its capabilities and the policy decide).
   Json PageToolNames(const Session& session) const;
+
+  // --- the policy (host/policy_checks.cpp) ---
+  // The URL of the tab `session` is focused on, if any.
+  std::optional<std::string> FocusedUrl(const Session& session) const;
+  // Whether the policy lets `session` do `cap` on its focused tab (false without one).
+  bool MayOnFocused(const Session& session, policy::Cap cap) const;
+  // The URLs a call of `name` with `args` is checked against: the tab's
+  // current URL and, for open_tab/navigate/download_file, where it goes.
+  std::vector<std::string> PolicyUrls(const Session& session, const std::string& name, const Json& args) const;
+  // The denial of the first URL the policy refuses, if any.
+  std::optional<Json> PolicyDenial(const Session& session, const std::string& name, policy::Cap cap,
+                                   const std::vector<std::string>& urls) const;
+  // `reply`, also writing the call to the audit log when its capability is audited.
+  Reply Audited(const Session& session, const std::string& name, policy::Cap cap, const std::vector<std::string>& urls,
+                Reply reply);
+  // The extension's side of the check (docs/protocol.md "The policy, checked
+  // twice"): a call it refused because the tab moved, or whose action moved
+  // the tab, is decided again where the tab is now. Strips the navigatedTo
+  // mark from `outcome`; returns what to answer instead, if anything.
+  std::optional<Json> RecheckAfter(std::int64_t session_id, const std::string& name, policy::Cap cap,
+                                   std::expected<Json, rpc::Error>& outcome);
 
   void ListTabs(Session& session, Reply reply);
   void OpenTab(Session& session, const std::string& request_key, const Json& args, Reply reply);
@@ -100,7 +128,8 @@ class Host {
   // The page's own tools (host/own_tool_calls.cpp).
   void OnPageTools(const Json& params);
   // The focused tab's own tools as `session` is offered them (empty when none).
-  std::vector<own_tools::Offered> OfferedTo(const Session& session) const;
+  // The policy may hide them all (`read` or `act` denied on the tab) unless `regardless_of_policy`.
+  std::vector<own_tools::Offered> OfferedTo(const Session& session, bool regardless_of_policy = false) const;
   std::optional<std::size_t> PageIndex(std::int64_t tab_id) const;
   void ListWebMcpTools(Session& session, const Json& args, Reply reply);
   void CallWebMcpTool(Session& session, const std::string& request_key, const Json& args, Reply reply);
@@ -126,6 +155,7 @@ class Host {
   uv_loop_t* loop_;
   HostOptions options_;
   ExtensionLink extension_;
+  PolicyGate policy_;
   SocketServer server_;
   TabTable tabs_;
   Json browser_ = Json::object();

@@ -12,7 +12,9 @@
 #include <spdlog/spdlog.h>
 #include <uv.h>
 
+#include "common/audit_log.h"
 #include "common/logging.h"
+#include "common/policy.h"
 #include "common/protocol.h"
 #include "common/socket_dir.h"
 #include "host/host.h"
@@ -67,7 +69,10 @@ int main(int argc, char** argv) {
                    .extension_deadline_ms = MillisFromEnv("TABBRIDGE_EXTENSION_DEADLINE_MS", tb::kDefaultExtensionDeadlineMs),
                    .navigation_settle_ms = MillisFromEnv("TABBRIDGE_NAVIGATION_SETTLE_MS", tb::kNavigationSettleMs),
                    .debugger_idle_ms = MillisFromEnv("TABBRIDGE_DEBUGGER_IDLE_MS", tb::kDebuggerIdleMs),
-                   .heartbeat_ms = MillisFromEnv("TABBRIDGE_HEARTBEAT_MS", tb::kHeartbeatIntervalMs)});
+                   .heartbeat_ms = MillisFromEnv("TABBRIDGE_HEARTBEAT_MS", tb::kHeartbeatIntervalMs),
+                   // The browser's environment decides, as for every program it starts (docs/policy.md).
+                   .policy_path = tb::policy::DefaultPath(),
+                   .audit_path = tb::audit::DefaultPath()});
     // On the heap, freed by their close callbacks: those run after this block.
     std::vector<uv_signal_t*> signals;
     for (const int signum : {SIGTERM, SIGINT}) {
@@ -83,6 +88,14 @@ int main(int argc, char** argv) {
     host.Start();
     uv_run(loop, UV_RUN_DEFAULT);
     exit_code = host.exit_code();
+    // Already on the way out: a second Ctrl-C or SIGTERM arriving once the
+    // handles are closed (which restores the default action) must not turn a
+    // clean exit into a death by signal — it stays blocked until we are gone.
+    sigset_t late;
+    sigemptyset(&late);
+    sigaddset(&late, SIGINT);
+    sigaddset(&late, SIGTERM);
+    ::sigprocmask(SIG_BLOCK, &late, nullptr);
     for (auto* handle : signals) tb::CloseHandle(reinterpret_cast<uv_handle_t*>(handle));
   }
   uv_run(loop, UV_RUN_DEFAULT);  // let close callbacks free their handles

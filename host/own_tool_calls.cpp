@@ -118,9 +118,13 @@ std::optional<std::size_t> Host::PageIndex(std::int64_t tab_id) const {
   return std::nullopt;
 }
 
-std::vector<own_tools::Offered> Host::OfferedTo(const Session& session) const {
+std::vector<own_tools::Offered> Host::OfferedTo(const Session& session, bool regardless_of_policy) const {
   const auto focus = session.focused_tab();
   if (!focus) return {};
+  // Seeing the page's tools is `read`; calling them, `act`.
+  if (!regardless_of_policy && (!MayOnFocused(session, policy::Cap::kRead) || !MayOnFocused(session, policy::Cap::kAct))) {
+    return {};
+  }
   const auto set = own_tools_.find(*focus);
   const auto index = PageIndex(*focus);
   if (set == own_tools_.end() || !index) return {};
@@ -141,6 +145,19 @@ std::string Host::OwnToolNamesNow(const Session& session) const {
 
 bool Host::CallOwnTool(Session& session, const std::string& request_key, const std::string& name, const Json& args,
                        Reply& reply) {
+  // The page's own tools are `act`: a name the page offers (or offered) on a
+  // tab the policy keeps from this session gets the denial.
+  const auto unfiltered = OfferedTo(session, /*regardless_of_policy=*/true);
+  const auto* known = FindOffered(unfiltered, name);
+  if ((known != nullptr && known->mcp_name == name) || session.was_told(name) || name.starts_with("webmcp_")) {
+    const auto urls = PolicyUrls(session, name, args);
+    Reply audited = Audited(session, name, policy::Cap::kAct, urls, std::move(reply));
+    if (auto denial = PolicyDenial(session, name, policy::Cap::kAct, urls)) {
+      audited(std::move(*denial));
+      return true;
+    }
+    reply = std::move(audited);
+  }
   const auto offered = OfferedTo(session);
   if (const auto* found = FindOffered(offered, name); found != nullptr && found->mcp_name == name) {
     RunOwnTool(session, request_key, *found, args, std::move(reply));
@@ -245,8 +262,10 @@ void Host::RunOwnTool(Session& session, const std::string& request_key, const ow
        {"documentId", set.document_id},
        {"name", offered.tool->name},
        {"source", offered.tool->source},
-       {"arguments", args}},
+       {"arguments", args},
+       {ext_method::kPolicyUrlParam, FocusedUrl(session).value_or("")}},
       [this, mcp_name, tab_id, session_id, reply](std::expected<Json, rpc::Error> outcome) {
+        if (auto instead = RecheckAfter(session_id, mcp_name, policy::Cap::kAct, outcome)) return reply(std::move(*instead));
         const Session* s = FindSession(session_id);
         const std::string changed = "the page changed — its tools are now: " +
                                     (s ? OwnToolNamesNow(*s) : std::string("unknown")) +

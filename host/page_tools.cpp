@@ -58,13 +58,15 @@ void Host::CallPageTool(Session& session, const std::string& request_key, const 
   }
   Json params = args;
   params["tabId"] = *focus;
+  params[ext_method::kPolicyUrlParam] = tabs_.Find(*focus)->url;  // what CallTool's policy check approved
   const std::int64_t tab_id = *focus;
   const std::int64_t session_id = session.id();
   auto call_id = std::make_shared<std::int64_t>(0);  // known once Call returns
   const auto call = extension_.Call(
       std::string(ext_method::kPagePrefix) + name, std::move(params),
-      [this, name, tab_id, reply, call_id](std::expected<Json, rpc::Error> outcome) {
+      [this, name, tab_id, session_id, reply, call_id](std::expected<Json, rpc::Error> outcome) {
         progress_routes_.erase(*call_id);
+        if (auto instead = RecheckAfter(session_id, name, *tools::CapabilityOf(name), outcome)) return reply(std::move(*instead));
         reply(ExtensionToolResult(name, tab_id, std::move(outcome)));
       },
       DeadlineFor(name, args));
@@ -111,7 +113,8 @@ void Host::OnConsoleEntry(const Json& params) {
   const std::int64_t tab_id = *tab;
   const std::string level = field::String(params, "level").value_or("error");
   for (auto& [id, session] : sessions_) {
-    if (session->focused_tab() != tab_id) continue;
+    // A page the policy keeps from a session does not speak to it either.
+    if (session->focused_tab() != tab_id || !MayOnFocused(*session, policy::Cap::kRead)) continue;
     session->Notify(mcp::kMessage, {{"level", level == "warn" ? "warning" : "error"},
                                     {"logger", "console"},
                                     {"data", {{"tabId", tab_id},

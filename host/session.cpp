@@ -93,6 +93,11 @@ void Session::OnRequest(rpc::Message& msg) {
       if (cap.is_string()) caps_.push_back(cap.get<std::string>());
     }
     lists_own_tools_ = field::Bool(msg.params, "pageTools").value_or(lists_own_tools_);
+    // A session narrows the policy, never widens it: a second hello cannot undo --read-only.
+    read_only_ = read_only_ || field::Bool(msg.params, "readOnly").value_or(false);
+    const Json client = field::Object(msg.params, "client");
+    client_ = field::String(client, "name").value_or("");
+    if (const auto version = field::String(client, "version")) client_ += " " + *version;
     told_fingerprint_ = ToolsFingerprint();
     Send(rpc::MakeResult(msg.id, host_.HelloResult()));
     return;

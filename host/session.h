@@ -32,6 +32,10 @@ class Session {
   // False with tabbridge --disable-webmcp-auto-register: the page's own tools
   // stay out of tools/list (list_webmcp_tools and call_webmcp_tool still work).
   bool lists_own_tools() const { return lists_own_tools_; }
+  // tabbridge --read-only: the policy's `read` alone, whatever the file allows.
+  bool read_only() const { return read_only_; }
+  // The MCP client behind the shim, "name version" (for the audit log).
+  const std::string& client() const { return client_; }
   // Whether `name` was one of the page's own tools in the last list this
   // session was given: a call to it after the page changed is a clear error.
   bool was_told(const std::string& name) const { return told_own_.contains(name); }
@@ -68,6 +72,8 @@ class Session {
   std::optional<std::int64_t> focused_tab_;
   std::vector<std::string> caps_;  // page-tool capabilities from hello (tabbridge --caps)
   bool lists_own_tools_ = true;
+  bool read_only_ = false;
+  std::string client_;
   std::set<std::string> told_own_;
   std::size_t told_fingerprint_ = 0;
   int holds_ = 0;

@@ -31,10 +31,11 @@ std::string Quote(const std::string& text) {
 void Host::ListTabs(Session& session, Reply reply) {
   Json tabs = Json::array();
   for (const Tab* tab : tabs_.Visible()) {
-    Json entry = TabSummary(*tab);
+    Json entry = TabSummary(*tab, session);
     entry["focused"] = session.focused_tab() == tab->id;
     const auto own = own_tools_.find(tab->id);
-    entry["toolCount"] = own != own_tools_.end() ? own->second.total : 0;  // the page's own tools
+    const bool readable = !entry["url"].is_null();  // not withheld by the policy
+    entry["toolCount"] = own != own_tools_.end() && readable ? own->second.total : 0;  // the page's own tools
     if (tab->crashed) entry["crashed"] = true;  // calls answer "crashed" until it is reloaded
     tabs.push_back(std::move(entry));
   }
@@ -68,9 +69,10 @@ void Host::OpenTab(Session& session, const std::string& request_key, const Json&
         if (s != nullptr) s->Release();
         if (!outcome) return reply(tools::ErrorResult("open_tab: could not open " + Quote(url) + ": " + outcome.error().message));
         if (!tab) return reply(tools::ErrorResult("open_tab: the browser answered without a tab"));
+        if (s == nullptr) return reply(tools::Result({{"tab", {{"id", tab->id}}}, {"focused", focus}}));
         Json available = Json::array();
-        if (focus && s != nullptr) available = PageToolNames(*s);
-        reply(tools::Result({{"tab", TabSummary(*tab)}, {"focused", focus}, {"toolsAvailable", std::move(available)}}));
+        if (focus) available = PageToolNames(*s);
+        reply(tools::Result({{"tab", TabSummary(*tab, *s)}, {"focused", focus}, {"toolsAvailable", std::move(available)}}));
       });
   session.SetCanceller(request_key, [this, call, session_id] {
     extension_.Cancel(call);
@@ -89,7 +91,7 @@ void Host::FocusTab(Session& session, const Json& args, Reply reply) {
   session.set_focused_tab(tab_id);
   SyncFocusedTabs();
   session.Release();
-  reply(tools::Result({{"success", true}, {"tab", TabSummary(*tab)}, {"toolsAvailable", PageToolNames(session)}}));
+  reply(tools::Result({{"success", true}, {"tab", TabSummary(*tab, session)}, {"toolsAvailable", PageToolNames(session)}}));
 }
 
 void Host::CloseTab(Session& session, const std::string& request_key, const Json& args, Reply reply) {

@@ -9,6 +9,7 @@
 #include <uv.h>
 
 #include "common/json_field.h"
+#include "common/policy.h"
 #include "common/protocol.h"
 #include "common/socket_dir.h"
 #include "mcp_shim/extension_id.h"
@@ -98,6 +99,20 @@ int RunDoctor() {
       report.Ok("live host " + host.id + ": " + field::String(browser, "name").value_or("?") + " " +
                 field::String(browser, "version").value_or("") + ", " +
                 std::to_string(field::Int(hello, "tabCount").value_or(0)) + " tabs");
+      // The host's own view: the browser's environment picked its policy file.
+      const Json host_policy = field::Object(hello, "policy");
+      const std::string state = field::String(host_policy, "state").value_or("unknown");
+      const std::string policy_path = policy::ShortPath(field::String(host_policy, "path").value_or("?"));
+      if (state == "malformed") {
+        report.Fail("live host " + host.id + ": its policy " + policy_path + " is malformed: " +
+                        field::String(host_policy, "error").value_or("?") + " — it denies everything",
+                    "fix the file (docs/policy.md); the host re-reads it when it changes");
+      } else if (state == "file") {
+        report.Ok("live host " + host.id + ": policy " + policy_path + " (" +
+                  std::to_string(field::Int(host_policy, "rules").value_or(0)) + " rules)");
+      } else if (state == "none") {
+        report.Ok("live host " + host.id + ": no policy file at " + policy_path + " (read, act, navigate allowed)");
+      }
       const Json webmcp = field::String(hello, "webmcp").value_or("unknown");
       if (webmcp == "native") {
         report.Ok("live host " + host.id + ": the browser has native WebMCP (pages' own tools need no polyfill)");
@@ -122,6 +137,22 @@ int RunDoctor() {
   } else if (!std::filesystem::exists(dir)) {
     report.Fail("no browser is running the tabbridge extension",
                 "open your browser with the extension loaded (" + extension + "), or use connect_browser {launch: true}");
+  }
+
+  // 6. The policy file, as this environment finds it (docs/policy.md).
+  const auto found = policy::Load(policy::DefaultPath());
+  const std::string policy_path = policy::ShortPath(found.path);
+  switch (found.source) {
+    case policy::Policy::Source::kNone:
+      report.Note("policy: no file at " + policy_path + " — read, act and navigate allowed everywhere (docs/policy.md)");
+      break;
+    case policy::Policy::Source::kFile:
+      report.Ok("policy: " + policy_path + " (" + std::to_string(found.rules.size()) + " rules; `tabbridge policy` shows them)");
+      break;
+    case policy::Policy::Source::kMalformed:
+      report.Fail("policy: " + policy_path + " is malformed: " + found.error + " — the host denies everything",
+                  "fix it (docs/policy.md); `tabbridge policy` checks it again");
+      break;
   }
 
   std::printf(report.failures == 0 ? "\nall links work\n" : "\n%d problem(s) found\n", report.failures);

@@ -14,33 +14,43 @@
 #include <uv.h>
 
 #include "common/logging.h"
+#include "common/policy.h"
 #include "common/protocol.h"
 #include "common/tool_catalog.h"
+#include "mcp_shim/audit_command.h"
 #include "mcp_shim/doctor.h"
 #include "mcp_shim/mcp_server.h"
 #include "mcp_shim/native_manifest.h"
 #include "mcp_shim/paths.h"
+#include "mcp_shim/policy_command.h"
 
 namespace {
 
 constexpr std::string_view kDisableAutoRegister = "--disable-webmcp-auto-register";
+constexpr std::string_view kReadOnly = "--read-only";
 
 constexpr const char* kUsage =
-    "usage: tabbridge [--caps LIST] [--disable-webmcp-auto-register]\n"
+    "usage: tabbridge [--caps LIST] [--read-only] [--disable-webmcp-auto-register]\n"
     "                                 serve MCP on stdin/stdout (what MCP clients run)\n"
     "                                 LIST: comma-separated extra page tools: eval (evaluate),\n"
     "                                 download (download_file), html (read_page mode html), or all\n"
+    "                                 --read-only: this session may only read pages, whatever the\n"
+    "                                 policy file allows\n"
     "                                 --disable-webmcp-auto-register: keep the page's own tools\n"
     "                                 (WebMCP, forms) out of tools/list; list_webmcp_tools and\n"
     "                                 call_webmcp_tool still reach them\n"
-    "       tabbridge doctor          check every link: manifests, extension, socket, live host\n"
+    "       tabbridge doctor          check every link: manifests, extension, socket, live host, policy\n"
+    "       tabbridge policy [URL]    print the effective policy; with URL, what is allowed there and why\n"
+    "       tabbridge audit [-n N] [--json]\n"
+    "                                 the last N (20) entries of the audit log\n"
     "       tabbridge register [DIR]  write the native-messaging manifest for every browser found\n"
     "                                 (or into DIR, a NativeMessagingHosts directory)\n"
     "       tabbridge unregister      remove those manifests\n"
     "       tabbridge --version\n"
     "\n"
     "environment: TABBRIDGE_BROWSER, TABBRIDGE_BROWSER_ARGS, TABBRIDGE_PROFILE_DIR,\n"
-    "             TABBRIDGE_EXTENSION_DIR, TABBRIDGE_SOCKET_DIR, TABBRIDGE_LOG_FILE, TABBRIDGE_LOG_LEVEL\n";
+    "             TABBRIDGE_EXTENSION_DIR, TABBRIDGE_SOCKET_DIR, TABBRIDGE_LOG_FILE, TABBRIDGE_LOG_LEVEL,\n"
+    "             TABBRIDGE_POLICY (the policy file), XDG_CONFIG_HOME, XDG_STATE_HOME (the audit log)\n";
 
 int Register(const std::vector<std::string>& dirs) {
   std::vector<std::string> targets = dirs;
@@ -91,8 +101,14 @@ std::expected<std::vector<std::string>, std::string> ParseCaps(const std::string
   return caps;
 }
 
-int Serve(std::vector<std::string> caps, bool list_page_tools) {
+int Serve(tb::SessionOptions options) {
   tb::InitLogging("tabbridge", "info");
+  // Said here too: MCP clients show their servers' stderr, the browser's host logs where few look.
+  if (const auto policy = tb::policy::Load(tb::policy::DefaultPath());
+      policy.source == tb::policy::Policy::Source::kMalformed) {
+    spdlog::error("the policy file {} is malformed: {} — the host denies every call until it is fixed "
+                  "(`tabbridge policy` checks it)", tb::policy::ShortPath(policy.path), policy.error);
+  }
   ::signal(SIGPIPE, SIG_IGN);  // a vanished peer is an error code, not a death
   uv_loop_t* loop = uv_default_loop();
   std::string error;
@@ -102,7 +118,7 @@ int Serve(std::vector<std::string> caps, bool list_page_tools) {
     return 2;
   }
   {
-    tb::McpServer server(loop, std::move(stdio), std::move(caps), list_page_tools);
+    tb::McpServer server(loop, std::move(stdio), std::move(options));
     server.Start();
     uv_run(loop, UV_RUN_DEFAULT);
   }
@@ -111,14 +127,15 @@ int Serve(std::vector<std::string> caps, bool list_page_tools) {
   return 0;
 }
 
-// tabbridge [--caps LIST] [--disable-webmcp-auto-register]: the MCP server.
+// tabbridge [--caps LIST] [--read-only] [--disable-webmcp-auto-register]: the MCP server.
 int ServeWithOptions(const std::vector<std::string>& args) {
-  std::vector<std::string> caps;
-  bool list_page_tools = true;
+  tb::SessionOptions options;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg == kDisableAutoRegister) {
-      list_page_tools = false;
+      options.list_page_tools = false;
+    } else if (arg == kReadOnly) {
+      options.read_only = true;
     } else if (arg == "--caps" || arg.starts_with("--caps=")) {
       const bool inline_value = arg.starts_with("--caps=");
       if (!inline_value && i + 1 >= args.size()) {
@@ -130,20 +147,20 @@ int ServeWithOptions(const std::vector<std::string>& args) {
         std::fprintf(stderr, "tabbridge: %s\n", parsed.error().c_str());
         return 2;
       }
-      caps = std::move(*parsed);
+      options.caps = std::move(*parsed);
     } else {
       std::fprintf(stderr, "tabbridge: unknown option '%s'\n\n%s", arg.c_str(), kUsage);
       return 2;
     }
   }
-  return Serve(std::move(caps), list_page_tools);
+  return Serve(std::move(options));
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || args[0] == "--caps" || args[0].starts_with("--caps=") || args[0] == kDisableAutoRegister) {
+  if (args.empty() || args[0].starts_with("--caps") || args[0] == kDisableAutoRegister || args[0] == kReadOnly) {
     return ServeWithOptions(args);
   }
   const std::string& command = args[0];
@@ -156,6 +173,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (command == "doctor") return tb::RunDoctor();
+  if (command == "policy") return tb::RunPolicy({args.begin() + 1, args.end()});
+  if (command == "audit") return tb::RunAudit({args.begin() + 1, args.end()});
   if (command == "register") return Register({args.begin() + 1, args.end()});
   if (command == "unregister") return Unregister();
   std::fprintf(stderr, "tabbridge: unknown command '%s'\n\n%s", command.c_str(), kUsage);

@@ -35,9 +35,8 @@ constexpr std::string_view kInstructions =
 
 }  // namespace
 
-McpServer::McpServer(uv_loop_t* loop, std::unique_ptr<Transport> client, std::vector<std::string> caps,
-                     bool list_page_tools)
-    : loop_(loop), client_(std::move(client)), caps_(std::move(caps)), list_page_tools_(list_page_tools) {}
+McpServer::McpServer(uv_loop_t* loop, std::unique_ptr<Transport> client, SessionOptions options)
+    : loop_(loop), client_(std::move(client)), options_(std::move(options)) {}
 
 McpServer::~McpServer() {
   if (host_) host_->SetCallbacks({});
@@ -167,7 +166,10 @@ void McpServer::ConnectBrowser(const Json& id, const std::string& key, const Jso
   };
   connecting_key_ = key;
   connecting_ = std::make_unique<BrowserConnect>(
-      loop_, args, Json{{"client", client_info_}, {"caps", caps_}, {"pageTools", list_page_tools_}}, std::move(progress), [this, id, key](ConnectOutcome outcome) {
+      loop_, args, Json{{"client", client_info_},
+                 {"caps", options_.caps},
+                 {"pageTools", options_.list_page_tools},
+                 {"readOnly", options_.read_only}}, std::move(progress), [this, id, key](ConnectOutcome outcome) {
         if (auto launched = connecting_->TakeLaunched()) launched_ = std::move(launched);
         DeleteSoon(loop_, std::move(connecting_));  // we are inside its callback
         connecting_key_.clear();

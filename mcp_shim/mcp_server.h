@@ -19,13 +19,16 @@
 
 namespace tb {
 
+// What the command line asks of this session; the host is told in hello.
+struct SessionOptions {
+  std::vector<std::string> caps;  // page-tool capabilities (tabbridge --caps)
+  bool list_page_tools = true;    // false: --disable-webmcp-auto-register
+  bool read_only = false;         // --read-only: the policy's `read` alone
+};
+
 class McpServer {
  public:
-  // `caps`: the page-tool capabilities this session turns on (tabbridge --caps);
-  // `list_page_tools` false keeps the page's own tools out of tools/list
-  // (tabbridge --disable-webmcp-auto-register).
-  McpServer(uv_loop_t* loop, std::unique_ptr<Transport> client, std::vector<std::string> caps,
-            bool list_page_tools = true);
+  McpServer(uv_loop_t* loop, std::unique_ptr<Transport> client, SessionOptions options = {});
   ~McpServer();
   void Start();
 
@@ -50,8 +53,7 @@ class McpServer {
   std::string connecting_key_;
   std::unique_ptr<LaunchedBrowser> launched_;
   Json client_info_ = Json::object();
-  std::vector<std::string> caps_;
-  bool list_page_tools_ = true;
+  SessionOptions options_;
   int log_level_ = 0;  // index into the MCP levels; messages below it are not sent
   // Client requests not yet answered, by dumped id: the host-side id to cancel
   // (0 when served locally). A request is answered only while it is here.

@@ -867,8 +867,9 @@ async function makeTempDir(prefix) {
 const STDERR_KEEP = 256 * 1024;
 
 export class Session {
-  constructor({ name, client, transport, socketDir, profileDir, homeDir, logFile }) {
+  constructor({ name, client, transport, socketDir, profileDir, homeDir, stateDir, logFile }) {
     this.name = name;
+    this.stateDir = stateDir; // XDG_STATE_HOME of the shim (and its browser's host): the audit log is there
     this.homeDir = homeDir; // HOME of the shim (and so of the browser it launches, and the host)
     this.client = client;
     this.transport = transport;
@@ -1080,6 +1081,9 @@ export class Harness {
     // A fresh HOME keeps the browser's Downloads folder (and anything else it
     // writes under ~) inside the test's temp dirs.
     const homeDir = isolatedHome ? await this.tempDir('tb-e2e-home-') : null;
+    // The policy and the audit log (docs/policy.md) stay the test's own: no
+    // policy file unless a test writes one, and no line in the user's audit log.
+    const stateDir = await this.tempDir('tb-e2e-state-');
     const transport = new StdioClientTransport({
       command: SHIM_PATH,
       args: shimArgs,
@@ -1090,6 +1094,8 @@ export class Harness {
         TABBRIDGE_BROWSER_ARGS: [...BASE_BROWSER_ARGS, ...extraBrowserArgs].join(' '),
         TABBRIDGE_PROFILE_DIR: profileDir,
         TABBRIDGE_SOCKET_DIR: socketDir,
+        TABBRIDGE_POLICY: path.join(stateDir, 'policy.json'),
+        XDG_STATE_HOME: stateDir,
         ...env,
       },
       stderr: 'pipe',
@@ -1100,7 +1106,7 @@ export class Harness {
       await fsp.mkdir(this.logDir, { recursive: true });
       logFile = path.join(this.logDir, `${process.pid}-${name}-${Date.now()}.stderr.log`);
     }
-    const session = new Session({ name, client, transport, socketDir, profileDir, homeDir, logFile });
+    const session = new Session({ name, client, transport, socketDir, profileDir, homeDir, stateDir, logFile });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => session._onListChanged());
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => session.messages.push(n.params));
     transport.stderr?.on('data', (chunk) => {

@@ -80,6 +80,8 @@ describe('extension/protocol.js agrees with common/protocol.h', () => {
     assert.equal(js.Notification.CANCEL, cppValue('ext_method::kCancel'));
     assert.equal(js.Notification.TABS_FOCUSED, cppValue('ext_method::kTabsFocused'));
     assert.equal(js.DEBUGGER_IDLE_MS, cppValue('kDebuggerIdleMs'));
+    assert.equal(js.POLICY_URL_PARAM, cppValue('ext_method::kPolicyUrlParam'));
+    assert.equal(js.NAVIGATED_TO_META, cppValue('ext_method::kNavigatedToMeta'));
     const events = {
       HELLO: 'kHello', TAB_CREATED: 'kTabCreated', TAB_UPDATED: 'kTabUpdated', TAB_REMOVED: 'kTabRemoved',
       PAGE_PROGRESS: 'kPageProgress', CONSOLE_ENTRY: 'kConsoleEntry', PAGE_TOOLS: 'kPageTools',
@@ -87,7 +89,7 @@ describe('extension/protocol.js agrees with common/protocol.h', () => {
     for (const [key, name] of Object.entries(events)) assert.equal(js.Event[key], cppValue(`ext_event::${name}`), `Event.${key}`);
     const codes = {
       METHOD_NOT_FOUND: 'kMethodNotFound', BROWSER_ERROR: 'kBrowserError', TAB_NOT_FOUND: 'kTabNotFound',
-      INVALID_ARGUMENT: 'kInvalidArgument', DOCUMENT_CHANGED: 'kDocumentChanged',
+      INVALID_ARGUMENT: 'kInvalidArgument', DOCUMENT_CHANGED: 'kDocumentChanged', PAGE_MOVED: 'kPageMoved',
     };
     for (const [key, name] of Object.entries(codes)) assert.equal(js.ErrorCode[key], cppValue(`rpc_error::${name}`), `ErrorCode.${key}`);
   });

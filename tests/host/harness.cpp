@@ -47,6 +47,10 @@ fake::FakeExtension& HostTest::StartExtension(fake::FakeExtensionOptions options
   if (options.socket_dir.empty()) options.socket_dir = socket_dir_;
   if (options.stderr_path.empty()) options.stderr_path = NewLog("host");
   options.env.emplace_back("TABBRIDGE_LOG_LEVEL", "debug");
+  // The test's own policy (none) and audit log, never the user's (docs/policy.md);
+  // first, so a test's own choice wins.
+  options.env.insert(options.env.begin(), {{"TABBRIDGE_POLICY", work_.Join("policy.json")},
+                                           {"XDG_STATE_HOME", work_.Join("state")}});
   auto extension = fake::FakeExtension::Start(std::move(options));
   if (!extension) SetupFailed(extension.error());
   extensions_.push_back(std::move(*extension));

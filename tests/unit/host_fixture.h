@@ -95,7 +95,10 @@ class HostTest : public ::testing::Test {
     host_ = std::make_unique<Host>(&loop_, std::make_unique<Transport>(stream, stream, Framing::kNative, kMaxFrameFromExtension),
                                    HostOptions{.socket_dir = dir_, .allowed_uid = static_cast<long>(getuid()),
                                                .browser_pid = 4242, .extension_deadline_ms = deadline_ms,
-                                               .navigation_settle_ms = settle_ms_});
+                                               .navigation_settle_ms = settle_ms_,
+                                               .policy_path = policy_path_,
+                                               .audit_path = audit_path_,
+                                               .policy_poll_ms = policy_poll_ms_});
     host_->Start();
   }
 
@@ -169,10 +172,11 @@ class HostTest : public ::testing::Test {
     return response;
   }
 
-  Peer& Session(Json caps = Json::array()) {
+  Peer& Session(Json caps = Json::array(), Json extra_hello = Json::object()) {
     Peer& peer = Connect();
-    const Json hello = Call(peer, shim_method::kHello,
-                            {{"protocol", kShimProtocol}, {"client", {{"name", "test"}}}, {"caps", std::move(caps)}});
+    Json params = {{"protocol", kShimProtocol}, {"client", {{"name", "test"}}}, {"caps", std::move(caps)}};
+    params.update(extra_hello);
+    const Json hello = Call(peer, shim_method::kHello, std::move(params));
     EXPECT_TRUE(hello.contains("result")) << hello;
     return peer;
   }
@@ -217,6 +221,8 @@ class HostTest : public ::testing::Test {
   }
 
   std::uint64_t settle_ms_ = kNavigationSettleMs;  // set before StartHost to change it
+  std::string policy_path_, audit_path_;            // likewise: none by default
+  std::uint64_t policy_poll_ms_ = kPolicyPollMs;
   uv_loop_t loop_{};
   std::string root_, dir_;
   Peer ext_;

@@ -1,5 +1,7 @@
 #include "common/tool_catalog.h"
 
+#include <set>
+
 #include <gtest/gtest.h>
 
 namespace tb {
@@ -122,6 +124,27 @@ TEST(CheckArguments, AcceptsEitherTypeOfAUnion) {
   auto bad = tools::CheckArguments(fill, {{"fields", {{{"ref", "e1"}, {"value", 3}}}}});
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error(), "fields[0].value must be a string or a boolean, not an integer (3)");
+}
+
+// The policy table sits beside the catalog: a new tool without a capability
+// would slip past every policy check, so each must have one or be one of the
+// three that touch no page.
+TEST(ToolCatalog, EveryToolHasAPolicyCapabilityOrTouchesNoPage) {
+  const std::set<std::string> no_page = {"connect_browser", "list_tabs", "focus_tab"};
+  for (const auto& name : tools::ReservedNames()) {
+    EXPECT_EQ(tools::CapabilityOf(name).has_value(), !no_page.contains(name)) << name;
+  }
+}
+
+TEST(ToolCatalog, ReadToolsNeedReadAndActionsNeedAct) {
+  using policy::Cap;
+  EXPECT_EQ(tools::CapabilityOf("snapshot"), Cap::kRead);
+  EXPECT_EQ(tools::CapabilityOf("click"), Cap::kAct);
+  EXPECT_EQ(tools::CapabilityOf("navigate"), Cap::kNavigate);
+  EXPECT_EQ(tools::CapabilityOf("open_tab"), Cap::kNavigate);
+  EXPECT_EQ(tools::CapabilityOf("evaluate"), Cap::kEval);
+  EXPECT_EQ(tools::CapabilityOf("download_file"), Cap::kDownload);
+  EXPECT_EQ(tools::CapabilityOf("webmcp_x_page0_add"), std::nullopt);
 }
 
 }  // namespace

@@ -1,0 +1,97 @@
+// Who may do what, where: the per-site policy file (docs/policy.md).
+// Pure functions: parsing the file, matching site patterns against URLs and
+// deciding one capability on one URL. The host enforces the decisions
+// (host/policy_gate.h); `tabbridge policy` prints them.
+#pragma once
+
+#include <cstddef>
+#include <expected>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tb::policy {
+
+// What a tool does to a page; every tool needs one (common/tool_catalog.cpp).
+enum class Cap { kRead, kAct, kNavigate, kEval, kDownload };
+inline constexpr Cap kAllCaps[] = {Cap::kRead, Cap::kAct, Cap::kNavigate, Cap::kEval, Cap::kDownload};
+std::string_view Name(Cap cap);
+std::optional<Cap> CapFromName(std::string_view name);
+
+// Where a URL is, as patterns see it. http(s)/ws(s): the host name (lower
+// case, IDN as punycode "xn--…", IPv6 in brackets) and the port (the scheme's
+// default when the URL gives none). file: URLs are the site "file:". Other
+// URLs (about:blank, data:, chrome://…) have no host: only "*" matches them.
+struct Site {
+  std::string scheme;  // "https", "file", "about", …
+  std::string host;    // empty when the URL has none
+  int port = -1;       // -1 when the URL has no host
+  std::string Describe() const;  // "mail.google.com", "localhost:8080", "file:", "about:blank"
+  // Hostless sites: the URL, short, for Describe() ("about:blank", "chrome://settings", "data: URL").
+  std::string text;
+};
+// blob:/filesystem: URLs are the site of the URL inside them.
+std::optional<Site> SiteOf(std::string_view url);
+
+// One entry of a rule's "sites": "*", "x.com", "*.x.com" (x.com and its
+// subdomains), each with an optional ":port"; "file:" for local files.
+struct Pattern {
+  std::string text;     // as written, for messages
+  std::string host;     // lower case, punycode; empty for "*" and "file:"
+  bool any = false;     // "*"
+  bool subdomains = false;  // "*.host"
+  bool file = false;    // "file:" / "file://"
+  std::optional<int> port;
+};
+std::expected<Pattern, std::string> ParsePattern(std::string_view text);
+bool Matches(const Pattern& pattern, const Site& site);
+
+struct Rule {
+  std::vector<Pattern> sites;
+  std::vector<Cap> allow;  // "all" expanded
+  std::vector<Cap> deny;
+  std::string Describe() const;  // "sites *.mybank.com, mail.google.com; deny all"
+  // As written (for Describe): the capability names, "all" kept.
+  std::vector<std::string> allow_text;
+  std::vector<std::string> deny_text;
+};
+
+struct Policy {
+  enum class Source { kNone, kFile, kMalformed };
+  Source source = Source::kNone;  // kNone: no file, every capability allowed
+  std::string path;               // the file (also when absent or malformed)
+  std::string error;              // kMalformed: what is wrong, e.g. `rule 2: unknown capability "reed"`
+  std::vector<Rule> rules;
+  bool default_deny = false;      // "default": "deny": sites no rule matches get nothing
+};
+
+// The policy in `json` (the contents of `path`): kFile, or kMalformed with the error.
+Policy Parse(std::string_view json, std::string path);
+// Reads `path`: kNone when it does not exist, kMalformed when it cannot be read or parsed.
+Policy Load(const std::string& path);
+// $TABBRIDGE_POLICY, else $XDG_CONFIG_HOME/tabbridge/policy.json, else
+// ~/.config/tabbridge/policy.json.
+std::string DefaultPath();
+
+struct Decision {
+  bool allowed = false;
+  // The rule that decided (0-based), if one did: a deny, else the first allow.
+  std::optional<std::size_t> rule;
+  // Why, for messages: `rule 1 (sites …; deny all)`, `no rule allows eval there (rule 3 matches)`,
+  // `no rule matches it and the default is deny`, `the policy file is malformed (…)`, `no policy file`.
+  std::string reason;
+};
+// `cap` on `url`. Deny wins over allow; among the rules matching the URL's
+// site, a capability none allows is denied; a site no rule matches gets
+// everything (or nothing with "default": "deny"). No file allows all; a
+// malformed file denies all.
+Decision Decide(const Policy& policy, Cap cap, std::string_view url);
+
+// `click denied on mail.google.com: rule 1 (sites *.mybank.com, mail.google.com;
+// deny all) in ~/.config/tabbridge/policy.json`
+std::string DenialMessage(const Policy& policy, std::string_view tool, std::string_view url, const Decision& decision);
+// `path` with the home directory written as "~".
+std::string ShortPath(const std::string& path);
+
+}  // namespace tb::policy

@@ -1,0 +1,69 @@
+// The policy as the host enforces it (docs/policy.md): the file's rules,
+// re-read when the file changes, narrowed by each session (--read-only), and
+// the audit log of every call that acts, navigates, evaluates or downloads.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <uv.h>
+
+#include "common/audit_log.h"
+#include "common/jsonrpc.h"
+#include "common/policy.h"
+
+namespace tb {
+
+class Session;
+
+// How often the file's stat is compared: an edit takes effect within this
+// (a poll, not inotify: the file and its directory may not exist yet).
+inline constexpr std::uint64_t kPolicyPollMs = 500;
+
+class PolicyGate {
+ public:
+  // An empty `policy_path` means no file (everything allowed); an empty
+  // `audit_path`, no audit log (host unit tests).
+  PolicyGate(uv_loop_t* loop, std::string policy_path, std::string audit_path,
+             std::uint64_t poll_ms = kPolicyPollMs);
+  ~PolicyGate();
+  PolicyGate(const PolicyGate&) = delete;
+  PolicyGate& operator=(const PolicyGate&) = delete;
+
+  // Reads the file and watches it; `on_change` runs after a re-read that
+  // changed the policy (sessions' tool lists may change with it).
+  void Start(std::function<void()> on_change);
+  void Stop();  // idempotent
+  const policy::Policy& policy() const { return policy_; }
+
+  // Whether `session` may do `cap` on `url`: its own narrowing, then the file.
+  bool Allows(const Session& session, policy::Cap cap, std::string_view url) const;
+  // nullopt when allowed; else the model's tool result for the denial:
+  // isError, a message naming tool, site, rule and file, and
+  // structuredContent.denied {capability, site, rule?, policy} for clients.
+  std::optional<Json> Deny(const Session& session, std::string_view tool, policy::Cap cap,
+                           std::string_view url) const;
+  // Whether a finished call of `tool` (with capability `cap`) goes to the audit log.
+  static bool Audited(policy::Cap cap) { return cap != policy::Cap::kRead; }
+  // One audit line for a finished call: its outcome read from `result`
+  // (ok, error, denied). `target` is where it was sent (navigate, open_tab).
+  void Audit(const Session& session, std::string_view tool, std::string_view url, const Json& result,
+             std::string_view target = "");
+
+ private:
+  void Reload();
+
+  uv_loop_t* loop_;
+  std::string policy_path_;
+  std::uint64_t poll_ms_;
+  policy::Policy policy_;
+  std::optional<audit::Log> audit_;
+  bool audit_failed_ = false;  // logged once, not on every call
+  std::function<void()> on_change_;
+  uv_fs_poll_t* poll_ = nullptr;
+};
+
+}  // namespace tb

@@ -1,0 +1,16 @@
+// `tabbridge policy [URL]`: the effective policy (docs/policy.md) and, for a
+// URL, what each capability may do there and which rule decides it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/policy.h"
+
+namespace tb {
+
+// The report `tabbridge policy` prints for `policy` (and `url` when not empty).
+std::string DescribePolicy(const policy::Policy& policy, const std::string& url);
+int RunPolicy(const std::vector<std::string>& args);
+
+}  // namespace tb

@@ -1,0 +1,292 @@
+// The host enforcing the policy file (docs/policy.md): denials before the
+// extension is asked, what sessions are shown, the second look after the
+// extension ran a call, read-only sessions, re-reading the file, the audit log.
+#include <sys/stat.h>
+
+#include <fstream>
+
+#include "common/audit_log.h"
+#include "tests/unit/host_fixture.h"
+
+namespace tb::testing_host {
+namespace {
+
+class PolicyHostTest : public HostTest {
+ protected:
+  void SetUp() override {
+    HostTest::SetUp();
+    char tmpl[] = "/tmp/tb-policy-XXXXXX";
+    files_ = ::mkdtemp(tmpl);
+    policy_path_ = files_ + "/policy.json";
+    audit_path_ = files_ + "/state/audit.jsonl";
+    policy_poll_ms_ = 10;  // a changed file is seen at once
+  }
+  void TearDown() override {
+    HostTest::TearDown();
+    std::filesystem::remove_all(files_);
+  }
+  void WritePolicy(const std::string& text) {
+    // Replaced, as editors do: the new file has another inode, so its stat differs.
+    const std::string tmp = policy_path_ + ".tmp";
+    std::ofstream(tmp) << text;
+    std::filesystem::rename(tmp, policy_path_);
+  }
+  // b.test is denied everything; a.test may do anything but download.
+  void StartWithTwoSites() {
+    WritePolicy(R"({"rules": [{"sites": ["b.test"], "deny": ["all"]},
+                              {"sites": ["a.test"], "allow": ["read", "act", "navigate", "eval"]}]})");
+    StartHost();
+    Hello({TabJson(4, "https://a.test/", "Alpha"), TabJson(5, "https://b.test/inbox", "Secret inbox")});
+  }
+  static std::string Text(const Json& result) { return result["content"][0]["text"].get<std::string>(); }
+  static bool Has(const std::vector<std::string>& names, std::string_view name) {
+    return std::ranges::find(names, name) != names.end();
+  }
+
+  std::string files_;
+};
+
+TEST_F(PolicyHostTest, ADeniedCallNeverReachesTheExtensionAndNamesTheRuleAndTheFile) {
+  StartWithTwoSites();
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 5}});
+  const Json result = CallTool(s, "click", {{"ref", "e1"}});
+  EXPECT_TRUE(result["isError"]);
+  EXPECT_EQ(Text(result), "click denied on b.test: rule 1 (sites b.test; deny all) in " + policy_path_);
+  EXPECT_EQ(result["structuredContent"]["denied"]["capability"], "act");
+  EXPECT_EQ(result["structuredContent"]["denied"]["rule"], 1);
+  EXPECT_EQ(ext_.CountMethod("page.click"), 0);
+}
+
+TEST_F(PolicyHostTest, ReadsAreDeniedOnADeniedTabToo) {
+  StartWithTwoSites();
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 5}});
+  EXPECT_TRUE(CallTool(s, "snapshot")["isError"]);
+  EXPECT_TRUE(CallTool(s, "list_webmcp_tools")["isError"]);
+  EXPECT_EQ(ext_.CountMethod("page.snapshot"), 0);
+}
+
+TEST_F(PolicyHostTest, AllowedCallsCarryTheUrlTheyWereCheckedFor) {
+  StartWithTwoSites();
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  StartTool(s, 70, "click", {{"ref", "e1"}});
+  const Json request = ExtRequest("page.click");
+  EXPECT_EQ(request["params"][ext_method::kPolicyUrlParam], "https://a.test/");
+  SendExt(rpc::MakeResult(request["id"], {{"content", {{{"type", "text"}, {"text", "clicked"}}}}}));
+  ASSERT_TRUE(AwaitReply(s, 70));
+  EXPECT_FALSE(s.inbox.back()["result"].contains("isError"));
+}
+
+TEST_F(PolicyHostTest, AReadDeniedTabIsListedWithTitleAndUrlWithheld) {
+  StartWithTwoSites();
+  Peer& s = Session();
+  const Json tabs = CallTool(s, "list_tabs")["structuredContent"]["tabs"];
+  ASSERT_EQ(tabs.size(), 2u);
+  EXPECT_EQ(tabs[0]["title"], "Alpha");
+  EXPECT_TRUE(tabs[1]["title"].is_null());
+  EXPECT_TRUE(tabs[1]["url"].is_null());
+  EXPECT_EQ(tabs[1]["site"], "b.test");
+  EXPECT_EQ(rpc::Dump(tabs).find("Secret inbox"), std::string::npos);
+  EXPECT_EQ(rpc::Dump(tabs).find("/inbox"), std::string::npos);
+}
+
+TEST_F(PolicyHostTest, AFocusedTabOnADeniedSiteOffersNoPageTools) {
+  StartWithTwoSites();
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 5}});
+  const auto names = ToolNames(s);
+  EXPECT_TRUE(Has(names, "list_tabs"));
+  EXPECT_TRUE(Has(names, "focus_tab"));
+  EXPECT_FALSE(Has(names, "snapshot"));
+  EXPECT_FALSE(Has(names, "click"));
+  EXPECT_FALSE(Has(names, "close_tab"));
+}
+
+TEST_F(PolicyHostTest, ATabMovingToADeniedSiteChangesTheListOnce) {
+  StartWithTwoSites();
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  ASSERT_TRUE(Has(ToolNames(s), "click"));
+  const int before = s.ListChanged();
+  ExtEvent(ext_event::kTabUpdated, {{"tab", TabJson(4, "https://b.test/x")}});
+  ASSERT_TRUE(PumpUntil([&] { return s.ListChanged() == before + 1; }));
+  EXPECT_FALSE(Has(ToolNames(s), "click"));
+  EXPECT_FALSE(PumpUntil([&] { return s.ListChanged() > before + 1; }, 300));
+}
+
+TEST_F(PolicyHostTest, OpenTabToADeniedSiteIsRefusedBeforeTheBrowserIsAsked) {
+  StartWithTwoSites();
+  Peer& s = Session();
+  const Json result = CallTool(s, "open_tab", {{"url", "https://b.test/login"}});
+  EXPECT_TRUE(result["isError"]);
+  EXPECT_EQ(Text(result).rfind("open_tab denied on b.test: rule 1", 0), 0u) << Text(result);
+  EXPECT_EQ(ext_.CountMethod(ext_method::kTabsCreate), 0);
+}
+
+TEST_F(PolicyHostTest, NavigateIsCheckedWhereItGoes) {
+  StartWithTwoSites();
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  const Json result = CallTool(s, "navigate", {{"url", "https://b.test/"}});
+  EXPECT_TRUE(result["isError"]);
+  EXPECT_EQ(Text(result).rfind("navigate denied on b.test", 0), 0u) << Text(result);
+  EXPECT_EQ(ext_.CountMethod("page.navigate"), 0);
+}
+
+TEST_F(PolicyHostTest, ACapabilityNoMatchingRuleAllowsIsDenied) {
+  StartWithTwoSites();
+  Peer& s = Session({"download"});
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  const Json result = CallTool(s, "download_file", {{"url", "https://a.test/f.zip"}});
+  EXPECT_TRUE(result["isError"]);
+  EXPECT_NE(Text(result).find("no rule allows download"), std::string::npos) << Text(result);
+}
+
+TEST_F(PolicyHostTest, AnActionThatLandsOnADeniedSiteIsAnsweredWithTheDenialNotThePage) {
+  StartWithTwoSites();
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  StartTool(s, 71, "click", {{"ref", "e1"}});
+  const Json request = ExtRequest("page.click");
+  const Json result = {{"content", {{{"type", "text"}, {"text", "clicked link; navigated to https://b.test/inbox (Secret inbox)"}}}},
+                       {"_meta", {{ext_method::kNavigatedToMeta, "https://b.test/inbox"}}}};
+  SendExt(rpc::MakeResult(request["id"], result));
+  ASSERT_TRUE(AwaitReply(s, 71));
+  const Json answer = s.inbox.back()["result"];
+  EXPECT_TRUE(answer["isError"]);
+  EXPECT_EQ(Text(answer).rfind("click: the page went to another site — navigate denied on b.test: rule 1", 0), 0u)
+      << Text(answer);
+  EXPECT_EQ(rpc::Dump(answer).find("Secret inbox"), std::string::npos);
+}
+
+TEST_F(PolicyHostTest, AnActionThatLandsOnAnAllowedSiteAnswersAsBeforeWithoutTheMark) {
+  StartWithTwoSites();
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  StartTool(s, 72, "click", {{"ref", "e1"}});
+  const Json request = ExtRequest("page.click");
+  const Json text = {{{"type", "text"}, {"text", "clicked; navigated to https://a.test/2"}}};
+  SendExt(rpc::MakeResult(request["id"], {{"content", text}, {"_meta", {{ext_method::kNavigatedToMeta, "https://a.test/2"}}}}));
+  ASSERT_TRUE(AwaitReply(s, 72));
+  EXPECT_EQ(s.inbox.back()["result"], Json({{"content", text}}));
+}
+
+TEST_F(PolicyHostTest, ACallTheExtensionFoundOnAnotherSiteIsDecidedThere) {
+  StartWithTwoSites();
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  StartTool(s, 73, "click", {{"ref", "e1"}});
+  Json request = ExtRequest("page.click");
+  SendExt(rpc::MakeError(request["id"], rpc::Error{rpc_error::kPageMoved, "moved", {{"url", "https://b.test/"}}}));
+  ASSERT_TRUE(AwaitReply(s, 73));
+  EXPECT_EQ(Text(s.inbox.back()["result"]).rfind("click denied on b.test", 0), 0u);
+
+  StartTool(s, 74, "click", {{"ref", "e1"}});
+  request = ExtRequest("page.click");
+  SendExt(rpc::MakeError(request["id"], rpc::Error{rpc_error::kPageMoved, "moved", {{"url", "https://a.test/other"}}}));
+  ASSERT_TRUE(AwaitReply(s, 74));
+  EXPECT_EQ(Text(s.inbox.back()["result"]), "click: the tab moved to a.test before the call ran — nothing was done; call it again");
+}
+
+TEST_F(PolicyHostTest, AReadOnlySessionMayReadButNotAct) {
+  StartWithTwoSites();
+  Peer& s = Session(Json::array(), {{"readOnly", true}});
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  const Json click = CallTool(s, "click", {{"ref", "e1"}});
+  EXPECT_TRUE(click["isError"]);
+  EXPECT_EQ(Text(click), "click denied: this session is read-only (tabbridge --read-only) — it may only read pages");
+  EXPECT_TRUE(CallTool(s, "open_tab", {{"url", "https://a.test/"}})["isError"]);
+  const auto names = ToolNames(s);
+  EXPECT_TRUE(Has(names, "snapshot"));
+  EXPECT_FALSE(Has(names, "click"));
+  EXPECT_FALSE(Has(names, "open_tab"));
+  StartTool(s, 75, "snapshot");
+  ExtRequest("page.snapshot");  // reads still go through
+}
+
+TEST_F(PolicyHostTest, ASecondHelloCannotUndoReadOnly) {
+  StartWithTwoSites();
+  Peer& s = Session(Json::array(), {{"readOnly", true}});
+  Call(s, shim_method::kHello, {{"protocol", kShimProtocol}, {"readOnly", false}});
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  EXPECT_TRUE(CallTool(s, "click", {{"ref", "e1"}})["isError"]);
+}
+
+TEST_F(PolicyHostTest, WithoutAFileEveryPageIsOpenToTheAgent) {
+  StartHost();  // policy_path_ names no file
+  Hello({TabJson(4, "https://b.test/")});
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  StartTool(s, 76, "click", {{"ref", "e1"}});
+  ExtRequest("page.click");
+  EXPECT_EQ(CallTool(s, "list_tabs")["structuredContent"]["tabs"][0]["url"], "https://b.test/");
+}
+
+TEST_F(PolicyHostTest, AMalformedFileDeniesEverything) {
+  WritePolicy(R"({"rules": [{"sites": ["*"], "alow": ["read"]}]})");
+  StartHost();
+  Hello({TabJson(4, "https://a.test/")});
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  const Json result = CallTool(s, "snapshot");
+  EXPECT_TRUE(result["isError"]);
+  EXPECT_NE(Text(result).find("malformed"), std::string::npos) << Text(result);
+  EXPECT_TRUE(CallTool(s, "list_tabs")["structuredContent"]["tabs"][0]["url"].is_null());
+}
+
+TEST_F(PolicyHostTest, AChangedFileTakesEffectWithoutARestart) {
+  StartWithTwoSites();
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  ASSERT_TRUE(Has(ToolNames(s), "click"));
+  const int before = s.ListChanged();
+  WritePolicy(R"({"rules": [{"sites": ["a.test"], "allow": ["read"]}]})");
+  ASSERT_TRUE(PumpUntil([&] { return s.ListChanged() == before + 1; }));
+  EXPECT_FALSE(Has(ToolNames(s), "click"));
+  EXPECT_NE(Text(CallTool(s, "click", {{"ref", "e1"}})).find("no rule allows act"), std::string::npos);
+}
+
+TEST_F(PolicyHostTest, ConsoleErrorsOfADeniedTabAreNotForwarded) {
+  StartWithTwoSites();
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 5}});
+  ExtEvent(ext_event::kConsoleEntry, {{"tabId", 5}, {"level", "error"}, {"text", "secret"}});
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  ExtEvent(ext_event::kConsoleEntry, {{"tabId", 4}, {"level", "error"}, {"text", "visible"}});
+  ASSERT_TRUE(PumpUntil([&] { return s.CountMethod(mcp::kMessage) == 1; }));
+  EXPECT_EQ(rpc::Dump(s.inbox).find("secret"), std::string::npos);
+}
+
+TEST_F(PolicyHostTest, ActingCallsAreAuditedWithTheirOutcomeAndReadsAreNot) {
+  StartWithTwoSites();
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 5}});
+  CallTool(s, "click", {{"ref", "e1"}});  // denied
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  StartTool(s, 77, "snapshot");
+  SendExt(rpc::MakeResult(ExtRequest("page.snapshot")["id"], {{"content", Json::array()}}));
+  ASSERT_TRUE(AwaitReply(s, 77));
+  StartTool(s, 78, "type", {{"ref", "e2"}, {"text", "hunter2"}});
+  SendExt(rpc::MakeResult(ExtRequest("page.type")["id"], {{"content", Json::array()}}));
+  ASSERT_TRUE(AwaitReply(s, 78));
+  const auto entries = audit::Tail(audit_path_, 10);
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0]["tool"], "click");
+  EXPECT_EQ(entries[0]["outcome"], "denied");
+  EXPECT_EQ(entries[0]["url"], "https://b.test/inbox");
+  EXPECT_NE(entries[0]["rule"].get<std::string>().find("rule 1"), std::string::npos);
+  EXPECT_EQ(entries[1]["tool"], "type");
+  EXPECT_EQ(entries[1]["outcome"], "ok");
+  EXPECT_EQ(entries[1]["client"], "test");
+  std::ifstream in(audit_path_);
+  const std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(all.find("hunter2"), std::string::npos);  // typed text is never logged
+  struct stat st{};
+  ASSERT_EQ(::stat(audit_path_.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+}
+
+}  // namespace
+}  // namespace tb::testing_host
