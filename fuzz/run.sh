@@ -10,7 +10,7 @@ cd "$repo"
 seconds=${FUZZ_SECONDS:-30}
 build="$repo/build-fuzz"
 targets=("$@")
-[[ ${#targets[@]} -eq 0 ]] && targets=(native_framer_fuzz line_framer_fuzz jsonrpc_fuzz check_arguments_fuzz
+[[ ${#targets[@]} -eq 0 ]] && targets=(native_framer_fuzz line_framer_fuzz jsonrpc_fuzz check_arguments_fuzz policy_fuzz
                                         mcp_server_fuzz host_session_fuzz)
 
 cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++-16 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
