@@ -22,14 +22,10 @@ void LogPolicy(const policy::Policy& p) {
   }
 }
 
-// The first line of a tool result's text, cut: what an audit line says of an error.
-std::string FirstLine(const Json& result) {
+// A tool result's message: what an audit line says of an error or a denial.
+std::string MessageOf(const Json& result) {
   for (const auto& part : field::Array(result, "content")) {
-    if (const auto text = field::String(part, "text")) {
-      std::string line = text->substr(0, text->find('\n'));
-      constexpr std::size_t kMax = 200;  // an audit line, not a transcript
-      return line.size() > kMax ? line.substr(0, kMax) + "…" : line;
-    }
+    if (const auto text = field::String(part, "text")) return audit::ErrorDetail(*text);  // first line, cut
   }
   return "";
 }
@@ -114,8 +110,8 @@ void PolicyGate::Audit(const Session& session, std::string_view tool, std::strin
   entry.tool = std::string(tool);
   entry.url = std::string(url);
   entry.outcome = denied ? "denied" : is_error ? "error" : "ok";
-  if (denied) entry.rule = FirstLine(result);
-  if (is_error && !denied) entry.detail = FirstLine(result);
+  if (denied) entry.rule = MessageOf(result);
+  if (is_error && !denied) entry.detail = MessageOf(result);
   if (!target.empty()) entry.detail = "to " + std::string(target) + (entry.detail.empty() ? "" : ": " + entry.detail);
   if (auto ok = audit_->Append(entry); !ok && !audit_failed_) {
     audit_failed_ = true;
