@@ -9,7 +9,7 @@
 // navigate (which reloads it) and console_logs / network_errors (what led up
 // to the crash). Loading anything in it ends the crash.
 //
-//   isCrashed(tabId), onTabCrashed((tabId) => ...), crashedAnswer(tabId) -> tool result | null
+//   isCrashed(tabId), onTabCrashed((tabId) => ...), crashedAnswer(tabId, tab?) -> tool result | null
 
 import { onCdpEvent } from './cdp.js';
 import { restoring } from './session_store.js';
@@ -81,9 +81,10 @@ export function registerCrashWatch() {
 }
 
 // The answer of a page tool called on a crashed tab, or null when the tab runs.
-export async function crashedAnswer(tabId) {
+// tab: chrome.tabs.get(tabId) when the caller has it already.
+export async function crashedAnswer(tabId, tab = undefined) {
   if (!Number.isInteger(tabId)) return null;
-  const tab = await chrome.tabs.get(tabId).catch(() => null);
+  if (tab === undefined) tab = await chrome.tabs.get(tabId).catch(() => null);
   if (!tab) return null; // the tool's own look-up says "gone"
   if (crashed.has(tabId)) {
     return errorResult(`tab ${tabId} crashed — reload it (navigate {action: "reload"}) or close it (close_tab)`);

@@ -19,11 +19,15 @@ import { cdp, onCdpEvent, onDetach } from './cdp.js';
 import { describeDialog, dialogOf, dialogPromise } from './dialogs.js';
 import { inflightRequests } from './network_log.js';
 import { ToolError, dataResult, getTab, toolHandler } from './read_util.js';
+import { watchTopFrame, withNavigatedTo } from './navigated_to.js';
 
 const MAX_RESULT_CHARS = 100 * 1024;
 const EVAL_TIMEOUT_MS = 20000; // the host gives a page request 30 s
 const PARSE_TIMEOUT_MS = 5000;
 const GROUP = 'tabbridge-evaluate';
+// Code that navigates as it returns: the navigation's start is looked for
+// this long after the answer (navigated_to.js).
+const NAV_GRACE_MS = 50;
 
 // ---------------------------------------------------------------------------
 // Main-world execution contexts per tab (for allFrames), from Runtime events.
@@ -75,7 +79,20 @@ export function registerEvaluate() {
 
 // ---------------------------------------------------------------------------
 
-export const evaluateTool = toolHandler(async ({ tabId, expression, allFrames = false }) => {
+// Code that navigates the tab (location.href = …) says where to in the
+// answer's _meta (navigated_to.js), as an action does.
+export async function evaluateTool(params, ctx) {
+  const nav = Number.isInteger(params?.tabId) ? await watchTopFrame(params.tabId) : null;
+  try {
+    const r = await evaluateInPage(params, ctx);
+    const graceMs = Date.now() + NAV_GRACE_MS < (ctx?.deadline ?? Infinity) ? NAV_GRACE_MS : 0;
+    return withNavigatedTo(r, await nav?.navigatedTo({ graceMs }));
+  } finally {
+    nav?.dispose();
+  }
+}
+
+const evaluateInPage = toolHandler(async ({ tabId, expression, allFrames = false }) => {
   await getTab(tabId);
   if (typeof expression !== 'string' || !expression.trim()) {
     throw new ToolError('expression is empty: give JavaScript such as document.title or () => location.href');

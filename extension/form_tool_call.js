@@ -11,8 +11,9 @@
 
 import { Deadlines, ErrorCode, RpcError, toolLabel } from './protocol.js';
 import { attach } from './cdp.js';
-import { account, assertNoDialog, clickAt, fillOne, result, show, withEffects } from './page_act.js';
+import { account, assertNoDialog, clickAt, fillOne, navResult, result, show, withEffects } from './page_act.js';
 import { getTab, locate, PageError, tabGone, topDocumentId, withTimeout } from './targets.js';
+import { MASK, maskSecrets } from './secrets.js';
 
 const SCRIPT_TIMEOUT_MS = 5000;
 // Inputs Input.insertText cannot fill (multi-part editors, pickers, sliders):
@@ -188,21 +189,8 @@ export async function callFormTool(tabId, documentId, name, args, { signal, dead
 }
 
 // Password values, as they could show up in an answer: as typed, in a URL (a
-// GET form puts them in the query), in a validation message.
-function mask(r, secrets) {
-  if (!secrets.size || !r?.content) return r;
-  const forms = [];
-  for (const v of secrets) {
-    forms.push(v, encodeURIComponent(v), new URLSearchParams({ v }).toString().slice(2), JSON.stringify(v).slice(1, -1));
-  }
-  // Longest first: a shorter form may be part of a longer one.
-  const uniq = [...new Set(forms)].filter(Boolean).sort((a, b) => b.length - a.length);
-  for (const block of r.content) {
-    if (block.type !== 'text') continue;
-    for (const f of uniq) block.text = block.text.split(f).join('•••');
-  }
-  return r;
-}
+// GET form puts them in the query), in a validation message (secrets.js).
+const mask = maskSecrets;
 
 async function run(tabId, documentId, name, args, signal, secrets, whyStopped) {
   await getTab(tabId);
@@ -263,7 +251,8 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped) {
       if (typeof selector !== 'string' || !selector) throw new PageError('the form changed — no field for it');
       const r = await fillOne(tabId, { selector, value: v }, signal);
       let text = r.text;
-      if (password && typeof v === 'string' && v && text.endsWith(show(v))) text = `${text.slice(0, -show(v).length)}"•••"`;
+      if (password && typeof v === 'string' && v && text.endsWith(show(v))) text = `${text.slice(0, -show(v).length)}"${MASK}"`;
+      if (r.secret) secrets.add(r.secret); // a field the page masks though the form does not call it a password
       return { ...r, text };
     };
     switch (p?.kind) {
@@ -349,19 +338,20 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped) {
     how = 'called requestSubmit() (the form has no submit button)';
     return {};
   }, { settleMs: submits ? 300 : 50, signal });
+  const answer = (r) => navResult(r, fx); // says where the submit took the tab
 
   const filled = done.length
     ? `filled ${done.length} field${done.length === 1 ? '' : 's'}: ${done.join(', ')}`
     : 'filled no fields';
   if (failure) {
-    return result(account(failure, done.length ? `filled before it: ${done.join(', ')}` : 'nothing was filled', fx.effects), true);
+    return answer(result(account(failure, done.length ? `filled before it: ${done.join(', ')}` : 'nothing was filled', fx.effects), true));
   }
-  if (aborted) return result(account(whyStopped(), done.length ? `filled before: ${done.join(', ')}` : 'nothing was filled', fx.effects), true);
+  if (aborted) return answer(result(account(whyStopped(), done.length ? `filled before: ${done.join(', ')}` : 'nothing was filled', fx.effects), true));
   if (!submits) {
     const sub = submitSel ? ` (selector ${JSON.stringify(submitSel)})` : '';
-    return result(account(filled, `not submitted: the page asks the user to submit it — call click on its submit button${sub} to submit`, fx.effects));
+    return answer(result(account(filled, `not submitted: the page asks the user to submit it — call click on its submit button${sub} to submit`, fx.effects)));
   }
-  if (fx.dialog && !how) return result(account(filled, fx.effects));
+  if (fx.dialog && !how) return answer(result(account(filled, fx.effects)));
 
   // Did it go? Only asked when the page stayed.
   let watch = null;
@@ -370,7 +360,7 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped) {
   }
   if (watch?.invalid?.length && !watch.submitted) {
     const list = watch.invalid.map((i) => `"${i.name}": ${i.message}`).join('; ');
-    return result(account(filled, how, submitNote, `the browser blocked the submit — invalid fields: ${list}`, fx.effects), true);
+    return answer(result(account(filled, how, submitNote, `the browser blocked the submit — invalid fields: ${list}`, fx.effects), true));
   }
   let outcome = '';
   if (fx.navigated) outcome = 'submitted';
@@ -379,5 +369,5 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped) {
   else if (watch && armed) outcome = 'no submit followed (the page handled the click itself)';
   else outcome = 'submitted';
   const says = watch?.says?.length ? `the page says: ${watch.says.map((x) => JSON.stringify(x)).join(', ')}` : '';
-  return result(account(filled, how, submitNote, outcome, says, fx.effects));
+  return answer(result(account(filled, how, submitNote, outcome, says, fx.effects)));
 }

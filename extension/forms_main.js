@@ -9,6 +9,8 @@
 // * Password fields ARE parameters: {type: string, format: "password"}; the
 //   value is typed with trusted input and never echoed (description says so).
 //   A form with one is not readOnly, and its description says "password fields: …".
+//   A text input the page masks as one (CSS -webkit-text-security) counts as
+//   a password field: its preset value is no default either.
 // * Hidden inputs are NOT parameters: the page keeps their values (CSRF
 //   tokens, state). Neither are readonly, disabled or unnamed fields.
 // * File inputs are NOT parameters (nothing can be typed into them); the
@@ -81,6 +83,8 @@
     const docTitle = getter(Document.prototype, 'title');
     const docBody = getter(Document.prototype, 'body');
     const locationHref = () => document.URL;
+    const computedStyle = window.getComputedStyle.bind(window);
+    const styleValue = method(CSSStyleDeclaration.prototype, 'getPropertyValue');
 
     const collapse = (s) => String(s ?? '').replace(/\s+/g, ' ').trim();
     const cut = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
@@ -89,6 +93,14 @@
 
     const SKIP_INPUT_TYPES = new Set(['hidden', 'submit', 'reset', 'button', 'image', 'file']);
     const inputType = (el) => String(el.type || 'text').toLowerCase();
+    const maskedByPage = (el) => {
+      try {
+        const v = styleValue(computedStyle(el), '-webkit-text-security');
+        return !!v && v !== 'none';
+      } catch {
+        return false;
+      }
+    };
 
     const visible = (el) => {
       if (checkVisibility) return checkVisibility(el, { visibilityProperty: true });
@@ -333,7 +345,7 @@
           if (d) prop.description = cut(d, 300);
           if (el.required) required.push(key);
         } else {
-          const password = t === 'password';
+          const password = t === 'password' || (tag === 'input' && maskedByPage(el));
           prop = { type: 'string' };
           let kind = 'text';
           if (t === 'email') prop.format = 'email';

@@ -117,6 +117,7 @@ function answerByDeadline(run, timeUp, method, budget) {
 const toError = (e) => ({
   code: e instanceof RpcError ? e.code : ErrorCode.BROWSER_ERROR,
   message: String(e?.message ?? e),
+  ...(e instanceof RpcError && e.data !== undefined ? { data: e.data } : {}),
 });
 
 // One port's life. Requests, chunks and cancels belong to the port they came

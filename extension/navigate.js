@@ -10,13 +10,17 @@
 // 204 or a download (the page stayed where it was), or still loading at the
 // deadline (what the tab shows). The answer is sent within the call's budget
 // (ctx.deadline): the wait ends FINAL_READ_MS before it, for the final read.
+// When the tab got a new document (a reload too) or is still loading one, the
+// answer's _meta says where (navigated_to.js), failures included.
 
 import { cdp } from './cdp.js';
 import { describeDialog, dialogOf, onDialog } from './dialogs.js';
 import { watchResponses } from './nav_responses.js';
 import { inflightRequests, mainFrameStatus, waitNetworkIdle } from './network_log.js';
-import { ToolError, dataResult, getTab, inject, mainResult, progressReporter, tabGone, toolHandler } from './read_util.js';
+import { ToolError, dataResult, errorResult, getTab, inject, mainResult, progressReporter, tabGone, toolHandler } from './read_util.js';
 import { HUNG_ADVICE } from './targets.js';
+import { withNavigatedTo } from './navigated_to.js';
+import { tabUrl } from './site_key.js';
 
 const DEFAULT_TIMEOUT_MS = 30000;
 const ABORT_GRACE_MS = 300; // an aborted navigation may just have been replaced by another
@@ -61,7 +65,13 @@ export const navigateTool = toolHandler(async (params, ctx) => {
     }
     const outcome = await watch.until(waitUntil, waitMs, ctx.signal, responses);
     const again = target !== null && stripHash(target) === stripHash(shown);
-    return await answer(tabId, { action, target, again, outcome, startedAt, waitUntil, waitMs, deadline });
+    const movedTo = await landedOn(tabId, outcome);
+    try {
+      return withNavigatedTo(await answer(tabId, { action, target, again, outcome, startedAt, waitUntil, waitMs, deadline }), movedTo);
+    } catch (e) {
+      if (e instanceof ToolError) return withNavigatedTo(errorResult(e.message), movedTo);
+      throw e;
+    }
   } finally {
     watch.dispose();
     responses.dispose();
@@ -297,6 +307,17 @@ async function pageFacts(tabId, startedAt, deadline = Infinity) {
 }
 
 const stripHash = (u) => String(u).replace(/#.*$/, '');
+
+// The top document the navigation left the tab with, when it is another one:
+// the URL of a cross-document navigation still loading, else (one committed
+// during the call) what the tab shows now. Same-document steps and a
+// navigation that failed or was aborted before committing leave it null.
+async function landedOn(tabId, { state, chain = [] }) {
+  if (state && !state.sameDocument && !state.committed && !state.error) return state.url;
+  if (!chain.some((n) => n.committed)) return null;
+  const tab = await chrome.tabs.get(tabId).catch(() => null);
+  return tabUrl(tab) || null;
+}
 
 const titled = (f) => `${f.url}${f.title ? ` ("${f.title}")` : ''}`;
 

@@ -10,6 +10,7 @@ import { callFormTool } from './form_tool_call.js';
 import { getTab, tabGone, topDocumentId } from './targets.js';
 import { onTabCrashed } from './crash_watch.js';
 import { pageHandler } from './page_handler.js';
+import { watchTopFrame, withNavigatedTo } from './navigated_to.js';
 
 const MAIN_SCRIPTS = ['own_tools_main.js', 'forms_main.js'];
 const RELAY_SCRIPT = 'own_tools_relay.js';
@@ -23,6 +24,9 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 // A page can dispatch its reports itself, in a loop: at most one report of a
 // tab is handled per REPORT_INTERVAL_MS; the last one of an interval wins.
 const REPORT_INTERVAL_MS = 100;
+// A tool that navigates as it returns (location.href = …; return 'ok'): the
+// navigation's start is looked for this long after its answer (navigated_to.js).
+const NAV_GRACE_MS = 50;
 const REPORT = 'tabbridge.pagetools';
 const RESEND = 'tabbridge.pagetools.resend';
 
@@ -235,8 +239,9 @@ async function injectIntoOpenTabs() {
 
 // --- pagetool.call {tabId, documentId, name, source, arguments} ---------------------
 
+// data.url: where the tab is now, for the host's policy (docs/protocol.md).
 const documentChanged = (url) => new RpcError(ErrorCode.DOCUMENT_CHANGED,
-  `the page changed since its tools were listed${url ? ` (now ${url})` : ''}`);
+  `the page changed since its tools were listed${url ? ` (now ${url})` : ''}`, url ? { url } : undefined);
 
 async function callPageTool(params, ctx) {
   const { tabId, documentId, name, source } = params;
@@ -296,8 +301,21 @@ function whileDocumentLives(tabId, documentId) {
 }
 
 // Runs until the call's deadline (ctx.deadline, from the host's deadlineMs;
-// signal aborts then with a TimeoutError) or its cancellation.
-async function runWebmcpTool(tabId, documentId, name, args, { signal, deadline = Infinity } = {}) {
+// signal aborts then with a TimeoutError) or its cancellation. A tool that
+// set off a navigation says where to in the answer's _meta (navigated_to.js);
+// one whose document went while it ran answers DOCUMENT_CHANGED.
+async function runWebmcpTool(tabId, documentId, name, args, ctx = {}) {
+  const nav = await watchTopFrame(tabId);
+  try {
+    const r = await runWebmcpToolIn(tabId, documentId, name, args, ctx);
+    const graceMs = Date.now() + NAV_GRACE_MS < (ctx.deadline ?? Infinity) ? NAV_GRACE_MS : 0;
+    return withNavigatedTo(r, await nav.navigatedTo({ graceMs }));
+  } finally {
+    nav.dispose();
+  }
+}
+
+async function runWebmcpToolIn(tabId, documentId, name, args, { signal, deadline = Infinity } = {}) {
   const label = toolLabel(name);
   const gone = whileDocumentLives(tabId, documentId);
   const budgetMs = Math.min(deadline - Date.now(), Deadlines.PAGE_TOOL_CALL_MS - Deadlines.ANSWER_MARGIN_MS);

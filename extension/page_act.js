@@ -16,6 +16,8 @@ import { screenshot } from './screenshot.js';
 import { snapshot } from './snapshot.js';
 import { checkpoint, getTab, HUNG_ADVICE, locate, onTarget, PageError, pointAt, runAgent, targetOf } from './targets.js';
 import { pageHandler } from './page_handler.js';
+import { watchTopFrame, withNavigatedTo } from './navigated_to.js';
+import { maskSecrets } from './secrets.js';
 
 const result = (text, isError = false) => ({ content: [{ type: 'text', text }], ...(isError ? { isError: true } : {}) });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -55,8 +57,12 @@ function assertNoDialog(tabId) {
 // ---- what happened after an action -------------------------------------------
 
 // Runs act(), then watches the tab for settleMs (longer while a navigation it
-// started is loading). Returns {value, effects: [phrases], navigated, dialog}.
-async function withEffects(tabId, act, { settleMs = 150, signal } = {}) {
+// started is loading). Returns {value, effects: [phrases], navigated, dialog,
+// navigatedTo} (navigatedTo: the URL of the new top document, or of the one
+// still loading, for the result's _meta — navResult). recheckSite (the
+// call's ctx.recheckSite, page_handler.js) runs right before act: a tab that
+// left the site the call was checked for is not acted on.
+async function withEffects(tabId, act, { settleMs = 150, signal, recheckSite } = {}) {
   const ev = { navUrl: null, committed: null, loaded: false, navError: null, sameDoc: null, newTabs: [], dialog: null };
   const top = (d) => d.tabId === tabId && d.frameId === 0;
   const L = [
@@ -70,7 +76,10 @@ async function withEffects(tabId, act, { settleMs = 150, signal } = {}) {
   ];
   for (const [event, fn] of L) event.addListener(fn);
   const offDialog = onDialog(tabId, (d) => { ev.dialog = d; });
+  let nav = null;
   try {
+    nav = await watchTopFrame(tabId);
+    await recheckSite?.();
     const value = await act();
     if (value?.dialog) ev.dialog = value.dialog;
     const deadline = Date.now() + NAV_WAIT_MS;
@@ -102,12 +111,16 @@ async function withEffects(tabId, act, { settleMs = 150, signal } = {}) {
       const url = t.pendingUrl || t.url;
       effects.push(`opened new tab ${t.id}${url ? ` (${url})` : ''}`);
     }
-    return { value, effects, navigated: !!(ev.committed || ev.navUrl), dialog: ev.dialog };
+    return { value, effects, navigated: !!(ev.committed || ev.navUrl), dialog: ev.dialog, navigatedTo: await nav.navigatedTo() };
   } finally {
     for (const [event, fn] of L) event.removeListener(fn);
     offDialog();
+    nav?.dispose();
   }
 }
+
+// An action's result, with where it took the tab (withEffects' navigatedTo).
+const navResult = (r, fx) => withNavigatedTo(r, fx?.navigatedTo);
 
 const show = (v) => {
   const s = String(v ?? '').replace(/\s+/g, ' ');
@@ -153,23 +166,23 @@ async function clickAt(tabId, loc, opts = {}) {
 
 // ---- tools ---------------------------------------------------------------------
 
-async function clickTool(tabId, { ref, selector, button = 'left', doubleClick = false }, { signal }) {
+async function clickTool(tabId, { ref, selector, button = 'left', doubleClick = false }, { signal, recheckSite }) {
   assertNoDialog(tabId);
   const loc = await locate(tabId, { ref, selector }, { signal });
   if (loc.state?.disabled) throw new PageError(`${loc.desc} is disabled — it cannot be clicked now`);
-  const fx = await withEffects(tabId, () => clickAt(tabId, loc, { button, doubleClick, signal }), { signal });
+  const fx = await withEffects(tabId, () => clickAt(tabId, loc, { button, doubleClick, signal }), { signal, recheckSite });
   const how = `${doubleClick ? 'double-clicked' : 'clicked'} ${loc.desc}${button !== 'left' ? ` (${button} button)` : ''}`;
-  return result(account(how, loc.note, await afterState(tabId, loc.frameId, loc.args, loc.state, fx), fx.effects));
+  return navResult(result(account(how, loc.note, await afterState(tabId, loc.frameId, loc.args, loc.state, fx), fx.effects)), fx);
 }
 
-async function hoverTool(tabId, { ref, selector }, { signal }) {
+async function hoverTool(tabId, { ref, selector }, { signal, recheckSite }) {
   assertNoDialog(tabId);
   const loc = await locate(tabId, { ref, selector }, { signal });
   const fx = await withEffects(tabId, async () => {
     const p = await pointAt(tabId, loc, (x, y) => hover(tabId, x, y, { signal }), { signal });
     return p.dialog ? p : hover(tabId, p.x, p.y, { signal });
-  }, { settleMs: 100, signal });
-  return result(account(`hovering over ${loc.desc}`, loc.note, await afterState(tabId, loc.frameId, loc.args, loc.state, fx), fx.effects));
+  }, { settleMs: 100, signal, recheckSite });
+  return navResult(result(account(`hovering over ${loc.desc}`, loc.note, await afterState(tabId, loc.frameId, loc.args, loc.state, fx), fx.effects)), fx);
 }
 
 // Focuses a text field (script focus, else a real click) with its text selected
@@ -193,7 +206,7 @@ async function typeInto(tabId, f, text, clear, signal) {
   return {};
 }
 
-async function typeTool(tabId, { ref, selector, text, clear = false, submit = false }, { signal }) {
+async function typeTool(tabId, { ref, selector, text, clear = false, submit = false }, { signal, recheckSite }) {
   assertNoDialog(tabId);
   const target = { ref, selector };
   let f;
@@ -203,7 +216,7 @@ async function typeTool(tabId, { ref, selector, text, clear = false, submit = fa
     const r = await typeInto(tabId, f, text, clear, signal);
     if (r.dialog || !submit) return r;
     return pressChord(tabId, await parseChord('Enter'), { signal });
-  }, { settleMs: submit ? 150 : 30, signal });
+  }, { settleMs: submit ? 150 : 30, signal, recheckSite });
   const n = [...text].length;
   const chars = `${n} char${n === 1 ? '' : 's'}`;
   const how = clear ? `replaced the text of ${f.desc} with ${chars}` : `typed ${chars} into ${f.desc}`;
@@ -217,7 +230,10 @@ async function typeTool(tabId, { ref, selector, text, clear = false, submit = fa
       if (e instanceof PageError && e.stale) after = ['the element is no longer in the page'];
     }
   }
-  return result(account(how, f.note, submit ? 'pressed Enter' : '', after, fx.effects));
+  // What was typed into a password field stays out of the answer, also where
+  // the page echoes it (a GET form's URL after submit).
+  const secrets = new Set(f.secret && text ? [text] : []);
+  return navResult(maskSecrets(result(account(how, f.note, submit ? 'pressed Enter' : '', after, fx.effects)), secrets), fx);
 }
 
 const TRUE_WORDS = new Set(['true', 'on', 'yes', 'checked', '1', 'y']);
@@ -242,7 +258,8 @@ async function fillOne(tabId, field, signal) {
       const f = await focusField(tabId, target, true, signal);
       if (f.dialog) return { text: `${desc}: dialog`, dialog: f.dialog };
       const r = await typeInto(tabId, f, value, true, signal);
-      return { text: `${desc} = ${show(info.state?.type === 'password' ? '•••' : value)}`, dialog: r.dialog };
+      const secret = !!(info.state?.secret || info.state?.type === 'password' || f.secret);
+      return { text: `${desc} = ${show(secret ? '•••' : value)}`, dialog: r.dialog, secret: secret && value ? value : undefined };
     }
     case 'checkbox':
     case 'radio': {
@@ -268,10 +285,11 @@ async function fillOne(tabId, field, signal) {
   }
 }
 
-async function fillFormTool(tabId, { fields }, { signal }) {
+async function fillFormTool(tabId, { fields }, { signal, recheckSite }) {
   assertNoDialog(tabId);
   if (!Array.isArray(fields) || !fields.length) throw new PageError('fields is empty: give [{ref or selector, value}, …]');
   const done = [];
+  const secrets = new Set(); // values typed into password fields: masked wherever the answer shows them
   let failure = null;
   const fx = await withEffects(tabId, async () => {
     for (let i = 0; i < fields.length; i++) {
@@ -279,6 +297,7 @@ async function fillFormTool(tabId, { fields }, { signal }) {
       try {
         const r = await fillOne(tabId, fields[i], signal);
         done.push(r.text);
+        if (r.secret) secrets.add(r.secret);
         if (r.dialog) return r;
       } catch (e) {
         if (!(e instanceof PageError)) throw e;
@@ -288,20 +307,20 @@ async function fillFormTool(tabId, { fields }, { signal }) {
       }
     }
     return {};
-  }, { settleMs: 50, signal });
+  }, { settleMs: 50, signal, recheckSite });
   if (failure) {
-    return result(account(failure, done.length ? `filled before it: ${done.join(', ')}` : 'nothing was filled', fx.effects), true);
+    return navResult(maskSecrets(result(account(failure, done.length ? `filled before it: ${done.join(', ')}` : 'nothing was filled', fx.effects), true), secrets), fx);
   }
-  return result(account(`filled ${done.length} field${done.length === 1 ? '' : 's'}: ${done.join(', ')}`, fx.effects));
+  return navResult(maskSecrets(result(account(`filled ${done.length} field${done.length === 1 ? '' : 's'}: ${done.join(', ')}`, fx.effects)), secrets), fx);
 }
 
-async function selectTool(tabId, { ref, selector, values }, { signal }) {
+async function selectTool(tabId, { ref, selector, values }, { signal, recheckSite }) {
   assertNoDialog(tabId);
   let r;
   const fx = await withEffects(tabId, async () => {
     r = await onTarget(tabId, { ref, selector }, 'select', { values }, { signal });
-  }, { settleMs: 50, signal });
-  return result(account(`selected ${r.selected.map(show).join(', ')} in ${r.desc}`, fx.effects));
+  }, { settleMs: 50, signal, recheckSite });
+  return navResult(result(account(`selected ${r.selected.map(show).join(', ')} in ${r.desc}`, fx.effects)), fx);
 }
 
 async function scrollTool(tabId, { ref, selector, dx, dy }, { signal }) {
@@ -313,18 +332,18 @@ async function scrollTool(tabId, { ref, selector, dx, dy }, { signal }) {
   return result(r.text);
 }
 
-async function pressKeyTool(tabId, { key }, { signal }) {
+async function pressKeyTool(tabId, { key }, { signal, recheckSite }) {
   assertNoDialog(tabId);
   const chord = await parseChord(key);
   if (chord.error) throw new PageError(chord.error);
-  const fx = await withEffects(tabId, () => pressChord(tabId, chord, { signal }), { signal });
+  const fx = await withEffects(tabId, () => pressChord(tabId, chord, { signal }), { signal, recheckSite });
   let focus = '';
   if (!fx.navigated && !fx.dialog && /^(Tab|Shift\+Tab)$/i.test(key)) {
     try {
       focus = (await runAgent(tabId, 0, 'active', {}, { timeoutMs: 3000 })).text;
     } catch { /* page busy: leave it out */ }
   }
-  return result(account(`pressed ${key}`, focus, fx.effects));
+  return navResult(result(account(`pressed ${key}`, focus, fx.effects)), fx);
 }
 
 async function screenshotTool(tabId, args) {
@@ -340,7 +359,7 @@ async function screenshotTool(tabId, args) {
   }
 }
 
-async function handleDialogTool(tabId, { accept, promptText }, { signal }) {
+async function handleDialogTool(tabId, { accept, promptText }, { signal, recheckSite }) {
   if (!dialogOf(tabId)) {
     return result(attachStalled(tabId)
       ? 'no dialog tabbridge can answer is open, but the page is not responding: a dialog that opened before tabbridge attached may be blocking it — ask the user to close it, or reload the tab'
@@ -350,9 +369,9 @@ async function handleDialogTool(tabId, { accept, promptText }, { signal }) {
   const fx = await withEffects(tabId, async () => {
     checkpoint(signal, 'answering the dialog');
     r = await handleDialog(tabId, { accept, promptText });
-  }, { settleMs: 150, signal });
-  if (r.isError) return result(r.text, true);
-  return result(account(r.text, fx.effects));
+  }, { settleMs: 150, signal, recheckSite });
+  if (r.isError) return navResult(result(r.text, true), fx);
+  return navResult(result(account(r.text, fx.effects)), fx);
 }
 
 async function snapshotTool(tabId, args) {
@@ -373,4 +392,4 @@ export function registerActTools() {
 }
 
 // For form_tool_call.js: a form tool fills and submits as fill_form and click do.
-export { account, assertNoDialog, clickAt, fillOne, result, show, withEffects };
+export { account, assertNoDialog, clickAt, fillOne, navResult, result, show, withEffects };

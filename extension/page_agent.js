@@ -10,7 +10,7 @@
 //   resolveFrames {tokens, frameRefs}        -> {map: {token: ref of the <iframe> it came from}}
 //   frameRect {token, rect}                  -> {rect} (a child frame's rect mapped into this viewport) | {error}
 //   state    {ref|selector}                  -> {desc, state} | {error}
-//   focus    {ref|selector, clear}           -> {desc, focused, kind} | {error}
+//   focus    {ref|selector, clear}           -> {desc, focused, empty, secret} | {error}
 //   fieldInfo {ref|selector}                 -> {desc, kind, checked?, state} | {error}
 //   select   {ref|selector, values}          -> {desc, selected[], state} | {error}
 //   scroll   {ref|selector?, dx?, dy?}       -> {text} | {error}
@@ -134,6 +134,15 @@ export function pageAgent(op, a = {}) {
 
   // ---- roles, names, states ---------------------------------------------
   const inputType = (el) => (el.getAttribute('type') || '').toLowerCase();
+  // A field whose value is a secret: a password input, or a text input the
+  // page masks the same way (-webkit-text-security). One a "show password"
+  // button switched to plain text is shown as the page shows it.
+  const isSecret = (el) => {
+    if (el.localName !== 'input') return false;
+    if (inputType(el) === 'password') return true;
+    const masked = styleOf(el).getPropertyValue('-webkit-text-security');
+    return !!masked && masked !== 'none';
+  };
   function roleOf(el) {
     const explicit = (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
     if (explicit && explicit !== 'presentation' && explicit !== 'none' && explicit !== 'generic') return explicit;
@@ -319,8 +328,13 @@ export function pageAgent(op, a = {}) {
       const t = inputType(el);
       if (!['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'hidden'].includes(t)) {
         const v = el.value;
-        s.value = t === 'password' ? (v ? '•'.repeat(Math.min(8, v.length)) : '') : v.length > 200 ? v.slice(0, 200) : v;
-        if (v.length > 200) s.valueLength = v.length;
+        if (isSecret(el)) {
+          s.secret = true; // never its value: dots, at most 8 (snapshot, the echoes of type and fill_form)
+          s.value = v ? '•'.repeat(Math.min(8, v.length)) : '';
+        } else {
+          s.value = v.length > 200 ? v.slice(0, 200) : v;
+          if (v.length > 200) s.valueLength = v.length;
+        }
       }
       if (t === 'file' && el.files?.length) s.value = [...el.files].map((f) => f.name).join(', ');
       if (el.required) s.required = true;
@@ -792,7 +806,7 @@ export function pageAgent(op, a = {}) {
     let active = el.ownerDocument.activeElement;
     while (active && shadowOf(active)?.activeElement) active = shadowOf(active).activeElement;
     const focused = active === el || (el.isContentEditable && el.contains(active));
-    return { desc, focused: focused && el.ownerDocument.hasFocus(), note: res.note, empty: !(el.value ?? el.textContent) };
+    return { desc, focused: focused && el.ownerDocument.hasFocus(), note: res.note, empty: !(el.value ?? el.textContent), secret: isSecret(el) };
   }
 
   function fieldInfo() {

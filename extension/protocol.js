@@ -89,14 +89,22 @@ export const ErrorCode = Object.freeze({
   TAB_NOT_FOUND: -32001,
   INVALID_ARGUMENT: -32002,
   DOCUMENT_CHANGED: -32003, // pagetool.call: the named document is gone
+  PAGE_MOVED: -32004, // the tab left the site params.policyUrl names: nothing was done
 });
 
-// Thrown by handlers to answer with a specific code; any other exception
-// becomes BROWSER_ERROR with its message.
+// The policy (docs/policy.md): page requests carry POLICY_URL_PARAM, the tab
+// URL the host approved; a result whose action navigated the top frame says
+// where in _meta[NAVIGATED_TO_META], for the host to check.
+export const POLICY_URL_PARAM = 'policyUrl';
+export const NAVIGATED_TO_META = 'tabbridge/navigatedTo';
+
+// Thrown by handlers to answer with a specific code (and the error's `data`,
+// when given); any other exception becomes BROWSER_ERROR with its message.
 export class RpcError extends Error {
-  constructor(code, message) {
+  constructor(code, message, data = undefined) {
     super(message);
     this.name = 'RpcError';
     this.code = code;
+    if (data !== undefined) this.data = data;
   }
 }

@@ -87,5 +87,8 @@ async function readSelection(tabId) {
   const text = hit?.result.text ?? '';
   const structured = { text, length: text.length };
   if (hit && hit.frameId !== 0) structured.frameUrl = hit.result.url;
+  if (!text && results.some((x) => x.result?.secret)) {
+    return dataResult('The focus is in a password field: what is selected in it is not shown.', { ...structured, secret: true });
+  }
   return dataResult(text ? text : 'Nothing is selected in this tab.', structured);
 }

@@ -67,8 +67,30 @@ export function readPageInPage({ mode, selector, sameOrigin = false, offset = 0,
   }
 
   // --- html -------------------------------------------------------------------
+  // A password field's value attribute (a server-filled form, a framework that
+  // mirrors the value into it) is masked: secrets stay out of what the model
+  // reads. The live value is never in outerHTML. Masked fields: password
+  // inputs and text inputs the page masks (-webkit-text-security), as
+  // page_agent.js's isSecret; the page is copied only when it has one.
   if (mode === 'html') {
-    const html = selector ? root.outerHTML : document.documentElement.outerHTML;
+    const top = selector ? root : document.documentElement;
+    const isSecret = (el) => {
+      if ((el.getAttribute('type') || '').toLowerCase() === 'password') return true;
+      const masked = getComputedStyle(el).getPropertyValue('-webkit-text-security');
+      return !!masked && masked !== 'none';
+    };
+    const inputs = (el) => [...(el.localName === 'input' ? [el] : []), ...el.querySelectorAll('input')];
+    const live = inputs(top);
+    const secret = live.map((el) => el.hasAttribute('value') && isSecret(el));
+    let html;
+    if (secret.includes(true)) {
+      const copy = top.cloneNode(true);
+      const copied = inputs(copy); // the same inputs, in the same order
+      secret.forEach((s, i) => { if (s && copied[i]) copied[i].setAttribute('value', '•••'); });
+      html = copy.outerHTML;
+    } else {
+      html = top.outerHTML;
+    }
     return { ...out, ...paginate(html) };
   }
 
@@ -322,9 +344,17 @@ export function readPageInPage({ mode, selector, sameOrigin = false, offset = 0,
 }
 
 // selection mode, every frame: the selected text (or the selected part of the
-// focused input / textarea).
+// focused input / textarea). A selection inside a password field (or one the
+// page masks, -webkit-text-security) is not given: {secret: true}.
 export function selectionInPage() {
-  const active = document.activeElement;
+  let active = document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  if (active?.localName === 'input') {
+    const masked = getComputedStyle(active).getPropertyValue('-webkit-text-security');
+    if ((active.getAttribute('type') || '').toLowerCase() === 'password' || (masked && masked !== 'none')) {
+      return { text: '', secret: true, url: location.href };
+    }
+  }
   if (active && (active.localName === 'textarea' || active.localName === 'input') &&
       typeof active.selectionStart === 'number' && active.selectionEnd > active.selectionStart) {
     return { text: active.value.slice(active.selectionStart, active.selectionEnd), url: location.href };

@@ -2,16 +2,33 @@
 // (chrome.scripting, isolated world, so page CSP does not matter) until a
 // visible element matches the selector — or the page's visible text contains
 // the text, or both: a visible match of the selector containing the text —
-// or, with gone, until there is none. Survives navigations while it waits.
+// or, with gone, until there is none. Survives navigations while it waits;
+// when the answer comes from another top document than the one the call
+// began on, its _meta says that document's URL (navigated_to.js), for the
+// host to decide before the model reads it (docs/protocol.md "The policy,
+// checked twice").
 
 import { dialogOf } from './dialogs.js';
 import { NavigatedError, ToolError, dataResult, getTab, inject, progressReporter, sleep, toolHandler } from './read_util.js';
+import { withNavigatedTo } from './navigated_to.js';
 
 const DEFAULT_TIMEOUT_MS = 10000;
 const FIRST_INTERVAL_MS = 100;
 const MAX_INTERVAL_MS = 250;
 
-export const waitForTool = toolHandler(async ({ tabId, selector, text, gone = false, timeoutMs = DEFAULT_TIMEOUT_MS }, ctx) => {
+const topFrame = (tabId) => chrome.webNavigation.getFrame({ tabId, frameId: 0 }).catch(() => null);
+
+export async function waitForTool(params, ctx) {
+  const start = Number.isInteger(params?.tabId) ? await topFrame(params.tabId) : null;
+  const seen = { frame: null }; // the top frame ({documentId, url}) the last probe's answer came from
+  const r = await waitIn(params, { ...ctx, seen });
+  const frame = r.isError || !seen.frame ? await topFrame(params.tabId) : seen.frame;
+  const moved = start && frame && frame.documentId !== start.documentId;
+  return withNavigatedTo(r, moved ? frame.url : null);
+}
+
+const waitIn = toolHandler(async ({ tabId, selector, text, gone = false, timeoutMs = DEFAULT_TIMEOUT_MS }, ctx) => {
+  const { seen } = ctx;
   await getTab(tabId);
   if (selector === undefined && text === undefined) {
     throw new ToolError('give a selector, a text, or both (an element matching selector that contains text)');
@@ -32,8 +49,13 @@ export const waitForTool = toolHandler(async ({ tabId, selector, text, gone = fa
   for (;;) {
     try {
       const left = Math.max(1000, deadline - Date.now());
+      const before = await topFrame(tabId);
       last = combine(await inject(tabId, { func: probe, args: [{ selector, text }], allFrames: true, timeoutMs: left }));
       lastProblem = null;
+      // The answer counts only when it is one document's: the one _meta names.
+      const after = await topFrame(tabId);
+      if (before?.documentId !== after?.documentId) throw new NavigatedError('a new document came');
+      seen.frame = after;
     } catch (e) {
       // Mid-navigation (or on an error page while it loads): try again. A
       // dialog does not go away by itself: say so now.

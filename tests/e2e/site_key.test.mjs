@@ -1,0 +1,129 @@
+// The extension's half of the policy check (docs/protocol.md "The policy,
+// checked twice"), without a browser: extension/site_key.js decides whether
+// the tab is still on the site of params.policyUrl, and extension/page_handler.js
+// (with a stand-in for the few chrome.* calls it makes) refuses a call on a
+// tab that moved — PAGE_MOVED with data {url} — before the tool runs, and
+// hands the tool a recheckSite() for the moment it acts.
+
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const EXTENSION = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../extension');
+
+// What page_handler.js and the modules it imports touch of chrome.*.
+const tabs = new Map();
+const event = () => ({ addListener() {}, removeListener() {} });
+globalThis.chrome = {
+  debugger: { onEvent: event(), onDetach: event() },
+  tabs: {
+    onRemoved: event(),
+    get: async (id) => {
+      if (!tabs.has(id)) throw new Error(`No tab with id: ${id}.`);
+      return tabs.get(id);
+    },
+  },
+};
+
+const { ErrorCode, POLICY_URL_PARAM, RpcError } = await import(path.join(EXTENSION, 'protocol.js'));
+const { assertOnSite, siteKey, tabUrl } = await import(path.join(EXTENSION, 'site_key.js'));
+const { pageHandler } = await import(path.join(EXTENSION, 'page_handler.js'));
+
+describe('siteKey', () => {
+  const same = [
+    ['http://127.0.0.1:8000/a', 'http://127.0.0.1:8000/b?x=1#y'],
+    ['https://Example.COM/x', 'https://example.com:443/y'],
+    ['https://bücher.example/', 'https://xn--bcher-kva.example/other'],
+    ['file:///home/u/a.html', 'file:///tmp/b.html'],
+    ['blob:https://example.com/6b1c', 'https://example.com/page'],
+    ['data:text/html,hi#one', 'data:text/html,hi#two'],
+    ['about:blank', 'about:blank#x'],
+  ];
+  const different = [
+    ['http://127.0.0.1:8000/', 'http://localhost:8000/'],
+    ['http://127.0.0.1:8000/', 'http://127.0.0.1:8001/'],
+    ['http://example.com/', 'https://example.com/'],
+    ['https://a.example.com/', 'https://example.com/'],
+    ['data:text/html,one', 'data:text/html,two'],
+    ['about:blank', 'http://example.com/'],
+    ['file:///tmp/a.html', 'http://127.0.0.1/'],
+    ['blob:https://example.com/6b1c', 'blob:https://evil.example/6b1c'],
+  ];
+  for (const [a, b] of same) it(`${a} and ${b} are one site`, () => assert.equal(siteKey(a), siteKey(b)));
+  for (const [a, b] of different) it(`${a} and ${b} are two sites`, () => assert.notEqual(siteKey(a), siteKey(b)));
+  it('a string that is no URL compares whole, without its fragment', () => {
+    assert.equal(siteKey(''), '');
+    assert.equal(siteKey('not a url#x'), 'not a url');
+  });
+  it("the tab's URL is the committed one; pendingUrl only before anything committed", () => {
+    assert.equal(tabUrl({ url: 'https://a.example/', pendingUrl: 'https://b.example/' }), 'https://a.example/');
+    assert.equal(tabUrl({ url: '', pendingUrl: 'https://b.example/' }), 'https://b.example/');
+  });
+});
+
+describe('assertOnSite', () => {
+  it('passes on the same site and when the call names no policyUrl', () => {
+    assertOnSite({ url: 'http://127.0.0.1:8000/b' }, 'http://127.0.0.1:8000/a');
+    assertOnSite({ url: 'http://localhost:8000/' }, undefined);
+  });
+  it('throws PAGE_MOVED with the URL it found on another site', () => {
+    assert.throws(() => assertOnSite({ url: 'http://localhost:8000/mail' }, 'http://127.0.0.1:8000/'), (e) => {
+      assert.ok(e instanceof RpcError);
+      assert.equal(e.code, ErrorCode.PAGE_MOVED);
+      assert.deepEqual(e.data, { url: 'http://localhost:8000/mail' });
+      assert.equal(e.message, 'the tab is now on http://localhost:8000/mail, not on the site this call was checked for');
+      return true;
+    });
+  });
+});
+
+describe('pageHandler', () => {
+  const tab = (id, url) => tabs.set(id, { id, url, status: 'complete', discarded: false });
+
+  it('runs the tool on the checked site, without policyUrl in its params', async () => {
+    tab(1, 'http://127.0.0.1:8000/a');
+    let got = null;
+    const handler = pageHandler(async (params) => {
+      got = params;
+      return { content: [] };
+    });
+    await handler({ tabId: 1, ref: 'e1', [POLICY_URL_PARAM]: 'http://127.0.0.1:8000/' }, {});
+    assert.deepEqual(got, { tabId: 1, ref: 'e1' });
+  });
+
+  it('does not run the tool on a tab that left the site', async () => {
+    tab(2, 'http://localhost:8000/');
+    let ran = false;
+    const handler = pageHandler(async () => {
+      ran = true;
+    }, { onCrashedTab: true });
+    await assert.rejects(handler({ tabId: 2, [POLICY_URL_PARAM]: 'http://127.0.0.1:8000/' }, {}),
+      (e) => e.code === ErrorCode.PAGE_MOVED && e.data.url === 'http://localhost:8000/');
+    assert.equal(ran, false);
+  });
+
+  it('recheckSite() looks again at the moment the tool acts', async () => {
+    tab(3, 'http://127.0.0.1:8000/a');
+    const handler = pageHandler(async (params, ctx) => {
+      await ctx.recheckSite(); // still there
+      tab(3, 'http://localhost:8000/elsewhere'); // the page moved meanwhile
+      await ctx.recheckSite();
+      assert.fail('recheckSite should have thrown');
+    });
+    await assert.rejects(handler({ tabId: 3, [POLICY_URL_PARAM]: 'http://127.0.0.1:8000/' }, {}),
+      (e) => e.code === ErrorCode.PAGE_MOVED && e.data.url === 'http://localhost:8000/elsewhere');
+  });
+
+  it('without policyUrl (an older host) nothing is checked; a gone tab is left to the tool', async () => {
+    tab(4, 'http://localhost:8000/');
+    let ran = 0;
+    const handler = pageHandler(async (params, ctx) => {
+      await ctx.recheckSite();
+      ran++;
+    });
+    await handler({ tabId: 4 }, {});
+    await handler({ tabId: 99, [POLICY_URL_PARAM]: 'http://127.0.0.1:8000/' }, {});
+    assert.equal(ran, 2);
+  });
+});
