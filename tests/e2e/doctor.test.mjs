@@ -59,6 +59,16 @@ describe('tabbridge doctor', { timeout: 90_000 }, () => {
     assert.match(stdout, /all links work/);
   });
 
+  it('names a malformed policy file, and says which policy the live host enforces', async () => {
+    const broken = path.join(home, 'policy.json');
+    fs.writeFileSync(broken, '{"rules": [{"sites": ["*"], "alow": ["read"]}]}');
+    const { code, stdout } = await tabbridge(['doctor'], { ...env, TABBRIDGE_POLICY: broken });
+    assert.equal(code, 1, stdout);
+    assert.match(stdout, /FAIL {2}policy: .*policy\.json is malformed: rule 1: .*alow.* — the host denies everything/);
+    // The host found its file in the browser's environment: the session's own (none).
+    assert.match(stdout, /ok {4}live host browser-0: no policy file at .*policy\.json/);
+  });
+
   it('names a manifest whose host is not executable', async () => {
     const file = path.join(home, '.config', 'chromium', 'NativeMessagingHosts', 'com.tabbridge.host.json');
     const manifest = JSON.parse(fs.readFileSync(file, 'utf8'));
