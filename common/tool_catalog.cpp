@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/json_field.h"
+#include "common/protocol.h"
 
 namespace tb::tools {
 namespace {
@@ -67,13 +68,15 @@ Json Target(Json properties) {
 }
 
 Json Timeout() { return {{"type", "integer"}, {"minimum", 0}, {"maximum", 120000}}; }
+// How much text snapshot and read_page answer at once (the model pages on with cursor).
+Json MaxChars() { return {{"type", "integer"}, {"minimum", 500}, {"default", 20000}}; }
 
 const std::vector<Json>& PageCatalog() {
   static const std::vector<Json> catalog = {
       Tool("snapshot",
            "Accessibility snapshot of the focused tab. Elements you can act on carry [ref=eN]: pass ref (or a CSS "
            "selector) to the action tools. Long pages: pass the returned cursor.",
-           {{"maxChars", {{"type", "integer"}, {"minimum", 500}}}, {"cursor", {{"type", "string"}}}}, Json::array(),
+           {{"maxChars", MaxChars()}, {"cursor", {{"type", "string"}}}}, Json::array(),
            Annotations(true, false, true, false)),
       Tool("click", "Click an element; answers what happened (navigation, dialog, …).",
            Target({{"button", {{"type", "string"}, {"enum", {"left", "right", "middle"}}}},
@@ -118,7 +121,7 @@ const std::vector<Json>& PageCatalog() {
            {{"mode", {{"type", "string"}, {"enum", {"markdown", "text", "links", "info", "selection"}}}},
             {"selector", {{"type", "string"}}},
             {"sameOrigin", {{"type", "boolean"}, {"description", "links: only this site's"}}},
-            {"maxChars", {{"type", "integer"}, {"minimum", 500}}},
+            {"maxChars", MaxChars()},
             {"cursor", {{"type", "string"}}}},
            Json::array(), Annotations(true, false, true, false)),
       Tool("console_logs", "The tab's console messages and uncaught errors.",
@@ -242,22 +245,82 @@ bool IsPageTool(std::string_view name) {
   return std::ranges::any_of(PageCatalog(), [&](const Json& t) { return t["name"] == name; });
 }
 
-std::optional<policy::Cap> CapabilityOf(std::string_view name) {
+const std::vector<PageToolSpec>& PageToolSpecs() {
   using policy::Cap;
-  // Every tool of both catalogs is here or said to touch no page (a unit test holds them together).
-  static constexpr std::pair<std::string_view, Cap> kCaps[] = {
-      {kOpenTab, Cap::kNavigate},     {kCloseTab, Cap::kAct},          {kListWebMcpTools, Cap::kRead},
-      {kCallWebMcpTool, Cap::kAct},   {"snapshot", Cap::kRead},        {"read_page", Cap::kRead},
-      {"screenshot", Cap::kRead},     {"console_logs", Cap::kRead},    {"network_errors", Cap::kRead},
-      {"wait_for", Cap::kRead},       {"click", Cap::kAct},            {"type", Cap::kAct},
-      {"fill_form", Cap::kAct},       {"select_option", Cap::kAct},    {"hover", Cap::kAct},
-      {"scroll", Cap::kAct},          {"press_key", Cap::kAct},        {"handle_dialog", Cap::kAct},
-      {"navigate", Cap::kNavigate},   {"evaluate", Cap::kEval},        {"download_file", Cap::kDownload},
+  static const std::vector<PageToolSpec> specs = {
+      {"snapshot", Cap::kRead, kPageToolDeadlineMs},
+      {"click", Cap::kAct, kPageToolDeadlineMs},
+      {"type", Cap::kAct, kPageToolDeadlineMs},
+      {"fill_form", Cap::kAct, kPageToolDeadlineMs},
+      {"select_option", Cap::kAct, kPageToolDeadlineMs},
+      {"hover", Cap::kAct, kPageToolDeadlineMs},
+      {"scroll", Cap::kAct, kPageToolDeadlineMs},
+      {"press_key", Cap::kAct, kPageToolDeadlineMs},
+      {"navigate", Cap::kNavigate, 0, 30'000},
+      {"wait_for", Cap::kRead, 0, 10'000},
+      {"screenshot", Cap::kRead, kPageToolDeadlineMs},
+      {"read_page", Cap::kRead, kPageToolDeadlineMs},
+      {"console_logs", Cap::kRead, kPageToolDeadlineMs},
+      {"network_errors", Cap::kRead, kPageToolDeadlineMs},
+      {"handle_dialog", Cap::kAct, kPageToolDeadlineMs},
+      {"evaluate", Cap::kEval, kPageToolDeadlineMs},
+      {"download_file", Cap::kDownload, kDownloadDeadlineMs},
   };
-  for (const auto& [tool, cap] : kCaps) {
-    if (tool == name) return cap;
+  return specs;
+}
+
+namespace {
+
+const PageToolSpec* FindSpec(std::string_view name) {
+  for (const auto& spec : PageToolSpecs()) {
+    if (spec.name == name) return &spec;
   }
+  return nullptr;
+}
+
+}  // namespace
+
+std::uint64_t PageToolDeadline(std::string_view name, const Json& args) {
+  const PageToolSpec* spec = FindSpec(name);
+  if (spec == nullptr) return kPageToolDeadlineMs;
+  if (spec->default_timeout_ms == 0) return spec->deadline_ms;
+  const auto timeout = field::Int(args, "timeoutMs").value_or(spec->default_timeout_ms);
+  return static_cast<std::uint64_t>(std::max<std::int64_t>(0, timeout)) + kPageDeadlineMarginMs;
+}
+
+std::optional<policy::Cap> CapabilityOf(std::string_view name) {
+  if (const PageToolSpec* spec = FindSpec(name)) return spec->cap;
+  // The tab tools that touch a page; connect_browser, list_tabs and focus_tab touch none.
+  if (name == kOpenTab) return policy::Cap::kNavigate;
+  if (name == kCloseTab) return policy::Cap::kAct;
+  if (name == kListWebMcpTools) return policy::Cap::kRead;
+  if (name == kCallWebMcpTool) return policy::Cap::kAct;
   return std::nullopt;
+}
+
+std::string ExtensionCatalogJs() {
+  std::string out =
+      "// GENERATED from common/tool_catalog.cpp by `tabbridge tools --js` — do not edit.\n"
+      "// The test extension_catalog_in_sync fails when this file and the C++ catalog\n"
+      "// differ; regenerate it with: build/bin/tabbridge tools --js > extension/tool_catalog.js\n"
+      "//\n"
+      "// Every page tool the host sends as page.<name>: the policy capability it\n"
+      "// needs, its deadline (0: timeoutMs + marginMs) and its arguments' defaults.\n\n"
+      "export const PAGE_TOOLS = Object.freeze({\n";
+  for (const auto& spec : PageToolSpecs()) {
+    Json defaults = Json::object();
+    if (const Json* tool = Find(spec.name)) {
+      for (const auto& [key, property] : (*tool)["inputSchema"]["properties"].items()) {
+        if (property.contains("default")) defaults[key] = property["default"];
+      }
+    }
+    if (spec.default_timeout_ms != 0) defaults["timeoutMs"] = spec.default_timeout_ms;
+    out += "  " + std::string(spec.name) + ": Object.freeze({ capability: '" + std::string(policy::Name(spec.cap)) +
+           "', deadlineMs: " + std::to_string(spec.deadline_ms) + ", defaults: Object.freeze(" + rpc::Dump(defaults) +
+           ") }),\n";
+  }
+  out += "});\n\nexport const PAGE_DEADLINE_MARGIN_MS = " + std::to_string(kPageDeadlineMarginMs) + ";\n";
+  return out;
 }
 
 std::string_view RequiredCap(std::string_view name) {

@@ -2,6 +2,7 @@
 // annotations. The shim serves connect_browser; the host serves the rest.
 #pragma once
 
+#include <cstdint>
 #include <expected>
 #include <optional>
 #include <string>
@@ -29,6 +30,24 @@ inline constexpr std::string_view kCapEval = "eval";          // evaluate
 inline constexpr std::string_view kCapDownload = "download";  // download_file
 inline constexpr std::string_view kCapHtml = "html";          // read_page {mode: "html"}
 inline constexpr std::string_view kAllCaps[] = {kCapEval, kCapDownload, kCapHtml};
+
+// What the host and the extension both need of a page tool beyond its
+// schema: the capability the policy checks and how long a call may take.
+// extension/tool_catalog.js is generated from this (ExtensionCatalogJs) and a
+// test fails when the two differ.
+struct PageToolSpec {
+  std::string_view name;
+  policy::Cap cap;
+  std::uint64_t deadline_ms;          // the whole call, the extension's answer included
+  std::int64_t default_timeout_ms = 0;  // tools with a timeoutMs argument: its default;
+                                        // their deadline is timeoutMs + kPageDeadlineMarginMs
+};
+const std::vector<PageToolSpec>& PageToolSpecs();
+// The deadline of a call of page tool `name` with `args` (timeoutMs counted in).
+std::uint64_t PageToolDeadline(std::string_view name, const Json& args);
+// extension/tool_catalog.js as it must read: every page tool's name,
+// capability, deadline and argument defaults (`tabbridge tools --js`).
+std::string ExtensionCatalogJs();
 
 // The policy capability a tool of tabbridge's needs on the tab's page
 // (docs/policy.md), or nullopt for the tools that touch no page

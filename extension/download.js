@@ -6,10 +6,13 @@
 
 import { ToolError, dataResult, getTab, progressReporter, toolHandler } from './read_util.js';
 import { PageError, targetInfo } from './targets.js';
+import { Deadlines } from './protocol.js';
+import { PAGE_TOOLS } from './tool_catalog.js';
 
 export const DOWNLOAD_SUBFOLDER = 'tabbridge';
 export const MAX_BYTES = 100 * 1024 * 1024;
-const WAIT_MS = 115000; // the host waits 120 s (kDownloadDeadlineMs in common/protocol.h)
+// Gives up a margin before the host does, so the answer still reaches it.
+const WAIT_MS = PAGE_TOOLS.download_file.deadlineMs - Deadlines.PAGE_MARGIN_MS;
 const POLL_MS = 250;
 const DANGER_GRACE_MS = 1000;
 const OK_DANGER = new Set(['safe', 'accepted', 'allowlistedByPolicy']);

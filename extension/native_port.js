@@ -4,7 +4,8 @@
 // handlers and sends events. Since Chrome 105 an open native port keeps the MV3
 // service worker alive; the watchdog alarm revives a worker that died anyway.
 
-import { Deadlines, ErrorCode, Event, Method, NATIVE_HOST_NAME, Notification, RpcError } from './protocol.js';
+import { Deadlines, ErrorCode, Event, Method, NATIVE_HOST_NAME, Notification, PAGE_PREFIX, RpcError } from './protocol.js';
+import { PAGE_TOOLS } from './tool_catalog.js';
 import { ChunkAssembler } from './chunk_assembler.js';
 
 const BACKOFF_START_MS = 200;
@@ -30,8 +31,14 @@ let backoffMs = BACKOFF_START_MS;
 // requestId is the host's id of the request (for page.progress events).
 export function registerHandler(method, fn) {
   if (handlers.has(method)) throw new Error(`tabbridge: ${method} already has a handler`);
+  // A page tool exists once, in common/tool_catalog.cpp (tool_catalog.js is generated from it).
+  if (method.startsWith(PAGE_PREFIX) && !Object.hasOwn(PAGE_TOOLS, method.slice(PAGE_PREFIX.length))) {
+    throw new Error(`tabbridge: ${method} is not a page tool of common/tool_catalog.cpp`);
+  }
   handlers.set(method, fn);
 }
+
+export const hasHandler = (method) => handlers.has(method);
 
 // fn(params) for the host's notification `method` (CHUNK and CANCEL are the
 // port's own); it must not throw.

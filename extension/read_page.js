@@ -6,8 +6,9 @@
 
 import { readPageInPage, selectionInPage } from './read_page_inject.js';
 import { ToolError, dataResult, decodeCursor, documentResult, encodeCursor, getTab, inject, mainResult, toolHandler } from './read_util.js';
+import { PAGE_TOOLS } from './tool_catalog.js';
 
-const DEFAULT_MAX_CHARS = 20000;
+const DEFAULT_MAX_CHARS = PAGE_TOOLS.read_page.defaults.maxChars;
 const MAX_MAX_CHARS = 200000;
 const PAGED = new Set(['markdown', 'text', 'links', 'html']);
 

@@ -7,8 +7,9 @@
 import { dialogOf, describeDialog } from './dialogs.js';
 import { framePrefix, getTab, PageError, runAgent, runAgentFrames } from './targets.js';
 import { noteNext } from './refs.js';
+import { PAGE_TOOLS } from './tool_catalog.js';
 
-const DEFAULT_MAX_CHARS = 20000;
+const DEFAULT_MAX_CHARS = PAGE_TOOLS.snapshot.defaults.maxChars;
 const MAX_FRAMES = 40;
 const SNAPSHOT_TIMEOUT_MS = 10000;
 

@@ -13,18 +13,6 @@
 #include "host/host.h"
 
 namespace tb {
-namespace {
-
-std::uint64_t DeadlineFor(const std::string& name, const Json& args) {
-  if (name == "download_file") return kDownloadDeadlineMs;
-  if (name == "navigate" || name == "wait_for") {
-    const auto timeout = field::Int(args, "timeoutMs").value_or(name == "navigate" ? 30'000 : 10'000);
-    return static_cast<std::uint64_t>(std::max<std::int64_t>(0, timeout)) + kPageDeadlineMarginMs;
-  }
-  return kPageToolDeadlineMs;
-}
-
-}  // namespace
 
 Json ExtensionToolResult(const std::string& name, std::int64_t tab_id, std::expected<Json, rpc::Error> outcome,
                          const std::string& changed_page) {
@@ -69,7 +57,7 @@ void Host::CallPageTool(Session& session, const std::string& request_key, const 
         if (auto instead = RecheckAfter(session_id, name, *tools::CapabilityOf(name), outcome)) return reply(std::move(*instead));
         reply(ExtensionToolResult(name, tab_id, std::move(outcome)));
       },
-      DeadlineFor(name, args));
+      tools::PageToolDeadline(name, args));
   if (call == 0) return;  // answered at once: the extension is gone
   *call_id = call;
   if (!progress_token.is_null()) progress_routes_[call] = {session_id, progress_token};

@@ -23,6 +23,7 @@
 #include "mcp_shim/native_manifest.h"
 #include "mcp_shim/paths.h"
 #include "mcp_shim/policy_command.h"
+#include "mcp_shim/tools_command.h"
 
 namespace {
 
@@ -43,6 +44,7 @@ constexpr const char* kUsage =
     "       tabbridge policy [URL]    print the effective policy; with URL, what is allowed there and why\n"
     "       tabbridge audit [-n N] [--json]\n"
     "                                 the last N (20) entries of the audit log\n"
+    "       tabbridge tools [--json]  the tools tabbridge serves, with the policy capability each needs\n"
     "       tabbridge register [DIR]  write the native-messaging manifest for every browser found\n"
     "                                 (or into DIR, a NativeMessagingHosts directory)\n"
     "       tabbridge unregister      remove those manifests\n"
@@ -175,6 +177,7 @@ int main(int argc, char** argv) {
   if (command == "doctor") return tb::RunDoctor();
   if (command == "policy") return tb::RunPolicy({args.begin() + 1, args.end()});
   if (command == "audit") return tb::RunAudit({args.begin() + 1, args.end()});
+  if (command == "tools") return tb::RunTools({args.begin() + 1, args.end()});
   if (command == "register") return Register({args.begin() + 1, args.end()});
   if (command == "unregister") return Unregister();
   std::fprintf(stderr, "tabbridge: unknown command '%s'\n\n%s", command.c_str(), kUsage);

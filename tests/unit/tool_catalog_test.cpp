@@ -1,5 +1,7 @@
 #include "common/tool_catalog.h"
 
+#include "common/protocol.h"
+
 #include <set>
 
 #include <gtest/gtest.h>
@@ -145,6 +147,28 @@ TEST(ToolCatalog, ReadToolsNeedReadAndActionsNeedAct) {
   EXPECT_EQ(tools::CapabilityOf("evaluate"), Cap::kEval);
   EXPECT_EQ(tools::CapabilityOf("download_file"), Cap::kDownload);
   EXPECT_EQ(tools::CapabilityOf("webmcp_x_page0_add"), std::nullopt);
+}
+
+TEST(ToolCatalog, EveryPageToolHasExactlyOneSpec) {
+  std::set<std::string> specs;
+  for (const auto& spec : tools::PageToolSpecs()) {
+    EXPECT_TRUE(tools::IsPageTool(spec.name)) << spec.name;
+    EXPECT_TRUE(specs.insert(std::string(spec.name)).second) << spec.name << " twice";
+  }
+  for (const auto& tool : tools::PageTools({"eval", "download", "html"})) EXPECT_TRUE(specs.contains(tool["name"])) << tool["name"];
+}
+
+TEST(ToolCatalog, ATimeoutArgumentSetsItsToolsDeadline) {
+  EXPECT_EQ(tools::PageToolDeadline("click", Json::object()), kPageToolDeadlineMs);
+  EXPECT_EQ(tools::PageToolDeadline("download_file", Json::object()), kDownloadDeadlineMs);
+  EXPECT_EQ(tools::PageToolDeadline("navigate", Json::object()), 30'000 + kPageDeadlineMarginMs);
+  EXPECT_EQ(tools::PageToolDeadline("wait_for", {{"timeoutMs", 500}}), 500 + kPageDeadlineMarginMs);
+}
+
+TEST(ToolCatalog, TheExtensionsCatalogCarriesSchemaDefaults) {
+  const std::string js = tools::ExtensionCatalogJs();
+  EXPECT_NE(js.find("read_page: Object.freeze({ capability: 'read', deadlineMs: 30000, defaults: Object.freeze({\"maxChars\":20000})"),
+            std::string::npos) << js;
 }
 
 }  // namespace
