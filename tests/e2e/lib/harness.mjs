@@ -1,0 +1,212 @@
+// The Harness: owns the sessions, temp dirs (0700), fixture servers and
+// browsers of one describe() block, and cleans all of it up — after the block
+// (useHarness), and as a last resort when the process ends without that
+// (exit, SIGINT/SIGTERM/SIGHUP). stepper() skips the steps after a failed one.
+
+import { after, afterEach, before } from 'node:test';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  LoggingMessageNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+
+import { BASE_BROWSER_ARGS, BROWSER_PATH, SHIM_PATH, requireBuild } from './config.mjs';
+import { startFixtureServer } from './fixture_server.mjs';
+import { findProcsByMarkers, killAndReap, killQuietly } from './processes.mjs';
+import { STDERR_KEEP, Session } from './session.mjs';
+
+// Last resort when the test process ends without the after() hooks having run
+// (a signal, an uncaught error): SIGKILL, synchronously, whatever still carries
+// one of the live harnesses' markers.
+const liveHarnesses = new Set();
+let emergencyInstalled = false;
+function installEmergencyCleanup() {
+  if (emergencyInstalled) return;
+  emergencyInstalled = true;
+  const sweep = () => {
+    const markers = [...liveHarnesses].flatMap((h) => h.markers());
+    for (const pid of findProcsByMarkers(markers)) killQuietly(pid);
+    for (const h of liveHarnesses) for (const dir of h.tempDirs) fs.rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', sweep);
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.once(sig, () => {
+      sweep();
+      process.exit(128 + (os.constants.signals[sig] ?? 1));
+    });
+  }
+}
+
+/** A fresh temp dir under os.tmpdir(), mode 0700. */
+async function makeTempDir(prefix) {
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), prefix));
+  await fsp.chmod(dir, 0o700);
+  return dir;
+}
+
+/** Owns the sessions, dirs and browsers of one describe() block. */
+export class Harness {
+  constructor() {
+    this.sessions = [];
+    this.tempDirs = [];
+    this.servers = [];
+    this.extraPids = new Set();
+    this.logDir = process.env.TABBRIDGE_E2E_LOG_DIR || null;
+    liveHarnesses.add(this);
+    installEmergencyCleanup();
+  }
+
+  async tempDir(prefix) {
+    const dir = await makeTempDir(prefix);
+    this.tempDirs.push(dir);
+    return dir;
+  }
+
+  async fixtureServer(opts) {
+    const server = await startFixtureServer(opts);
+    this.servers.push(server);
+    return server;
+  }
+
+  /**
+   * Spawns a shim and connects an SDK client to it.
+   *   socketDir        reuse another session's socket dir (to attach to its browser)
+   *   extraBrowserArgs appended to the standard headless flags
+   */
+  async startSession({
+    name,
+    socketDir,
+    profileDir,
+    extraBrowserArgs = [],
+    env = {},
+    shimArgs = [],
+    isolatedHome = false,
+  } = {}) {
+    requireBuild();
+    name ??= `session${this.sessions.length + 1}`;
+    socketDir ??= await this.tempDir('tb-e2e-sock-');
+    profileDir ??= await this.tempDir('tb-e2e-prof-');
+    // A fresh HOME keeps the browser's Downloads folder (and anything else it
+    // writes under ~) inside the test's temp dirs.
+    const homeDir = isolatedHome ? await this.tempDir('tb-e2e-home-') : null;
+    // The policy and the audit log (docs/policy.md) stay the test's own: no
+    // policy file unless a test writes one, and no line in the user's audit log.
+    const stateDir = await this.tempDir('tb-e2e-state-');
+    const transport = new StdioClientTransport({
+      command: SHIM_PATH,
+      args: shimArgs,
+      env: {
+        ...process.env,
+        ...(homeDir ? { HOME: homeDir, XDG_CONFIG_HOME: path.join(homeDir, '.config') } : {}),
+        TABBRIDGE_BROWSER: BROWSER_PATH,
+        TABBRIDGE_BROWSER_ARGS: [...BASE_BROWSER_ARGS, ...extraBrowserArgs].join(' '),
+        TABBRIDGE_PROFILE_DIR: profileDir,
+        TABBRIDGE_SOCKET_DIR: socketDir,
+        TABBRIDGE_POLICY: path.join(stateDir, 'policy.json'),
+        XDG_STATE_HOME: stateDir,
+        ...env,
+      },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'tabbridge-e2e', version: '0.0.0' }, { capabilities: {} });
+    let logFile = null;
+    if (this.logDir) {
+      await fsp.mkdir(this.logDir, { recursive: true });
+      logFile = path.join(this.logDir, `${process.pid}-${name}-${Date.now()}.stderr.log`);
+    }
+    const session = new Session({ name, client, transport, socketDir, profileDir, homeDir, stateDir, logFile });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => session._onListChanged());
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => session.messages.push(n.params));
+    transport.stderr?.on('data', (chunk) => {
+      const s = chunk.toString();
+      session.stderr = (session.stderr + s).slice(-STDERR_KEEP);
+      if (logFile) fs.appendFile(logFile, s, () => {});
+    });
+    this.sessions.push(session);
+    await client.connect(transport);
+    // Client.connect installed its own onclose (which fails pending requests); chain ours.
+    const clientOnClose = transport.onclose;
+    transport.onclose = () => {
+      session.exited = true;
+      clientOnClose?.();
+    };
+    return session;
+  }
+
+  /** Markers identifying every process spawned on behalf of this harness. */
+  markers() {
+    return [...this.tempDirs];
+  }
+
+  /** Prints the stderr tails of all sessions (used when a test failed). */
+  dumpLogs(label) {
+    for (const s of this.sessions) {
+      const tail = s.stderr.slice(-8192);
+      process.stderr.write(
+        `\n----- stderr of shim "${s.name}" (pid ${s.pid ?? '?'})${label ? ` after failure of "${label}"` : ''}` +
+          `${s.logFile ? `, full log: ${s.logFile}` : ''} -----\n${tail || '(empty)'}\n----- end -----\n`,
+      );
+    }
+  }
+
+  async cleanup() {
+    await Promise.allSettled(this.sessions.map((s) => s.close()));
+    const pids = new Set(this.extraPids);
+    for (const s of this.sessions) {
+      for (const p of s.browserPids) pids.add(p);
+      if (s.pid) pids.add(s.pid);
+    }
+    await killAndReap({ pids: [...pids], markers: this.markers() });
+    await Promise.allSettled(this.servers.map((srv) => srv.close()));
+    for (const dir of this.tempDirs) {
+      await fsp.rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch((err) => {
+        process.stderr.write(`[e2e cleanup] could not remove ${dir}: ${err.message}\n`);
+      });
+    }
+    this.sessions = [];
+    this.tempDirs = [];
+    this.servers = [];
+    liveHarnesses.delete(this);
+  }
+}
+
+/**
+ * Call inside describe(): checks the build before the block, cleans up after
+ * it, prints the shims' stderr when a test fails. Returns the Harness.
+ */
+export function useHarness() {
+  const h = new Harness();
+  before(() => requireBuild());
+  afterEach((t) => {
+    if (t.passed === false) h.dumpLogs(t.name);
+  });
+  after(() => h.cleanup(), { timeout: 60_000 });
+  return h;
+}
+
+/**
+ * For describe() blocks whose tests are consecutive steps on one shared
+ * state: once a step fails, the following steps are skipped rather than
+ * failing with confusing follow-on errors.
+ */
+export function stepper() {
+  let failed = null;
+  return (fn) => async (t) => {
+    if (failed) {
+      t.skip(`an earlier step failed: ${failed}`);
+      return;
+    }
+    try {
+      await fn(t);
+    } catch (err) {
+      failed = t.name;
+      throw err;
+    }
+  };
+}
