@@ -6,6 +6,7 @@
 
 import { ToolError, dataResult, getTab, progressReporter, toolHandler } from './read_util.js';
 import { PageError, targetInfo } from './targets.js';
+import { sanitizeFileName } from './file_name.js';
 import { Deadlines } from './protocol.js';
 import { PAGE_TOOLS } from './tool_catalog.js';
 
@@ -16,15 +17,6 @@ const WAIT_MS = PAGE_TOOLS.download_file.deadlineMs - Deadlines.PAGE_MARGIN_MS;
 const POLL_MS = 250;
 const DANGER_GRACE_MS = 1000;
 const OK_DANGER = new Set(['safe', 'accepted', 'allowlistedByPolicy']);
-
-// Opening these runs code (or installs it): they get a harmless ".download" suffix.
-const DANGEROUS_EXTENSIONS = new Set([
-  'exe', 'msi', 'msp', 'msix', 'appx', 'bat', 'cmd', 'com', 'scr', 'pif', 'cpl', 'msc', 'vb', 'vbs', 'vbe', 'js',
-  'jse', 'mjs', 'ws', 'wsf', 'wsh', 'wsc', 'ps1', 'psm1', 'psd1', 'hta', 'lnk', 'reg', 'inf', 'dll', 'sys', 'jar',
-  'sh', 'bash', 'zsh', 'csh', 'ksh', 'command', 'tool', 'app', 'dmg', 'pkg', 'mpkg', 'deb', 'rpm', 'apk', 'appimage',
-  'run', 'desktop', 'scpt', 'workflow', 'action', 'py', 'pyw', 'pl', 'rb', 'php', 'url', 'website', 'library-ms',
-  'settingcontent-ms', 'application', 'gadget', 'xbap', 'crx', 'xpi',
-]);
 
 const ours = new Map(); // downloadId -> {name: string|null}
 const oursByUrl = new Map(); // url -> {name} until download() has returned the id
@@ -37,24 +29,6 @@ export function registerDownloads() {
     const name = sanitizeFileName(mine.name || item.filename);
     suggest({ filename: `${DOWNLOAD_SUBFOLDER}/${name}`, conflictAction: 'uniquify' });
   });
-}
-
-// A bare file name: no directories, no control or reserved characters, no
-// leading dots (hidden files), no Windows device names, and dangerous types
-// neutralised.
-export function sanitizeFileName(raw) {
-  let name = String(raw ?? '').split(/[\\/]/).pop();
-  name = name.replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_').replace(/^[\s.]+/, '').replace(/[\s.]+$/, '');
-  if (!name) name = 'download';
-  if (/^(con|prn|aux|nul|com\d|lpt\d)(\.|$)/i.test(name)) name = `_${name}`;
-  const dot = name.lastIndexOf('.');
-  const ext = dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
-  if (name.length > 150) {
-    const suffix = ext && ext.length < 20 ? `.${ext}` : '';
-    name = name.slice(0, 150 - suffix.length) + suffix;
-  }
-  if (DANGEROUS_EXTENSIONS.has(ext)) name += '.download';
-  return name;
 }
 
 export const downloadTool = toolHandler(async ({ tabId, url, ref, selector }, ctx) => {
