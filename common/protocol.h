@@ -20,6 +20,20 @@ inline constexpr int kShimProtocol = 1;
 inline constexpr std::string_view kNativeHostName = "com.tabbridge.host";
 inline constexpr std::string_view kExtensionId = "adpkeaffmapkegingficmdcbffgoapmk";
 
+// --- the agent's pages -----------------------------------------------------
+// The one rule for which URLs are the agent's: tabs on them are listed and
+// focusable, open_tab and navigate go only there (about:blank, data:,
+// chrome:// and the like stay the user's). extension/protocol.js has the
+// same list (AGENT_URL_SCHEMES); tests/e2e/protocol_sync.test.mjs holds them equal.
+inline constexpr std::string_view kAgentUrlSchemes[] = {"http", "https", "file"};
+constexpr bool IsAgentUrl(std::string_view url) {
+  for (const std::string_view scheme : kAgentUrlSchemes) {
+    if (url.size() > scheme.size() && url.substr(0, scheme.size()) == scheme && url[scheme.size()] == ':') return true;
+  }
+  return false;
+}
+static_assert(IsAgentUrl("https://x.test/") && IsAgentUrl("file:///tmp/a") && !IsAgentUrl("about:blank"));
+
 // --- framing limits -------------------------------------------------------
 // Chrome closes the port when a host sends a larger message.
 inline constexpr std::size_t kMaxFrameToExtension = 1024 * 1024;

@@ -14,6 +14,7 @@
 // answer's _meta says where (navigated_to.js), failures included.
 
 import { cdp } from './cdp.js';
+import { isAgentUrl } from './protocol.js';
 import { describeDialog, dialogOf, onDialog } from './dialogs.js';
 import { watchResponses } from './nav_responses.js';
 import { inflightRequests, mainFrameStatus, waitNetworkIdle } from './network_log.js';
@@ -25,7 +26,6 @@ import { tabUrl } from './site_key.js';
 const DEFAULT_TIMEOUT_MS = 30000;
 const ABORT_GRACE_MS = 300; // an aborted navigation may just have been replaced by another
 const FINAL_READ_MS = 1500; // reserved at the end of the budget for reading what the tab shows
-const NAVIGABLE = new Set(['http:', 'https:', 'file:', 'data:', 'about:']);
 const STEPS = { domcontentloaded: 3, load: 4, networkidle: 5 };
 const VERB = { back: 'went back to', forward: 'went forward to', reload: 'reloaded' };
 
@@ -107,8 +107,9 @@ function resolveUrl(url, base) {
       throw new ToolError(`"${url}" is not a URL: give an absolute URL such as https://example.com/ or a path starting with /`);
     }
   }
-  if (!NAVIGABLE.has(parsed.protocol) || (parsed.protocol === 'about:' && parsed.pathname !== 'blank')) {
-    throw new ToolError(`cannot navigate to "${url}": use an http, https, file or data URL (or about:blank)`);
+  // Only where the agent's tabs may be (isAgentUrl): a tab sent to about:blank would drop out of list_tabs.
+  if (!isAgentUrl(parsed.href)) {
+    throw new ToolError(`cannot navigate to "${url}": use an http, https or file URL (the pages the agent works on)`);
   }
   return parsed.href;
 }

@@ -5,6 +5,18 @@
 // Bumped whenever a message changes shape; the host exits on a mismatch.
 export const PROTOCOL_VERSION = 1;
 
+// The one rule for which URLs are the agent's (kAgentUrlSchemes in
+// common/protocol.h): tabs on them are listed, open_tab and navigate go only
+// there; about:blank, data: and chrome:// pages stay the user's.
+export const AGENT_URL_SCHEMES = Object.freeze(['http:', 'https:', 'file:']);
+export const isAgentUrl = (url) => {
+  try {
+    return AGENT_URL_SCHEMES.includes(new URL(url).protocol);
+  } catch {
+    return false;
+  }
+};
+
 // Native-messaging host name (Chrome's rule: lowercase, dots).
 export const NATIVE_HOST_NAME = 'com.tabbridge.host';
 

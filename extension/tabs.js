@@ -1,13 +1,12 @@
 // Tabs: the Tab object the host sees, the tab events, and the tab requests.
 
-import { ErrorCode, Event, Method, RpcError } from './protocol.js';
+import { ErrorCode, Event, Method, RpcError, isAgentUrl } from './protocol.js';
 import { registerHandler, sendEvent } from './native_port.js';
 import { isCrashed, onTabCrashed } from './crash_watch.js';
 
 // Anything else (chrome:, javascript:, extension pages, ...) is not the agent's to open.
-const OPENABLE_SCHEMES = new Set(['http:', 'https:', 'file:', 'about:', 'data:']);
+
 // Chrome maps other about: URLs (about:version, about:settings) to chrome:// pages.
-const isOpenable = (url) => OPENABLE_SCHEMES.has(url.protocol) && (url.protocol !== 'about:' || url.pathname === 'blank');
 
 export const toTab = (tab) => ({
   id: tab.id,
@@ -63,8 +62,8 @@ async function createTab({ url, active = false }) {
   } catch {
     throw invalid(`"${shorten(url)}" is not a valid URL; give an absolute URL such as https://example.com/`);
   }
-  if (!isOpenable(parsed)) {
-    throw invalid(`cannot open "${shorten(url)}"; use an http, https, file or data URL, or about:blank`);
+  if (!isAgentUrl(parsed.href)) {
+    throw invalid(`cannot open "${shorten(url)}"; use an http, https or file URL (the pages the agent works on)`);
   }
   try {
     return { tab: toTab(await chrome.tabs.create({ url, active })) };

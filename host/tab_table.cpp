@@ -1,5 +1,7 @@
 #include "host/tab_table.h"
 
+#include "common/protocol.h"
+
 #include "common/json_field.h"
 
 namespace tb {
@@ -19,9 +21,7 @@ std::optional<Tab> TabFromJson(const Json& json) {
   return tab;
 }
 
-bool TabTable::IsAgentVisible(const std::string& url) {
-  return url.starts_with("http://") || url.starts_with("https://") || url.starts_with("file://");
-}
+bool TabTable::IsAgentVisible(const std::string& url) { return IsAgentUrl(url); }
 
 void TabTable::Reset(const std::vector<Tab>& tabs) {
   tabs_.clear();

@@ -10,15 +10,13 @@
 namespace tb {
 namespace {
 
-// open_tab takes what the agent may see afterwards: http(s) with a host, or file.
+// open_tab takes what the agent may see afterwards (IsAgentUrl), well formed:
+// http(s) with a host, file with a path.
 bool IsOpenableUrl(const std::string& url) {
-  for (std::string_view scheme : {"http://", "https://"}) {
-    if (url.starts_with(scheme)) {
-      const auto rest = std::string_view(url).substr(scheme.size());
-      return !rest.empty() && rest.front() != '/' && rest.find_first_of(" \t\r\n") == std::string_view::npos;
-    }
-  }
-  return url.starts_with("file:///");
+  if (!IsAgentUrl(url)) return false;
+  if (url.starts_with("file:")) return url.starts_with("file:///");
+  const auto rest = std::string_view(url).substr(url.find("://") == std::string::npos ? url.size() : url.find("://") + 3);
+  return !rest.empty() && rest.front() != '/' && rest.find_first_of(" \t\r\n") == std::string_view::npos;
 }
 
 std::string Quote(const std::string& text) {

@@ -69,6 +69,15 @@ describe('extension/protocol.js agrees with common/protocol.h', () => {
     assert.ok(js.Deadlines.PAGE_SCRIPT_MS < js.Deadlines.CDP_COMMAND_MS);
   });
 
+  it('the agent\'s URL schemes (one rule for host and extension)', () => {
+    const m = /inline constexpr std::string_view kAgentUrlSchemes\[\] = \{([^}]*)\};/.exec(header);
+    assert.ok(m, 'common/protocol.h has kAgentUrlSchemes');
+    const schemes = m[1].split(',').map((s) => JSON.parse(s.trim()));
+    assert.deepEqual([...js.AGENT_URL_SCHEMES], schemes.map((s) => `${s}:`));
+    assert.ok(js.isAgentUrl('file:///tmp/x') && js.isAgentUrl('https://a.test/') && !js.isAgentUrl('about:blank'));
+    assert.ok(!js.isAgentUrl('data:text/html,x') && !js.isAgentUrl('not a url'));
+  });
+
   it('protocol version, host name, frame limit, methods, events and error codes', () => {
     assert.equal(js.PROTOCOL_VERSION, cppValue('kExtensionProtocol'));
     assert.equal(js.NATIVE_HOST_NAME, cppValue('kNativeHostName'));
