@@ -97,7 +97,10 @@ enum class Rotation { kDone, kAlreadyRotated };
 // on the file `fd` has open, so two hosts rotating at once rotate once: the
 // second finds the path no longer names its file and reopens.
 std::expected<Rotation, std::string> Rotate(const std::string& path, int fd) {
-  while (::flock(fd, LOCK_EX) != 0) {
+  // Never waits: this runs on the host's event loop. A lock held elsewhere is
+  // another host rotating right now, so the file is as good as rotated.
+  while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno == EWOULDBLOCK) return Rotation::kAlreadyRotated;
     if (errno != EINTR) return std::unexpected(Errno("flock", path, errno));
   }
   struct stat mine {};

@@ -259,6 +259,7 @@ std::expected<std::string, std::string> CanonicalHost(std::string_view raw, bool
   std::u32string folded;
   for (char32_t c : *chars) {
     // The full stops of CJK scripts separate labels as "." does (UTS 46).
+    if (!strict && c >= 0x80) return std::unexpected("an international host name in a URL must be written in punycode (xn--…)");
     folded.push_back(c == 0x3002 || c == 0xFF0E || c == 0xFF61 ? U'.' : FoldCase(c));
   }
   if (!folded.empty() && folded.back() == U'.') folded.pop_back();
@@ -283,11 +284,10 @@ std::expected<std::string, std::string> CanonicalHost(std::string_view raw, bool
           })) {
         return std::unexpected("a host name has only letters, digits, \"-\" and \".\"");
       }
-      if (!strict && std::any_of(label.begin(), label.end(), [](char32_t c) {
-            return c < 0x80 && ForbiddenInUrlHost(static_cast<char>(c));
-          })) {
-        return std::unexpected("not a host name");
-      }
+      // A URL's host is compared only as the browser writes it (punycode): UTS 46
+      // maps far more than FoldCase does (full-width letters, soft hyphens), so
+      // a Unicode host typed into a URL could name another site than it seems.
+      if (!strict) return std::unexpected("an international host name in a URL must be written in punycode (xn--…)");
       const auto encoded = Punycode(label);
       if (!encoded) return std::unexpected("not a host name");
       host += "xn--" + *encoded;

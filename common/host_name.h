@@ -17,7 +17,9 @@ inline bool IsAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <=
 
 // `raw` as hosts are compared, or what is wrong with it. `strict` (patterns):
 // letters, digits, "-" and "_" only, no empty labels, IPv4 in decimal only;
-// otherwise (URLs) any form a browser accepts ("0x7f.1"). A trailing dot goes.
+// otherwise (URLs) any IPv4 form a browser accepts ("0x7f.1") but ASCII only:
+// a URL's international host must be punycode, as browsers write it in tab
+// URLs (their UTS 46 mapping is not ours). A trailing dot goes.
 std::expected<std::string, std::string> CanonicalHost(std::string_view raw, bool strict);
 // "%41" → "A" in a URL's host; other "%" stay (and make the host invalid).
 std::string PercentDecode(std::string_view s);

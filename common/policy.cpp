@@ -409,6 +409,18 @@ std::string RuleReason(const Policy& policy, std::size_t index) {
   return "rule " + std::to_string(index + 1) + " (" + policy.rules[index].Describe() + ")";
 }
 
+// Whether `url` starts with a scheme whose URLs have a host (http, https, ws,
+// wss, and blob: of one), leading spaces and controls skipped as browsers do.
+bool IsWebUrl(std::string_view url) {
+  while (!url.empty() && static_cast<unsigned char>(url.front()) <= 0x20) url.remove_prefix(1);
+  std::string lower = LowerAscii(url.substr(0, 12));
+  if (lower.starts_with("blob:")) lower = lower.substr(5);
+  for (const std::string_view scheme : {"http:", "https:", "ws:", "wss:"}) {
+    if (lower.starts_with(scheme)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string_view Name(Cap cap) {
@@ -630,8 +642,15 @@ Decision Decide(const Policy& policy, Cap cap, std::string_view url) {
     case Policy::Source::kFile:
       break;
   }
+  const auto parsed = SiteOf(url);
+  // A web URL whose host we cannot read (a Unicode host, a bad IPv6) must not
+  // pass as a hostless page that "*" allows: it may name a denied site.
+  if (!parsed && IsWebUrl(url)) {
+    return {.allowed = false, .rule = std::nullopt,
+            .reason = "its host cannot be read (write an international host name in punycode, xn--…)"};
+  }
   // No URL or no parsable one: a site without scheme or host, which only "*" matches.
-  const Site site = SiteOf(url).value_or(Site{});
+  const Site site = parsed.value_or(Site{});
   std::vector<std::size_t> matching;
   for (std::size_t i = 0; i < policy.rules.size(); ++i) {
     const auto& patterns = policy.rules[i].sites;

@@ -139,7 +139,7 @@ function watchNavigation(tabId, { report, total, startedAt }) {
       if (d.timeStamp < startedAt) return; // began before this call (its event came late)
       nav = { url: d.url, started: true, committed: false, dcl: false, load: false };
       chain.push(nav);
-      report(1, total, `loading ${d.url}`);
+      report(1, total, 'loading'); // no URLs: a redirect hop may be a site the policy denies
     }),
     on(chrome.webNavigation.onCommitted, (d) => {
       // Back/forward from the back-forward cache commits without onBeforeNavigate.
@@ -148,7 +148,7 @@ function watchNavigation(tabId, { report, total, startedAt }) {
       nav.url = d.url;
       // An abort seen before this commit was another navigation's (one this replaced).
       delete nav.error;
-      report(2, total, `committed ${d.url}`);
+      report(2, total, 'committed');
     }),
     on(chrome.webNavigation.onDOMContentLoaded, () => {
       if (!nav?.committed) return; // the previous document's
@@ -174,7 +174,7 @@ function watchNavigation(tabId, { report, total, startedAt }) {
           return;
         }
         nav = { url: d.url, started: true, committed: true, dcl: true, load: true, sameDocument: true };
-        report(4, total, `same-document navigation to ${d.url}`);
+        report(4, total, 'same-document navigation');
       })),
   ];
   const onRemoved = (id) => {

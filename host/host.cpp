@@ -227,7 +227,7 @@ void Host::CallTool(Session& session, const std::string& request_key, const std:
                     const Json& progress_token, Reply reply) {
   if (const auto cap = tools::CapabilityOf(name)) {
     const auto urls = PolicyUrls(session, name, args);
-    reply = Audited(session, name, *cap, urls, std::move(reply));
+    reply = WithAuditLine(session, name, *cap, urls, args, std::move(reply));
     if (auto denial = PolicyDenial(session, name, *cap, urls)) return reply(std::move(*denial));
   }
   if (tools::IsPageTool(name)) return CallPageTool(session, request_key, name, args, progress_token, std::move(reply));

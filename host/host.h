@@ -105,8 +105,8 @@ class Host {
   std::optional<Json> PolicyDenial(const Session& session, const std::string& name, policy::Cap cap,
                                    const std::vector<std::string>& urls) const;
   // `reply`, also writing the call to the audit log when its capability is audited.
-  Reply Audited(const Session& session, const std::string& name, policy::Cap cap, const std::vector<std::string>& urls,
-                Reply reply);
+  Reply WithAuditLine(const Session& session, const std::string& name, policy::Cap cap,
+                      const std::vector<std::string>& urls, const Json& args, Reply reply);
   // The extension's side of the check (docs/protocol.md "The policy, checked
   // twice"): a call it refused because the tab moved, or whose action moved
   // the tab, is decided again where the tab is now. Strips the navigatedTo
@@ -128,8 +128,10 @@ class Host {
   // The page's own tools (host/own_tool_calls.cpp).
   void OnPageTools(const Json& params);
   // The focused tab's own tools as `session` is offered them (empty when none).
-  // The policy may hide them all (`read` or `act` denied on the tab) unless `regardless_of_policy`.
-  std::vector<own_tools::Offered> OfferedTo(const Session& session, bool regardless_of_policy = false) const;
+  // What the policy must allow on the tab — and on the page that reported the
+  // tools (the previous one while a navigation settles) — for them to be offered.
+  enum class OwnToolsFor { kCalling, kSeeing, kAnyway };  // read and act, read, nothing
+  std::vector<own_tools::Offered> OfferedTo(const Session& session, OwnToolsFor purpose = OwnToolsFor::kCalling) const;
   std::optional<std::size_t> PageIndex(std::int64_t tab_id) const;
   void ListWebMcpTools(Session& session, const Json& args, Reply reply);
   void CallWebMcpTool(Session& session, const std::string& request_key, const Json& args, Reply reply);

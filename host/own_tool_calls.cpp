@@ -118,16 +118,20 @@ std::optional<std::size_t> Host::PageIndex(std::int64_t tab_id) const {
   return std::nullopt;
 }
 
-std::vector<own_tools::Offered> Host::OfferedTo(const Session& session, bool regardless_of_policy) const {
+std::vector<own_tools::Offered> Host::OfferedTo(const Session& session, OwnToolsFor purpose) const {
   const auto focus = session.focused_tab();
   if (!focus) return {};
-  // Seeing the page's tools is `read`; calling them, `act`.
-  if (!regardless_of_policy && (!MayOnFocused(session, policy::Cap::kRead) || !MayOnFocused(session, policy::Cap::kAct))) {
-    return {};
-  }
   const auto set = own_tools_.find(*focus);
   const auto index = PageIndex(*focus);
   if (set == own_tools_.end() || !index) return {};
+  // Seeing the page's tools is `read`; calling them, `act` too.
+  if (purpose != OwnToolsFor::kAnyway) {
+    std::vector<policy::Cap> needed = {policy::Cap::kRead};
+    if (purpose == OwnToolsFor::kCalling) needed.push_back(policy::Cap::kAct);
+    for (const auto cap : needed) {
+      if (!MayOnFocused(session, cap) || !policy_.Allows(session, cap, set->second.url)) return {};
+    }
+  }
   return own_tools::Offer(set->second, *index, Reserved(), session.lists_own_tools());
 }
 
@@ -147,11 +151,11 @@ bool Host::CallOwnTool(Session& session, const std::string& request_key, const s
                        Reply& reply) {
   // The page's own tools are `act`: a name the page offers (or offered) on a
   // tab the policy keeps from this session gets the denial.
-  const auto unfiltered = OfferedTo(session, /*regardless_of_policy=*/true);
+  const auto unfiltered = OfferedTo(session, OwnToolsFor::kAnyway);
   const auto* known = FindOffered(unfiltered, name);
   if ((known != nullptr && known->mcp_name == name) || session.was_told(name) || name.starts_with("webmcp_")) {
     const auto urls = PolicyUrls(session, name, args);
-    Reply audited = Audited(session, name, policy::Cap::kAct, urls, std::move(reply));
+    Reply audited = WithAuditLine(session, name, policy::Cap::kAct, urls, args, std::move(reply));
     if (auto denial = PolicyDenial(session, name, policy::Cap::kAct, urls)) {
       audited(std::move(*denial));
       return true;
@@ -178,8 +182,10 @@ void Host::ListWebMcpTools(Session& session, const Json& args, Reply reply) {
   if (!focus || tabs_.Find(*focus) == nullptr) {
     return reply(tools::ErrorResult("list_webmcp_tools: no tab is focused — call focus_tab or open_tab first"));
   }
-  const auto offered = OfferedTo(session);
-  const auto set = own_tools_.find(*focus);
+  const auto offered = OfferedTo(session, OwnToolsFor::kSeeing);
+  auto set = own_tools_.find(*focus);
+  // The previous page's list (a navigation settling) from a site this session may not read: none.
+  if (set != own_tools_.end() && !policy_.Allows(session, policy::Cap::kRead, set->second.url)) set = own_tools_.end();
   const std::string only = field::String(args, "name").value_or("");
   Json list = Json::array();
   std::size_t bytes = 0;

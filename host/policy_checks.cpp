@@ -1,6 +1,8 @@
 // The policy at the host's end (docs/policy.md): which URLs a call is checked
 // against, its denial, its audit line, and the second look after the
 // extension ran it (docs/protocol.md "The policy, checked twice").
+#include <algorithm>
+#include <cctype>
 #include <string>
 #include <vector>
 
@@ -10,6 +12,30 @@
 #include "host/host.h"
 
 namespace tb {
+namespace {
+
+// Where `target` goes, as the policy needs it: only its site matters. A
+// path, query or fragment stays on the tab's site; "//host/…" (or "\\host",
+// which browsers read alike) takes the tab's scheme; anything with a scheme
+// is itself. The extension resolves it the same way before it navigates.
+std::string PolicyTarget(const std::string& base, std::string target) {
+  // The URL parser drops leading spaces and controls, and tabs and newlines anywhere.
+  std::erase_if(target, [](char c) { return c == '\t' || c == '\n' || c == '\r'; });
+  const auto first = std::find_if(target.begin(), target.end(), [](char c) { return static_cast<unsigned char>(c) > 0x20; });
+  target.erase(target.begin(), first);
+  const auto colon = target.find(':');
+  const auto scheme_end = target.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-");
+  if (colon != std::string::npos && colon > 0 && scheme_end == colon && std::isalpha(static_cast<unsigned char>(target[0]))) {
+    return target;
+  }
+  const auto is_slash = [](char c) { return c == '/' || c == '\\'; };
+  if (target.size() >= 2 && is_slash(target[0]) && is_slash(target[1])) {
+    return base.substr(0, base.find(':') + 1) + "//" + target.substr(2);
+  }
+  return base;
+}
+
+}  // namespace
 
 std::optional<std::string> Host::FocusedUrl(const Session& session) const {
   const auto focus = session.focused_tab();
@@ -35,33 +61,42 @@ std::vector<std::string> Host::PolicyUrls(const Session& session, const std::str
     if (const Tab* tab = id ? tabs_.Find(*id) : nullptr) urls.push_back(tab->url);
     return urls;
   }
-  // Without a focused tab the tool itself says so; read-only sessions are
-  // still refused what they may never do.
+  // Without a focused tab the tool itself says so.
   const auto focused = FocusedUrl(session);
   if (focused) urls.push_back(*focused);
   if (name == "navigate" || name == "download_file") {
-    if (const auto target = field::String(args, "url")) urls.push_back(*target);
+    if (const auto target = field::String(args, "url")) urls.push_back(PolicyTarget(focused.value_or(""), *target));
   }
-  if (urls.empty() && session.read_only()) urls.emplace_back();
   return urls;
 }
 
 std::optional<Json> Host::PolicyDenial(const Session& session, const std::string& name, policy::Cap cap,
                                        const std::vector<std::string>& urls) const {
+  // A read-only session is refused whatever it aims at, even a tab we do not know.
+  if (session.read_only() && cap != policy::Cap::kRead) return policy_.Deny(session, name, cap, "");
   for (const auto& url : urls) {
     if (auto denial = policy_.Deny(session, name, cap, url)) return denial;
   }
   return std::nullopt;
 }
 
-Host::Reply Host::Audited(const Session& session, const std::string& name, policy::Cap cap,
-                          const std::vector<std::string>& urls, Reply reply) {
-  if (!PolicyGate::Audited(cap)) return reply;
-  // The tab's URL, and where the call goes when that is another (open_tab's only URL is its target).
-  std::string url = name == tools::kOpenTab || urls.empty() ? "" : urls.front();
-  std::string target = name == tools::kOpenTab && !urls.empty() ? urls.front() : urls.size() > 1 ? urls[1] : "";
-  return [this, session_id = session.id(), name, url, target, reply = std::move(reply)](Json result) {
-    if (const Session* s = FindSession(session_id)) policy_.Audit(*s, name, url, result, target);
+Host::Reply Host::WithAuditLine(const Session& session, const std::string& name, policy::Cap cap,
+                                const std::vector<std::string>& urls, const Json& args, Reply reply) {
+  if (!PolicyGate::IsAudited(cap)) return reply;
+  // The tab's URL; open_tab has none, only where it goes.
+  const bool opens = name == tools::kOpenTab;
+  std::string url = opens || urls.empty() ? "" : urls.front();
+  std::string target;
+  if (opens && !urls.empty()) target = urls.front();
+  else if (urls.size() > 1) target = urls[1];
+  AuditNote note;
+  note.target = target;
+  if (name == tools::kCallWebMcpTool) note.page_tool = field::String(args, "name").value_or("");
+  // Their errors may quote what was typed or filled (docs/audit.md: no values).
+  note.error_text = !(name == "type" || name == "fill_form" || name == "select_option" || name == "press_key" ||
+                      name == tools::kCallWebMcpTool || !tools::Find(name));
+  return [this, session_id = session.id(), name, url, note, reply = std::move(reply)](Json result) {
+    if (const Session* s = FindSession(session_id)) policy_.Audit(*s, name, url, result, note);
     reply(std::move(result));
   };
 }
@@ -79,19 +114,25 @@ std::optional<Json> Host::RecheckAfter(std::int64_t session_id, const std::strin
     return tools::ErrorResult(name + ": the tab moved to " + (site ? site->Describe() : std::string("another page")) +
                               " before the call ran — nothing was done; call it again");
   }
-  Json* meta = outcome->is_object() ? field::Find(*outcome, "_meta") != nullptr ? &(*outcome)["_meta"] : nullptr : nullptr;
-  if (meta == nullptr || !meta->is_object()) return std::nullopt;
-  const auto navigated_to = field::String(*meta, ext_method::kNavigatedToMeta);
-  meta->erase(std::string(ext_method::kNavigatedToMeta));
-  if (meta->empty()) outcome->erase("_meta");
+  const Json* found = outcome->is_object() ? field::Find(*outcome, "_meta") : nullptr;
+  if (found == nullptr || !found->is_object()) return std::nullopt;
+  Json& meta = (*outcome)["_meta"];
+  const auto navigated_to = field::String(meta, ext_method::kNavigatedToMeta);
+  meta.erase(std::string(ext_method::kNavigatedToMeta));
+  if (meta.empty()) outcome->erase("_meta");
   if (!navigated_to || session == nullptr) return std::nullopt;
-  // A navigation an action caused counts as `navigate`; and what the result
-  // says of the new page (its title) is `read`.
-  for (const auto& [label, needed] : {std::pair{"navigate", policy::Cap::kNavigate}, std::pair{"read", policy::Cap::kRead}}) {
-    if (auto denial = policy_.Deny(*session, label, needed, *navigated_to)) {
+  // A navigation an action caused counts as `navigate` (a read that waited
+  // across one, only as `read`); what the result says of the new page — its
+  // title — is `read`.
+  std::vector<std::pair<const char*, policy::Cap>> needed = {{"read", policy::Cap::kRead}};
+  if (cap != policy::Cap::kRead) needed.insert(needed.begin(), {"navigate", policy::Cap::kNavigate});
+  for (const auto& [label, need] : needed) {
+    if (auto denial = policy_.Deny(*session, label, need, *navigated_to)) {
+      const auto site = policy::SiteOf(*navigated_to);
       Json& text = (*denial)["content"][0]["text"];
-      text = name + ": the page went to another site — " + text.get<std::string>() +
-             "; nothing of that page was read (list_tabs shows the tab)";
+      text = name + ": the page went to " + (site ? site->Describe() : std::string("another page")) + " — " +
+             text.get<std::string>() + "; nothing of that page was read (list_tabs shows the tab)";
+      (*denial)["structuredContent"]["denied"]["afterAction"] = true;  // it ran: the audit line says "stopped"
       return denial;
     }
   }

@@ -1,5 +1,7 @@
 #include "host/policy_gate.h"
 
+#include <vector>
+
 #include <spdlog/spdlog.h>
 
 #include "common/json_field.h"
@@ -100,19 +102,24 @@ std::optional<Json> PolicyGate::Deny(const Session& session, std::string_view to
 }
 
 void PolicyGate::Audit(const Session& session, std::string_view tool, std::string_view url, const Json& result,
-                       std::string_view target) {
+                       const AuditNote& note) {
   if (!audit_) return;
   const bool is_error = field::Bool(result, "isError").value_or(false);
-  const bool denied = is_error && field::Find(field::Object(result, "structuredContent"), "denied") != nullptr;
+  const Json structured = field::Object(result, "structuredContent");  // a copy: Find points into it
+  const Json* denied = is_error ? field::Find(structured, "denied") : nullptr;
+  const bool stopped = denied != nullptr && field::Bool(*denied, "afterAction").value_or(false);
   audit::Entry entry;
   entry.session = session.id();
   entry.client = session.client();
   entry.tool = std::string(tool);
   entry.url = std::string(url);
-  entry.outcome = denied ? "denied" : is_error ? "error" : "ok";
-  if (denied) entry.rule = MessageOf(result);
-  if (is_error && !denied) entry.detail = MessageOf(result);
-  if (!target.empty()) entry.detail = "to " + std::string(target) + (entry.detail.empty() ? "" : ": " + entry.detail);
+  entry.outcome = stopped ? "stopped" : denied != nullptr ? "denied" : is_error ? "error" : "ok";
+  if (denied != nullptr) entry.rule = MessageOf(result);
+  std::vector<std::string> detail;
+  if (!note.target.empty()) detail.push_back("to " + note.target);
+  if (!note.page_tool.empty()) detail.push_back("page tool " + audit::ErrorDetail(note.page_tool));
+  if (is_error && denied == nullptr && note.error_text) detail.push_back(MessageOf(result));
+  for (const auto& part : detail) entry.detail += (entry.detail.empty() ? "" : ": ") + part;
   if (auto ok = audit_->Append(entry); !ok && !audit_failed_) {
     audit_failed_ = true;
     spdlog::error("audit log {}: {} (further failures are not logged)", audit_->path(), ok.error());

@@ -23,6 +23,13 @@ class Session;
 // (a poll, not inotify: the file and its directory may not exist yet).
 inline constexpr std::uint64_t kPolicyPollMs = 500;
 
+// What an audit line says of a call besides its outcome.
+struct AuditNote {
+  std::string target;      // where the call went (open_tab, navigate {url}, download_file {url})
+  std::string page_tool;   // call_webmcp_tool: the page's tool it ran
+  bool error_text = true;  // false for tools whose errors may quote typed values
+};
+
 class PolicyGate {
  public:
   // An empty `policy_path` means no file (everything allowed); an empty
@@ -46,12 +53,12 @@ class PolicyGate {
   // structuredContent.denied {capability, site, rule?, policy} for clients.
   std::optional<Json> Deny(const Session& session, std::string_view tool, policy::Cap cap,
                            std::string_view url) const;
-  // Whether a finished call of `tool` (with capability `cap`) goes to the audit log.
-  static bool Audited(policy::Cap cap) { return cap != policy::Cap::kRead; }
-  // One audit line for a finished call: its outcome read from `result`
-  // (ok, error, denied). `target` is where it was sent (navigate, open_tab).
+  // Whether a finished call with capability `cap` goes to the audit log.
+  static bool IsAudited(policy::Cap cap) { return cap != policy::Cap::kRead; }
+  // One audit line for a finished call: its outcome read from `result` — ok,
+  // error, denied, or stopped (it ran, then landed where the policy denies).
   void Audit(const Session& session, std::string_view tool, std::string_view url, const Json& result,
-             std::string_view target = "");
+             const AuditNote& note = {});
 
  private:
   void Reload();

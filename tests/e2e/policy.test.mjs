@@ -107,7 +107,7 @@ describe('policy', { timeout: 300_000 }, () => {
   it('a click on a link to the denied host stops there: the page is not read', step(async () => {
     const tab = await env.open('/policy.html');
     const [result, text] = await s.pageErr('click', { selector: '#away' });
-    assert.match(text, /^click: the page went to another site — navigate denied on localhost:\d+: rule 1 .*nothing of that page was read/);
+    assert.match(text, /^click: the page went to localhost:\d+ — navigate denied on localhost:\d+: rule 1 .*nothing of that page was read/);
     assert.ok(!JSON.stringify(result).includes('(Sign in)'), 'the new page\'s title is not in the answer');
     await tab.waitEval(`location.hostname === 'localhost'`, 'the tab to land on localhost');
     const { tabs } = await s.listTabs();
@@ -208,7 +208,8 @@ describe('policy', { timeout: 300_000 }, () => {
     assert.ok(typed, 'the type call');
     assert.match(typed.url, /^http:\/\/127\.0\.0\.1:\d+\/login\.html/);
     assert.equal(typed.client, 'tabbridge-e2e 0.0.0');
-    assert.ok(lines.some((l) => l.tool === 'click' && l.outcome === 'denied' && /went to another site/.test(l.rule)));
+    assert.ok(lines.some((l) => l.tool === 'click' && l.outcome === 'stopped' && /went to localhost/.test(l.rule)),
+      'the click that ran and landed on the denied site');
     assert.ok(lines.some((l) => l.tool === 'evaluate' && l.outcome === 'ok'));
     assert.ok(lines.filter((l) => /read-only/.test(l.rule ?? '')).length >= ACTING_TOOLS.length, 'read-only refusals');
     assert.ok(!lines.some((l) => l.tool === 'snapshot'), 'reads are not audited');

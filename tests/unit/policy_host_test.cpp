@@ -156,7 +156,7 @@ TEST_F(PolicyHostTest, AnActionThatLandsOnADeniedSiteIsAnsweredWithTheDenialNotT
   ASSERT_TRUE(AwaitReply(s, 71));
   const Json answer = s.inbox.back()["result"];
   EXPECT_TRUE(answer["isError"]);
-  EXPECT_EQ(Text(answer).rfind("click: the page went to another site — navigate denied on b.test: rule 1", 0), 0u)
+  EXPECT_EQ(Text(answer).rfind("click: the page went to b.test — navigate denied on b.test: rule 1", 0), 0u)
       << Text(answer);
   EXPECT_EQ(rpc::Dump(answer).find("Secret inbox"), std::string::npos);
 }
@@ -286,6 +286,73 @@ TEST_F(PolicyHostTest, ActingCallsAreAuditedWithTheirOutcomeAndReadsAreNot) {
   struct stat st{};
   ASSERT_EQ(::stat(audit_path_.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0600u);
+}
+
+TEST_F(PolicyHostTest, ATargetWithoutAHostIsDecidedOnTheTabsSiteAndOneWithTwoSlashesOnItsOwn) {
+  StartWithTwoSites();
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  StartTool(s, 80, "navigate", {{"url", "/next"}});
+  ExtRequest("page.navigate");  // a path stays on a.test
+  for (const std::string target : {"//b.test/x", "\\\\b.test/x", " //b.test/"}) {
+    const Json result = CallTool(s, "navigate", {{"url", target}});
+    EXPECT_EQ(Text(result).rfind("navigate denied on b.test", 0), 0u) << target << ": " << Text(result);
+  }
+}
+
+TEST_F(PolicyHostTest, AUnicodeHostIsNotTakenForAnotherSite) {
+  StartWithTwoSites();
+  Peer& s = Session();
+  const Json result = CallTool(s, "open_tab", {{"url", "https://ｂ．test/"}});  // full-width: b.test to a browser
+  EXPECT_TRUE(result["isError"]);
+  EXPECT_NE(Text(result).find("punycode"), std::string::npos) << Text(result);
+  EXPECT_EQ(ext_.CountMethod(ext_method::kTabsCreate), 0);
+}
+
+TEST_F(PolicyHostTest, AReadOnlySessionIsRefusedEvenOnATabTheHostDoesNotKnow) {
+  StartWithTwoSites();
+  Peer& s = Session(Json::array(), {{"readOnly", true}});
+  EXPECT_NE(Text(CallTool(s, "close_tab", {{"tabId", 999}})).find("read-only"), std::string::npos);
+  EXPECT_EQ(ext_.CountMethod(ext_method::kTabsClose), 0);
+}
+
+TEST_F(PolicyHostTest, AReadThatWaitedAcrossANavigationNeedsOnlyReadThere) {
+  WritePolicy(R"({"rules": [{"sites": ["b.test"], "allow": ["read"]}, {"sites": ["a.test"], "allow": ["all"]}]})");
+  StartHost();
+  Hello({TabJson(4, "https://a.test/")});
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  StartTool(s, 81, "wait_for", {{"text", "x"}});
+  Json request = ExtRequest("page.wait_for");
+  const Json text = {{{"type", "text"}, {"text", "found"}}};
+  SendExt(rpc::MakeResult(request["id"], {{"content", text}, {"_meta", {{ext_method::kNavigatedToMeta, "https://b.test/"}}}}));
+  ASSERT_TRUE(AwaitReply(s, 81));
+  EXPECT_EQ(s.inbox.back()["result"], Json({{"content", text}}));  // b.test may be read, not navigated to
+  StartTool(s, 82, "click", {{"ref", "e1"}});
+  request = ExtRequest("page.click");
+  SendExt(rpc::MakeResult(request["id"], {{"content", text}, {"_meta", {{ext_method::kNavigatedToMeta, "https://b.test/"}}}}));
+  ASSERT_TRUE(AwaitReply(s, 82));
+  EXPECT_EQ(Text(s.inbox.back()["result"]).rfind("click: the page went to b.test — navigate denied on b.test", 0), 0u);
+}
+
+TEST_F(PolicyHostTest, TheAuditLineSaysStoppedForAnActionThatLandedOnADeniedSiteAndKeepsNoTypedValues) {
+  StartWithTwoSites();
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  StartTool(s, 83, "click", {{"ref", "e1"}});
+  SendExt(rpc::MakeResult(ExtRequest("page.click")["id"],
+                          {{"content", Json::array()}, {"_meta", {{ext_method::kNavigatedToMeta, "https://b.test/"}}}}));
+  ASSERT_TRUE(AwaitReply(s, 83));
+  StartTool(s, 84, "fill_form", {{"fields", {{{"ref", "e2"}, {"value", "my-secret-text"}}}}});
+  const Json error = {{"content", {{{"type", "text"}, {"text", "could not fill: filled before it: Email = \"my-secret-text\""}}}},
+                      {"isError", true}};
+  SendExt(rpc::MakeResult(ExtRequest("page.fill_form")["id"], error));
+  ASSERT_TRUE(AwaitReply(s, 84));
+  const auto entries = audit::Tail(audit_path_, 10);
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0]["outcome"], "stopped");
+  EXPECT_EQ(entries[1]["outcome"], "error");
+  EXPECT_EQ(rpc::Dump(entries).find("my-secret-text"), std::string::npos) << rpc::Dump(entries);
 }
 
 }  // namespace
