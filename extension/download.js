@@ -1,7 +1,8 @@
-// download_file {url? | ref? | selector?}: downloads with chrome.downloads
+// download_file {url? | ref? | selector?, suggestedName?}: downloads with chrome.downloads
 // into <the user's Downloads>/tabbridge/ (the one place an extension can write
 // to, so that is tabbridge's folder), under a sanitized name, never
-// overwriting (uniquify), never past MAX_BYTES; answers once the file is
+// overwriting (uniquify), never past MAX_BYTES; suggestedName (sanitized the
+// same way) instead of the server's or the link's name; answers once the file is
 // complete with its absolute path, size and MIME type.
 
 import { ToolError, dataResult, getTab, progressReporter, toolHandler } from './read_util.js';
@@ -31,10 +32,10 @@ export function registerDownloads() {
   });
 }
 
-export const downloadTool = toolHandler(async ({ tabId, url, ref, selector }, ctx) => {
+export const downloadTool = toolHandler(async ({ tabId, url, ref, selector, suggestedName }, ctx) => {
   const tab = await getTab(tabId);
-  const given = [url, ref, selector].filter((x) => x !== undefined).length;
-  if (given !== 1) throw new ToolError('give exactly one of url, ref (from snapshot) or selector (a link, image, video…)');
+  const element = ref !== undefined || selector !== undefined; // ref and selector: targets.js checkTarget
+  if ((url !== undefined) === element) throw new ToolError('give exactly one of url, ref (from snapshot) or selector (a link, image, video…)');
 
   let source;
   let name = null;
@@ -55,6 +56,7 @@ export const downloadTool = toolHandler(async ({ tabId, url, ref, selector }, ct
     source = resolveUrl(found, tab.url || '');
     name = info.download || null;
   }
+  if (typeof suggestedName === 'string' && suggestedName.trim()) name = suggestedName; // sanitizeFileName'd when Chrome asks
 
   const report = progressReporter(ctx);
   report(0, undefined, `downloading ${source}`);

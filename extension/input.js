@@ -55,6 +55,14 @@ export function hover(tabId, x, y, { signal } = {}) {
   return sequence(tabId, [['Input.dispatchMouseEvent', { type: 'mouseMoved', x, y }]], signal);
 }
 
+// A trusted mouse wheel at (x, y): scrolls whatever is under that point.
+export function mouseWheel(tabId, x, y, deltaX, deltaY, { signal } = {}) {
+  return sequence(tabId, [
+    ['Input.dispatchMouseEvent', { type: 'mouseMoved', x, y }],
+    ['Input.dispatchMouseEvent', { type: 'mouseWheel', x, y, deltaX, deltaY }],
+  ], signal);
+}
+
 export function insertText(tabId, text, { signal } = {}) {
   return send(tabId, 'Input.insertText', { text }, signal);
 }
@@ -189,6 +197,21 @@ export async function pressChord(tabId, chord, { signal } = {}) {
     modifiers &= ~MOD[m];
     const [code, keyCode] = NAMED[m];
     steps.push(['Input.dispatchKeyEvent', { type: 'keyUp', key: m, code, windowsVirtualKeyCode: keyCode, modifiers }]);
+  }
+  return sequence(tabId, steps, signal);
+}
+
+// type {keyEvents}: each character as a trusted key press (keydown, keypress
+// and input, keyup — CDP keyDown with text, then keyUp) into the focused
+// element, for fields that react to keys; a newline is Enter. Stops at the
+// first dialog. Returns {dialog?}.
+export function typeKeys(tabId, text, { signal } = {}) {
+  const steps = [];
+  for (const ch of String(text)) {
+    const def = ch === '\n' || ch === '\r' ? keyDef('Enter') : keyDef(ch);
+    const base = { key: def.key, code: def.code, windowsVirtualKeyCode: def.keyCode };
+    steps.push(['Input.dispatchKeyEvent', { type: 'keyDown', ...base, text: def.text, unmodifiedText: def.text }]);
+    steps.push(['Input.dispatchKeyEvent', { type: 'keyUp', ...base }]);
   }
   return sequence(tabId, steps, signal);
 }

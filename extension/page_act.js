@@ -11,10 +11,11 @@ import { ErrorCode, PAGE_PREFIX, RpcError } from './protocol.js';
 import { registerHandler } from './native_port.js';
 import { attach, attachStalled, onAttach } from './cdp.js';
 import { describeDialog, dialogOf, handleDialog, onDialog } from './dialogs.js';
-import { click, hover, insertText, parseChord, pressChord } from './input.js';
+import { click, hover, insertText, mouseWheel, parseChord, pressChord, typeKeys } from './input.js';
 import { screenshot } from './screenshot.js';
 import { snapshot } from './snapshot.js';
-import { checkpoint, getTab, HUNG_ADVICE, locate, onTarget, PageError, pointAt, runAgent, targetOf } from './targets.js';
+import { checkpoint, checkTarget, framePrefix, getTab, HUNG_ADVICE, locate, onTarget, PageError, pointAt, runAgent, targetOf } from './targets.js';
+import { noteNext } from './refs.js';
 import { pageHandler } from './page_handler.js';
 import { watchTopFrame, withNavigatedTo } from './navigated_to.js';
 import { maskSecrets } from './secrets.js';
@@ -200,26 +201,26 @@ async function focusField(tabId, target, clear, signal) {
   return { ...f, frameId: t.frameId, args: t.args };
 }
 
-async function typeInto(tabId, f, text, clear, signal) {
-  if (text.length) return insertText(tabId, text, { signal });
+async function typeInto(tabId, f, text, clear, signal, keyEvents = false) {
+  if (text.length) return keyEvents ? typeKeys(tabId, text, { signal }) : insertText(tabId, text, { signal });
   if (clear && !f.empty) return pressChord(tabId, await parseChord('Backspace'), { signal });
   return {};
 }
 
-async function typeTool(tabId, { ref, selector, text, clear = false, submit = false }, { signal, recheckSite }) {
+async function typeTool(tabId, { ref, selector, text, clear = false, submit = false, keyEvents = false }, { signal, recheckSite }) {
   assertNoDialog(tabId);
   const target = { ref, selector };
   let f;
   const fx = await withEffects(tabId, async () => {
     f = await focusField(tabId, target, clear, signal);
     if (f.dialog) return f;
-    const r = await typeInto(tabId, f, text, clear, signal);
+    const r = await typeInto(tabId, f, text, clear, signal, keyEvents);
     if (r.dialog || !submit) return r;
     return pressChord(tabId, await parseChord('Enter'), { signal });
   }, { settleMs: submit ? 150 : 30, signal, recheckSite });
   const n = [...text].length;
   const chars = `${n} char${n === 1 ? '' : 's'}`;
-  const how = clear ? `replaced the text of ${f.desc} with ${chars}` : `typed ${chars} into ${f.desc}`;
+  const how = `${clear ? `replaced the text of ${f.desc} with ${chars}` : `typed ${chars} into ${f.desc}`}${keyEvents ? ' key by key' : ''}`;
   let after = [];
   if (!fx.navigated && !fx.dialog) {
     try {
@@ -285,12 +286,33 @@ async function fillOne(tabId, field, signal) {
   }
 }
 
-async function fillFormTool(tabId, { fields }, { signal, recheckSite }) {
+// fill_form {fields, submit?, submitRef?}: fills in order; then submit: true
+// clicks the default button of the first field's form (what Enter would
+// press; a form without one gets requestSubmit()), or submitRef is clicked.
+// Answers what was filled and whether the form was submitted.
+async function fillFormTool(tabId, { fields, submit = false, submitRef }, { signal, recheckSite }) {
   assertNoDialog(tabId);
   if (!Array.isArray(fields) || !fields.length) throw new PageError('fields is empty: give [{ref or selector, value}, …]');
+  if (submit && submitRef !== undefined) throw new PageError('give submit or submitRef, not both');
+  fields.forEach((f, i) => {
+    try {
+      checkTarget(f);
+    } catch (e) {
+      throw new PageError(`field ${i + 1}: ${e.message}; nothing was filled`);
+    }
+  });
+  const submitting = submit || submitRef !== undefined;
   const done = [];
   const secrets = new Set(); // values typed into password fields: masked wherever the answer shows them
   let failure = null;
+  let how = '';
+  let watched = null; // {frameId, args} of the element whose form's submit is watched
+  const clickSubmit = async (target) => {
+    const loc = await locate(tabId, target, { signal });
+    if (loc.state?.disabled) throw new PageError(`${loc.desc} is disabled — it cannot be clicked now`);
+    how = `clicked ${loc.desc}`;
+    return clickAt(tabId, loc, { signal });
+  };
   const fx = await withEffects(tabId, async () => {
     for (let i = 0; i < fields.length; i++) {
       if (signal?.aborted) return {};
@@ -306,12 +328,53 @@ async function fillFormTool(tabId, { fields }, { signal, recheckSite }) {
         return {};
       }
     }
-    return {};
-  }, { settleMs: 50, signal, recheckSite });
+    if (!submitting || signal?.aborted) return {};
+    try {
+      if (submitRef !== undefined) {
+        const armed = await onTarget(tabId, { ref: submitRef }, 'submit', { armOnly: true }, { signal });
+        if (armed.armed) watched = armed;
+        return await clickSubmit({ ref: submitRef });
+      }
+      const first = { ref: fields[0].ref, selector: fields[0].selector };
+      const t = await onTarget(tabId, first, 'submit', {}, { signal });
+      watched = t;
+      if (t.requested) {
+        how = `submitted ${t.desc} with requestSubmit() (it has no submit button)`;
+        return {};
+      }
+      await noteNext(tabId, t.next);
+      return await clickSubmit({ ref: (await framePrefix(tabId, t.frameId)) + t.button });
+    } catch (e) {
+      if (!(e instanceof PageError)) throw e;
+      failure = `submit: ${e.message}`;
+      return {};
+    }
+  }, { settleMs: submitting ? 300 : 50, signal, recheckSite });
+  const answer = (text, isError, submitted) => {
+    const r = navResult(maskSecrets(result(text, isError), secrets), fx);
+    r.structuredContent = { filled: done.length, submitted };
+    return r;
+  };
   if (failure) {
-    return navResult(maskSecrets(result(account(failure, done.length ? `filled before it: ${done.join(', ')}` : 'nothing was filled', fx.effects), true), secrets), fx);
+    return answer(account(failure, done.length ? `filled before it: ${done.join(', ')}` : 'nothing was filled', fx.effects), true, false);
   }
-  return navResult(maskSecrets(result(account(`filled ${done.length} field${done.length === 1 ? '' : 's'}: ${done.join(', ')}`, fx.effects)), secrets), fx);
+  const filled = `filled ${done.length} field${done.length === 1 ? '' : 's'}: ${done.join(', ')}`;
+  if (!submitting) return answer(account(filled, fx.effects), false, false);
+  // Did it go? Asked of the form only when the page stayed.
+  let state = null;
+  if (watched && !fx.navigated && !fx.dialog) {
+    state = await runAgent(tabId, watched.frameId, 'submitState', {}, { timeoutMs: 3000 }).catch(() => null);
+  }
+  if (state?.invalid?.length && !state.submitted) {
+    return answer(account(filled, how, `not submitted: the browser blocked it — invalid fields: ${state.invalid.join('; ')}`, fx.effects), true, false);
+  }
+  const submitted = fx.navigated || !!state?.submitted;
+  let outcome;
+  if (submitted) outcome = state?.prevented && !fx.navigated ? 'submitted; the page handled it without navigating' : 'submitted';
+  else if (fx.dialog) outcome = ''; // the dialog clause says what happened
+  else if (state && !state.none) outcome = 'not submitted (no submit event followed)';
+  else outcome = 'no navigation followed';
+  return answer(account(filled, how, outcome, fx.effects), false, submitted);
 }
 
 async function selectTool(tabId, { ref, selector, values }, { signal, recheckSite }) {
@@ -323,13 +386,46 @@ async function selectTool(tabId, { ref, selector, values }, { signal, recheckSit
   return navResult(result(account(`selected ${r.selected.map(show).join(', ')} in ${r.desc}`, fx.effects)), fx);
 }
 
-async function scrollTool(tabId, { ref, selector, dx, dy }, { signal }) {
+// scroll: x/y scroll the page (or the element's scroller) to that position;
+// dx/dy (or nothing: a page down) are a trusted mouse wheel over the page's
+// centre or the element; a target alone is scrolled into view. Answers where
+// the scroller is now (structuredContent {x, y}).
+async function scrollTool(tabId, { ref, selector, dx, dy, x, y }, { signal, recheckSite }) {
   assertNoDialog(tabId);
-  const extra = { dx: dx ?? 0, dy: dy ?? 0 };
-  const r = ref !== undefined || selector !== undefined
-    ? await onTarget(tabId, { ref, selector }, 'scroll', extra, { signal })
-    : await runAgent(tabId, 0, 'scroll', extra, { signal });
-  return result(r.text);
+  const targeted = ref !== undefined || selector !== undefined;
+  const run = (extra) => (targeted
+    ? onTarget(tabId, { ref, selector }, 'scroll', extra, { signal })
+    : runAgent(tabId, 0, 'scroll', extra, { signal }));
+  const done = (r, how) => ({ ...result(`${how}; now at ${r.at}`), structuredContent: { x: r.x, y: r.y } });
+  if (x !== undefined || y !== undefined) {
+    if ((dx ?? 0) !== 0 || (dy ?? 0) !== 0) throw new PageError('give x/y (a position) or dx/dy (a distance), not both');
+    await recheckSite?.();
+    const r = await run({ to: { x, y } });
+    return done(r, `scrolled ${r.what} to ${[x !== undefined ? `x=${x}` : '', y !== undefined ? `y=${y}` : ''].filter(Boolean).join(', ')}`);
+  }
+  if (targeted && !dx && !dy) return result((await run({})).text);
+  const loc = targeted ? await locate(tabId, { ref, selector }, { signal }) : null; // scrolls it into view first
+  const before = await run({ dx: dx ?? 0, dy: dy ?? 0 });
+  const wheel = { deltaX: dx ?? 0, deltaY: dy ?? (dx ? 0 : Math.round(before.viewport.height * 0.8)) };
+  // Over the element: the centre of its visible part (a wide element may
+  // overflow its scroller); over the page: a spot no inner scroller covers.
+  const point = !loc ? before.point : before.visible ? { x: loc.rect.x + before.visible.x, y: loc.rect.y + before.visible.y } : loc;
+  const fx = await withEffects(tabId, () => mouseWheel(tabId, point.x, point.y, wheel.deltaX, wheel.deltaY, { signal }),
+    { settleMs: 0, signal, recheckSite });
+  if (fx.dialog || fx.navigated) return navResult(result(account('sent the mouse wheel', fx.effects)), fx);
+  // The wheel scrolls on the compositor (maybe animated): read until it stops.
+  let now = before;
+  const deadline = Date.now() + 2000;
+  for (let last = before, same = 0; Date.now() < deadline; last = now) {
+    await sleep(40);
+    now = await run({ dx: dx ?? 0, dy: dy ?? 0 });
+    same = now.x === last.x && now.y === last.y ? same + 1 : 0;
+    const moved = now.x !== before.x || now.y !== before.y;
+    if ((moved && same >= 1) || same >= 6) break;
+  }
+  const moved = now.x !== before.x || now.y !== before.y;
+  const by = [wheel.deltaX ? `dx=${wheel.deltaX}` : '', wheel.deltaY ? `dy=${wheel.deltaY}` : ''].filter(Boolean).join(', ');
+  return navResult(done(now, moved ? `scrolled ${now.what} by mouse wheel (${by})` : `${now.what} did not move (mouse wheel ${by})`), fx);
 }
 
 async function pressKeyTool(tabId, { key }, { signal, recheckSite }) {
@@ -385,7 +481,7 @@ export function registerActTools() {
   tool('type', typeTool);
   tool('fill_form', fillFormTool);
   tool('select_option', selectTool);
-  tool('scroll', scrollTool, { needsDebugger: false });
+  tool('scroll', scrollTool);
   tool('press_key', pressKeyTool);
   tool('screenshot', screenshotTool);
   tool('handle_dialog', handleDialogTool);

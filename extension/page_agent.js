@@ -13,8 +13,10 @@
 //   focus    {ref|selector, clear}           -> {desc, focused, empty, secret} | {error}
 //   fieldInfo {ref|selector}                 -> {desc, kind, checked?, state} | {error}
 //   select   {ref|selector, values}          -> {desc, selected[], state} | {error}
-//   scroll   {ref|selector?, dx?, dy?}       -> {text} | {error}
+//   scroll   {ref|selector?, dx?, dy?, to?}  -> {what, at, x, y, viewport} | {text} | {error}
 //   info     {ref|selector}                  -> {desc, tag, href?, src?, download?} | {error}
+//   submit   {ref|selector, armOnly?}        -> {button: local ref, desc, next} | {requested, desc} | {armed} | {error}
+//   submitState {}                           -> {submitted, prevented, invalid[]} | {none}
 // Every op takes notAfter (epoch ms): past it, the op does nothing ({error, expired}).
 //
 // Refs: a per-document registry in this world's global (element -> number,
@@ -862,51 +864,119 @@ export function pageAgent(op, a = {}) {
     return { desc: describe(res.el), state: stateOf(res.el, roleOf(res.el)) };
   }
 
+  // {dx?, dy?}: which scroller a wheel there moves and where it is now (the
+  // service worker sends the trusted wheel and reads it again: read);
+  // {to: {x?, y?}}: scrolls the page, or the element's scroller, to that
+  // position; a target alone is scrolled into view.
   function scrollOp() {
     const dx = a.dx || 0;
     const dy = a.dy || 0;
+    const to = a.to;
     const pos = (sc, w) => {
       const top = Math.round(sc.scrollTop);
       const max = Math.max(0, Math.round(sc.scrollHeight - (w ? w.innerHeight : sc.clientHeight)));
       const edge = top <= 0 ? ' (top)' : top >= max - 1 ? ' (bottom)' : '';
       return `y=${top} of ${max}${edge}${sc.scrollLeft ? `, x=${Math.round(sc.scrollLeft)}` : ''}`;
     };
+    const answer = (sc, w, what) => ({ what, at: pos(sc, w), x: Math.round(sc.scrollLeft), y: Math.round(sc.scrollTop),
+      viewport: { width: window.innerWidth, height: window.innerHeight } });
+    const page = (doc) => answer(doc.scrollingElement || doc.documentElement, doc.defaultView, 'the page');
+    const moveTo = (sc, w) => {
+      const where = { left: to.x ?? sc.scrollLeft, top: to.y ?? sc.scrollTop, behavior: 'instant' };
+      if (w) w.scrollTo(where);
+      else sc.scrollTo(where);
+    };
+    const scrollable = (n) => {
+      const st = styleOf(n);
+      const y = (to ? to.y !== undefined : dy) && /(auto|scroll|overlay)/.test(st.overflowY) && n.scrollHeight > n.clientHeight;
+      const x = (to ? to.x !== undefined : dx) && /(auto|scroll|overlay)/.test(st.overflowX) && n.scrollWidth > n.clientWidth;
+      return y || x;
+    };
     if (!a.ref && !a.selector) {
-      const sc = document.scrollingElement || document.documentElement;
-      const before = [sc.scrollLeft, sc.scrollTop];
-      window.scrollBy({ left: dx, top: dy || (dx ? 0 : window.innerHeight * 0.8), behavior: 'instant' });
-      const moved = before[0] !== sc.scrollLeft || before[1] !== sc.scrollTop;
-      return { text: `${moved ? 'scrolled the page' : 'the page did not move'}; now at ${pos(sc, window)}` };
+      if (to) moveTo(document.scrollingElement || document.documentElement, window);
+      // Where a wheel moves the page: a point over no inner scroller or frame.
+      const w = window.innerWidth;
+      const h = window.innerHeight;
+      const free = ([x, y]) => {
+        for (let n = document.elementFromPoint(x, y); n && n.nodeType === 1; n = n.parentElement || n.getRootNode()?.host || null) {
+          if (n === document.documentElement || n === document.body) return true;
+          if (n.localName === 'iframe' || n.localName === 'frame' || scrollable(n)) return false;
+        }
+        return true;
+      };
+      const spots = [[0.5, 0.5], [0.5, 0.2], [0.5, 0.8], [0.15, 0.5], [0.85, 0.5], [0.15, 0.15], [0.85, 0.85], [0.85, 0.15], [0.15, 0.85]]
+        .map(([fx, fy]) => [Math.round(w * fx), Math.round(h * fy)]);
+      const [px, py] = spots.find(free) ?? spots[0];
+      return { ...page(document), point: { x: px, y: py } };
     }
     const res = resolve();
     if (res.error) return res;
     const el = res.el;
     const desc = describe(el);
-    if (!dx && !dy) {
+    if (!dx && !dy && !to) {
       el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
       return { text: `scrolled ${desc} into view` };
     }
-    const scrollable = (n) => {
-      const st = styleOf(n);
-      const y = dy && /(auto|scroll|overlay)/.test(st.overflowY) && n.scrollHeight > n.clientHeight;
-      const x = dx && /(auto|scroll|overlay)/.test(st.overflowX) && n.scrollWidth > n.clientWidth;
-      return y || x;
-    };
+    // The centre of the element's visible part (clipped by its ancestors and
+    // the viewport), relative to its box: where a wheel over it lands on it.
+    const box = el.getBoundingClientRect();
+    const vis = { l: Math.max(box.left, 0), t: Math.max(box.top, 0), r: Math.min(box.right, winOf(el).innerWidth), b: Math.min(box.bottom, winOf(el).innerHeight) };
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      const st = styleOf(p);
+      if (st.overflowX === 'visible' && st.overflowY === 'visible') continue;
+      const pr = p.getBoundingClientRect();
+      Object.assign(vis, { l: Math.max(vis.l, pr.left), t: Math.max(vis.t, pr.top), r: Math.min(vis.r, pr.right), b: Math.min(vis.b, pr.bottom) });
+    }
+    const visible = vis.r > vis.l && vis.b > vis.t ? { x: (vis.l + vis.r) / 2 - box.left, y: (vis.t + vis.b) / 2 - box.top } : null;
     let n = el;
     while (n && n.nodeType === 1 && !scrollable(n)) n = n.parentElement || n.getRootNode()?.host || null;
     const doc = el.ownerDocument;
     if (!n || n === doc.documentElement || n === doc.body) {
       const sc = doc.scrollingElement || doc.documentElement;
-      const w = doc.defaultView;
-      const before = sc.scrollTop + sc.scrollLeft * 1e6;
-      w.scrollBy({ left: dx, top: dy, behavior: 'instant' });
-      const moved = before !== sc.scrollTop + sc.scrollLeft * 1e6;
-      return { text: `${desc} has no scrollable container; ${moved ? 'scrolled the page' : 'the page did not move'}; now at ${pos(sc, w)}` };
+      if (to) moveTo(sc, doc.defaultView);
+      return { ...page(doc), what: `the page (${desc} has no scrollable container)`, visible };
     }
-    const before = n.scrollTop + n.scrollLeft * 1e6;
-    n.scrollBy({ left: dx, top: dy, behavior: 'instant' });
-    const moved = before !== n.scrollTop + n.scrollLeft * 1e6;
-    return { text: `${moved ? 'scrolled' : 'could not scroll'} ${n === el ? desc : `${describe(n)} (around ${desc})`}; now at ${pos(n)}` };
+    if (to) moveTo(n, null);
+    return { ...answer(n, null, n === el ? desc : `${describe(n)} (around ${desc})`), visible };
+  }
+
+  // fill_form {submit}: the form the field belongs to and its default
+  // button — what Enter in the field would press — as a ref to click; a form
+  // without one is submitted with requestSubmit() (validation and submit
+  // handlers run as for a user). Arms a watch on the form's submit event.
+  function submitOp() {
+    const res = resolve();
+    if (res.error) return res;
+    const el = res.el;
+    const form = el.form || el.closest('form');
+    if (!form) {
+      if (a.armOnly) return { noForm: true };
+      return { error: `${describe(el)} is in no form — pass submitRef (the element to click) instead of submit` };
+    }
+    const r = ensureReg();
+    const watch = r.submitWatch = { submitted: false, prevented: false, invalid: [] };
+    form.addEventListener('submit', (e) => {
+      watch.submitted = true;
+      setTimeout(() => { watch.prevented = e.defaultPrevented; });
+    }, { once: true });
+    form.addEventListener('invalid', (e) => {
+      watch.invalid.push(`${describe(e.target)}: ${e.target.validationMessage}`);
+    }, true);
+    if (a.armOnly) return { armed: true };
+    const isSubmit = (b) => (b.localName === 'button' && (b.getAttribute('type') || 'submit').toLowerCase() === 'submit') ||
+      (b.localName === 'input' && ['submit', 'image'].includes(inputType(b)));
+    const button = [...form.elements].find(isSubmit);
+    if (button) {
+      if (button.matches(':disabled')) return { error: `${describe(button)} is disabled — the form is not ready to submit` };
+      return { button: refOf(button), desc: describe(button), next: r.next };
+    }
+    form.requestSubmit();
+    return { requested: true, desc: describe(form) };
+  }
+
+  function submitStateOp() {
+    const w = reg?.submitWatch;
+    return w ? { ...w } : { none: true };
   }
 
   function infoOp() {
@@ -990,6 +1060,8 @@ export function pageAgent(op, a = {}) {
       case 'state': return stateOp();
       case 'scroll': return scrollOp();
       case 'info': return infoOp();
+      case 'submit': return submitOp();
+      case 'submitState': return submitStateOp();
       default: return { error: `unknown agent op ${op}` };
     }
   } catch (e) {

@@ -1,4 +1,4 @@
-// read_page {mode, selector?, sameOrigin?, maxChars?, cursor?}: the page as
+// read_page {mode, selector?, sameOrigin?, include?, exclude?, maxChars?, cursor?}: the page as
 // markdown of its main content, plain text, its links, facts about it (info),
 // the user's selection, or (html capability) the outer HTML of an element.
 // Long output comes a window at a time: the answer carries nextCursor, which
@@ -12,7 +12,7 @@ const DEFAULT_MAX_CHARS = PAGE_TOOLS.read_page.defaults.maxChars;
 const MAX_MAX_CHARS = 200000;
 const PAGED = new Set(['markdown', 'text', 'links', 'html']);
 
-export const readPageTool = toolHandler(async ({ tabId, mode = 'markdown', selector, sameOrigin = false, maxChars, cursor }) => {
+export const readPageTool = toolHandler(async ({ tabId, mode = 'markdown', selector, sameOrigin = false, include, exclude, maxChars, cursor }) => {
   const tab = await getTab(tabId);
   const limit = Math.min(maxChars ?? DEFAULT_MAX_CHARS, MAX_MAX_CHARS);
 
@@ -24,8 +24,9 @@ export const readPageTool = toolHandler(async ({ tabId, mode = 'markdown', selec
     if (!c || !Number.isInteger(c.o) || c.o < 0) {
       throw new ToolError('cursor is not one read_page gave out: call read_page without cursor to start over');
     }
-    if (c.m !== mode || (c.s ?? null) !== (selector ?? null) || (c.so ?? false) !== sameOrigin) {
-      throw new ToolError(`cursor belongs to read_page with mode "${c.m}"${c.s ? ` and selector "${c.s}"` : ''}: ` +
+    if (c.m !== mode || (c.s ?? null) !== (selector ?? null) || (c.so ?? false) !== sameOrigin ||
+      (c.in ?? null) !== (include || null) || (c.ex ?? null) !== (exclude || null)) {
+      throw new ToolError(`cursor belongs to read_page with mode "${c.m}"${c.s ? ` and selector "${c.s}"` : ''}${c.in ? ` include "${c.in}"` : ''}${c.ex ? ` exclude "${c.ex}"` : ''}: ` +
         'repeat those arguments with it, or call read_page without cursor');
     }
     if (c.u !== stripHash(tab.url)) {
@@ -37,7 +38,7 @@ export const readPageTool = toolHandler(async ({ tabId, mode = 'markdown', selec
   const r = mainResult(await inject(tabId, {
     frameIds: [0],
     func: readPageInPage,
-    args: [{ mode, selector, sameOrigin, offset, maxChars: limit }],
+    args: [{ mode, selector, sameOrigin, include, exclude, offset, maxChars: limit }],
   }));
   if (!r) throw new ToolError('the page gave no answer (it may be navigating): call read_page again');
   if (r.error) throw new ToolError(`${r.error}: check it with snapshot or read_page mode "html"/"links", or omit selector`);
@@ -63,20 +64,21 @@ export const readPageTool = toolHandler(async ({ tabId, mode = 'markdown', selec
   if (mode === 'links') Object.assign(meta, { count: r.count, totalLinks: r.totalItems });
   let body = r.body;
   if (r.nextOffset !== null && r.nextOffset !== undefined) {
-    meta.nextCursor = encodeCursor({ m: mode, o: r.nextOffset, s: selector ?? null, so: sameOrigin, u: stripHash(r.url) });
+    meta.nextCursor = encodeCursor({ m: mode, o: r.nextOffset, s: selector ?? null, so: sameOrigin, u: stripHash(r.url),
+      ...(include ? { in: include } : {}), ...(exclude ? { ex: exclude } : {}) });
     const left = r.total - r.nextOffset;
     body = `${body.replace(/\s+$/, '')}\n\n[… ${left} more characters: call read_page with cursor "${meta.nextCursor}" to continue]`;
   }
-  if (!r.total) body = emptyMessage(mode, selector, sameOrigin);
+  if (!r.total) body = emptyMessage(mode, selector, sameOrigin || include || exclude);
   else if (r.offset >= r.total) body = '[end of page: nothing after this cursor]';
   return documentResult(body, meta);
 });
 
 const stripHash = (u) => String(u ?? '').replace(/#.*$/, '');
 
-function emptyMessage(mode, selector, sameOrigin) {
+function emptyMessage(mode, selector, filtered) {
   const where = selector ? `inside "${selector}"` : 'on this page';
-  if (mode === 'links') return `No links ${where}${sameOrigin ? ' to this site' : ''}.`;
+  if (mode === 'links') return `No links ${where}${filtered ? ' that sameOrigin, include or exclude let through' : ''}.`;
   return `No ${mode === 'html' ? 'HTML' : 'text'} ${where} (the page may still be loading: try wait_for, or read_page mode "info").`;
 }
 

@@ -3,11 +3,11 @@
 // page CSP and page globals do not matter). It must not use anything from this
 // module's scope: only its argument and the page's DOM.
 //
-// readPageInPage({mode, selector, sameOrigin, offset, maxChars}) ->
+// readPageInPage({mode, selector, sameOrigin, include, exclude, offset, maxChars}) ->
 //   {url, title, body, total, offset, nextOffset|null, count?, totalItems?, info?}
 //   or {url, title, error} (bad selector, no match)
 
-export function readPageInPage({ mode, selector, sameOrigin = false, offset = 0, maxChars = 20000 }) {
+export function readPageInPage({ mode, selector, sameOrigin = false, include, exclude, offset = 0, maxChars = 20000 }) {
   const out = { url: location.href, title: document.title };
   const norm = (s) => String(s ?? '').replace(/\s+/g, ' ').trim();
 
@@ -110,11 +110,16 @@ export function readPageInPage({ mode, selector, sameOrigin = false, offset = 0,
     const refFor = reg && reg.doc === document && reg.byEl
       ? (el) => { const n = reg.byEl.get(el); return n === undefined ? null : `e${n}`; }
       : null;
+    // include/exclude: a substring of the href, where * stands for any run of characters.
+    const pattern = (p) => (p ? new RegExp(String(p).split('*').map((x) => x.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')) : null);
+    const inc = pattern(include);
+    const exc = pattern(exclude);
     const seen = new Set();
     const lines = [];
     for (const a of root.querySelectorAll('a[href], area[href]')) {
       const href = a.href;
       if (!href || /^javascript:/i.test(href)) continue;
+      if ((inc && !inc.test(href)) || (exc && exc.test(href))) continue;
       if (sameOrigin) {
         try {
           if (new URL(href).origin !== location.origin) continue;

@@ -110,8 +110,18 @@ export async function runAgent(tabId, frameId, op, args = {}, opts = {}) {
   return result;
 }
 
+// The one check of how a tool names an element: exactly one of ref or
+// selector (every tool that targets an element comes through targetOf; the
+// host's schema check cannot say "one of"). Throws PageError.
+export function checkTarget({ ref, selector } = {}) {
+  const given = (v) => v !== undefined && v !== null && v !== '';
+  if (given(ref) && given(selector)) throw new PageError('pass one of ref or selector, not both');
+  if (!given(ref) && !given(selector)) throw new PageError('give a ref (from snapshot) or a CSS selector');
+}
+
 // {ref|selector} -> {frameId, args} for the agent.
 export async function targetOf(tabId, { ref, selector } = {}) {
+  checkTarget({ ref, selector });
   if (ref !== undefined && ref !== null && ref !== '') {
     const parsed = await parseRef(tabId, ref);
     if (!parsed) throw new PageError(`"${ref}" is not a ref; refs look like e12 or f1e3 (from snapshot)`);
