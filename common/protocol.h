@@ -164,6 +164,14 @@ inline constexpr std::string_view kProtocolVersions[] = {"2025-11-25", "2025-06-
 namespace shim_method {
 inline constexpr std::string_view kHello = "tabbridge/hello";
 }
+// tabbridge/hello's params (docs/protocol.md §2 "Handshake").
+namespace hello_param {
+inline constexpr std::string_view kProtocol = "protocol";
+inline constexpr std::string_view kClient = "client";        // MCP clientInfo
+inline constexpr std::string_view kCaps = "caps";            // tabbridge --caps
+inline constexpr std::string_view kPageTools = "pageTools";  // false: --disable-webmcp-auto-register
+inline constexpr std::string_view kReadOnly = "readOnly";    // true: --read-only
+}  // namespace hello_param
 
 // --- host <-> extension -------------------------------------------------------
 namespace ext_method {

@@ -88,15 +88,13 @@ int main(int argc, char** argv) {
     host.Start();
     uv_run(loop, UV_RUN_DEFAULT);
     exit_code = host.exit_code();
-    // Already on the way out: a second Ctrl-C or SIGTERM arriving once the
-    // handles are closed (which restores the default action) must not turn a
-    // clean exit into a death by signal — it stays blocked until we are gone.
-    sigset_t late;
-    sigemptyset(&late);
-    sigaddset(&late, SIGINT);
-    sigaddset(&late, SIGTERM);
-    ::sigprocmask(SIG_BLOCK, &late, nullptr);
+    // Already on the way out: a second Ctrl-C or SIGTERM must not turn a
+    // clean exit into a death by signal. Closing the handles restores the
+    // default action process-wide — and libuv's threadpool threads (the
+    // policy file's poll) would take the signal — so ignore both at once.
     for (auto* handle : signals) tb::CloseHandle(reinterpret_cast<uv_handle_t*>(handle));
+    ::signal(SIGINT, SIG_IGN);
+    ::signal(SIGTERM, SIG_IGN);
   }
   uv_run(loop, UV_RUN_DEFAULT);  // let close callbacks free their handles
   uv_loop_close(loop);

@@ -77,7 +77,7 @@ void Session::OnMessage(std::string text) {
 
 void Session::OnRequest(rpc::Message& msg) {
   if (msg.method == shim_method::kHello) {
-    const auto protocol = field::Int(msg.params, "protocol");
+    const auto protocol = field::Int(msg.params, hello_param::kProtocol);
     if (!protocol) {
       return Send(rpc::MakeError(msg.id, rpc_error::kInvalidParams, "tabbridge/hello needs params.protocol (an integer)"));
     }
@@ -89,13 +89,13 @@ void Session::OnRequest(rpc::Message& msg) {
     }
     helloed_ = true;
     caps_.clear();  // a second hello restates the session, it does not add to it
-    for (const auto& cap : field::Array(msg.params, "caps")) {
+    for (const auto& cap : field::Array(msg.params, hello_param::kCaps)) {
       if (cap.is_string()) caps_.push_back(cap.get<std::string>());
     }
-    lists_own_tools_ = field::Bool(msg.params, "pageTools").value_or(lists_own_tools_);
+    lists_own_tools_ = field::Bool(msg.params, hello_param::kPageTools).value_or(lists_own_tools_);
     // A session narrows the policy, never widens it: a second hello cannot undo --read-only.
-    read_only_ = read_only_ || field::Bool(msg.params, "readOnly").value_or(false);
-    const Json client = field::Object(msg.params, "client");
+    read_only_ = read_only_ || field::Bool(msg.params, hello_param::kReadOnly).value_or(false);
+    const Json client = field::Object(msg.params, hello_param::kClient);
     client_ = field::String(client, "name").value_or("");
     if (const auto version = field::String(client, "version")) client_ += " " + *version;
     told_fingerprint_ = ToolsFingerprint();

@@ -36,7 +36,7 @@ void HostLink::Connect(uv_loop_t* loop, const std::string& path, const Json& hel
     HostLink* raw = new HostLink(link_loop, std::make_unique<Transport>(stream, stream, Framing::kLine, kMaxLineBytes),
                                  request->path);  // owned by the hello callback until it hands it on
     Json hello = request->hello_params;
-    hello["protocol"] = kShimProtocol;
+    hello[hello_param::kProtocol] = kShimProtocol;
     raw->Request(shim_method::kHello, std::move(hello), kHelloDeadlineMs,
                  [raw, link_loop, path = request->path,
                   done = std::move(request->done)](std::expected<Json, rpc::Error> outcome) {

@@ -166,10 +166,10 @@ void McpServer::ConnectBrowser(const Json& id, const std::string& key, const Jso
   };
   connecting_key_ = key;
   connecting_ = std::make_unique<BrowserConnect>(
-      loop_, args, Json{{"client", client_info_},
-                 {"caps", options_.caps},
-                 {"pageTools", options_.list_page_tools},
-                 {"readOnly", options_.read_only}}, std::move(progress), [this, id, key](ConnectOutcome outcome) {
+      loop_, args, Json{{hello_param::kClient, client_info_},
+                 {hello_param::kCaps, options_.caps},
+                 {hello_param::kPageTools, options_.list_page_tools},
+                 {hello_param::kReadOnly, options_.read_only}}, std::move(progress), [this, id, key](ConnectOutcome outcome) {
         if (auto launched = connecting_->TakeLaunched()) launched_ = std::move(launched);
         DeleteSoon(loop_, std::move(connecting_));  // we are inside its callback
         connecting_key_.clear();
