@@ -10,6 +10,7 @@ import { PageError, targetInfo } from './targets.js';
 import { sanitizeFileName } from './file_name.js';
 import { Deadlines } from './protocol.js';
 import { PAGE_TOOLS } from './tool_catalog.js';
+import { siteKey } from './site_key.js';
 
 export const DOWNLOAD_SUBFOLDER = 'tabbridge';
 export const MAX_BYTES = 100 * 1024 * 1024;
@@ -54,6 +55,12 @@ export const downloadTool = toolHandler(async ({ tabId, url, ref, selector, sugg
       throw new ToolError(`${info.desc ?? `<${info.tag}>`} has no link or source to download: point at a link, image, video or its source`);
     }
     source = resolveUrl(found, tab.url || '');
+    // The host checked this page's site, not the link's: a link to another
+    // site must come back as url, where the host's policy decides it.
+    const linkSite = siteKey(source);
+    if (ctx.policyUrl && !source.startsWith('data:') && linkSite !== siteKey(ctx.policyUrl)) {
+      throw new ToolError(`the link goes to another site (${linkSite}): pass it as url so the policy can check that site`);
+    }
     name = info.download || null;
   }
   if (typeof suggestedName === 'string' && suggestedName.trim()) name = suggestedName; // sanitizeFileName'd when Chrome asks

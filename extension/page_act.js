@@ -107,11 +107,9 @@ async function withEffects(tabId, act, { settleMs = 150, signal, recheckSite } =
     } else if (ev.sameDoc) {
       effects.push(`URL now ${ev.sameDoc}`);
     }
-    for (const created of ev.newTabs) {
-      const t = (await chrome.tabs.get(created.id).catch(() => null)) ?? created;
-      const url = t.pendingUrl || t.url;
-      effects.push(`opened new tab ${t.id}${url ? ` (${url})` : ''}`);
-    }
+    // Without its URL: the new tab may be on a site the policy keeps from the
+    // session; list_tabs shows it as the policy allows (docs/policy.md).
+    for (const created of ev.newTabs) effects.push(`opened new tab ${created.id} (list_tabs shows it)`);
     return { value, effects, navigated: !!(ev.committed || ev.navUrl), dialog: ev.dialog, navigatedTo: await nav.navigatedTo() };
   } finally {
     for (const [event, fn] of L) event.removeListener(fn);

@@ -8,7 +8,8 @@
 // up to the crash).
 //
 // The tool gets params without policyUrl, and ctx.recheckSite(): the same
-// site check again, for the moment it acts (page_act.js withEffects).
+// site check again, for the moment it acts (page_act.js withEffects), and
+// ctx.policyUrl for tools that reach beyond the page (download.js).
 
 import { usingTab } from './cdp.js';
 import { crashedAnswer } from './crash_watch.js';
@@ -25,7 +26,7 @@ export function pageHandler(fn, { onCrashedTab = false } = {}) {
     return usingTab(tabId, async () => {
       const tab = await currentTab();
       assertOnSite(tab, policyUrl);
-      return (!onCrashedTab && (await crashedAnswer(tabId, tab))) || fn(rest, { ...ctx, recheckSite });
+      return (!onCrashedTab && (await crashedAnswer(tabId, tab))) || fn(rest, { ...ctx, recheckSite, policyUrl });
     });
   };
 }

@@ -22,7 +22,7 @@ const POLICY = {
   rules: [
     { sites: ['localhost'], deny: ['all'] },
     { sites: ['127.0.0.1'], allow: ['read', 'act', 'navigate'] },
-    { sites: ['*'], allow: ['read', 'act', 'navigate', 'eval'] },
+    { sites: ['*'], allow: ['read', 'act', 'navigate', 'eval', 'download'] },
   ],
 };
 const RULE_1 = 'rule 1 (sites localhost; deny all)';
@@ -72,7 +72,7 @@ describe('policy', { timeout: 300_000 }, () => {
     const dir = await h.tempDir('tb-e2e-policy-');
     policyPath = path.join(dir, 'policy.json');
     await writePolicy(POLICY);
-    env = await startPageBrowser(h, { name: 'policy', caps: 'eval', env: { TABBRIDGE_POLICY: policyPath } });
+    env = await startPageBrowser(h, { name: 'policy', caps: 'eval,download', env: { TABBRIDGE_POLICY: policyPath } });
     s = env.s;
     deniedOrigin = env.web.localhostOrigin;
     env.web.vars.DENIED_ORIGIN = deniedOrigin;
@@ -102,6 +102,15 @@ describe('policy', { timeout: 300_000 }, () => {
     const [, text] = await s.pageErr('navigate', { url: `${deniedOrigin}/a.html` });
     assert.match(text, /^navigate denied on localhost:\d+: rule 1 /);
     assert.equal(await allowedTab.eval('location.hostname'), '127.0.0.1');
+  }));
+
+  it('download_file of the denied host is refused, by URL and by a link to it', step(async () => {
+    const tab = await env.open('/policy.html');
+    const [, byUrl] = await s.pageErr('download_file', { url: `${deniedOrigin}/download/x.bin` });
+    assert.match(byUrl, /^download_file denied on localhost:\d+: rule 1 /);
+    const [, byLink] = await s.pageErr('download_file', { selector: '#away' });
+    assert.match(byLink, /the link goes to another site \(http:\/\/localhost:\d+\): pass it as url/);
+    await tab.close();
   }));
 
   it('a click on a link to the denied host stops there: the page is not read', step(async () => {
@@ -164,7 +173,7 @@ describe('policy', { timeout: 300_000 }, () => {
     assert.match(stdout, /read\s+DENIED\s+rule 1 \(sites localhost; deny all\)/);
     const allowed = await policyCli(env.web.url('/x'));
     assert.match(allowed.stdout, /eval\s+allowed\s+rule 3/);
-    assert.match(allowed.stdout, /download\s+DENIED\s+no rule allows download there/);
+    assert.match(allowed.stdout, /download\s+allowed\s+rule 3 .* — for sessions started with --caps download/);
   }));
 
   it('a changed file takes effect without a restart, with one list_changed', step(async () => {
