@@ -11,6 +11,7 @@ import { Event } from './protocol.js';
 import { sendEvent } from './native_port.js';
 import { clock, dataResult, documentResult, getTab, toolHandler, truncate } from './read_util.js';
 import { newestWithin, restoring, tabStore } from './session_store.js';
+import { sameSite } from './site_key.js';
 
 export const CONSOLE_BUFFER_SIZE = 1000;
 const DEFAULT_LIMIT = 100;
@@ -131,12 +132,12 @@ function takeEventToken(tabId) {
 // ---------------------------------------------------------------------------
 // console_logs {level?, limit?, since?, format?}
 
-export const consoleLogsTool = toolHandler(async ({ tabId, level = 'all', limit = DEFAULT_LIMIT, since, format = 'markdown' }) => {
+export const consoleLogsTool = toolHandler(async ({ tabId, level = 'all', limit = DEFAULT_LIMIT, since, format = 'markdown' }, ctx) => {
   const tab = await getTab(tabId);
   await ready;
   // What this answer shows is saved before it goes: a restart right after keeps it.
   await store.flush();
-  const all = buffers.get(tabId) ?? [];
+  const all = (buffers.get(tabId) ?? []).filter((e) => sameSite(e.url, ctx?.policyUrl));
   const matching = all.filter((e) => (level === 'all' || e.level === level) && (typeof since !== 'number' || e.timestamp >= since));
   const entries = matching.slice(-limit);
   const counts = Object.fromEntries(LEVELS.map((l) => [l, entries.filter((e) => e.level === l).length]));

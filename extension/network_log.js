@@ -11,6 +11,7 @@
 
 import { clock, dataResult, documentResult, getTab, toolHandler, truncate } from './read_util.js';
 import { newestWithin, restoring, tabStore } from './session_store.js';
+import { sameSite } from './site_key.js';
 
 export const NETWORK_BUFFER_SIZE = 1000;
 const DEFAULT_LIMIT = 100;
@@ -84,6 +85,7 @@ export function registerNetworkLog() {
       push(d.tabId, {
         method: d.method,
         url: d.url,
+        page: pageOf(d),
         status: d.statusCode,
         statusText: statusText(d.statusLine, d.statusCode),
         type: d.type,
@@ -96,7 +98,7 @@ export function registerNetworkLog() {
     if (d.tabId < 0) return;
     settle(d);
     if (abandoned.delete(d.requestId) && d.error === 'net::ERR_ABORTED') return;
-    push(d.tabId, { method: d.method, url: d.url, error: d.error, type: d.type, timestamp: Math.round(d.timeStamp) });
+    push(d.tabId, { method: d.method, url: d.url, page: pageOf(d), error: d.error, type: d.type, timestamp: Math.round(d.timeStamp) });
   }, FILTER);
 
   chrome.tabs.onRemoved.addListener((tabId) => {
@@ -184,11 +186,15 @@ export function waitNetworkIdle(tabId, { quietMs = 500, signal } = {}) {
 // ---------------------------------------------------------------------------
 // network_errors {limit?, since?, format?}
 
-export const networkErrorsTool = toolHandler(async ({ tabId, limit = DEFAULT_LIMIT, since, format = 'markdown' }) => {
+// The page a request was made for: a document request is its own page; any
+// other, its initiator's origin (what the policy's site check compares).
+const pageOf = (d) => (d.type === 'main_frame' ? d.url : d.initiator ?? d.url);
+
+export const networkErrorsTool = toolHandler(async ({ tabId, limit = DEFAULT_LIMIT, since, format = 'markdown' }, ctx) => {
   const tab = await getTab(tabId);
   await ready;
   await store.flush(); // what this answer shows survives a restart right after
-  const all = failures.get(tabId) ?? [];
+  const all = (failures.get(tabId) ?? []).filter((e) => sameSite(e.page ?? e.url, ctx?.policyUrl));
   const matching = typeof since === 'number' ? all.filter((e) => e.timestamp >= since) : all;
   const entries = matching.slice(-limit);
   const structured = { tabId, total: matching.length, count: entries.length, entries };

@@ -6,6 +6,7 @@
 //   siteKey(url)                     -> the string two URLs of one site share
 //   tabUrl(tab)                      -> the URL the tab's page is on (as toTab reports it)
 //   assertOnSite(tab, policyUrl)     -> throws RpcError PAGE_MOVED {data: {url}} when the tab left the site
+//   sameSite(url, policyUrl)         -> whether what was recorded on `url` may be shown (true without a policyUrl)
 
 import { ErrorCode, RpcError } from './protocol.js';
 
@@ -38,3 +39,8 @@ export function assertOnSite(tab, policyUrl) {
   if (siteKey(url) === siteKey(policyUrl)) return;
   throw new RpcError(ErrorCode.PAGE_MOVED, `the tab is now on ${url}, not on the site this call was checked for`, { url });
 }
+
+// Logs kept across navigations (console_logs, network_errors) show only what
+// pages of the approved site recorded: an earlier page may be on a site the
+// policy keeps from the session.
+export const sameSite = (url, policyUrl) => typeof policyUrl !== 'string' || siteKey(url) === siteKey(policyUrl);

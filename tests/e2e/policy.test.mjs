@@ -48,6 +48,7 @@ describe('policy', { timeout: 300_000 }, () => {
   let policyPath;
   let deniedOrigin;
   let allowedTab;
+  let movedTab; // policy.html's tab, which a click took to the denied host
 
   const writePolicy = async (policy) => {
     // Replaced whole, as editors save: the host sees one change, never half a file.
@@ -119,6 +120,7 @@ describe('policy', { timeout: 300_000 }, () => {
     assert.match(text, /^click: the page went to localhost:\d+ — navigate denied on localhost:\d+: rule 1 .*nothing of that page was read/);
     assert.ok(!JSON.stringify(result).includes('(Sign in)'), 'the new page\'s title is not in the answer');
     await tab.waitEval(`location.hostname === 'localhost'`, 'the tab to land on localhost');
+    movedTab = tab;
     const { tabs } = await s.listTabs();
     const listed = tabs.find((t) => t.id === tab.tabId);
     assert.equal(listed.url, null, 'URL withheld');
@@ -144,6 +146,20 @@ describe('policy', { timeout: 300_000 }, () => {
     for (const name of ['snapshot', 'click', 'read_page', 'evaluate', 'close_tab']) assert.ok(!names.includes(name), name);
     assert.deepEqual(await ownNames(s), [], 'the page\'s own tools (its login form) are not listed');
     assert.ok(names.includes('list_tabs') && names.includes('focus_tab'));
+  }));
+
+  it('console_logs does not show what an earlier page of the tab, on the denied host, logged', step(async () => {
+    await movedTab.eval(`console.error('denied-page-secret'); 1`);
+    await movedTab.eval(`location.href = ${JSON.stringify(env.web.url('/a.html?back'))}; 1`);
+    await movedTab.waitEval(`location.hostname === '127.0.0.1' && document.readyState === 'complete'`, 'the tab back on 127.0.0.1');
+    await waitFor(async () => (await s.listTabs()).tabs.find((t) => t.id === movedTab.tabId)?.url?.includes('?back'),
+      { what: 'list_tabs showing the tab back on 127.0.0.1' });
+    await movedTab.eval(`console.error('allowed-page-marker'); 1`);
+    const text = await waitFor(async () => {
+      const r = await s.call('console_logs', { level: 'error' });
+      return !r.isError && JSON.stringify(r).includes('allowed-page-marker') && JSON.stringify(r);
+    }, { what: 'console_logs showing the allowed page\'s error' });
+    assert.ok(!text.includes('denied-page-secret'), 'the denied page\'s console error is withheld');
   }));
 
   it('--read-only refuses every acting tool while reads work', step(async () => {

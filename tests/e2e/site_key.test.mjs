@@ -27,7 +27,7 @@ globalThis.chrome = {
 };
 
 const { ErrorCode, POLICY_URL_PARAM, RpcError } = await import(path.join(EXTENSION, 'protocol.js'));
-const { assertOnSite, siteKey, tabUrl } = await import(path.join(EXTENSION, 'site_key.js'));
+const { assertOnSite, sameSite, siteKey, tabUrl } = await import(path.join(EXTENSION, 'site_key.js'));
 const { pageHandler } = await import(path.join(EXTENSION, 'page_handler.js'));
 
 describe('siteKey', () => {
@@ -59,6 +59,16 @@ describe('siteKey', () => {
   it("the tab's URL is the committed one; pendingUrl only before anything committed", () => {
     assert.equal(tabUrl({ url: 'https://a.example/', pendingUrl: 'https://b.example/' }), 'https://a.example/');
     assert.equal(tabUrl({ url: '', pendingUrl: 'https://b.example/' }), 'https://b.example/');
+  });
+});
+
+describe('sameSite (logs kept across navigations)', () => {
+  it('shows what pages of the approved site recorded, and everything without a policyUrl', () => {
+    assert.ok(sameSite('http://127.0.0.1:8000/a', 'http://127.0.0.1:8000/b'));
+    assert.ok(sameSite('http://127.0.0.1:8000', 'http://127.0.0.1:8000/b')); // an initiator origin
+    assert.ok(!sameSite('http://localhost:8000/a', 'http://127.0.0.1:8000/b'));
+    assert.ok(!sameSite('', 'http://127.0.0.1:8000/b'));
+    assert.ok(sameSite('http://localhost:8000/a', undefined));
   });
 });
 
