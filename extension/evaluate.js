@@ -84,6 +84,9 @@ export function registerEvaluate() {
 export async function evaluateTool(params, ctx) {
   const nav = Number.isInteger(params?.tabId) ? await watchTopFrame(params.tabId) : null;
   try {
+    // Watching from here on: a commit between the wrapper's site check and
+    // the watch's start would otherwise go unseen (page_handler.js).
+    await ctx?.recheckSite?.();
     const r = await evaluateInPage(params, ctx);
     const graceMs = Date.now() + NAV_GRACE_MS < (ctx?.deadline ?? Infinity) ? NAV_GRACE_MS : 0;
     return withNavigatedTo(r, await nav?.navigatedTo({ graceMs }));
