@@ -1,7 +1,7 @@
 #include "common/audit_log.h"
+#include "common/user_dirs.h"
 
 #include <fcntl.h>
-#include <pwd.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -142,11 +142,6 @@ std::expected<void, std::string> WriteLine(const std::string& path, int fd, cons
   }
 }
 
-std::string Env(const char* name) {
-  const char* value = std::getenv(name);
-  return value != nullptr ? value : "";
-}
-
 // Reads `path` backwards in chunks, handing each line (newest first) to
 // `take` until it returns false. Lines over kMaxLineBytes are skipped.
 template <typename Take>
@@ -238,17 +233,9 @@ std::string Printable(std::string_view text) {
 }  // namespace
 
 std::string DefaultPath() {
-  if (const std::string state = Env("XDG_STATE_HOME"); !state.empty() && state.front() == '/') {
-    return state + "/tabbridge/audit.jsonl";
-  }
-  std::string home = Env("HOME");
-  if (home.empty()) {
-    const passwd* pw = ::getpwuid(::getuid());
-    home = pw != nullptr && pw->pw_dir != nullptr ? pw->pw_dir : "";
-  }
-  if (home.empty()) home = "/";
-  if (home.back() == '/') home.pop_back();
-  return home + "/.local/state/tabbridge/audit.jsonl";
+  std::string state = XdgDir("XDG_STATE_HOME", ".local/state");
+  while (state.size() > 1 && state.back() == '/') state.pop_back();
+  return state + "/tabbridge/audit.jsonl";
 }
 
 std::string Now() {

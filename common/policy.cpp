@@ -33,7 +33,6 @@
 #include "common/policy.h"
 
 #include <fcntl.h>
-#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -49,6 +48,7 @@
 
 #include "common/host_name.h"
 #include "common/json_field.h"
+#include "common/user_dirs.h"
 
 namespace tb::policy {
 namespace {
@@ -105,20 +105,6 @@ std::string Kind(const Json& v) {
 std::string Env(const char* name) {
   const char* value = std::getenv(name);
   return value != nullptr ? value : "";
-}
-
-std::string WithoutTrailingSlashes(std::string path) {
-  while (!path.empty() && path.back() == '/') path.pop_back();
-  return path;
-}
-
-// $HOME, else the password database; "" for "/" (or nothing at all).
-std::string HomeDir() {
-  std::string home = Env("HOME");
-  if (home.empty()) {
-    if (const passwd* pw = getpwuid(getuid()); pw != nullptr && pw->pw_dir != nullptr) home = pw->pw_dir;
-  }
-  return WithoutTrailingSlashes(std::move(home));
 }
 
 int DefaultPort(std::string_view scheme) {
@@ -625,10 +611,9 @@ Policy Load(const std::string& path) {
 
 std::string DefaultPath() {
   if (std::string path = Env("TABBRIDGE_POLICY"); !path.empty()) return path;
-  if (std::string config = Env("XDG_CONFIG_HOME"); !config.empty() && config.front() == '/') {
-    return WithoutTrailingSlashes(std::move(config)) + "/tabbridge/policy.json";
-  }
-  return HomeDir() + "/.config/tabbridge/policy.json";
+  std::string config = XdgDir("XDG_CONFIG_HOME", ".config");
+  while (config.size() > 1 && config.back() == '/') config.pop_back();
+  return config + "/tabbridge/policy.json";
 }
 
 Decision Decide(const Policy& policy, Cap cap, std::string_view url) {

@@ -19,15 +19,12 @@ import { cdp, onCdpEvent, onDetach } from './cdp.js';
 import { describeDialog, dialogOf, dialogPromise } from './dialogs.js';
 import { inflightRequests } from './network_log.js';
 import { ToolError, dataResult, getTab, toolHandler } from './read_util.js';
-import { watchTopFrame, withNavigatedTo } from './navigated_to.js';
+import { navGraceWithin, watchTopFrame, withNavigatedTo } from './navigated_to.js';
 
 const MAX_RESULT_CHARS = 100 * 1024;
 const EVAL_TIMEOUT_MS = 20000; // the host gives a page request 30 s
 const PARSE_TIMEOUT_MS = 5000;
 const GROUP = 'tabbridge-evaluate';
-// Code that navigates as it returns: the navigation's start is looked for
-// this long after the answer (navigated_to.js).
-const NAV_GRACE_MS = 50;
 
 // ---------------------------------------------------------------------------
 // Main-world execution contexts per tab (for allFrames), from Runtime events.
@@ -88,8 +85,7 @@ export async function evaluateTool(params, ctx) {
     // the watch's start would otherwise go unseen (page_handler.js).
     await ctx?.recheckSite?.();
     const r = await evaluateInPage(params, ctx);
-    const graceMs = Date.now() + NAV_GRACE_MS < (ctx?.deadline ?? Infinity) ? NAV_GRACE_MS : 0;
-    return withNavigatedTo(r, await nav?.navigatedTo({ graceMs }));
+    return withNavigatedTo(r, await nav?.navigatedTo({ graceMs: navGraceWithin(ctx?.deadline) }));
   } finally {
     nav?.dispose();
   }

@@ -14,6 +14,12 @@ import { NAVIGATED_TO_META } from './protocol.js';
 import { tabUrl } from './site_key.js';
 import { topDocumentId } from './targets.js';
 
+// Code that navigates as it returns (location.href = …; return 'ok'): the
+// navigation's start is looked for this long after its answer, when the
+// call's deadline leaves room (evaluate.js, own_tools.js).
+const NAV_GRACE_MS = 50;
+export const navGraceWithin = (deadline) => (Date.now() + NAV_GRACE_MS < (deadline ?? Infinity) ? NAV_GRACE_MS : 0);
+
 export async function watchTopFrame(tabId) {
   let pending = null; // a cross-document navigation started, neither committed nor failed: its URL
   let committed = null; // the URL of the last cross-document commit

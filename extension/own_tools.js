@@ -10,7 +10,7 @@ import { callFormTool } from './form_tool_call.js';
 import { getTab, tabGone, topDocumentId } from './targets.js';
 import { onTabCrashed } from './crash_watch.js';
 import { pageHandler } from './page_handler.js';
-import { watchTopFrame, withNavigatedTo } from './navigated_to.js';
+import { navGraceWithin, watchTopFrame, withNavigatedTo } from './navigated_to.js';
 import { cleanTools, errorResult, normalise } from './own_tools_checks.js';
 
 const MAIN_SCRIPTS = ['own_tools_main.js', 'forms_main.js'];
@@ -20,9 +20,6 @@ const APIS = new Set(['native', 'polyfill', 'legacy']);
 // A page can dispatch its reports itself, in a loop: at most one report of a
 // tab is handled per REPORT_INTERVAL_MS; the last one of an interval wins.
 const REPORT_INTERVAL_MS = 100;
-// A tool that navigates as it returns (location.href = …; return 'ok'): the
-// navigation's start is looked for this long after its answer (navigated_to.js).
-const NAV_GRACE_MS = 50;
 const REPORT = 'tabbridge.pagetools';
 const RESEND = 'tabbridge.pagetools.resend';
 
@@ -273,8 +270,7 @@ async function runWebmcpTool(tabId, documentId, name, args, ctx = {}) {
   const nav = await watchTopFrame(tabId);
   try {
     const r = await runWebmcpToolIn(tabId, documentId, name, args, ctx);
-    const graceMs = Date.now() + NAV_GRACE_MS < (ctx.deadline ?? Infinity) ? NAV_GRACE_MS : 0;
-    return withNavigatedTo(r, await nav.navigatedTo({ graceMs }));
+    return withNavigatedTo(r, await nav.navigatedTo({ graceMs: navGraceWithin(ctx.deadline) }));
   } finally {
     nav.dispose();
   }

@@ -1,6 +1,5 @@
 #include "mcp_shim/paths.h"
 
-#include <pwd.h>
 #include <unistd.h>
 
 #include <climits>
@@ -44,12 +43,6 @@ std::string ExtensionDir() {
   return dir.string();
 }
 
-std::string HomeDir() {
-  if (auto home = Env("HOME"); !home.empty()) return home;
-  if (const passwd* pw = getpwuid(getuid()); pw != nullptr) return pw->pw_dir;
-  return "/";
-}
-
 std::string FindOnPath(const std::string& program) {
   std::stringstream dirs(Env("PATH"));
   for (std::string dir; std::getline(dirs, dir, ':');) {
@@ -61,9 +54,7 @@ std::string FindOnPath(const std::string& program) {
 
 std::string ProfileDir() {
   if (auto dir = Env("TABBRIDGE_PROFILE_DIR"); !dir.empty()) return dir;
-  auto data = Env("XDG_DATA_HOME");
-  if (data.empty()) data = HomeDir() + "/.local/share";
-  return data + "/tabbridge/profile";
+  return XdgDir("XDG_DATA_HOME", ".local/share") + "/tabbridge/profile";
 }
 
 }  // namespace tb
