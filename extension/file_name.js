@@ -15,6 +15,7 @@ const DANGEROUS_EXTENSIONS = new Set([
 // neutralised.
 export function sanitizeFileName(raw) {
   let name = String(raw ?? '').split(/[\\/]/).pop();
+  // eslint-disable-next-line no-control-regex -- control characters are what it removes
   name = name.replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_').replace(/^[\s.]+/, '').replace(/[\s.]+$/, '');
   if (!name) name = 'download';
   if (/^(con|prn|aux|nul|com\d|lpt\d)(\.|$)/i.test(name)) name = `_${name}`;

@@ -612,12 +612,10 @@
     // ---- watching -----------------------------------------------------------------
 
     let last = null;
-    let timer = 0;
     let pending = false;
     let lastScanAt = 0;
 
     const report = () => {
-      timer = 0;
       pending = false;
       lastScanAt = Date.now();
       let sig;
@@ -635,7 +633,7 @@
     const schedule = () => {
       if (pending) return;
       pending = true;
-      timer = setTimeout_(report, Math.max(30, SCAN_THROTTLE_MS - (Date.now() - lastScanAt)));
+      setTimeout_(report, Math.max(30, SCAN_THROTTLE_MS - (Date.now() - lastScanAt)));
     };
 
     const FORMISH = 'form, input, select, textarea, button, option, fieldset, label, legend';

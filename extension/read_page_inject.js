@@ -336,6 +336,7 @@ export function readPageInPage({ mode, selector, sameOrigin = false, include, ex
     .replace(/\n{3,}/g, '\n\n')
     .replace(/ {2,}(?=\S)/g, (m, i, s) => (s[i - 1] === '\n' || i === 0 ? m : ' '))
     .trim()
+    // eslint-disable-next-line no-control-regex -- \u0000 marks the code-block placeholders
     .replace(/\u0000(\d+)\u0000/g, (_, k) => codeBlocks[Number(k)]);
   return { ...out, ...paginate(md ? `${md}\n` : ''), root: describeRoot(root) };
 

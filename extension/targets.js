@@ -226,7 +226,7 @@ export async function onTarget(tabId, target, op, extra = {}, { signal } = {}) {
 // For other tools that take {ref|selector} (download_file): what the element is
 // and the link/source URL it carries. Throws PageError (stale ref, no match).
 export async function targetInfo(tabId, target) {
-  const { frameId, args, ...info } = await onTarget(tabId, target, 'info');
+  const { frameId, args: _args, ...info } = await onTarget(tabId, target, 'info');
   return { frameId, ...info };
 }
 

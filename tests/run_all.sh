@@ -11,6 +11,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 install/deps.sh --test
 (cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error)
+bash tests/lint.sh  # JS lint and C++ format checks
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j "$jobs"

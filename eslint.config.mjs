@@ -1,0 +1,60 @@
+// ESLint (flat config) for the JS half: the extension, the node tests and the
+// benches. Only rules that catch bugs (eslint's "recommended" set); formatting
+// is not the linter's job here. Pinned in tests/e2e/package.json; run with
+// `bash tests/lint.sh`.
+import { createRequire } from 'node:module';
+
+// The packages live in tests/e2e/node_modules (installed by its `npm ci`),
+// not beside this file, so resolve them from there.
+const require = createRequire(new URL('./tests/e2e/package.json', import.meta.url));
+const js = require('@eslint/js');
+const globals = require('globals');
+
+export default [
+  {
+    ignores: ['**/node_modules/**', 'build*/**'],
+  },
+  js.configs.recommended,
+  {
+    rules: {
+      'no-unused-vars': ['error', {
+        args: 'none',
+        varsIgnorePattern: '^_',
+      }],
+    },
+  },
+  // The extension: service-worker ES modules. Some of their functions are
+  // serialised into pages (chrome.scripting.executeScript), so browser
+  // globals are valid there too.
+  {
+    files: ['extension/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: { ...globals.browser, ...globals.webextensions },
+    },
+  },
+  // Content scripts (manifest.json "content_scripts") are classic scripts.
+  {
+    files: ['extension/*_main.js', 'extension/*_relay.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: { ...globals.browser, ...globals.webextensions },
+    },
+  },
+  // Scripts the fixture pages load.
+  {
+    files: ['tests/e2e/fixtures/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: { ...globals.browser },
+    },
+  },
+  // Node: tests, benches and this file.
+  {
+    files: ['tests/**/*.mjs', 'bench/**/*.mjs', 'eslint.config.mjs'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: { ...globals.node },
+    },
+  },
+];
