@@ -33,10 +33,14 @@ struct Args {
 Args Parse(int argc, char** argv) {
   Args args;
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (std::strcmp(argv[i], "--host") == 0) args.host = argv[i + 1];
-    else if (std::strcmp(argv[i], "--shim") == 0) args.shim = argv[i + 1];
-    else if (std::strcmp(argv[i], "--calls") == 0) args.calls = std::max(1, std::atoi(argv[i + 1]));
-    else if (std::strcmp(argv[i], "--opens") == 0) args.opens = std::max(1, std::atoi(argv[i + 1]));
+    if (std::strcmp(argv[i], "--host") == 0)
+      args.host = argv[i + 1];
+    else if (std::strcmp(argv[i], "--shim") == 0)
+      args.shim = argv[i + 1];
+    else if (std::strcmp(argv[i], "--calls") == 0)
+      args.calls = std::max(1, std::atoi(argv[i + 1]));
+    else if (std::strcmp(argv[i], "--opens") == 0)
+      args.opens = std::max(1, std::atoi(argv[i + 1]));
   }
   return args;
 }
@@ -54,7 +58,10 @@ std::optional<tb::bench::Summary> Measure(int n, const std::function<bool(int)>&
 }
 
 void Report(const std::string& what, const tb::bench::Summary& s, const std::string& target) {
-  Row(what, Format("p50 %.0f µs / p99 %.0f µs / %.0f calls/s (n=%zu)", s.p50, s.p99, 1e6 * static_cast<double>(s.n) / s.total, s.n), target);
+  Row(what,
+      Format("p50 %.0f µs / p99 %.0f µs / %.0f calls/s (n=%zu)", s.p50, s.p99, 1e6 * static_cast<double>(s.n) / s.total,
+             s.n),
+      target);
 }
 
 int Fail(const std::string& why) {
@@ -75,8 +82,8 @@ int main(int argc, char** argv) {
   if (!extension) return Fail(extension.error());
   if (!(*extension)->WaitForSocket(0, kTimeout)) return Fail("the host never opened its socket");
 
-  auto shim = tb::fake::McpDriver::Start({.shim_binary = args.shim, .socket_dir = work.path(), .env = {},
-                                          .stderr_path = "/dev/null"});
+  auto shim = tb::fake::McpDriver::Start(
+      {.shim_binary = args.shim, .socket_dir = work.path(), .env = {}, .stderr_path = "/dev/null"});
   if (!shim) return Fail(shim.error());
   auto& driver = **shim;
   auto& rpc = driver.rpc();
@@ -108,6 +115,7 @@ int main(int argc, char** argv) {
   Report("tools/call list_tabs round trip", *tabs_s, "p50 < 300 µs");
   Report("tools/call open_tab (↔ host ↔ extension)", *open_s, "—");
   Row("shim peak RSS (VmHWM)", Format("%.1f MB", static_cast<double>(driver.process().PeakRssKb()) / 1024.0), "< 8 MB");
-  Row("host peak RSS (VmHWM)", Format("%.1f MB", static_cast<double>((*extension)->HostPeakRssKb()) / 1024.0), "< 15 MB");
+  Row("host peak RSS (VmHWM)", Format("%.1f MB", static_cast<double>((*extension)->HostPeakRssKb()) / 1024.0),
+      "< 15 MB");
   return 0;
 }

@@ -25,8 +25,10 @@ struct Args {
 Args Parse(int argc, char** argv) {
   Args args;
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (std::strcmp(argv[i], "--shim") == 0) args.shim = argv[i + 1];
-    else if (std::strcmp(argv[i], "--runs") == 0) args.runs = std::max(1, std::atoi(argv[i + 1]));
+    if (std::strcmp(argv[i], "--shim") == 0)
+      args.shim = argv[i + 1];
+    else if (std::strcmp(argv[i], "--runs") == 0)
+      args.runs = std::max(1, std::atoi(argv[i + 1]));
   }
   return args;
 }
@@ -34,8 +36,8 @@ Args Parse(int argc, char** argv) {
 // Spawn -> initialize response, in ms; negative on failure.
 double TimeInitialize(const Args& args, const std::string& socket_dir) {
   const auto start = std::chrono::steady_clock::now();
-  auto shim = tb::fake::McpDriver::Start({.shim_binary = args.shim, .socket_dir = socket_dir, .env = {},
-                                          .stderr_path = "/dev/null"});
+  auto shim = tb::fake::McpDriver::Start(
+      {.shim_binary = args.shim, .socket_dir = socket_dir, .env = {}, .stderr_path = "/dev/null"});
   if (!shim) return -1;
   const auto response = (*shim)->Initialize(kTimeout);
   const double ms = tb::bench::MicrosSince(start) / 1000.0;

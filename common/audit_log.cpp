@@ -281,9 +281,7 @@ std::string ToLine(const Entry& entry) {
   return line.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
-std::string RotatedPath(const std::string& path, int i) {
-  return i == 0 ? path : path + "." + std::to_string(i);
-}
+std::string RotatedPath(const std::string& path, int i) { return i == 0 ? path : path + "." + std::to_string(i); }
 
 Log::Log(std::string path, std::size_t max_bytes) : path_(std::move(path)), max_bytes_(max_bytes) {}
 

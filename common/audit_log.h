@@ -29,14 +29,16 @@ inline constexpr std::size_t kMaxFieldBytes = 4096;
 inline constexpr std::size_t kMaxDetailChars = 200;
 
 struct Entry {
-  std::string time;        // ISO-8601 UTC with milliseconds; Append fills it when empty
+  std::string time;  // ISO-8601 UTC with milliseconds; Append fills it when empty
   std::int64_t session = 0;
-  std::string client;      // MCP clientInfo "name version", may be empty
+  std::string client;  // MCP clientInfo "name version", may be empty
   std::string tool;
-  std::string url;         // the tab's URL when the call was checked (may be empty)
-  std::string outcome;     // "ok" | "error" | "denied"
-  std::string rule;        // denials: the rule, e.g. `rule 1 (sites *.mybank.com; deny all) in ~/.config/tabbridge/policy.json`
-  std::string detail;      // errors: the first line of the message, cut to 200 chars; optional target URL for navigate/open_tab
+  std::string url;      // the tab's URL when the call was checked (may be empty)
+  std::string outcome;  // "ok" | "error" | "denied" | "stopped"
+  // Denials: the denial as the model got it, e.g. `click denied on x.com: rule 1 (sites x.com; deny all) in …`.
+  std::string rule;
+  // Where the call went, the page tool it ran, an error's first line (docs/audit.md).
+  std::string detail;
 };
 
 // "2026-11-23T21:40:12.345Z": now, in UTC.

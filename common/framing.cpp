@@ -17,8 +17,7 @@ bool NativeFramer::Feed(std::string_view bytes, std::vector<std::string>& out) {
       return false;
     }
     if (length > max_frame_) {
-      error_ = "frame of " + std::to_string(length) + " bytes exceeds the limit of " +
-               std::to_string(max_frame_);
+      error_ = "frame of " + std::to_string(length) + " bytes exceeds the limit of " + std::to_string(max_frame_);
       return false;
     }
     if (buffer_.size() - pos - sizeof(length) < length) break;

@@ -238,8 +238,6 @@ bool ForbiddenInUrlHost(char c) {
 
 bool AllowedInPatternHost(char c) { return (c >= 'a' && c <= 'z') || IsDigit(c) || c == '-' || c == '_'; }
 
-
-
 }  // namespace
 
 // The host as sites and patterns compare it: lower case, punycode, no trailing
@@ -259,7 +257,8 @@ std::expected<std::string, std::string> CanonicalHost(std::string_view raw, bool
   std::u32string folded;
   for (char32_t c : *chars) {
     // The full stops of CJK scripts separate labels as "." does (UTS 46).
-    if (!strict && c >= 0x80) return std::unexpected("an international host name in a URL must be written in punycode (xn--…)");
+    if (!strict && c >= 0x80)
+      return std::unexpected("an international host name in a URL must be written in punycode (xn--…)");
     folded.push_back(c == 0x3002 || c == 0xFF0E || c == 0xFF61 ? U'.' : FoldCase(c));
   }
   if (!folded.empty() && folded.back() == U'.') folded.pop_back();
@@ -279,9 +278,8 @@ std::expected<std::string, std::string> CanonicalHost(std::string_view raw, bool
         host.push_back(a);
       }
     } else {
-      if (strict && std::any_of(label.begin(), label.end(), [](char32_t c) {
-            return c < 0x80 && !AllowedInPatternHost(static_cast<char>(c));
-          })) {
+      if (strict && std::any_of(label.begin(), label.end(),
+                                [](char32_t c) { return c < 0x80 && !AllowedInPatternHost(static_cast<char>(c)); })) {
         return std::unexpected("a host name has only letters, digits, \"-\" and \".\"");
       }
       // A URL's host is compared only as the browser writes it (punycode): UTS 46
@@ -298,7 +296,8 @@ std::expected<std::string, std::string> CanonicalHost(std::string_view raw, bool
   }
   if (EndsInNumber(host)) {
     if (strict) {
-      if (!IsStrictIpv4(host)) return std::unexpected("not an IP address; write four numbers from 0 to 255, e.g. 127.0.0.1");
+      if (!IsStrictIpv4(host))
+        return std::unexpected("not an IP address; write four numbers from 0 to 255, e.g. 127.0.0.1");
       return host;
     }
     const auto v4 = ParseIpv4Loose(host);

@@ -14,12 +14,16 @@ bool TooDeep(std::string_view text) {
   bool escaped = false;
   for (char c : text) {
     if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
       continue;
     }
-    if (c == '"') in_string = true;
+    if (c == '"')
+      in_string = true;
     else if (c == '{' || c == '[') {
       if (++depth > kMaxDepth) return true;
     } else if (c == '}' || c == ']') {
@@ -108,9 +112,7 @@ Json MakeNotification(std::string_view method, Json params) {
   return msg;
 }
 
-Json MakeResult(const Json& id, Json result) {
-  return {{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};
-}
+Json MakeResult(const Json& id, Json result) { return {{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}}; }
 
 Json MakeError(const Json& id, int code, std::string_view message, Json data) {
   Json error = {{"code", code}, {"message", message}};
@@ -118,12 +120,8 @@ Json MakeError(const Json& id, int code, std::string_view message, Json data) {
   return {{"jsonrpc", "2.0"}, {"id", id}, {"error", std::move(error)}};
 }
 
-Json MakeError(const Json& id, const Error& error) {
-  return MakeError(id, error.code, error.message, error.data);
-}
+Json MakeError(const Json& id, const Error& error) { return MakeError(id, error.code, error.message, error.data); }
 
-std::string Dump(const Json& message) {
-  return message.dump(-1, ' ', false, Json::error_handler_t::replace);
-}
+std::string Dump(const Json& message) { return message.dump(-1, ' ', false, Json::error_handler_t::replace); }
 
 }  // namespace tb::rpc

@@ -29,7 +29,7 @@ struct Message {
   Json params;         // null when absent
   Json result;         // successful responses
   bool is_error = false;
-  Error error;         // responses with is_error
+  Error error;  // responses with is_error
 };
 
 // Why a text is not a message, and the id to answer to when it could be read.

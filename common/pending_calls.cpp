@@ -22,8 +22,10 @@ bool PendingCalls::Resolve(const rpc::Message& response) {
   if (!response.id.is_number_integer()) return false;
   const auto id = response.id.get<std::int64_t>();
   if (!calls_.contains(id)) return false;
-  if (response.is_error) Complete(id, std::unexpected(response.error));
-  else Complete(id, response.result);
+  if (response.is_error)
+    Complete(id, std::unexpected(response.error));
+  else
+    Complete(id, response.result);
   return true;
 }
 

@@ -64,13 +64,12 @@ using host_name::PercentDecode;
 using Json = nlohmann::json;
 
 constexpr std::size_t kMaxFileBytes = std::size_t{1} << 20;  // a policy is a few rules
-constexpr std::size_t kMaxDescribe = 60;                      // Site::Describe() of a hostless URL
-constexpr std::size_t kMaxUrlInMessage = 80;                  // a URL that is no site, in a denial
-constexpr std::size_t kMaxQuoted = 60;                        // a string of the file quoted in an error
-constexpr int kMaxNesting = 4;                                // blob:blob:…
+constexpr std::size_t kMaxDescribe = 60;                     // Site::Describe() of a hostless URL
+constexpr std::size_t kMaxUrlInMessage = 80;                 // a URL that is no site, in a denial
+constexpr std::size_t kMaxQuoted = 60;                       // a string of the file quoted in an error
+constexpr int kMaxNesting = 4;                               // blob:blob:…
 
 constexpr std::string_view kCapsExpected = "expected read, act, navigate, eval, download or all";
-
 
 std::string LowerAscii(std::string_view s) {
   std::string out(s);
@@ -240,8 +239,8 @@ class DuplicateKeys {
   struct Frame {
     bool object;
     std::set<std::string> keys;
-    std::string key;         // objects: the key being read
-    std::size_t items;       // arrays: the values so far
+    std::string key;    // objects: the key being read
+    std::size_t items;  // arrays: the values so far
   };
   void Item() {
     if (!stack_.empty() && !stack_.back().object) ++stack_.back().items;
@@ -269,8 +268,8 @@ std::string NotJson(std::string_view text, const Json::parse_error& e) {
   const std::size_t line = 1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
   const std::size_t line_start = before.rfind('\n');
   const std::size_t column = line_start == std::string_view::npos ? before.size() + 1 : before.size() - line_start;
-  return "not JSON: " + std::string(what) + " at line " + std::to_string(line) + ", column " +
-         std::to_string(column) + " (byte " + std::to_string(e.byte) + ")";
+  return "not JSON: " + std::string(what) + " at line " + std::to_string(line) + ", column " + std::to_string(column) +
+         " (byte " + std::to_string(e.byte) + ")";
 }
 
 // "allow"/"deny" of a rule: the capabilities ("all" expanded), the names as written.
@@ -349,7 +348,8 @@ std::optional<std::string> ParseInto(std::string_view text, Policy& policy) {
   DuplicateKeys duplicates;
   Json json;
   try {
-    json = Json::parse(text, [&](int, Json::parse_event_t event, Json& parsed) { return duplicates.Event(event, parsed); });
+    json = Json::parse(text,
+                       [&](int, Json::parse_event_t event, Json& parsed) { return duplicates.Event(event, parsed); });
   } catch (const Json::parse_error& e) {
     return NotJson(text, e);
   }
@@ -411,11 +411,16 @@ bool IsWebUrl(std::string_view url) {
 
 std::string_view Name(Cap cap) {
   switch (cap) {
-    case Cap::kRead: return "read";
-    case Cap::kAct: return "act";
-    case Cap::kNavigate: return "navigate";
-    case Cap::kEval: return "eval";
-    case Cap::kDownload: return "download";
+    case Cap::kRead:
+      return "read";
+    case Cap::kAct:
+      return "act";
+    case Cap::kNavigate:
+      return "navigate";
+    case Cap::kEval:
+      return "eval";
+    case Cap::kDownload:
+      return "download";
   }
   return "?";
 }
@@ -440,7 +445,8 @@ std::expected<Pattern, std::string> ParsePattern(std::string_view text) {
   const std::string quoted = Quote(text);
   const auto fail = [&](std::string_view what) { return std::unexpected(quoted + ": " + std::string(what)); };
   if (text.empty()) return fail("empty; write *, a host name like x.com, *.x.com or file:");
-  if (std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) <= 0x20 || c == 0x7F; })) {
+  if (std::any_of(text.begin(), text.end(),
+                  [](char c) { return static_cast<unsigned char>(c) <= 0x20 || c == 0x7F; })) {
     return fail("no spaces or control characters in a site pattern");
   }
   Pattern pattern;
@@ -450,7 +456,8 @@ std::expected<Pattern, std::string> ParsePattern(std::string_view text) {
     pattern.file = true;
     return pattern;
   }
-  if (lower.starts_with("file:")) return fail("file: stands for every local file and takes no host or path; write file:");
+  if (lower.starts_with("file:"))
+    return fail("file: stands for every local file and takes no host or path; write file:");
   if (const std::size_t scheme_end = text.find("://"); scheme_end != std::string_view::npos) {
     std::string_view authority = text.substr(scheme_end + 3);
     authority = authority.substr(0, authority.find_first_of("/?#"));
@@ -494,7 +501,8 @@ std::expected<Pattern, std::string> ParsePattern(std::string_view text) {
     if (!number) return fail("the port must be a number from 1 to 65535");
     pattern.port = *number;
   }
-  if (host.empty()) return fail("no host before the port; write *" + std::string(text) + " for every site on that port");
+  if (host.empty())
+    return fail("no host before the port; write *" + std::string(text) + " for every site on that port");
   if (host == "*") {
     pattern.any = true;
     return pattern;
@@ -631,7 +639,8 @@ Decision Decide(const Policy& policy, Cap cap, std::string_view url) {
   // A web URL whose host we cannot read (a Unicode host, a bad IPv6) must not
   // pass as a hostless page that "*" allows: it may name a denied site.
   if (!parsed && IsWebUrl(url)) {
-    return {.allowed = false, .rule = std::nullopt,
+    return {.allowed = false,
+            .rule = std::nullopt,
             .reason = "its host cannot be read (write an international host name in punycode, xn--…)"};
   }
   // No URL or no parsable one: a site without scheme or host, which only "*" matches.

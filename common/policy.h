@@ -24,9 +24,9 @@ std::optional<Cap> CapFromName(std::string_view name);
 // default when the URL gives none). file: URLs are the site "file:". Other
 // URLs (about:blank, data:, chrome://…) have no host: only "*" matches them.
 struct Site {
-  std::string scheme;  // "https", "file", "about", …
-  std::string host;    // empty when the URL has none
-  int port = -1;       // -1 when the URL has no host
+  std::string scheme;            // "https", "file", "about", …
+  std::string host;              // empty when the URL has none
+  int port = -1;                 // -1 when the URL has no host
   std::string Describe() const;  // "mail.google.com", "localhost:8080", "file:", "about:blank"
   // Hostless sites: the URL, short, for Describe() ("about:blank", "chrome://settings", "data: URL").
   std::string text;
@@ -37,11 +37,11 @@ std::optional<Site> SiteOf(std::string_view url);
 // One entry of a rule's "sites": "*", "x.com", "*.x.com" (x.com and its
 // subdomains), each with an optional ":port"; "file:" for local files.
 struct Pattern {
-  std::string text;     // as written, for messages
-  std::string host;     // lower case, punycode; empty for "*" and "file:"
-  bool any = false;     // "*"
+  std::string text;         // as written, for messages
+  std::string host;         // lower case, punycode; empty for "*" and "file:"
+  bool any = false;         // "*"
   bool subdomains = false;  // "*.host"
-  bool file = false;    // "file:" / "file://"
+  bool file = false;        // "file:" / "file://"
   std::optional<int> port;
 };
 std::expected<Pattern, std::string> ParsePattern(std::string_view text);
@@ -63,7 +63,7 @@ struct Policy {
   std::string path;               // the file (also when absent or malformed)
   std::string error;              // kMalformed: what is wrong, e.g. `rule 2: unknown capability "reed"`
   std::vector<Rule> rules;
-  bool default_deny = false;      // "default": "deny": sites no rule matches get nothing
+  bool default_deny = false;  // "default": "deny": sites no rule matches get nothing
 };
 
 // The policy in `json` (the contents of `path`): kFile, or kMalformed with the error.

@@ -59,7 +59,8 @@ void RpcPeer::OnMessage(std::string text) {
   }
   switch (parsed->kind) {
     case rpc::Kind::kResponse:
-      if (!pending_.Resolve(*parsed)) spdlog::debug("late or unknown answer from {}: {}", options_.name, rpc::Dump(parsed->id));
+      if (!pending_.Resolve(*parsed))
+        spdlog::debug("late or unknown answer from {}: {}", options_.name, rpc::Dump(parsed->id));
       break;
     case rpc::Kind::kNotification:
       if (callbacks_.on_notification) callbacks_.on_notification(parsed->method, parsed->params);

@@ -24,20 +24,23 @@ Json Annotations(bool read_only, bool destructive, bool idempotent, bool open_wo
 Json Tool(std::string_view name, std::string_view description, Json properties, Json required, Json annotations) {
   Json schema = {{"type", "object"}, {"properties", std::move(properties)}, {"additionalProperties", false}};
   if (!required.empty()) schema["required"] = std::move(required);
-  return {{"name", name}, {"description", description}, {"inputSchema", std::move(schema)},
+  return {{"name", name},
+          {"description", description},
+          {"inputSchema", std::move(schema)},
           {"annotations", std::move(annotations)}};
 }
 
 const std::array<Json, 7>& Catalog() {
   static const std::array<Json, 7> catalog = {
-      Tool(kConnectBrowser,
-           "Connect to the user's browser (Chrome, Chromium, Brave, Edge, Vivaldi) running the tabbridge "
-           "extension. Set launch to start one with a dedicated profile if none is running.",
-           {{"launch", {{"type", "boolean"}, {"default", false},
-                        {"description", "Launch a browser if none is running"}}},
-            {"browser", {{"type", "string"},
-                         {"description", "When several browsers run tabbridge: an id (browser-1) or a name"}}}},
-           Json::array(), Annotations(false, false, true, false)),
+      Tool(
+          kConnectBrowser,
+          "Connect to the user's browser (Chrome, Chromium, Brave, Edge, Vivaldi) running the tabbridge "
+          "extension. Set launch to start one with a dedicated profile if none is running.",
+          {{"launch",
+            {{"type", "boolean"}, {"default", false}, {"description", "Launch a browser if none is running"}}},
+           {"browser",
+            {{"type", "string"}, {"description", "When several browsers run tabbridge: an id (browser-1) or a name"}}}},
+          Json::array(), Annotations(false, false, true, false)),
       Tool(kListTabs, "List open tabs: id, title, URL, whether focused, how many tools the page brings.",
            Json::object(), Json::array(), Annotations(true, false, true, false)),
       Tool(kOpenTab, "Open a URL in a new tab and, unless focus is false, focus it to get its page tools.",
@@ -46,8 +49,7 @@ const std::array<Json, 7>& Catalog() {
            {"url"}, Annotations(false, false, false, true)),
       Tool(kFocusTab, "Focus a tab (id from list_tabs): its page tools replace the previous tab's.",
            {{"tabId", {{"type", "integer"}}}}, {"tabId"}, Annotations(false, false, true, false)),
-      Tool(kCloseTab, "Close a tab; defaults to the focused one.",
-           {{"tabId", {{"type", "integer"}}}}, Json::array(),
+      Tool(kCloseTab, "Close a tab; defaults to the focused one.", {{"tabId", {{"type", "integer"}}}}, Json::array(),
            Annotations(false, true, false, false)),
       Tool(kListWebMcpTools, "The focused tab's own tools (WebMCP, forms) with schemas, listed or not.",
            {{"name", {{"type", "string"}, {"description", "Just this tool"}}}}, Json::array(),
@@ -83,15 +85,20 @@ const std::vector<Json>& PageCatalog() {
                    {"doubleClick", {{"type", "boolean"}}}}),
            Json::array(), Annotations(false, true, false, true)),
       Tool("type", "Type text into an element; clear first and/or press Enter after.",
-           Target({{"text", {{"type", "string"}}}, {"clear", {{"type", "boolean"}}}, {"submit", {{"type", "boolean"}}},
+           Target({{"text", {{"type", "string"}}},
+                   {"clear", {{"type", "boolean"}}},
+                   {"submit", {{"type", "boolean"}}},
                    {"keyEvents", {{"type", "boolean"}}}}),
            {"text"}, Annotations(false, true, false, true)),
-      Tool("fill_form", "Fill fields: text, checkbox (true/false), radio, select; then submit their form or "
+      Tool("fill_form",
+           "Fill fields: text, checkbox (true/false), radio, select; then submit their form or "
            "click submitRef.",
-           {{"fields", {{"type", "array"},
-                        {"items", {{"type", "object"},
-                                   {"properties", Target({{"value", {{"type", {"string", "boolean"}}}}})},
-                                   {"required", {"value"}}}}}},
+           {{"fields",
+             {{"type", "array"},
+              {"items",
+               {{"type", "object"},
+                {"properties", Target({{"value", {{"type", {"string", "boolean"}}}}})},
+                {"required", {"value"}}}}}},
             {"submit", {{"type", "boolean"}}},
             {"submitRef", {{"type", "string"}}}},
            {"fields"}, Annotations(false, true, false, true)),
@@ -101,10 +108,11 @@ const std::vector<Json>& PageCatalog() {
       Tool("hover", "Move the mouse over an element.", Target(Json::object()), Json::array(),
            Annotations(false, false, true, true)),
       Tool("scroll", "Scroll an element into view, or the page (or element) by dx/dy px or to x/y.",
-           Target({{"dx", {{"type", "number"}}}, {"dy", {{"type", "number"}}}, {"x", {{"type", "number"}}},
+           Target({{"dx", {{"type", "number"}}},
+                   {"dy", {{"type", "number"}}},
+                   {"x", {{"type", "number"}}},
                    {"y", {{"type", "number"}}}}),
-           Json::array(),
-           Annotations(false, false, false, true)),
+           Json::array(), Annotations(false, false, false, true)),
       Tool("press_key", "Press a key or chord in the page, e.g. Enter, Escape, Control+A.",
            {{"key", {{"type", "string"}}}}, {"key"}, Annotations(false, true, false, true)),
       Tool("navigate", "Go to url, or back/forward/reload; waits for the page.",
@@ -114,7 +122,9 @@ const std::vector<Json>& PageCatalog() {
             {"timeoutMs", Timeout()}},
            Json::array(), Annotations(false, false, false, true)),
       Tool("wait_for", "Wait until a selector or text appears (or, with gone, disappears).",
-           {{"selector", {{"type", "string"}}}, {"text", {{"type", "string"}}}, {"gone", {{"type", "boolean"}}},
+           {{"selector", {{"type", "string"}}},
+            {"text", {{"type", "string"}}},
+            {"gone", {{"type", "boolean"}}},
             {"timeoutMs", Timeout()}},
            Json::array(), Annotations(true, false, true, false)),
       Tool("screenshot", "Screenshot of the viewport, full page or one element, scaled down.",
@@ -122,8 +132,7 @@ const std::vector<Json>& PageCatalog() {
                    {"format", {{"type", "string"}, {"enum", {"jpeg", "png"}}}},
                    {"quality", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}}}}),
            Json::array(), Annotations(true, false, true, false)),
-      Tool("read_page",
-           "Read the page as markdown (main content), text, links, info or the selection.",
+      Tool("read_page", "Read the page as markdown (main content), text, links, info or the selection.",
            {{"mode", {{"type", "string"}, {"enum", {"markdown", "text", "links", "info", "selection"}}}},
             {"selector", {{"type", "string"}}},
             {"sameOrigin", {{"type", "boolean"}, {"description", "links: only this site's"}}},
@@ -152,7 +161,8 @@ const std::vector<Json>& PageCatalog() {
            "returns JSON.",
            {{"expression", {{"type", "string"}}}, {"allFrames", {{"type", "boolean"}}}}, {"expression"},
            Annotations(false, true, false, true)),
-      Tool("download_file", "Download a URL or a link (ref) into tabbridge's download folder; answers path, bytes, type.",
+      Tool("download_file",
+           "Download a URL or a link (ref) into tabbridge's download folder; answers path, bytes, type.",
            Target({{"url", {{"type", "string"}}}, {"suggestedName", {{"type", "string"}}}}), Json::array(),
            Annotations(false, false, false, true)),
   };
@@ -183,15 +193,18 @@ bool HasType(const Json& value, std::string_view type) {
 std::expected<void, std::string> CheckValue(const std::string& path, const Json& schema, const Json& value) {
   if (const auto type = schema.find("type"); type != schema.end()) {
     const Json types = type->is_array() ? *type : Json::array({*type});
-    const bool ok = std::ranges::any_of(types, [&](const Json& t) { return t.is_string() && HasType(value, t.get<std::string>()); });
+    const bool ok = std::ranges::any_of(
+        types, [&](const Json& t) { return t.is_string() && HasType(value, t.get<std::string>()); });
     if (!ok) {
       std::string wanted;
       for (const auto& t : types) {
         if (!t.is_string()) continue;
         const auto name = t.get<std::string>();
-        wanted += (wanted.empty() ? "" : " or ") + std::string(name == "integer" || name == "array" || name == "object" ? "an " : "a ") + name;
+        wanted += (wanted.empty() ? "" : " or ") +
+                  std::string(name == "integer" || name == "array" || name == "object" ? "an " : "a ") + name;
       }
-      return std::unexpected(path + " must be " + wanted + ", not " + std::string(TypeName(value)) + " (" + rpc::Dump(value) + ")");
+      return std::unexpected(path + " must be " + wanted + ", not " + std::string(TypeName(value)) + " (" +
+                             rpc::Dump(value) + ")");
     }
   }
   if (const auto allowed = schema.find("enum"); allowed != schema.end() && allowed->is_array()) {
@@ -200,10 +213,12 @@ std::expected<void, std::string> CheckValue(const std::string& path, const Json&
     }
   }
   if (value.is_number()) {
-    if (const auto min = schema.find("minimum"); min != schema.end() && min->is_number() && value.get<double>() < min->get<double>()) {
+    if (const auto min = schema.find("minimum");
+        min != schema.end() && min->is_number() && value.get<double>() < min->get<double>()) {
       return std::unexpected(path + " must be at least " + rpc::Dump(*min));
     }
-    if (const auto max = schema.find("maximum"); max != schema.end() && max->is_number() && value.get<double>() > max->get<double>()) {
+    if (const auto max = schema.find("maximum");
+        max != schema.end() && max->is_number() && value.get<double>() > max->get<double>()) {
       return std::unexpected(path + " must be at most " + rpc::Dump(*max));
     }
   }
@@ -214,7 +229,8 @@ std::expected<void, std::string> CheckValue(const std::string& path, const Json&
     const auto required = schema.find("required");
     for (const auto& name : required != schema.end() && required->is_array() ? *required : Json::array()) {
       if (name.is_string() && !value.contains(name.get<std::string>())) {
-        return std::unexpected("missing required argument " + (path.empty() ? "" : path + ".") + name.get<std::string>());
+        return std::unexpected("missing required argument " + (path.empty() ? "" : path + ".") +
+                               name.get<std::string>());
       }
     }
     for (const auto& [key, item] : value.items()) {
@@ -224,7 +240,8 @@ std::expected<void, std::string> CheckValue(const std::string& path, const Json&
       } else if (const auto extra = schema.find("additionalProperties"); extra != schema.end() && *extra == false) {
         std::string known;
         for (const auto& [name, unused] : properties.items()) known += (known.empty() ? "" : ", ") + name;
-        return std::unexpected("unknown argument " + item_path + (known.empty() ? " (this tool takes none)" : " (expected: " + known + ")"));
+        return std::unexpected("unknown argument " + item_path +
+                               (known.empty() ? " (this tool takes none)" : " (expected: " + known + ")"));
       }
     }
   }
@@ -380,9 +397,7 @@ Json Result(Json structured, bool is_error) {
   return result;
 }
 
-bool IsResult(const Json& json) {
-  return json.is_object() && json.contains("content") && json["content"].is_array();
-}
+bool IsResult(const Json& json) { return json.is_object() && json.contains("content") && json["content"].is_array(); }
 
 const std::vector<std::string>& ReservedNames() {
   static const std::vector<std::string> names = [] {

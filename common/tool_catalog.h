@@ -38,7 +38,7 @@ inline constexpr std::string_view kAllCaps[] = {kCapEval, kCapDownload, kCapHtml
 struct PageToolSpec {
   std::string_view name;
   policy::Cap cap;
-  std::uint64_t deadline_ms;          // the whole call, the extension's answer included
+  std::uint64_t deadline_ms;            // the whole call, the extension's answer included
   std::int64_t default_timeout_ms = 0;  // tools with a timeoutMs argument: its default;
                                         // their deadline is timeoutMs + kPageDeadlineMarginMs
 };

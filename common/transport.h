@@ -34,8 +34,7 @@ class Transport {
   Transport& operator=(const Transport&) = delete;
 
   // Opens fd 0 and 1 as a transport (pipes or terminals).
-  static std::unique_ptr<Transport> ForStdio(uv_loop_t* loop, Framing framing, std::size_t max_in,
-                                             std::string* error);
+  static std::unique_ptr<Transport> ForStdio(uv_loop_t* loop, Framing framing, std::size_t max_in, std::string* error);
 
   // Starts reading; callbacks run on the loop until Close() or the peer leaves.
   void Start(Callbacks callbacks);

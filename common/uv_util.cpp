@@ -12,11 +12,14 @@ void RunSoon(uv_loop_t* loop, std::function<void()> task) {
   auto* timer = NewHandle<uv_timer_t>();
   uv_timer_init(loop, timer);
   timer->data = new std::function<void()>(std::move(task));
-  uv_timer_start(timer, [](uv_timer_t* t) {
-    std::unique_ptr<std::function<void()>> run(static_cast<std::function<void()>*>(t->data));
-    CloseHandle(reinterpret_cast<uv_handle_t*>(t));
-    (*run)();
-  }, 0, 0);
+  uv_timer_start(
+      timer,
+      [](uv_timer_t* t) {
+        std::unique_ptr<std::function<void()>> run(static_cast<std::function<void()>*>(t->data));
+        CloseHandle(reinterpret_cast<uv_handle_t*>(t));
+        (*run)();
+      },
+      0, 0);
 }
 
 Timer::Timer(uv_loop_t* loop) : handle_(NewHandle<uv_timer_t>()) {
@@ -28,22 +31,28 @@ Timer::~Timer() { CloseHandle(reinterpret_cast<uv_handle_t*>(handle_)); }
 
 void Timer::Start(std::uint64_t ms, std::function<void()> fire) {
   fire_ = std::move(fire);
-  uv_timer_start(handle_, [](uv_timer_t* t) {
-    auto* self = static_cast<Timer*>(t->data);
-    if (self == nullptr) return;
-    auto callback = self->fire_;  // the callback may destroy or restart this timer
-    callback();
-  }, ms, 0);
+  uv_timer_start(
+      handle_,
+      [](uv_timer_t* t) {
+        auto* self = static_cast<Timer*>(t->data);
+        if (self == nullptr) return;
+        auto callback = self->fire_;  // the callback may destroy or restart this timer
+        callback();
+      },
+      ms, 0);
 }
 
 void Timer::StartRepeating(std::uint64_t ms, std::function<void()> fire) {
   fire_ = std::move(fire);
-  uv_timer_start(handle_, [](uv_timer_t* t) {
-    auto* self = static_cast<Timer*>(t->data);
-    if (self == nullptr) return;
-    auto callback = self->fire_;
-    callback();
-  }, ms, ms);
+  uv_timer_start(
+      handle_,
+      [](uv_timer_t* t) {
+        auto* self = static_cast<Timer*>(t->data);
+        if (self == nullptr) return;
+        auto callback = self->fire_;
+        callback();
+      },
+      ms, ms);
 }
 
 void Timer::Stop() { uv_timer_stop(handle_); }

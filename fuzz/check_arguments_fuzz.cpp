@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <iterator>
 #include <string>
-#include <vector>
 #include <string_view>
+#include <vector>
 
 #include "common/jsonrpc.h"
 #include "common/tool_catalog.h"

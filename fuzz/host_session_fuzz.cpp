@@ -40,8 +40,12 @@ int ConnectTo(const std::string& path) {
 }
 
 tb::Json Tab(int id) {
-  return {{"id", id}, {"windowId", 1}, {"title", "T"}, {"url", "http://127.0.0.1/" + std::to_string(id)},
-          {"status", "complete"}, {"active", id == 1}};
+  return {{"id", id},
+          {"windowId", 1},
+          {"title", "T"},
+          {"url", "http://127.0.0.1/" + std::to_string(id)},
+          {"status", "complete"},
+          {"active", id == 1}};
 }
 
 }  // namespace
@@ -62,13 +66,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     tb::fuzz::Peer extension;
     auto transport = tb::fuzz::Peer::Pair(&loop, tb::Framing::kNative, tb::kMaxFrameFromExtension, extension);
     tb::Host host(&loop, std::move(transport),
-                  {.socket_dir = g_socket_dir, .allowed_uid = static_cast<long>(::getuid()), .browser_pid = 0,
-                   .extension_deadline_ms = 50, .navigation_settle_ms = 50});
+                  {.socket_dir = g_socket_dir,
+                   .allowed_uid = static_cast<long>(::getuid()),
+                   .browser_pid = 0,
+                   .extension_deadline_ms = 50,
+                   .navigation_settle_ms = 50});
     host.Start();
-    extension.Write(tb::NativeFramer::Encode(tb::rpc::Dump(tb::rpc::MakeNotification(
-        tb::ext_event::kHello, {{"protocol", tb::kExtensionProtocol},
-                                {"browser", {{"name", "Fuzz"}, {"version", "1"}}},
-                                {"tabs", {Tab(1), Tab(2)}}}))));
+    extension.Write(tb::NativeFramer::Encode(tb::rpc::Dump(
+        tb::rpc::MakeNotification(tb::ext_event::kHello, {{"protocol", tb::kExtensionProtocol},
+                                                          {"browser", {{"name", "Fuzz"}, {"version", "1"}}},
+                                                          {"tabs", {Tab(1), Tab(2)}}}))));
     tb::fuzz::Peer session{ConnectTo(g_socket_dir + "/browser-0.sock"), &loop};
     if (session.fd < 0) std::abort();  // the host did not open its socket
     extension.Pump();
@@ -78,8 +85,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     while (!rest.empty()) {
       const auto end = rest.find('\n');
       const std::string_view line = rest.substr(0, end);
-      if (line.starts_with('!')) extension.Write(tb::NativeFramer::Encode(line.substr(1)));
-      else session.Write(tb::LineFramer::Encode(line));
+      if (line.starts_with('!'))
+        extension.Write(tb::NativeFramer::Encode(line.substr(1)));
+      else
+        session.Write(tb::LineFramer::Encode(line));
       session.Pump();
       rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
     }

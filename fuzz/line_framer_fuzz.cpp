@@ -22,7 +22,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   tb::LineFramer pieces(kMaxLine);
   std::vector<std::string> piecewise;
   bool pieces_ok = true;
-  for (std::size_t at = 0; at < bytes.size() && pieces_ok; at += step) pieces_ok = pieces.Feed(bytes.substr(at, step), piecewise);
+  for (std::size_t at = 0; at < bytes.size() && pieces_ok; at += step)
+    pieces_ok = pieces.Feed(bytes.substr(at, step), piecewise);
   if (whole_ok != pieces_ok) std::abort();
   if (whole_ok && at_once != piecewise) std::abort();
   for (const auto& line : at_once) {

@@ -51,9 +51,12 @@ struct Peer {
   void Write(std::string_view bytes) const {
     while (!bytes.empty()) {
       const ssize_t n = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);  // the host may have closed
-      if (n > 0) bytes.remove_prefix(static_cast<std::size_t>(n));
-      else if (errno == EAGAIN) Pump(1);
-      else return;  // the other side closed
+      if (n > 0)
+        bytes.remove_prefix(static_cast<std::size_t>(n));
+      else if (errno == EAGAIN)
+        Pump(1);
+      else
+        return;  // the other side closed
     }
     Pump();
   }

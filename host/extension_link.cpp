@@ -17,8 +17,10 @@ ExtensionLink::ExtensionLink(uv_loop_t* loop, std::unique_ptr<Transport> transpo
                              std::uint64_t default_deadline_ms)
     : peer_(loop, std::move(transport),
             {.name = "the browser extension",
-             .cancel_message = [](std::int64_t id,
-                                  std::string_view) { return rpc::MakeNotification(ext_method::kCancel, {{"id", id}}); },
+             .cancel_message =
+                 [](std::int64_t id, std::string_view) {
+                   return rpc::MakeNotification(ext_method::kCancel, {{"id", id}});
+                 },
              .split =
                  [this](const std::string& text) {
                    return SplitForExtension(text, text.size() > kMaxFrameToExtension ? next_chunk_id_++ : 0);
@@ -26,9 +28,7 @@ ExtensionLink::ExtensionLink(uv_loop_t* loop, std::unique_ptr<Transport> transpo
       callbacks_(std::move(callbacks)),
       default_deadline_ms_(default_deadline_ms) {}
 
-void ExtensionLink::Start() {
-  peer_.Start({.on_notification = callbacks_.on_event, .on_close = callbacks_.on_close});
-}
+void ExtensionLink::Start() { peer_.Start({.on_notification = callbacks_.on_event, .on_close = callbacks_.on_close}); }
 
 std::vector<std::string> ExtensionLink::SplitForExtension(const std::string& text, std::int64_t chunk_id) {
   if (text.size() <= kMaxFrameToExtension) return {text};
@@ -57,7 +57,8 @@ std::int64_t ExtensionLink::Call(std::string_view method, Json params, PendingCa
   return peer_.Request(method, std::move(params), deadline_ms,
                        [name = std::string(method), reply = std::move(reply)](std::expected<Json, rpc::Error> outcome) {
                          if (!outcome && outcome.error().code == rpc_error::kTimeout) {
-                           outcome.error().message = "the browser did not answer " + name + " (" + outcome.error().message + ")";
+                           outcome.error().message =
+                               "the browser did not answer " + name + " (" + outcome.error().message + ")";
                          }
                          reply(std::move(outcome));
                        });

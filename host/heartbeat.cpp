@@ -29,7 +29,8 @@ void Host::OnHeartbeatTimer() {
         }
         if (outcome.error().code != rpc_error::kTimeout) return;  // link lost: Shutdown runs already
         if (++heartbeats_missed_ < kHeartbeatMissesAllowed) {
-          return spdlog::warn("the extension missed a heartbeat ({} of {})", heartbeats_missed_, kHeartbeatMissesAllowed);
+          return spdlog::warn("the extension missed a heartbeat ({} of {})", heartbeats_missed_,
+                              kHeartbeatMissesAllowed);
         }
         spdlog::error("the extension stopped answering ({} heartbeats missed); closing the link", heartbeats_missed_);
         exit_code_ = 1;

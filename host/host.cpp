@@ -15,7 +15,9 @@ namespace {
 Json PolicySummary(const policy::Policy& p) {
   using Source = policy::Policy::Source;
   Json summary = {{"path", p.path},
-                  {"state", p.source == Source::kNone ? "none" : p.source == Source::kFile ? "file" : "malformed"},
+                  {"state", p.source == Source::kNone   ? "none"
+                            : p.source == Source::kFile ? "file"
+                                                        : "malformed"},
                   {"rules", p.rules.size()}};
   if (p.source == Source::kMalformed) summary["error"] = p.error;
   return summary;
@@ -116,7 +118,7 @@ void Host::OnHello(const Json& params) {
   }
   tabs_.Reset(tabs);
   SyncFocusedTabs(/*always=*/true);  // a new port: the extension knows nothing of focus yet
-  last_heartbeat_ = uv_now(loop_);  // hello is a sign of life too
+  last_heartbeat_ = uv_now(loop_);   // hello is a sign of life too
   if (ready_) return AfterTabsChanged();
   ready_ = true;
   StartHeartbeat();
@@ -131,9 +133,9 @@ void Host::OnHello(const Json& params) {
 
 void Host::OnConnection(uv_pipe_t* connection) {
   const std::int64_t id = next_session_id_++;
-  auto transport = std::make_unique<Transport>(reinterpret_cast<uv_stream_t*>(connection),
-                                               reinterpret_cast<uv_stream_t*>(connection), Framing::kLine,
-                                               kMaxLineBytes);
+  auto transport =
+      std::make_unique<Transport>(reinterpret_cast<uv_stream_t*>(connection),
+                                  reinterpret_cast<uv_stream_t*>(connection), Framing::kLine, kMaxLineBytes);
   sessions_.emplace(id, std::make_unique<Session>(*this, id, std::move(transport)));
   spdlog::info("session {} connected ({} open)", id, sessions_.size());
 }
@@ -213,7 +215,8 @@ Json Host::PageToolNames(const Session& session) const {
 }
 
 Json Host::TabSummary(const Tab& tab, const Session& session) const {
-  if (policy_.Allows(session, policy::Cap::kRead, tab.url)) return {{"id", tab.id}, {"title", tab.title}, {"url", tab.url}};
+  if (policy_.Allows(session, policy::Cap::kRead, tab.url))
+    return {{"id", tab.id}, {"title", tab.title}, {"url", tab.url}};
   const auto site = policy::SiteOf(tab.url);
   const auto denial = policy_.Deny(session, "read", policy::Cap::kRead, tab.url);
   return {{"id", tab.id},

@@ -135,8 +135,8 @@ class Host {
   std::optional<std::size_t> PageIndex(std::int64_t tab_id) const;
   void ListWebMcpTools(Session& session, const Json& args, Reply reply);
   void CallWebMcpTool(Session& session, const std::string& request_key, const Json& args, Reply reply);
-  void RunOwnTool(Session& session, const std::string& request_key, const own_tools::Offered& offered,
-                  const Json& args, Reply reply);
+  void RunOwnTool(Session& session, const std::string& request_key, const own_tools::Offered& offered, const Json& args,
+                  Reply reply);
   std::string OwnToolNamesNow(const Session& session) const;
   // native, absent or unknown: whether the browser has WebMCP of its own.
   std::string WebMcpStatus() const;

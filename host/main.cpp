@@ -60,28 +60,33 @@ int main(int argc, char** argv) {
   }
   int exit_code = 0;
   {
-    tb::Host host(loop, std::move(stdio),
-                  {.socket_dir = tb::SocketDir(), .allowed_uid = static_cast<long>(getuid()),
-                   .browser_pid = static_cast<long>(getppid()),
-                   // Tests change these timings (README "Configuration"): a silent extension fails
-                   // fast, a list_changed provably comes from the new page's report and not the
-                   // hold running out, detach-after-idle and a wedged extension are quick to see.
-                   .extension_deadline_ms = MillisFromEnv("TABBRIDGE_EXTENSION_DEADLINE_MS", tb::kDefaultExtensionDeadlineMs),
-                   .navigation_settle_ms = MillisFromEnv("TABBRIDGE_NAVIGATION_SETTLE_MS", tb::kNavigationSettleMs),
-                   .debugger_idle_ms = MillisFromEnv("TABBRIDGE_DEBUGGER_IDLE_MS", tb::kDebuggerIdleMs),
-                   .heartbeat_ms = MillisFromEnv("TABBRIDGE_HEARTBEAT_MS", tb::kHeartbeatIntervalMs),
-                   // The browser's environment decides, as for every program it starts (docs/policy.md).
-                   .policy_path = tb::policy::DefaultPath(),
-                   .audit_path = tb::audit::DefaultPath()});
+    tb::Host host(
+        loop, std::move(stdio),
+        {.socket_dir = tb::SocketDir(),
+         .allowed_uid = static_cast<long>(getuid()),
+         .browser_pid = static_cast<long>(getppid()),
+         // Tests change these timings (README "Configuration"): a silent extension fails
+         // fast, a list_changed provably comes from the new page's report and not the
+         // hold running out, detach-after-idle and a wedged extension are quick to see.
+         .extension_deadline_ms = MillisFromEnv("TABBRIDGE_EXTENSION_DEADLINE_MS", tb::kDefaultExtensionDeadlineMs),
+         .navigation_settle_ms = MillisFromEnv("TABBRIDGE_NAVIGATION_SETTLE_MS", tb::kNavigationSettleMs),
+         .debugger_idle_ms = MillisFromEnv("TABBRIDGE_DEBUGGER_IDLE_MS", tb::kDebuggerIdleMs),
+         .heartbeat_ms = MillisFromEnv("TABBRIDGE_HEARTBEAT_MS", tb::kHeartbeatIntervalMs),
+         // The browser's environment decides, as for every program it starts (docs/policy.md).
+         .policy_path = tb::policy::DefaultPath(),
+         .audit_path = tb::audit::DefaultPath()});
     // On the heap, freed by their close callbacks: those run after this block.
     std::vector<uv_signal_t*> signals;
     for (const int signum : {SIGTERM, SIGINT}) {
       auto* handle = tb::NewHandle<uv_signal_t>();
       uv_signal_init(loop, handle);
       handle->data = &host;
-      uv_signal_start(handle, [](uv_signal_t* h, int) {
-        static_cast<tb::Host*>(h->data)->Shutdown("signal");  // idempotent; closed below
-      }, signum);
+      uv_signal_start(
+          handle,
+          [](uv_signal_t* h, int) {
+            static_cast<tb::Host*>(h->data)->Shutdown("signal");  // idempotent; closed below
+          },
+          signum);
       uv_unref(reinterpret_cast<uv_handle_t*>(handle));  // signals alone do not keep us alive
       signals.push_back(handle);
     }

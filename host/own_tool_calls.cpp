@@ -60,8 +60,10 @@ void Host::OnPageTools(const Json& params) {
   auto event = own_tools::ParsePageToolsEvent(params);
   if (!event) return spdlog::warn("malformed page.tools event ignored: {}", event.error());
   const std::string& api = event->set.api;
-  if (api == "native" || event->set.native) webmcp_seen_ = "native";
-  else if (webmcp_seen_.empty()) webmcp_seen_ = "absent";
+  if (api == "native" || event->set.native)
+    webmcp_seen_ = "native";
+  else if (webmcp_seen_.empty())
+    webmcp_seen_ = "absent";
   const std::int64_t tab_id = event->tab_id;
   if (tabs_.Find(tab_id) == nullptr) return;  // closed meanwhile, or not a page the agent sees
   const auto old = own_tools_.find(tab_id);
@@ -213,8 +215,8 @@ void Host::ListWebMcpTools(Session& session, const Json& args, Reply reply) {
     list.push_back(std::move(entry));
   }
   if (!only.empty() && list.empty()) {
-    return reply(tools::ErrorResult("list_webmcp_tools: the page has no tool " + only + " — its tools: " +
-                                    OwnToolNamesNow(session)));
+    return reply(tools::ErrorResult("list_webmcp_tools: the page has no tool " + only +
+                                    " — its tools: " + OwnToolNamesNow(session)));
   }
   const std::size_t total = set != own_tools_.end() ? set->second.total : 0;
   Json result = {{"tabId", *focus},
@@ -245,8 +247,8 @@ void Host::CallWebMcpTool(Session& session, const std::string& request_key, cons
   const auto offered = OfferedTo(session);
   const auto* found = FindOffered(offered, name);
   if (found == nullptr) {
-    return reply(tools::ErrorResult("call_webmcp_tool: the page has no tool " + name + " — its tools: " +
-                                    OwnToolNamesNow(session) + " (list_webmcp_tools shows them)"));
+    return reply(tools::ErrorResult("call_webmcp_tool: the page has no tool " + name +
+                                    " — its tools: " + OwnToolNamesNow(session) + " (list_webmcp_tools shows them)"));
   }
   const Json* given = field::Find(args, "arguments");
   RunOwnTool(session, request_key, *found, given == nullptr || given->is_null() ? Json::object() : *given,
@@ -271,11 +273,12 @@ void Host::RunOwnTool(Session& session, const std::string& request_key, const ow
        {"arguments", args},
        {ext_method::kPolicyUrlParam, FocusedUrl(session).value_or("")}},
       [this, mcp_name, tab_id, session_id, reply](std::expected<Json, rpc::Error> outcome) {
-        if (auto instead = RecheckAfter(session_id, mcp_name, policy::Cap::kAct, outcome)) return reply(std::move(*instead));
+        if (auto instead = RecheckAfter(session_id, mcp_name, policy::Cap::kAct, outcome))
+          return reply(std::move(*instead));
         const Session* s = FindSession(session_id);
-        const std::string changed = "the page changed — its tools are now: " +
-                                    (s ? OwnToolNamesNow(*s) : std::string("unknown")) +
-                                    " (list_webmcp_tools shows them with their schemas)";
+        const std::string changed =
+            "the page changed — its tools are now: " + (s ? OwnToolNamesNow(*s) : std::string("unknown")) +
+            " (list_webmcp_tools shows them with their schemas)";
         reply(ExtensionToolResult(mcp_name, tab_id, std::move(outcome), changed));
       },
       kPageToolCallDeadlineMs);

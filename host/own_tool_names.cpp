@@ -24,7 +24,11 @@ std::string Lower(std::string_view text) {
 // valid UTF-8; a stray byte is taken as itself) and advances `i`.
 char32_t NextCodePoint(std::string_view text, std::size_t& i) {
   const auto lead = static_cast<unsigned char>(text[i]);
-  const std::size_t length = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xe ? 3 : (lead >> 3) == 0x1e ? 4 : 1;
+  const std::size_t length = lead < 0x80           ? 1
+                             : (lead >> 5) == 0x6  ? 2
+                             : (lead >> 4) == 0xe  ? 3
+                             : (lead >> 3) == 0x1e ? 4
+                                                   : 1;
   if (i + length > text.size() || length == 1) {
     ++i;
     return lead;
@@ -37,13 +41,15 @@ char32_t NextCodePoint(std::string_view text, std::size_t& i) {
 
 bool IsInvisibleOrControl(char32_t cp) {
   return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) ||  // C0, DEL, C1
-         (cp >= 0x200b && cp <= 0x200f) ||                          // zero-width, LRM/RLM
-         (cp >= 0x202a && cp <= 0x202e) ||                          // bidi embeddings and overrides
-         (cp >= 0x2066 && cp <= 0x2069) ||                          // bidi isolates
-         cp == 0xfeff;                                              // BOM / zero-width no-break space
+         (cp >= 0x200b && cp <= 0x200f) ||                        // zero-width, LRM/RLM
+         (cp >= 0x202a && cp <= 0x202e) ||                        // bidi embeddings and overrides
+         (cp >= 0x2066 && cp <= 0x2069) ||                        // bidi isolates
+         cp == 0xfeff;                                            // BOM / zero-width no-break space
 }
 
-bool IsSpace(char32_t cp) { return cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' || cp == '\f' || cp == '\v' || cp == 0xa0; }
+bool IsSpace(char32_t cp) {
+  return cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' || cp == '\f' || cp == '\v' || cp == 0xa0;
+}
 
 // Cuts `name` so that it ends within kMaxToolNameChars.
 std::string Cut(std::string name, std::size_t max) {
@@ -79,7 +85,8 @@ Site SiteOf(std::string_view url) {
   // The display form sits inside "[WebMCP • … ]": only host-name characters.
   std::string display;
   for (char c : lower) {
-    if (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '[' || c == ']' || c == ':') display.push_back(c);
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '[' || c == ']' || c == ':')
+      display.push_back(c);
   }
   if (display.empty()) display = "unknown";
   return {Sanitize(lower), port.empty() ? display : display + ":" + Sanitize(port)};
@@ -120,7 +127,8 @@ std::string WebMcpName(const Site& site, std::size_t page_index, std::string_vie
     const std::size_t tool_room = max - fixed - std::min<std::size_t>(site.name.size(), 4);
     const std::string kept_tool = clean.substr(0, std::min(clean.size(), tool_room));
     const std::size_t site_room = max - fixed - kept_tool.size();
-    name = std::string(kWebMcpPrefix) + site.name.substr(0, std::min(site.name.size(), site_room)) + hash + middle + kept_tool;
+    name = std::string(kWebMcpPrefix) + site.name.substr(0, std::min(site.name.size(), site_room)) + hash + middle +
+           kept_tool;
   }
   return name;
 }

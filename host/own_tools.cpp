@@ -12,8 +12,8 @@ namespace {
 // The extension drops names over 128 UTF-16 units; in UTF-8 that is at most
 // 3 bytes each. A longer name is refused, never cut (a cut name is another tool).
 constexpr std::size_t kMaxNameBytes = 3 * 128;
-constexpr std::size_t kMaxSchemaTextChars = 200;         // a description or title inside a schema
-constexpr std::size_t kMaxFullDescriptionChars = 1024;   // as the extension reports at most
+constexpr std::size_t kMaxSchemaTextChars = 200;        // a description or title inside a schema
+constexpr std::size_t kMaxFullDescriptionChars = 1024;  // as the extension reports at most
 constexpr std::string_view kSources[] = {"native", "polyfill", "legacy", "declarative", "form"};
 
 bool IsSource(const std::string& s) {
@@ -73,7 +73,8 @@ std::expected<OwnTool, std::string> ParseTool(const Json& json, std::size_t inde
   }
   tool.input_schema = ObjectSchema(json.value("inputSchema", Json::object()));
   if (const auto r = json.find("readOnly"); r != json.end() && r->is_boolean()) tool.read_only = r->get<bool>();
-  if (const auto d = json.find("schemaDropped"); d != json.end() && d->is_boolean()) tool.schema_dropped = d->get<bool>();
+  if (const auto d = json.find("schemaDropped"); d != json.end() && d->is_boolean())
+    tool.schema_dropped = d->get<bool>();
   return tool;
 }
 
@@ -140,7 +141,8 @@ std::expected<PageToolsEvent, std::string> ParsePageToolsEvent(const Json& param
 
 std::string Describe(const OwnTool& tool, const std::string& site_display, std::size_t page_index) {
   const std::string kind = tool.is_form() ? "Form" : "WebMCP";
-  const std::string text = tool.description.empty() ? "No description" : CleanText(tool.description, kMaxListedDescriptionChars);
+  const std::string text =
+      tool.description.empty() ? "No description" : CleanText(tool.description, kMaxListedDescriptionChars);
   return "[" + kind + " • " + site_display + " • Page " + std::to_string(page_index) + "] " + text +
          " (untrusted page text)";
 }

@@ -29,7 +29,7 @@ struct OwnTool {
 struct OwnToolSet {
   std::string document_id;
   std::string url;
-  std::string api;  // native, polyfill, legacy or "" (none)
+  std::string api;      // native, polyfill, legacy or "" (none)
   bool native = false;  // the browser's own WebMCP is there (also under a polyfill)
   std::size_t total = 0;
   std::vector<OwnTool> tools;

@@ -21,7 +21,8 @@ Json ExtensionToolResult(const std::string& name, std::int64_t tab_id, std::expe
     if (error.code == rpc_error::kTabNotFound) {
       return tools::ErrorResult(name + ": tab " + std::to_string(tab_id) + " is gone — call list_tabs");
     }
-    if (error.code == rpc_error::kDocumentChanged && !changed_page.empty()) return tools::ErrorResult(name + ": " + changed_page);
+    if (error.code == rpc_error::kDocumentChanged && !changed_page.empty())
+      return tools::ErrorResult(name + ": " + changed_page);
     return tools::ErrorResult(name + ": " + error.message);
   }
   if (!tools::IsResult(*outcome)) {
@@ -38,7 +39,8 @@ void Host::CallPageTool(Session& session, const std::string& request_key, const 
                         const Json& progress_token, Reply reply) {
   const auto focus = session.focused_tab();
   if (!focus || tabs_.Find(*focus) == nullptr) {
-    return reply(tools::ErrorResult(name + ": no tab is focused — call focus_tab (ids from list_tabs) or open_tab first"));
+    return reply(
+        tools::ErrorResult(name + ": no tab is focused — call focus_tab (ids from list_tabs) or open_tab first"));
   }
   if (!tools::PageTool(name, session.caps())) {
     return reply(tools::ErrorResult(name + " is not enabled — start tabbridge with --caps " +
@@ -54,7 +56,8 @@ void Host::CallPageTool(Session& session, const std::string& request_key, const 
       std::string(ext_method::kPagePrefix) + name, std::move(params),
       [this, name, tab_id, session_id, reply, call_id](std::expected<Json, rpc::Error> outcome) {
         progress_routes_.erase(*call_id);
-        if (auto instead = RecheckAfter(session_id, name, *tools::CapabilityOf(name), outcome)) return reply(std::move(*instead));
+        if (auto instead = RecheckAfter(session_id, name, *tools::CapabilityOf(name), outcome))
+          return reply(std::move(*instead));
         reply(ExtensionToolResult(name, tab_id, std::move(outcome)));
       },
       tools::PageToolDeadline(name, args));
@@ -74,7 +77,8 @@ void Host::OnPageProgress(const Json& params) {
   Session* session = FindSession(route->second.first);
   if (session == nullptr) return;
   // MCP: progress and total are numbers, message a string.
-  Json progress = {{"progressToken", route->second.second}, {"progress", field::Number(params, "progress").value_or(0.0)}};
+  Json progress = {{"progressToken", route->second.second},
+                   {"progress", field::Number(params, "progress").value_or(0.0)}};
   if (const auto total = field::Number(params, "total")) progress["total"] = *total;
   if (const auto message = field::String(params, "message")) progress["message"] = *message;
   session->Notify(mcp::kProgress, std::move(progress));
@@ -105,9 +109,10 @@ void Host::OnConsoleEntry(const Json& params) {
     if (session->focused_tab() != tab_id || !MayOnFocused(*session, policy::Cap::kRead)) continue;
     session->Notify(mcp::kMessage, {{"level", level == "warn" ? "warning" : "error"},
                                     {"logger", "console"},
-                                    {"data", {{"tabId", tab_id},
-                                              {"text", field::String(params, "text").value_or("")},
-                                              {"url", field::String(params, "url").value_or("")}}}});
+                                    {"data",
+                                     {{"tabId", tab_id},
+                                      {"text", field::String(params, "text").value_or("")},
+                                      {"url", field::String(params, "url").value_or("")}}}});
   }
 }
 

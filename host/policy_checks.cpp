@@ -21,11 +21,13 @@ namespace {
 std::string PolicyTarget(const std::string& base, std::string target) {
   // The URL parser drops leading spaces and controls, and tabs and newlines anywhere.
   std::erase_if(target, [](char c) { return c == '\t' || c == '\n' || c == '\r'; });
-  const auto first = std::find_if(target.begin(), target.end(), [](char c) { return static_cast<unsigned char>(c) > 0x20; });
+  const auto first =
+      std::find_if(target.begin(), target.end(), [](char c) { return static_cast<unsigned char>(c) > 0x20; });
   target.erase(target.begin(), first);
   const auto colon = target.find(':');
   const auto scheme_end = target.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-");
-  if (colon != std::string::npos && colon > 0 && scheme_end == colon && std::isalpha(static_cast<unsigned char>(target[0]))) {
+  if (colon != std::string::npos && colon > 0 && scheme_end == colon &&
+      std::isalpha(static_cast<unsigned char>(target[0]))) {
     return target;
   }
   const auto is_slash = [](char c) { return c == '/' || c == '\\'; };
@@ -87,8 +89,10 @@ Host::Reply Host::WithAuditLine(const Session& session, const std::string& name,
   const bool opens = name == tools::kOpenTab;
   std::string url = opens || urls.empty() ? "" : urls.front();
   std::string target;
-  if (opens && !urls.empty()) target = urls.front();
-  else if (urls.size() > 1) target = urls[1];
+  if (opens && !urls.empty())
+    target = urls.front();
+  else if (urls.size() > 1)
+    target = urls[1];
   AuditNote note;
   note.target = target;
   if (name == tools::kCallWebMcpTool) note.page_tool = field::String(args, "name").value_or("");

@@ -60,7 +60,8 @@ void PolicyGate::Start(std::function<void()> on_change) {
         if (self->on_change_) self->on_change_();
       },
       policy_path_.c_str(), static_cast<unsigned>(poll_ms_));
-  if (rc != 0) spdlog::warn("policy: cannot watch {}: {} — changes need a browser restart", policy_path_, uv_strerror(rc));
+  if (rc != 0)
+    spdlog::warn("policy: cannot watch {}: {} — changes need a browser restart", policy_path_, uv_strerror(rc));
   uv_unref(reinterpret_cast<uv_handle_t*>(poll_));  // watching alone does not keep the host alive
 }
 

@@ -34,8 +34,7 @@ class PolicyGate {
  public:
   // An empty `policy_path` means no file (everything allowed); an empty
   // `audit_path`, no audit log (host unit tests).
-  PolicyGate(uv_loop_t* loop, std::string policy_path, std::string audit_path,
-             std::uint64_t poll_ms = kPolicyPollMs);
+  PolicyGate(uv_loop_t* loop, std::string policy_path, std::string audit_path, std::uint64_t poll_ms = kPolicyPollMs);
   ~PolicyGate();
   PolicyGate(const PolicyGate&) = delete;
   PolicyGate& operator=(const PolicyGate&) = delete;
@@ -51,8 +50,7 @@ class PolicyGate {
   // nullopt when allowed; else the model's tool result for the denial:
   // isError, a message naming tool, site, rule and file, and
   // structuredContent.denied {capability, site, rule?, policy} for clients.
-  std::optional<Json> Deny(const Session& session, std::string_view tool, policy::Cap cap,
-                           std::string_view url) const;
+  std::optional<Json> Deny(const Session& session, std::string_view tool, policy::Cap cap, std::string_view url) const;
   // Whether a finished call with capability `cap` goes to the audit log.
   static bool IsAudited(policy::Cap cap) { return cap != policy::Cap::kRead; }
   // One audit line for a finished call: its outcome read from `result` — ok,

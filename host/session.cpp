@@ -79,7 +79,8 @@ void Session::OnRequest(rpc::Message& msg) {
   if (msg.method == shim_method::kHello) {
     const auto protocol = field::Int(msg.params, hello_param::kProtocol);
     if (!protocol) {
-      return Send(rpc::MakeError(msg.id, rpc_error::kInvalidParams, "tabbridge/hello needs params.protocol (an integer)"));
+      return Send(
+          rpc::MakeError(msg.id, rpc_error::kInvalidParams, "tabbridge/hello needs params.protocol (an integer)"));
     }
     if (*protocol != kShimProtocol) {
       Send(rpc::MakeError(msg.id, rpc_error::kInvalidRequest,
@@ -125,7 +126,8 @@ void Session::OnRequest(rpc::Message& msg) {
 
 void Session::OnToolsCall(const Json& id, const Json& params) {
   const auto name_field = field::String(params, "name");
-  if (!name_field) return Send(rpc::MakeError(id, rpc_error::kInvalidParams, "tools/call needs params.name (a string)"));
+  if (!name_field)
+    return Send(rpc::MakeError(id, rpc_error::kInvalidParams, "tools/call needs params.name (a string)"));
   const std::string& name = *name_field;
   const Json* given = field::Find(params, "arguments");
   const Json args = given == nullptr || given->is_null() ? Json::object() : *given;

@@ -5,8 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <boost/interprocess/sync/file_lock.hpp>
 #include <spdlog/spdlog.h>
+#include <boost/interprocess/sync/file_lock.hpp>
 
 #include "common/socket_dir.h"
 #include "common/uv_util.h"

@@ -15,7 +15,8 @@ namespace {
 bool IsOpenableUrl(const std::string& url) {
   if (!IsAgentUrl(url)) return false;
   if (url.starts_with("file:")) return url.starts_with("file:///");
-  const auto rest = std::string_view(url).substr(url.find("://") == std::string::npos ? url.size() : url.find("://") + 3);
+  const auto rest =
+      std::string_view(url).substr(url.find("://") == std::string::npos ? url.size() : url.find("://") + 3);
   return !rest.empty() && rest.front() != '/' && rest.find_first_of(" \t\r\n") == std::string_view::npos;
 }
 
@@ -32,7 +33,7 @@ void Host::ListTabs(Session& session, Reply reply) {
     Json entry = TabSummary(*tab, session);
     entry["focused"] = session.focused_tab() == tab->id;
     const auto own = own_tools_.find(tab->id);
-    const bool readable = !entry["url"].is_null();  // not withheld by the policy
+    const bool readable = !entry["url"].is_null();                                     // not withheld by the policy
     entry["toolCount"] = own != own_tools_.end() && readable ? own->second.total : 0;  // the page's own tools
     if (tab->crashed) entry["crashed"] = true;  // calls answer "crashed" until it is reloaded
     tabs.push_back(std::move(entry));
@@ -65,12 +66,14 @@ void Host::OpenTab(Session& session, const std::string& request_key, const Json&
           AfterTabsChanged();
         }
         if (s != nullptr) s->Release();
-        if (!outcome) return reply(tools::ErrorResult("open_tab: could not open " + Quote(url) + ": " + outcome.error().message));
+        if (!outcome)
+          return reply(tools::ErrorResult("open_tab: could not open " + Quote(url) + ": " + outcome.error().message));
         if (!tab) return reply(tools::ErrorResult("open_tab: the browser answered without a tab"));
         if (s == nullptr) return reply(tools::Result({{"tab", {{"id", tab->id}}}, {"focused", focus}}));
         Json available = Json::array();
         if (focus) available = PageToolNames(*s);
-        reply(tools::Result({{"tab", TabSummary(*tab, *s)}, {"focused", focus}, {"toolsAvailable", std::move(available)}}));
+        reply(tools::Result(
+            {{"tab", TabSummary(*tab, *s)}, {"focused", focus}, {"toolsAvailable", std::move(available)}}));
       });
   session.SetCanceller(request_key, [this, call, session_id] {
     extension_.Cancel(call);
@@ -89,7 +92,8 @@ void Host::FocusTab(Session& session, const Json& args, Reply reply) {
   session.set_focused_tab(tab_id);
   SyncFocusedTabs();
   session.Release();
-  reply(tools::Result({{"success", true}, {"tab", TabSummary(*tab, session)}, {"toolsAvailable", PageToolNames(session)}}));
+  reply(tools::Result(
+      {{"success", true}, {"tab", TabSummary(*tab, session)}, {"toolsAvailable", PageToolNames(session)}}));
 }
 
 void Host::CloseTab(Session& session, const std::string& request_key, const Json& args, Reply reply) {
@@ -103,22 +107,21 @@ void Host::CloseTab(Session& session, const std::string& request_key, const Json
   }
   session.Hold();
   const auto session_id = session.id();
-  const auto call = extension_.Call(
-      ext_method::kTabsClose, {{"tabId", tab_id}},
-      [this, session_id, tab_id, reply](std::expected<Json, rpc::Error> outcome) {
-        const bool gone = outcome || outcome.error().code == rpc_error::kTabNotFound;
-        if (gone) {
-          tabs_.Remove(tab_id);
-          AfterTabsChanged();
-        }
-        if (Session* s = FindSession(session_id)) s->Release();
-        if (outcome) return reply(tools::Result({{"closed", true}, {"tabId", tab_id}}));
-        if (gone) {
-          return reply(tools::ErrorResult("close_tab: tab " + std::to_string(tab_id) +
-                                          " was already closed — call list_tabs"));
-        }
-        reply(tools::ErrorResult("close_tab: " + outcome.error().message));
-      });
+  const auto call = extension_.Call(ext_method::kTabsClose, {{"tabId", tab_id}},
+                                    [this, session_id, tab_id, reply](std::expected<Json, rpc::Error> outcome) {
+                                      const bool gone = outcome || outcome.error().code == rpc_error::kTabNotFound;
+                                      if (gone) {
+                                        tabs_.Remove(tab_id);
+                                        AfterTabsChanged();
+                                      }
+                                      if (Session* s = FindSession(session_id)) s->Release();
+                                      if (outcome) return reply(tools::Result({{"closed", true}, {"tabId", tab_id}}));
+                                      if (gone) {
+                                        return reply(tools::ErrorResult("close_tab: tab " + std::to_string(tab_id) +
+                                                                        " was already closed — call list_tabs"));
+                                      }
+                                      reply(tools::ErrorResult("close_tab: " + outcome.error().message));
+                                    });
   session.SetCanceller(request_key, [this, call, session_id] {
     extension_.Cancel(call);
     if (Session* s = FindSession(session_id)) s->Release();
@@ -137,8 +140,7 @@ void Host::SyncFocusedTabs(bool always) {
   }
   if (!always && focused_told_ == focused) return;
   focused_told_ = focused;
-  extension_.Notify(ext_method::kTabsFocused,
-                    {{"tabIds", Json(focused)}, {"idleMs", options_.debugger_idle_ms}});
+  extension_.Notify(ext_method::kTabsFocused, {{"tabIds", Json(focused)}, {"idleMs", options_.debugger_idle_ms}});
 }
 
 }  // namespace tb

@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(build-essential cmake pkg-config nlohmann-json3-dev libuv1-dev libboost-dev libspdlog-dev)
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(googletest chromium clang-16 libclang-rt-16-dev)  # clang: the libFuzzer targets (fuzz/)
+  packages+=(googletest chromium clang-16 libclang-rt-16-dev clang-format-16)  # clang: the libFuzzer targets (fuzz/); clang-format: tests/lint.sh
   command -v node >/dev/null || packages+=(nodejs)
   command -v npm >/dev/null || packages+=(npm)
 fi

@@ -42,10 +42,11 @@ int RunAudit(const std::vector<std::string>& args) {
       json = true;
       continue;
     } else if (arg == "-h" || arg == "--help") {
-      std::printf("usage: tabbridge audit [-n N] [--json]\n"
-                  "prints the last N (default 20) entries of %s, oldest first;\n"
-                  "--json prints them as the JSON lines they are stored as\n",
-                  audit::DefaultPath().c_str());
+      std::printf(
+          "usage: tabbridge audit [-n N] [--json]\n"
+          "prints the last N (default 20) entries of %s, oldest first;\n"
+          "--json prints them as the JSON lines they are stored as\n",
+          audit::DefaultPath().c_str());
       return 0;
     } else if (arg == "-n") {
       if (i + 1 == args.size()) return Usage("-n needs a number");

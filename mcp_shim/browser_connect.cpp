@@ -79,11 +79,12 @@ void BrowserConnect::OnRound(std::vector<LiveHost> candidates) {
     for (auto& c : candidates) browsers.push_back(Describe(c.id, *c.link));
     const std::string error = matching.empty() ? "no running browser matches '" + wanted_ + "'"
                                                : std::to_string(matching.size()) + " browsers are running tabbridge";
-    return Finish({nullptr, tools::Result({{"connected", false},
-                                           {"error", error},
-                                           {"browsers", std::move(browsers)},
-                                           {"instructions", "call connect_browser with browser set to one of these ids"}},
-                                          true)});
+    return Finish(
+        {nullptr, tools::Result({{"connected", false},
+                                 {"error", error},
+                                 {"browsers", std::move(browsers)},
+                                 {"instructions", "call connect_browser with browser set to one of these ids"}},
+                                true)});
   }
 
   if (launch_ && !launching_) {
@@ -93,20 +94,23 @@ void BrowserConnect::OnRound(std::vector<LiveHost> candidates) {
     deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(kLaunchWaitMs);
     std::weak_ptr<bool> alive = alive_;
     // The pipe's answer and the host both within kLaunchWaitMs (deadline_).
-    Launch(loop_, *plan, kLaunchWaitMs, [this, alive](std::expected<std::unique_ptr<LaunchedBrowser>, std::string> launched) {
-      if (alive.expired()) return;
-      if (!launched) return Fail(launched.error(), "check the browser log in the profile directory");
-      launched_ = std::move(*launched);
-      if (progress_) progress_(0, "launched the browser (pid " + std::to_string(launched_->pid()) + "); waiting for its tabbridge host");
-      Round();
-    });
+    Launch(loop_, *plan, kLaunchWaitMs,
+           [this, alive](std::expected<std::unique_ptr<LaunchedBrowser>, std::string> launched) {
+             if (alive.expired()) return;
+             if (!launched) return Fail(launched.error(), "check the browser log in the profile directory");
+             launched_ = std::move(*launched);
+             if (progress_)
+               progress_(0, "launched the browser (pid " + std::to_string(launched_->pid()) +
+                                "); waiting for its tabbridge host");
+             Round();
+           });
     return;
   }
 
   if (std::chrono::steady_clock::now() >= deadline_) {
     if (launched_) {
-      return Fail("the launched browser (pid " + std::to_string(launched_->pid()) + ") did not start its tabbridge host within " +
-                      std::to_string(kLaunchWaitMs / 1000) + " s",
+      return Fail("the launched browser (pid " + std::to_string(launched_->pid()) +
+                      ") did not start its tabbridge host within " + std::to_string(kLaunchWaitMs / 1000) + " s",
                   "run `tabbridge doctor`, and check tabbridge-browser.log in the profile directory");
     }
     return Fail("No browser found",
@@ -120,8 +124,9 @@ void BrowserConnect::OnRound(std::vector<LiveHost> candidates) {
 }
 
 void BrowserConnect::Fail(std::string error, std::string instructions) {
-  Finish({nullptr, tools::Result({{"connected", false}, {"error", std::move(error)}, {"instructions", std::move(instructions)}},
-                                 true)});
+  Finish({nullptr,
+          tools::Result({{"connected", false}, {"error", std::move(error)}, {"instructions", std::move(instructions)}},
+                        true)});
 }
 
 void BrowserConnect::Finish(ConnectOutcome outcome) {

@@ -37,8 +37,10 @@ int RunDoctor() {
   constexpr const char* kReinstall = "run install/install.sh again";
 
   // 1. The programs.
-  if (::access(HostBinary().c_str(), X_OK) == 0) report.Ok("host binary: " + HostBinary());
-  else report.Fail("tabbridge-host is not next to tabbridge (" + HostBinary() + ")", kReinstall);
+  if (::access(HostBinary().c_str(), X_OK) == 0)
+    report.Ok("host binary: " + HostBinary());
+  else
+    report.Fail("tabbridge-host is not next to tabbridge (" + HostBinary() + ")", kReinstall);
 
   // 2. The extension and its ID.
   const std::string extension = ExtensionDir();
@@ -65,10 +67,13 @@ int RunDoctor() {
   }
   const std::string profile_manifests = ProfileDir() + "/NativeMessagingHosts";
   if (std::filesystem::exists(ManifestPath(profile_manifests))) {
-    if (auto ok = CheckManifest(profile_manifests); ok) report.Ok("launch profile: " + ManifestPath(profile_manifests));
-    else report.Fail("launch profile: " + ok.error(), "delete it; connect_browser {launch: true} writes it again");
+    if (auto ok = CheckManifest(profile_manifests); ok)
+      report.Ok("launch profile: " + ManifestPath(profile_manifests));
+    else
+      report.Fail("launch profile: " + ok.error(), "delete it; connect_browser {launch: true} writes it again");
   }
-  if (registered == 0) report.Note("no Chrome-family browser found to register with; connect_browser {launch: true} still works");
+  if (registered == 0)
+    report.Note("no Chrome-family browser found to register with; connect_browser {launch: true} still works");
 
   // 4. The socket directory.
   const std::string dir = SocketDir();
@@ -124,7 +129,8 @@ int RunDoctor() {
       }
     }
     if (live.size() < slots.size()) {
-      report.Note(std::to_string(slots.size() - live.size()) + " stale socket(s) from crashed hosts; the next host replaces them");
+      report.Note(std::to_string(slots.size() - live.size()) +
+                  " stale socket(s) from crashed hosts; the next host replaces them");
     }
     if (live.empty()) {
       report.Fail("no browser is running the tabbridge extension",
@@ -135,8 +141,9 @@ int RunDoctor() {
     uv_run(&loop, UV_RUN_DEFAULT);  // let the probe's handles close
     uv_loop_close(&loop);
   } else if (!std::filesystem::exists(dir)) {
-    report.Fail("no browser is running the tabbridge extension",
-                "open your browser with the extension loaded (" + extension + "), or use connect_browser {launch: true}");
+    report.Fail(
+        "no browser is running the tabbridge extension",
+        "open your browser with the extension loaded (" + extension + "), or use connect_browser {launch: true}");
   }
 
   // 6. The policy file, as this environment finds it (docs/policy.md).
@@ -144,10 +151,12 @@ int RunDoctor() {
   const std::string policy_path = policy::ShortPath(found.path);
   switch (found.source) {
     case policy::Policy::Source::kNone:
-      report.Note("policy: no file at " + policy_path + " — read, act and navigate allowed everywhere (docs/policy.md)");
+      report.Note("policy: no file at " + policy_path +
+                  " — read, act and navigate allowed everywhere (docs/policy.md)");
       break;
     case policy::Policy::Source::kFile:
-      report.Ok("policy: " + policy_path + " (" + std::to_string(found.rules.size()) + " rules; `tabbridge policy` shows them)");
+      report.Ok("policy: " + policy_path + " (" + std::to_string(found.rules.size()) +
+                " rules; `tabbridge policy` shows them)");
       break;
     case policy::Policy::Source::kMalformed:
       report.Fail("policy: " + policy_path + " is malformed: " + found.error + " — the host denies everything",

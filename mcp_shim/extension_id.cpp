@@ -17,13 +17,20 @@ std::optional<std::vector<std::uint8_t>> Base64Decode(std::string_view text) {
   int bits = 0;
   for (char c : text) {
     int value;
-    if (c >= 'A' && c <= 'Z') value = c - 'A';
-    else if (c >= 'a' && c <= 'z') value = c - 'a' + 26;
-    else if (c >= '0' && c <= '9') value = c - '0' + 52;
-    else if (c == '+') value = 62;
-    else if (c == '/') value = 63;
-    else if (c == '=' || c == '\n' || c == '\r' || c == ' ') continue;
-    else return std::nullopt;
+    if (c >= 'A' && c <= 'Z')
+      value = c - 'A';
+    else if (c >= 'a' && c <= 'z')
+      value = c - 'a' + 26;
+    else if (c >= '0' && c <= '9')
+      value = c - '0' + 52;
+    else if (c == '+')
+      value = 62;
+    else if (c == '/')
+      value = 63;
+    else if (c == '=' || c == '\n' || c == '\r' || c == ' ')
+      continue;
+    else
+      return std::nullopt;
     buffer = (buffer << 6) | static_cast<std::uint32_t>(value);
     bits += 6;
     if (bits >= 8) {
@@ -55,7 +62,8 @@ std::array<std::uint8_t, 32> Sha256(const std::vector<std::uint8_t>& input) {
   for (std::size_t chunk = 0; chunk < msg.size(); chunk += 64) {
     std::uint32_t w[64];
     for (int i = 0; i < 16; ++i) {
-      w[i] = static_cast<std::uint32_t>(msg[chunk + 4 * i]) << 24 | static_cast<std::uint32_t>(msg[chunk + 4 * i + 1]) << 16 |
+      w[i] = static_cast<std::uint32_t>(msg[chunk + 4 * i]) << 24 |
+             static_cast<std::uint32_t>(msg[chunk + 4 * i + 1]) << 16 |
              static_cast<std::uint32_t>(msg[chunk + 4 * i + 2]) << 8 | msg[chunk + 4 * i + 3];
     }
     for (int i = 16; i < 64; ++i) {
@@ -67,9 +75,23 @@ std::array<std::uint8_t, 32> Sha256(const std::vector<std::uint8_t>& input) {
     for (int i = 0; i < 64; ++i) {
       const std::uint32_t t1 = hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + k[i] + w[i];
       const std::uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-      hh = g; g = f; f = e; e = d + t1; d = c; c = b; b = a; a = t1 + t2;
+      hh = g;
+      g = f;
+      f = e;
+      e = d + t1;
+      d = c;
+      c = b;
+      b = a;
+      a = t1 + t2;
     }
-    h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+    h[0] += a;
+    h[1] += b;
+    h[2] += c;
+    h[3] += d;
+    h[4] += e;
+    h[5] += f;
+    h[6] += g;
+    h[7] += hh;
   }
   std::array<std::uint8_t, 32> digest{};
   for (int i = 0; i < 8; ++i) {

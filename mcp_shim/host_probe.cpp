@@ -21,8 +21,10 @@ void ProbeHosts(uv_loop_t* loop, const Json& hello_params, std::function<void(st
   for (int slot : slots) {
     HostLink::Connect(loop, SocketPath(dir, slot), hello_params,
                       [gather, slot](std::expected<std::unique_ptr<HostLink>, std::string> link) {
-                        if (link) gather->found.push_back({slot, SlotName(slot), std::move(*link)});
-                        else spdlog::debug("no live host: {}", link.error());
+                        if (link)
+                          gather->found.push_back({slot, SlotName(slot), std::move(*link)});
+                        else
+                          spdlog::debug("no live host: {}", link.error());
                         if (--gather->waiting > 0) return;
                         std::ranges::sort(gather->found, {}, &LiveHost::slot);
                         gather->done(std::move(gather->found));

@@ -34,8 +34,8 @@ std::string DetectBrowser() {
     if (::access(app, X_OK) == 0) return app;
   }
 #endif
-  for (const char* program : {"google-chrome", "google-chrome-stable", "chromium", "chromium-browser",
-                              "brave-browser", "microsoft-edge", "microsoft-edge-stable", "vivaldi"}) {
+  for (const char* program : {"google-chrome", "google-chrome-stable", "chromium", "chromium-browser", "brave-browser",
+                              "microsoft-edge", "microsoft-edge-stable", "vivaldi"}) {
     if (auto found = FindOnPath(program); !found.empty()) return found;
   }
   return "";
@@ -76,7 +76,8 @@ class SpawnedBrowser : public LaunchedBrowser {
 void EnableWebMcp(std::vector<std::string>& args) {
   constexpr std::string_view kEnable = "--enable-features=";
   for (const auto& arg : args) {
-    if ((arg.starts_with(kEnable) || arg.starts_with("--disable-features=")) && arg.find("WebMCP") != std::string::npos) return;
+    if ((arg.starts_with(kEnable) || arg.starts_with("--disable-features=")) && arg.find("WebMCP") != std::string::npos)
+      return;
   }
   for (auto it = args.rbegin(); it != args.rend(); ++it) {
     if (it->starts_with(kEnable)) {
@@ -104,7 +105,8 @@ std::expected<LaunchPlan, std::string> PlanLaunch() {
                            " — reinstall, or set TABBRIDGE_EXTENSION_DIR");
   }
   const char* method = std::getenv("TABBRIDGE_LAUNCH_METHOD");  // "pipe" or "flag": tests force one
-  plan.load_over_pipe = method != nullptr && *method != '\0' ? std::string(method) == "pipe" : IsBrandedChrome(plan.executable);
+  plan.load_over_pipe =
+      method != nullptr && *method != '\0' ? std::string(method) == "pipe" : IsBrandedChrome(plan.executable);
 
   plan.args = {"--user-data-dir=" + plan.profile_dir, "--no-first-run", "--no-default-browser-check"};
   if (plan.load_over_pipe) {
@@ -231,9 +233,11 @@ void Launch(uv_loop_t* loop, const LaunchPlan& plan, std::uint64_t answer_within
   };
   const int rc = uv_spawn(loop, process, &options);
   if (log_fd >= 0) ::close(log_fd);
-  for (int fd : child_only_fds) if (fd >= 0) ::close(fd);
+  for (int fd : child_only_fds)
+    if (fd >= 0) ::close(fd);
   if (rc != 0) {
-    for (int fd : our_fds) if (fd >= 0) ::close(fd);
+    for (int fd : our_fds)
+      if (fd >= 0) ::close(fd);
     CloseHandle(reinterpret_cast<uv_handle_t*>(process));
     return done(std::unexpected("cannot start " + plan.executable + ": " + uv_strerror(rc)));
   }
@@ -296,7 +300,8 @@ void Launch(uv_loop_t* loop, const LaunchPlan& plan, std::uint64_t answer_within
     // Without the extension it is of no use, and it would hold the profile.
     const int pid = owned->browser->pid();
     uv_kill(pid, SIGTERM);
-    owned->done(std::unexpected("the launched browser (pid " + std::to_string(pid) + ") did not answer on its DevTools pipe within " +
+    owned->done(std::unexpected("the launched browser (pid " + std::to_string(pid) +
+                                ") did not answer on its DevTools pipe within " +
                                 std::to_string(answer_within_ms / 1000) + " s, so tabbridge stopped it"));
   });
 }

@@ -2,8 +2,8 @@
 // MCP on stdin/stdout (stdout carries protocol only; logs go to stderr).
 #include <signal.h>
 
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <expected>
 #include <sstream>
@@ -62,7 +62,9 @@ int Register(const std::vector<std::string>& dirs) {
     }
   }
   if (targets.empty()) {
-    std::printf("no Chrome-family browser found; nothing registered (connect_browser {launch: true} registers its own profile)\n");
+    std::printf(
+        "no Chrome-family browser found; nothing registered (connect_browser {launch: true} registers its own "
+        "profile)\n");
     return 0;
   }
   int failures = 0;
@@ -108,8 +110,10 @@ int Serve(tb::SessionOptions options) {
   // Said here too: MCP clients show their servers' stderr, the browser's host logs where few look.
   if (const auto policy = tb::policy::Load(tb::policy::DefaultPath());
       policy.source == tb::policy::Policy::Source::kMalformed) {
-    spdlog::error("the policy file {} is malformed: {} — the host denies every call until it is fixed "
-                  "(`tabbridge policy` checks it)", tb::policy::ShortPath(policy.path), policy.error);
+    spdlog::error(
+        "the policy file {} is malformed: {} — the host denies every call until it is fixed "
+        "(`tabbridge policy` checks it)",
+        tb::policy::ShortPath(policy.path), policy.error);
   }
   ::signal(SIGPIPE, SIG_IGN);  // a vanished peer is an error code, not a death
   uv_loop_t* loop = uv_default_loop();

@@ -44,10 +44,11 @@ McpServer::~McpServer() {
 
 void McpServer::Start() {
   client_->Start({.on_message = [this](std::string text) { OnMessage(std::move(text)); },
-                  .on_close = [this](std::string_view reason) {
-                    spdlog::info("client gone ({}); exiting", reason);
-                    Shutdown();
-                  }});
+                  .on_close =
+                      [this](std::string_view reason) {
+                        spdlog::info("client gone ({}); exiting", reason);
+                        Shutdown();
+                      }});
 }
 
 void McpServer::Shutdown() {
@@ -120,26 +121,31 @@ void McpServer::OnRequest(const rpc::Message& msg) {
 
 void McpServer::OnInitialize(const Json& id, const Json& params) {
   if (!field::AbsentOrString(params, "protocolVersion")) {
-    return Reply(rpc::Dump(id), rpc::MakeError(id, rpc_error::kInvalidParams, "initialize: protocolVersion must be a string"));
+    return Reply(rpc::Dump(id),
+                 rpc::MakeError(id, rpc_error::kInvalidParams, "initialize: protocolVersion must be a string"));
   }
   const std::string requested = field::String(params, "protocolVersion").value_or("");
   const bool known = std::ranges::find(mcp::kProtocolVersions, requested) != std::end(mcp::kProtocolVersions);
   if (const Json* info = field::Find(params, "clientInfo"); info != nullptr && info->is_object()) client_info_ = *info;
-  Reply(rpc::Dump(id), rpc::MakeResult(id, {{"protocolVersion", known ? requested : mcp::kProtocolVersions[0]},
-                                            {"capabilities", {{"tools", {{"listChanged", true}}}, {"logging", Json::object()}}},
-                                            {"serverInfo", {{"name", "tabbridge"}, {"version", kVersion}}},
-                                            {"instructions", kInstructions}}));
+  Reply(rpc::Dump(id),
+        rpc::MakeResult(id, {{"protocolVersion", known ? requested : mcp::kProtocolVersions[0]},
+                             {"capabilities", {{"tools", {{"listChanged", true}}}, {"logging", Json::object()}}},
+                             {"serverInfo", {{"name", "tabbridge"}, {"version", kVersion}}},
+                             {"instructions", kInstructions}}));
 }
 
 void McpServer::OnToolsCall(const Json& id, const Json& params) {
   const std::string key = rpc::Dump(id);
   const auto name_field = field::String(params, "name");
-  if (!name_field) return Reply(key, rpc::MakeError(id, rpc_error::kInvalidParams, "tools/call needs params.name (a string)"));
+  if (!name_field)
+    return Reply(key, rpc::MakeError(id, rpc_error::kInvalidParams, "tools/call needs params.name (a string)"));
   const std::string& name = *name_field;
   if (name == tools::kConnectBrowser) {
     if (host_) {
-      const std::string browser = field::String(field::Object(host_->hello(), "browser"), "name").value_or("the browser");
-      return Reply(key, rpc::MakeResult(id, tools::ErrorResult("already connected to " + browser + " — call list_tabs")));
+      const std::string browser =
+          field::String(field::Object(host_->hello(), "browser"), "name").value_or("the browser");
+      return Reply(key,
+                   rpc::MakeResult(id, tools::ErrorResult("already connected to " + browser + " — call list_tabs")));
     }
     const Json* given = field::Find(params, "arguments");
     const Json args = given == nullptr || given->is_null() ? Json::object() : *given;
@@ -150,7 +156,8 @@ void McpServer::OnToolsCall(const Json& id, const Json& params) {
   }
   if (host_) return Forward(id, key, mcp::kToolsCall.data(), params);
   if (tools::Find(name) != nullptr) {
-    return Reply(key, rpc::MakeResult(id, tools::ErrorResult(name + ": not connected to a browser — call connect_browser first")));
+    return Reply(key, rpc::MakeResult(
+                          id, tools::ErrorResult(name + ": not connected to a browser — call connect_browser first")));
   }
   Reply(key, rpc::MakeError(id, rpc_error::kInvalidParams, "Unknown tool: " + name));
 }
@@ -161,22 +168,25 @@ void McpServer::ConnectBrowser(const Json& id, const std::string& key, const Jso
   }
   auto progress = [this, progress_token](double value, std::string message) {
     if (progress_token.is_null()) return;
-    Send(rpc::MakeNotification(mcp::kProgress,
-                               {{"progressToken", progress_token}, {"progress", value}, {"message", std::move(message)}}));
+    Send(rpc::MakeNotification(
+        mcp::kProgress, {{"progressToken", progress_token}, {"progress", value}, {"message", std::move(message)}}));
   };
   connecting_key_ = key;
   connecting_ = std::make_unique<BrowserConnect>(
-      loop_, args, Json{{hello_param::kClient, client_info_},
-                 {hello_param::kCaps, options_.caps},
-                 {hello_param::kPageTools, options_.list_page_tools},
-                 {hello_param::kReadOnly, options_.read_only}}, std::move(progress), [this, id, key](ConnectOutcome outcome) {
+      loop_, args,
+      Json{{hello_param::kClient, client_info_},
+           {hello_param::kCaps, options_.caps},
+           {hello_param::kPageTools, options_.list_page_tools},
+           {hello_param::kReadOnly, options_.read_only}},
+      std::move(progress), [this, id, key](ConnectOutcome outcome) {
         if (auto launched = connecting_->TakeLaunched()) launched_ = std::move(launched);
         DeleteSoon(loop_, std::move(connecting_));  // we are inside its callback
         connecting_key_.clear();
         if (outcome.link) {
           host_ = std::move(outcome.link);
-          host_->SetCallbacks({.on_notification = [this](const std::string& m, const Json& p) { OnHostNotification(m, p); },
-                               .on_close = [this](std::string_view reason) { OnHostLost(reason); }});
+          host_->SetCallbacks(
+              {.on_notification = [this](const std::string& m, const Json& p) { OnHostNotification(m, p); },
+               .on_close = [this](std::string_view reason) { OnHostLost(reason); }});
           spdlog::info("connected to {} via {}", rpc::Dump(field::Any(host_->hello(), "browser")), host_->path());
           Send(rpc::MakeNotification(mcp::kToolsListChanged, nullptr));  // before the reply, like the host does
         }
@@ -187,7 +197,8 @@ void McpServer::ConnectBrowser(const Json& id, const std::string& key, const Jso
 
 void McpServer::Forward(const Json& id, const std::string& key, const std::string& method, Json params) {
   const std::int64_t host_id = host_->Request(
-      method, std::move(params), kDefaultHostDeadlineMs, [this, id, key, method](std::expected<Json, rpc::Error> outcome) {
+      method, std::move(params), kDefaultHostDeadlineMs,
+      [this, id, key, method](std::expected<Json, rpc::Error> outcome) {
         if (outcome) return Reply(key, rpc::MakeResult(id, std::move(*outcome)));
         const rpc::Error& error = outcome.error();
         if (error.code == rpc_error::kPeerGone || error.code == rpc_error::kTimeout) {

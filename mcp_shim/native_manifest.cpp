@@ -13,7 +13,6 @@
 namespace tb {
 namespace fs = std::filesystem;
 
-
 std::vector<BrowserConfig> KnownBrowsers() {
   struct Known {
     const char* name;
@@ -49,7 +48,8 @@ std::vector<BrowserConfig> KnownBrowsers() {
   std::vector<BrowserConfig> browsers;
   for (const auto& known : kKnown) {
     const std::string root = base + known.config;
-    browsers.push_back({known.name, root + "/NativeMessagingHosts", fs::is_directory(root) || installed(known.program)});
+    browsers.push_back(
+        {known.name, root + "/NativeMessagingHosts", fs::is_directory(root) || installed(known.program)});
   }
   return browsers;
 }
@@ -96,7 +96,8 @@ std::expected<void, std::string> CheckManifest(const std::string& manifest_dir) 
   if (field::String(manifest, "name") != kNativeHostName) return std::unexpected(path + " has the wrong name");
   const std::string host = field::String(manifest, "path").value_or("");
   if (host.empty() || host.front() != '/') return std::unexpected(path + ": path must be absolute, is '" + host + "'");
-  if (::access(host.c_str(), X_OK) != 0) return std::unexpected(path + " points at " + host + ", which is not an executable");
+  if (::access(host.c_str(), X_OK) != 0)
+    return std::unexpected(path + " points at " + host + ", which is not an executable");
   const std::string origin = "chrome-extension://" + std::string(kExtensionId) + "/";
   const auto origins = field::Array(manifest, "allowed_origins");
   if (std::find(origins.begin(), origins.end(), origin) == origins.end()) {

@@ -24,8 +24,9 @@ std::string DescribePolicy(const policy::Policy& p, const std::string& url) {
       }
       out += std::string("  sites no rule matches: ") +
              (p.default_deny ? "nothing allowed (\"default\": \"deny\")\n" : "everything allowed (default allow)\n");
-      out += "  deny wins; a capability no matching rule allows is denied; sessions narrow it further\n"
-             "  (--read-only) and eval/download still need --caps\n";
+      out +=
+          "  deny wins; a capability no matching rule allows is denied; sessions narrow it further\n"
+          "  (--read-only) and eval/download still need --caps\n";
       break;
   }
   if (url.empty()) return out;

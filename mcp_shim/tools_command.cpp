@@ -32,7 +32,8 @@ int RunTools(const std::vector<std::string>& args) {
     const auto session_cap = tools::RequiredCap(name);
     std::string needs = cap ? std::string(policy::Name(*cap)) : "-";
     if (!session_cap.empty()) needs += " (--caps " + std::string(session_cap) + ")";
-    std::printf("%-18s %-24s %s\n", name.c_str(), needs.c_str(), tool["description"].get_ref<const std::string&>().c_str());
+    std::printf("%-18s %-24s %s\n", name.c_str(), needs.c_str(),
+                tool["description"].get_ref<const std::string&>().c_str());
   }
   return 0;
 }

@@ -5,9 +5,8 @@ namespace tb::fake {
 std::optional<std::string> ChunkAssembler::Push(const nlohmann::json& params, std::string* violation) {
   const bool well_formed = params.is_object() && params.contains("id") && params["id"].is_number_integer() &&
                            params.contains("index") && params["index"].is_number_integer() &&
-                           params.contains("count") && params["count"].is_number_integer() &&
-                           params.contains("data") && params["data"].is_string() &&
-                           params["count"].get<std::int64_t>() > 0 &&
+                           params.contains("count") && params["count"].is_number_integer() && params.contains("data") &&
+                           params["data"].is_string() && params["count"].get<std::int64_t>() > 0 &&
                            params["index"].get<std::int64_t>() >= 0 &&
                            params["index"].get<std::int64_t>() < params["count"].get<std::int64_t>();
   if (!well_formed) {
@@ -22,8 +21,8 @@ std::optional<std::string> ChunkAssembler::Push(const nlohmann::json& params, st
     if (partial_) *violation = "chunked message " + std::to_string(partial_->id) + " was cut short by a new one";
     partial_ = Partial{id, count, 0, {}};
   } else if (!partial_ || partial_->id != id || partial_->next != index || partial_->count != count) {
-    *violation = "chunk " + std::to_string(id) + "[" + std::to_string(index) + "/" + std::to_string(count) +
-                 "] out of order";
+    *violation =
+        "chunk " + std::to_string(id) + "[" + std::to_string(index) + "/" + std::to_string(count) + "] out of order";
     partial_.reset();
     return std::nullopt;
   }

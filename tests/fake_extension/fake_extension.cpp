@@ -61,8 +61,12 @@ FakeExtension::~FakeExtension() {
 }
 
 Json FakeExtension::MakeTab(std::int64_t id, std::string url, bool active) {
-  return {{"id", id},         {"windowId", 1},        {"title", "Tab " + std::to_string(id)},
-          {"url", std::move(url)}, {"status", "complete"}, {"active", active}};
+  return {{"id", id},
+          {"windowId", 1},
+          {"title", "Tab " + std::to_string(id)},
+          {"url", std::move(url)},
+          {"status", "complete"},
+          {"active", active}};
 }
 
 std::string FakeExtension::SocketPath(int slot) const {
@@ -71,7 +75,8 @@ std::string FakeExtension::SocketPath(int slot) const {
 
 bool FakeExtension::WaitForSocket(int slot, std::chrono::milliseconds timeout) const {
   const std::string path = SocketPath(slot);
-  return WaitInDir(options_.socket_dir, [&] { return IsSocket(path); }, timeout);
+  return WaitInDir(
+      options_.socket_dir, [&] { return IsSocket(path); }, timeout);
 }
 
 // --- sending ---------------------------------------------------------------
@@ -82,14 +87,17 @@ bool FakeExtension::SendHello() {
     std::lock_guard lock(mutex_);
     for (const auto& [id, tab] : tabs_) tabs.push_back(tab);
   }
-  return SendEvent(ext_event::kHello,
-                   {{"protocol", options_.protocol},
-                    {"browser", {{"name", "FakeChromium"}, {"version", "1.0.0"}, {"userAgent", "tabbridge-fake-extension"}}},
-                    {"extension", {{"id", kExtensionId}, {"version", kVersion}}},
-                    {"tabs", std::move(tabs)}});
+  return SendEvent(
+      ext_event::kHello,
+      {{"protocol", options_.protocol},
+       {"browser", {{"name", "FakeChromium"}, {"version", "1.0.0"}, {"userAgent", "tabbridge-fake-extension"}}},
+       {"extension", {{"id", kExtensionId}, {"version", kVersion}}},
+       {"tabs", std::move(tabs)}});
 }
 
-bool FakeExtension::SendEvent(std::string_view method, Json params) { return SendMessage(Event(method, std::move(params))); }
+bool FakeExtension::SendEvent(std::string_view method, Json params) {
+  return SendMessage(Event(method, std::move(params)));
+}
 
 bool FakeExtension::SendMessage(const Json& message) { return SendFrame(message.dump()); }
 

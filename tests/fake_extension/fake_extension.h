@@ -35,12 +35,12 @@ using Json = nlohmann::json;
 
 struct FakeExtensionOptions {
   std::string host_binary;
-  std::string socket_dir;  // the host's TABBRIDGE_SOCKET_DIR
-  int tabs = 2;            // http tabs in the hello
-  bool send_hello = true;  // false: the test sends it (or something else) itself
-  int protocol = 1;        // the hello's protocol number
+  std::string socket_dir;                                // the host's TABBRIDGE_SOCKET_DIR
+  int tabs = 2;                                          // http tabs in the hello
+  bool send_hello = true;                                // false: the test sends it (or something else) itself
+  int protocol = 1;                                      // the hello's protocol number
   std::vector<std::pair<std::string, std::string>> env;  // more host environment
-  std::string stderr_path;  // the host's stderr; empty inherits ours
+  std::string stderr_path;                               // the host's stderr; empty inherits ours
 };
 
 // One message from the host, after reassembly.

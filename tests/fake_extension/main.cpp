@@ -25,10 +25,14 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const bool has_value = i + 1 < argc;
-    if (arg == "--host" && has_value) options.host_binary = argv[++i];
-    else if (arg == "--socket-dir" && has_value) options.socket_dir = argv[++i];
-    else if (arg == "--tabs" && has_value) options.tabs = std::atoi(argv[++i]);
-    else if (arg == "--silent") silent = true;
+    if (arg == "--host" && has_value)
+      options.host_binary = argv[++i];
+    else if (arg == "--socket-dir" && has_value)
+      options.socket_dir = argv[++i];
+    else if (arg == "--tabs" && has_value)
+      options.tabs = std::atoi(argv[++i]);
+    else if (arg == "--silent")
+      silent = true;
     else {
       std::fputs(kUsage, stderr);
       return arg == "--help" || arg == "-h" ? 0 : 2;

@@ -48,8 +48,8 @@ class McpDriver {
 };
 
 // Helpers over tools/call responses.
-bool IsToolError(const Json& response);      // result.isError == true
-std::string ToolText(const Json& response);  // result.content[0].text, or ""
+bool IsToolError(const Json& response);        // result.isError == true
+std::string ToolText(const Json& response);    // result.content[0].text, or ""
 const Json& Structured(const Json& response);  // result.structuredContent, or null
 
 }  // namespace tb::fake

@@ -27,8 +27,8 @@ class RpcChannel {
   // Sends a request and returns its id.
   std::int64_t SendRequest(std::string_view method, Json params = nullptr);
   bool SendNotification(std::string_view method, Json params = nullptr);
-  bool SendLine(std::string_view line);     // any text, '\n' appended
-  bool SendBytes(std::string_view bytes);   // exactly these bytes
+  bool SendLine(std::string_view line);    // any text, '\n' appended
+  bool SendBytes(std::string_view bytes);  // exactly these bytes
 
   // The response with this id (null for errors about unreadable requests).
   std::optional<Json> WaitResponse(const Json& id, Deadline deadline);

@@ -62,7 +62,9 @@ TEST_F(ChunkingTest, ChunksAreCutOnUtf8CharacterBoundaries) {
   // fall at every offset of the pattern, four of seven inside a €: a cut at a
   // plain byte count would split some, and the host's serialiser would turn
   // the halves into U+FFFD.
-  const std::string url = LongUrl(kHugeUrl, "\xE2\x82\xAC\xE2\x82\xAC" "a");
+  const std::string url = LongUrl(kHugeUrl,
+                                  "\xE2\x82\xAC\xE2\x82\xAC"
+                                  "a");
   const auto request = OpenThrough(url);
   ASSERT_TRUE(request);
   EXPECT_GT(request->frames, 1u);

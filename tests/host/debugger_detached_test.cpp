@@ -10,8 +10,8 @@ namespace {
 class DebuggerDetachedTest : public HostTest {};
 
 void Focus(fake::SocketClient& client, int tab) {
-  const auto focused = client.rpc().Request(
-      "tools/call", {{"name", "focus_tab"}, {"arguments", {{"tabId", tab}}}}, fake::DeadlineIn(kWait));
+  const auto focused = client.rpc().Request("tools/call", {{"name", "focus_tab"}, {"arguments", {{"tabId", tab}}}},
+                                            fake::DeadlineIn(kWait));
   ASSERT_TRUE(focused && focused->contains("result") && !fake::IsToolError(*focused));
 }
 

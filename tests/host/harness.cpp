@@ -12,7 +12,7 @@ namespace {
 
 // What the sanitizer runtimes print; any of it in a product's stderr is a bug.
 constexpr std::string_view kSanitizerMarks[] = {
-    "ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "ERROR: UndefinedBehaviorSanitizer",
+    "ERROR: AddressSanitizer",   "ERROR: LeakSanitizer", "ERROR: UndefinedBehaviorSanitizer",
     "WARNING: AddressSanitizer", "runtime error:",
 };
 
@@ -49,8 +49,8 @@ fake::FakeExtension& HostTest::StartExtension(fake::FakeExtensionOptions options
   options.env.emplace_back("TABBRIDGE_LOG_LEVEL", "debug");
   // The test's own policy (none) and audit log, never the user's (docs/policy.md);
   // first, so a test's own choice wins.
-  options.env.insert(options.env.begin(), {{"TABBRIDGE_POLICY", work_.Join("policy.json")},
-                                           {"XDG_STATE_HOME", work_.Join("state")}});
+  options.env.insert(options.env.begin(),
+                     {{"TABBRIDGE_POLICY", work_.Join("policy.json")}, {"XDG_STATE_HOME", work_.Join("state")}});
   auto extension = fake::FakeExtension::Start(std::move(options));
   if (!extension) SetupFailed(extension.error());
   extensions_.push_back(std::move(*extension));
@@ -106,7 +106,8 @@ void HostTest::TearDown() {
       shim->process().CloseStdin();
       shim->rpc().WaitEof(fake::DeadlineIn(kWait));  // what it still had to say is checked below
     }
-    for (const auto& line : shim->rpc().garbage()) ADD_FAILURE() << "the shim wrote a non-JSON-RPC line on stdout: " << line;
+    for (const auto& line : shim->rpc().garbage())
+      ADD_FAILURE() << "the shim wrote a non-JSON-RPC line on stdout: " << line;
     if (shim->process().exit_status()) continue;
     const auto status = shim->process().WaitExit(kWait);
     EXPECT_TRUE(status && status->clean()) << "shim " << shim->process().pid() << " "

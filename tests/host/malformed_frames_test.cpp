@@ -17,7 +17,9 @@ std::string Header(std::uint32_t length) {
   return bytes;
 }
 
-std::string Frame(std::string_view payload) { return Header(static_cast<std::uint32_t>(payload.size())) + std::string(payload); }
+std::string Frame(std::string_view payload) {
+  return Header(static_cast<std::uint32_t>(payload.size())) + std::string(payload);
+}
 
 struct BadFrame {
   std::string name;
@@ -33,7 +35,8 @@ std::vector<BadFrame> BadFrames() {
       {"LengthOverTheLimit", Header(static_cast<std::uint32_t>(kMaxFrameFromExtension + 1))},
       {"LengthAtUint32Max", Header(UINT32_MAX)},
       {"InvalidJson", Frame(R"({"jsonrpc":"2.0","method":"tab.updated","params":)")},
-      {"InvalidUtf8", Frame("{\"jsonrpc\":\"2.0\",\"method\":\"tab.updated\",\"params\":{\"tab\":{\"id\":1,\"url\":\"\xff\xfe\"}}}")},
+      {"InvalidUtf8",
+       Frame("{\"jsonrpc\":\"2.0\",\"method\":\"tab.updated\",\"params\":{\"tab\":{\"id\":1,\"url\":\"\xff\xfe\"}}}")},
       {"JsonArray", Frame("[1,2,3]")},
       {"JsonString", Frame("\"hello\"")},
       {"ObjectThatIsNotJsonRpc", Frame(R"({"hello":"world"})")},

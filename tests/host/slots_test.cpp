@@ -21,7 +21,8 @@ TEST_F(SlotsTest, StaleSocketOfAKilledHostIsReplacedInTheSameSlot) {
   ASSERT_FALSE(fake::Accepting(SocketPath(0)));
 
   auto& next = StartExtension();
-  ASSERT_TRUE(fake::WaitInDir(socket_dir_, [&] { return fake::Accepting(SocketPath(0)); }, kWait))
+  ASSERT_TRUE(fake::WaitInDir(
+      socket_dir_, [&] { return fake::Accepting(SocketPath(0)); }, kWait))
       << "nobody took over slot 0";
   const auto hello = RawClient(0, /*hello=*/false).Hello(kWait);
   ASSERT_TRUE(hello);

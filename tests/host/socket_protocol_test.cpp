@@ -95,7 +95,7 @@ TEST_F(SocketProtocolTest, LineOverTheLimitDisconnectsOnlyThatPeer) {
   auto& good = RawClient(0);
   auto& flooder = RawClient(0);
   const std::string flood(kMaxLineBytes + 64 * 1024, 'x');  // no newline anywhere
-  flooder.rpc().SendBytes(flood);  // may stop part-way once the host hangs up
+  flooder.rpc().SendBytes(flood);                           // may stop part-way once the host hangs up
   EXPECT_TRUE(flooder.rpc().WaitEof(fake::DeadlineIn(kWait))) << "the host kept a peer past the line limit";
 
   const auto tools = good.rpc().Request("tools/list", Json::object(), fake::DeadlineIn(kWait));

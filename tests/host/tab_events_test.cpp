@@ -13,7 +13,8 @@ constexpr std::string_view kListChanged = "notifications/tools/list_changed";
 
 std::vector<std::int64_t> TabIds(const Json& list_tabs_response) {
   std::vector<std::int64_t> ids;
-  for (const auto& tab : fake::Structured(list_tabs_response).value("tabs", Json::array())) ids.push_back(tab.value("id", 0));
+  for (const auto& tab : fake::Structured(list_tabs_response).value("tabs", Json::array()))
+    ids.push_back(tab.value("id", 0));
   return ids;
 }
 
@@ -48,7 +49,8 @@ TEST_F(TabEventsTest, ABurstOfTabEventsIsOneListChanged) {
   const auto list = client.rpc().Request("tools/list", Json::object(), fake::DeadlineIn(kWait));
   ASSERT_TRUE(list);
   EXPECT_THAT(ToolNames(*list), ::testing::ElementsAre("list_tabs", "open_tab"));
-  for (const auto& n : client.rpc().TakeNotifications()) EXPECT_NE(n.value("method", ""), kListChanged) << "a second one";
+  for (const auto& n : client.rpc().TakeNotifications())
+    EXPECT_NE(n.value("method", ""), kListChanged) << "a second one";
 }
 
 // The browser quitting closes its tabs and then our port: the sessions hear

@@ -71,9 +71,12 @@ std::vector<TypedLine> ShimLines() {
       {"InitializeClientInfoIsAString",
        R"({"jsonrpc":"2.0","id":9001,"method":"initialize","params":{"protocolVersion":"2025-06-18","clientInfo":"x"}})",
        Expect::kResult},
-      {"InitializeParamsIsAnArray", R"({"jsonrpc":"2.0","id":9001,"method":"initialize","params":[1]})", Expect::kResult},
-      {"ErrorResponseWithWrongTypes", R"({"jsonrpc":"2.0","id":9001,"error":{"code":"x","message":1}})", Expect::kNoReply},
-      {"ErrorResponseWithAFloatCode", R"({"jsonrpc":"2.0","id":9001,"error":{"code":1.5,"message":"m"}})", Expect::kNoReply},
+      {"InitializeParamsIsAnArray", R"({"jsonrpc":"2.0","id":9001,"method":"initialize","params":[1]})",
+       Expect::kResult},
+      {"ErrorResponseWithWrongTypes", R"({"jsonrpc":"2.0","id":9001,"error":{"code":"x","message":1}})",
+       Expect::kNoReply},
+      {"ErrorResponseWithAFloatCode", R"({"jsonrpc":"2.0","id":9001,"error":{"code":1.5,"message":"m"}})",
+       Expect::kNoReply},
       {"ErrorResponseThatIsAString", R"({"jsonrpc":"2.0","id":9001,"error":"boom"})", Expect::kNoReply},
       {"ResultResponseToNothing", R"({"jsonrpc":"2.0","id":9001,"result":5})", Expect::kNoReply},
       {"IdIsAFloat", R"({"jsonrpc":"2.0","id":1.5,"method":"ping"})", Expect::kNoReply},  // answered with id null
@@ -86,7 +89,8 @@ std::vector<TypedLine> ShimLines() {
        Expect::kToolError},
       {"ConnectBrowserBrowserIsANumber", Call(R"({"name":"connect_browser","arguments":{"browser":5}})"),
        Expect::kToolError},
-      {"ProgressTokenIsAnObject", Call(R"({"name":"list_tabs","_meta":{"progressToken":{"a":1}}})"), Expect::kToolError},
+      {"ProgressTokenIsAnObject", Call(R"({"name":"list_tabs","_meta":{"progressToken":{"a":1}}})"),
+       Expect::kToolError},
       {"MetaIsAString", Call(R"({"name":"list_tabs","_meta":"x"})"), Expect::kToolError},
       {"SetLevelLevelIsANumber", R"({"jsonrpc":"2.0","id":9001,"method":"logging/setLevel","params":{"level":3}})",
        Expect::kInvalidParams},
@@ -127,10 +131,11 @@ TEST_P(ShimTypedFieldTest, ConnectedShimAndItsHostLiveOn) {
 
 std::vector<TypedLine> SocketLines() {
   return {
-      {"ErrorResponseWithWrongTypes", R"({"jsonrpc":"2.0","id":9001,"error":{"code":"x","message":1}})", Expect::kNoReply},
+      {"ErrorResponseWithWrongTypes", R"({"jsonrpc":"2.0","id":9001,"error":{"code":"x","message":1}})",
+       Expect::kNoReply},
       {"ResultResponseToNothing", R"({"jsonrpc":"2.0","id":9001,"result":{}})", Expect::kNoReply},
-      {"HelloAgainWithAStringProtocol", R"({"jsonrpc":"2.0","id":9001,"method":"tabbridge/hello","params":{"protocol":"1"}})",
-       Expect::kInvalidParams},
+      {"HelloAgainWithAStringProtocol",
+       R"({"jsonrpc":"2.0","id":9001,"method":"tabbridge/hello","params":{"protocol":"1"}})", Expect::kInvalidParams},
       {"ToolsCallNameIsANumber", Call(R"({"name":5})"), Expect::kInvalidParams},
       {"ToolsCallParamsIsAnArray", Call(R"([1])"), Expect::kInvalidParams},
       {"ToolsCallArgumentsIsAString", Call(R"({"name":"list_tabs","arguments":"x"})"), Expect::kToolError},
@@ -144,15 +149,16 @@ std::vector<TypedLine> SocketLines() {
        Expect::kToolError},
       {"CloseTabIdIsAnObject", Call(R"({"name":"close_tab","arguments":{"tabId":{}}})"), Expect::kToolError},
       {"ClickRefIsANumber", Call(R"({"name":"click","arguments":{"ref":5}})"), Expect::kToolError},
-      {"NavigateTimeoutIsAString", Call(R"({"name":"navigate","arguments":{"url":"http://127.0.0.1/","timeoutMs":"5"}})"),
+      {"NavigateTimeoutIsAString",
+       Call(R"({"name":"navigate","arguments":{"url":"http://127.0.0.1/","timeoutMs":"5"}})"), Expect::kToolError},
+      {"CallWebMcpToolNameIsANumber", Call(R"({"name":"call_webmcp_tool","arguments":{"name":5}})"),
        Expect::kToolError},
-      {"CallWebMcpToolNameIsANumber", Call(R"({"name":"call_webmcp_tool","arguments":{"name":5}})"), Expect::kToolError},
       {"ListWebMcpToolsNameIsAnArray", Call(R"({"name":"list_webmcp_tools","arguments":{"name":[]}})"),
        Expect::kToolError},
       {"ProgressTokenIsAnArray", Call(R"({"name":"list_tabs","_meta":{"progressToken":[1]}})"), Expect::kResult},
       {"UnknownPageShapedTool", Call(R"({"name":"webmcp_x_page0_y","arguments":{"a":1}})"), Expect::kToolError},
-      {"CancelledRequestIdIsAnArray", R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":[]}})",
-       Expect::kNoReply},
+      {"CancelledRequestIdIsAnArray",
+       R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":[]}})", Expect::kNoReply},
   };
 }
 
@@ -221,8 +227,8 @@ class ExtensionTypedFieldTest : public HostTest, public ::testing::WithParamInte
 TEST_P(ExtensionTypedFieldTest, IsIgnoredAndTheHostServesOn) {
   auto& extension = StartServingExtension();
   auto& client = RawClient();
-  const std::string frame = R"({"jsonrpc":"2.0","method":")" + GetParam().method + R"(","params":)" +
-                            GetParam().params + "}";
+  const std::string frame =
+      R"({"jsonrpc":"2.0","method":")" + GetParam().method + R"(","params":)" + GetParam().params + "}";
   ASSERT_TRUE(extension.SendFrame(frame));
   // A call that goes through the extension, after the event (the port is ordered).
   const auto tabs = client.rpc().Request("tools/call", {{"name", "list_tabs"}, {"arguments", Json::object()}},
@@ -244,10 +250,12 @@ INSTANTIATE_TEST_SUITE_P(
         TypedEvent{"TabRemovedParamsIsAnArray", "tab.removed", R"([1])"},
         TypedEvent{"PageToolsToolsIsAString", "page.tools", R"({"tabId":1,"tools":"x"})"},
         TypedEvent{"PageToolsNameIsANumber", "page.tools", R"({"tabId":1,"documentId":"d","tools":[{"name":5}]})"},
-        TypedEvent{"PageToolsFieldsOfEveryWrongType", "page.tools",
-                   R"({"tabId":1,"documentId":5,"url":[],"api":{},"native":"yes","total":-1,"tools":[{"name":"a","source":"native","description":7,"inputSchema":"x","readOnly":"yes","schemaDropped":1}]})"},
-        TypedEvent{"PageToolsSchemaOfWrongTypes", "page.tools",
-                   R"({"tabId":1,"documentId":"d","tools":[{"name":"a","source":"native","inputSchema":{"type":"object","properties":{"q":5,"r":{"type":7,"enum":"x","minimum":"0"}},"required":"q"}}]})"},
+        TypedEvent{
+            "PageToolsFieldsOfEveryWrongType", "page.tools",
+            R"({"tabId":1,"documentId":5,"url":[],"api":{},"native":"yes","total":-1,"tools":[{"name":"a","source":"native","description":7,"inputSchema":"x","readOnly":"yes","schemaDropped":1}]})"},
+        TypedEvent{
+            "PageToolsSchemaOfWrongTypes", "page.tools",
+            R"({"tabId":1,"documentId":"d","tools":[{"name":"a","source":"native","inputSchema":{"type":"object","properties":{"q":5,"r":{"type":7,"enum":"x","minimum":"0"}},"required":"q"}}]})"},
         TypedEvent{"ConsoleEntryFieldsOfWrongTypes", "console.entry", R"({"tabId":1,"level":5,"text":{},"url":[]})"},
         TypedEvent{"PageProgressFieldsOfWrongTypes", "page.progress", R"({"id":"x","progress":"half","total":"all"})"},
         TypedEvent{"HelloAgainWithFieldsOfWrongTypes", "hello",
@@ -260,8 +268,8 @@ TEST_F(SocketTypedFieldTest, ASecondHelloReplacesTheCapabilities) {
   StartServingExtension();
   auto& client = RawClient(0, /*hello=*/false);
   auto hello = [&](Json caps) {
-    const auto answer = client.rpc().Request("tabbridge/hello", {{"protocol", kShimProtocol}, {"caps", std::move(caps)}},
-                                             fake::DeadlineIn(kWait));
+    const auto answer = client.rpc().Request(
+        "tabbridge/hello", {{"protocol", kShimProtocol}, {"caps", std::move(caps)}}, fake::DeadlineIn(kWait));
     ASSERT_TRUE(answer && answer->contains("result"));
   };
   hello({"eval"});

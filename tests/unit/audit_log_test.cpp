@@ -31,7 +31,6 @@ std::vector<std::string> ReadLines(const std::string& path) {
   return lines;
 }
 
-
 void WriteAll(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;
@@ -59,12 +58,16 @@ class ScopedEnv {
  public:
   ScopedEnv(const char* name, std::optional<std::string> value) : name_(name) {
     if (const char* old = std::getenv(name)) saved_ = old;
-    if (value) ::setenv(name, value->c_str(), 1);
-    else ::unsetenv(name);
+    if (value)
+      ::setenv(name, value->c_str(), 1);
+    else
+      ::unsetenv(name);
   }
   ~ScopedEnv() {
-    if (saved_) ::setenv(name_, saved_->c_str(), 1);
-    else ::unsetenv(name_);
+    if (saved_)
+      ::setenv(name_, saved_->c_str(), 1);
+    else
+      ::unsetenv(name_);
   }
   ScopedEnv(const ScopedEnv&) = delete;
   ScopedEnv& operator=(const ScopedEnv&) = delete;
@@ -122,9 +125,8 @@ TEST_F(AuditLog, LineHasTheKeysInOrderAndNoEmptyRuleOrDetail) {
   ASSERT_TRUE(Log(path_).Append(Sample()));
   const auto lines = ReadLines(path_);
   ASSERT_EQ(lines.size(), 1u);
-  EXPECT_EQ(lines[0],
-            R"({"time":"2026-11-23T21:40:12.345Z","session":3,"client":"claude-code 2.1","tool":"click",)"
-            R"("url":"https://x.com/page/0","outcome":"ok"})");
+  EXPECT_EQ(lines[0], R"({"time":"2026-11-23T21:40:12.345Z","session":3,"client":"claude-code 2.1","tool":"click",)"
+                      R"("url":"https://x.com/page/0","outcome":"ok"})");
 }
 
 TEST_F(AuditLog, RuleAndDetailAreWrittenWhenSet) {
@@ -331,7 +333,15 @@ TEST_F(AuditTail, ReturnsEverythingWhenAskedForMore) {
 
 TEST_F(AuditTail, SkipsLinesThatAreNotJsonObjects) {
   fs::create_directories(dir_ + "/state/tabbridge");
-  WriteAll(path_, R"({"tool":"a"})" "\n" "garbage\n" "[1,2]\n" "\n" R"({"tool":"b"})" "\r\n" R"({"tool":"c", broken)" "\n"
+  WriteAll(path_, R"({"tool":"a"})"
+                  "\n"
+                  "garbage\n"
+                  "[1,2]\n"
+                  "\n"
+                  R"({"tool":"b"})"
+                  "\r\n"
+                  R"({"tool":"c", broken)"
+                  "\n"
                   R"({"tool":"d"})");
   const auto entries = Tail(path_, 10);
   ASSERT_EQ(entries.size(), 3u);
@@ -361,7 +371,12 @@ TEST_F(AuditTail, LinesAcrossReadChunksStayWhole) {
 
 TEST_F(AuditTail, SkipsALineLongerThanTheBound) {
   fs::create_directories(dir_ + "/state/tabbridge");
-  WriteAll(path_, R"({"tool":"a"})" "\n{\"x\":\"" + std::string(kMaxLineBytes + 10, 'x') + "\"}\n" R"({"tool":"b"})" "\n");
+  WriteAll(path_, R"({"tool":"a"})"
+                  "\n{\"x\":\"" +
+                      std::string(kMaxLineBytes + 10, 'x') +
+                      "\"}\n"
+                      R"({"tool":"b"})"
+                      "\n");
   const auto entries = Tail(path_, 10);
   ASSERT_EQ(entries.size(), 2u);
   EXPECT_EQ(entries[0]["tool"], "a");
@@ -371,8 +386,12 @@ TEST_F(AuditTail, SkipsALineLongerThanTheBound) {
 // --- Format ----------------------------------------------------------------------
 
 TEST(AuditFormat, DeniedLine) {
-  const Json entry = {{"time", "2026-11-23T21:40:12.345Z"}, {"session", 3},      {"client", "claude-code 2.1"},
-                      {"tool", "click"},                    {"url", "https://x.com/"}, {"outcome", "denied"},
+  const Json entry = {{"time", "2026-11-23T21:40:12.345Z"},
+                      {"session", 3},
+                      {"client", "claude-code 2.1"},
+                      {"tool", "click"},
+                      {"url", "https://x.com/"},
+                      {"outcome", "denied"},
                       {"rule", "rule 1 (sites *.x.com; deny all) in p.json"}};
   EXPECT_EQ(Format(entry),
             "2026-11-23T21:40:12.345Z  session 3 (claude-code 2.1)  click  https://x.com/  denied  "
@@ -380,7 +399,7 @@ TEST(AuditFormat, DeniedLine) {
 }
 
 TEST(AuditFormat, EmptyFieldsAreLeftOut) {
-  const Json entry = {{"time", "T"}, {"session", 1}, {"client", ""}, {"tool", "open_tab"},
+  const Json entry = {{"time", "T"}, {"session", 1},       {"client", ""},         {"tool", "open_tab"},
                       {"url", ""},   {"outcome", "error"}, {"detail", "timed out"}};
   EXPECT_EQ(Format(entry), "T  session 1  open_tab  error  timed out");
 }

@@ -13,8 +13,8 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
-#include <set>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -46,8 +46,10 @@ struct Peer {
       if (n == 0) eof = true;
       if (n <= 0) return;
       std::vector<std::string> frames;
-      if (native) native_framer.Feed({buf, static_cast<std::size_t>(n)}, frames);
-      else line_framer.Feed({buf, static_cast<std::size_t>(n)}, frames);
+      if (native)
+        native_framer.Feed({buf, static_cast<std::size_t>(n)}, frames);
+      else
+        line_framer.Feed({buf, static_cast<std::size_t>(n)}, frames);
       for (auto& f : frames) inbox.push_back(Json::parse(f));
     }
   }
@@ -55,9 +57,12 @@ struct Peer {
     std::size_t done = 0;
     while (done < bytes.size()) {
       const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-      if (n > 0) done += static_cast<std::size_t>(n);
-      else if (errno != EAGAIN) return;
-      else if (pump) pump();
+      if (n > 0)
+        done += static_cast<std::size_t>(n);
+      else if (errno != EAGAIN)
+        return;
+      else if (pump)
+        pump();
     }
   }
   int CountMethod(std::string_view method) const {
@@ -92,13 +97,16 @@ class HostTest : public ::testing::Test {
     uv_pipe_init(&loop_, pipe, 0);
     uv_pipe_open(pipe, fds[0]);
     auto* stream = reinterpret_cast<uv_stream_t*>(pipe);
-    host_ = std::make_unique<Host>(&loop_, std::make_unique<Transport>(stream, stream, Framing::kNative, kMaxFrameFromExtension),
-                                   HostOptions{.socket_dir = dir_, .allowed_uid = static_cast<long>(getuid()),
-                                               .browser_pid = 4242, .extension_deadline_ms = deadline_ms,
-                                               .navigation_settle_ms = settle_ms_,
-                                               .policy_path = policy_path_,
-                                               .audit_path = audit_path_,
-                                               .policy_poll_ms = policy_poll_ms_});
+    host_ = std::make_unique<Host>(
+        &loop_, std::make_unique<Transport>(stream, stream, Framing::kNative, kMaxFrameFromExtension),
+        HostOptions{.socket_dir = dir_,
+                    .allowed_uid = static_cast<long>(getuid()),
+                    .browser_pid = 4242,
+                    .extension_deadline_ms = deadline_ms,
+                    .navigation_settle_ms = settle_ms_,
+                    .policy_path = policy_path_,
+                    .audit_path = audit_path_,
+                    .policy_poll_ms = policy_poll_ms_});
     host_->Start();
   }
 
@@ -168,7 +176,8 @@ class HostTest : public ::testing::Test {
         if (m.contains("id") && m["id"] == id && !m.contains("method")) return response = m, true;
       }
       return false;
-    })) << "no answer to " << method;
+    })) << "no answer to "
+        << method;
     return response;
   }
 
@@ -216,12 +225,13 @@ class HostTest : public ::testing::Test {
         }
       }
       return false;
-    })) << "the extension never got " << method;
+    })) << "the extension never got "
+        << method;
     return request;
   }
 
   std::uint64_t settle_ms_ = kNavigationSettleMs;  // set before StartHost to change it
-  std::string policy_path_, audit_path_;            // likewise: none by default
+  std::string policy_path_, audit_path_;           // likewise: none by default
   std::uint64_t policy_poll_ms_ = kPolicyPollMs;
   uv_loop_t loop_{};
   std::string root_, dir_;

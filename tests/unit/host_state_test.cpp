@@ -63,7 +63,8 @@ TEST_F(HostTest, InvalidJsonGetsAParseErrorAndTheSessionGoesOn) {
   Peer& peer = Session();
   peer.Write("{this is not json\n");
   ASSERT_TRUE(PumpUntil([&] {
-    for (const auto& m : peer.inbox) if (m.contains("error") && m["error"]["code"] == rpc_error::kParseError) return true;
+    for (const auto& m : peer.inbox)
+      if (m.contains("error") && m["error"]["code"] == rpc_error::kParseError) return true;
     return false;
   }));
   EXPECT_TRUE(Call(peer, mcp::kPing).contains("result"));
@@ -96,7 +97,8 @@ TEST_F(HostTest, ToolListsFollowEveryStateWithOneNotificationPerChange) {
 
   CallTool(s, "focus_tab", {{"tabId", 7}});  // the same focus again: nothing changed
   ExtEvent(ext_event::kTabUpdated, {{"tab", TabJson(7, "https://a.test/", "New title")}});
-  ASSERT_TRUE(PumpUntil([&] { return CallTool(s, "list_tabs")["structuredContent"]["tabs"][0]["title"] == "New title"; }));
+  ASSERT_TRUE(
+      PumpUntil([&] { return CallTool(s, "list_tabs")["structuredContent"]["tabs"][0]["title"] == "New title"; }));
   EXPECT_EQ(s.ListChanged(), 2);
 
   ExtEvent(ext_event::kTabUpdated, {{"tab", TabJson(7, "chrome://settings/")}});  // navigated out of reach
@@ -282,7 +284,8 @@ TEST_F(HostTest, CapabilityToolsNeedTheirCapability) {
   EXPECT_NE(std::ranges::find(names, "evaluate"), names.end());
   const auto plain_names = ToolNames(plain);
   EXPECT_EQ(std::ranges::find(plain_names, "evaluate"), plain_names.end());
-  EXPECT_EQ(CallTool(eval, "list_tabs")["structuredContent"]["tabs"][0]["toolCount"], 0);  // the page has none of its own
+  EXPECT_EQ(CallTool(eval, "list_tabs")["structuredContent"]["tabs"][0]["toolCount"],
+            0);  // the page has none of its own
 }
 
 TEST_F(HostTest, ExtensionProgressReachesTheSessionThatGaveAToken) {
@@ -330,7 +333,8 @@ TEST_F(HostTest, AGoneTabIsAToolErrorNamingListTabs) {
   SendExt(rpc::MakeError(request["id"], rpc_error::kTabNotFound, "no tab with id 4"));
   ASSERT_TRUE(AwaitReply(s, 62));
   EXPECT_TRUE(s.inbox.back()["result"]["isError"]);
-  EXPECT_NE(s.inbox.back()["result"]["content"][0]["text"].get<std::string>().find("call list_tabs"), std::string::npos);
+  EXPECT_NE(s.inbox.back()["result"]["content"][0]["text"].get<std::string>().find("call list_tabs"),
+            std::string::npos);
 }
 
 TEST_F(HostTest, ACapabilityWidensTheSchemaItsSessionIsCheckedAgainst) {

@@ -35,7 +35,8 @@ TEST(OwnToolName, FollowsTheSeedPattern) {
 }
 
 TEST(OwnToolName, SanitisesTheToolNameToWordCharacters) {
-  EXPECT_EQ(WebMcpName(SiteOf("http://localhost:3000/"), 0, "get-todos", kNone), "webmcp_localhost_3000_page0_get_todos");
+  EXPECT_EQ(WebMcpName(SiteOf("http://localhost:3000/"), 0, "get-todos", kNone),
+            "webmcp_localhost_3000_page0_get_todos");
   EXPECT_EQ(Sanitize("a.b c/d"), "a_b_c_d");
   EXPECT_EQ(Sanitize("é"), "_");  // one code point, one underscore
 }
@@ -110,12 +111,14 @@ TEST(CleanText, CutsOnCharactersWithAnEllipsis) {
 }
 
 Json Event(Json tools, std::string url = "http://127.0.0.1:8000/todo") {
-  return {{"tabId", 5}, {"documentId", "D1"}, {"url", url}, {"api", "native"}, {"total", tools.size()},
-          {"tools", std::move(tools)}};
+  return {{"tabId", 5},      {"documentId", "D1"},    {"url", url},
+          {"api", "native"}, {"total", tools.size()}, {"tools", std::move(tools)}};
 }
 
 Json WebMcpTool(std::string name, std::string description = "does things") {
-  return {{"name", name}, {"source", "native"}, {"description", description},
+  return {{"name", name},
+          {"source", "native"},
+          {"description", description},
           {"inputSchema", {{"type", "object"}, {"properties", {{"text", {{"type", "string"}}}}}}}};
 }
 
@@ -133,7 +136,8 @@ TEST(PageToolsEvent, MakesANonObjectSchemaAnObjectAndCleansItsText) {
   auto parsed = ParsePageToolsEvent(Event({tool}));
   ASSERT_TRUE(parsed);
   EXPECT_EQ(parsed->set.tools[0].input_schema["type"], "object");
-  tool["inputSchema"] = {{"type", "object"}, {"properties", {{"a", {{"type", "string"}, {"description", "x\n\u202Ey"}}}}}};
+  tool["inputSchema"] = {{"type", "object"},
+                         {"properties", {{"a", {{"type", "string"}, {"description", "x\n\u202Ey"}}}}}};
   parsed = ParsePageToolsEvent(Event({tool}));
   EXPECT_EQ(parsed->set.tools[0].input_schema["properties"]["a"]["description"], "x y");
 }
@@ -192,7 +196,9 @@ TEST(OfferOwnTools, NothingIsListedWhenAutoRegisterIsOffButEveryToolHasAName) {
 }
 
 TEST(OfferOwnTools, AFormNamedLikeAGenericToolIsRenamed) {
-  Json form = {{"name", "navigate"}, {"source", "form"}, {"description", "Fill and submit"},
+  Json form = {{"name", "navigate"},
+               {"source", "form"},
+               {"description", "Fill and submit"},
                {"inputSchema", {{"type", "object"}, {"properties", Json::object()}}}};
   auto parsed = ParsePageToolsEvent(Event({form}));
   const auto& reserved = tools::ReservedNames();
@@ -214,8 +220,9 @@ TEST(PageToolsEvent, ANameIsRefusedWhenTooLongNeverCut) {
 
 TEST(PageToolsEvent, EveryStringInASchemaIsCleaned) {
   Json tool = WebMcpTool("x");
-  tool["inputSchema"] = {{"type", "object"},
-                         {"properties", {{"mode", {{"type", "string"}, {"enum", {"a\nb", "c\u202Ed"}}, {"default", "e\u200Bf"}}}}}};
+  tool["inputSchema"] = {
+      {"type", "object"},
+      {"properties", {{"mode", {{"type", "string"}, {"enum", {"a\nb", "c\u202Ed"}}, {"default", "e\u200Bf"}}}}}};
   auto parsed = ParsePageToolsEvent(Event({tool}));
   ASSERT_TRUE(parsed);
   const Json& mode = parsed->set.tools[0].input_schema["properties"]["mode"];
@@ -228,8 +235,9 @@ TEST(OfferOwnTools, AToolWithAPropertyKeyClaudeRefusesIsNotListed) {
   Json bad = WebMcpTool("login");
   bad["inputSchema"] = {{"type", "object"}, {"properties", {{"user[email]", {{"type", "string"}}}}}};
   Json nested = WebMcpTool("nested");
-  nested["inputSchema"] = {{"type", "object"},
-                           {"properties", {{"a", {{"type", "object"}, {"properties", {{"b c", {{"type", "string"}}}}}}}}}};
+  nested["inputSchema"] = {
+      {"type", "object"},
+      {"properties", {{"a", {{"type", "object"}, {"properties", {{"b c", {{"type", "string"}}}}}}}}}};
   auto parsed = ParsePageToolsEvent(Event({bad, nested, WebMcpTool("fine")}));
   const auto offered = Offer(parsed->set, 0, {}, true);
   EXPECT_FALSE(offered[0].listed);

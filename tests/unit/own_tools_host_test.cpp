@@ -9,10 +9,11 @@ namespace {
 using namespace testing_host;
 
 Json OwnTool(std::string name, std::string source = "native") {
-  return {{"name", std::move(name)},
-          {"source", std::move(source)},
-          {"description", "Add a todo item"},
-          {"inputSchema", {{"type", "object"}, {"properties", {{"text", {{"type", "string"}}}}}, {"required", {"text"}}}}};
+  return {
+      {"name", std::move(name)},
+      {"source", std::move(source)},
+      {"description", "Add a todo item"},
+      {"inputSchema", {{"type", "object"}, {"properties", {{"text", {{"type", "string"}}}}}, {"required", {"text"}}}}};
 }
 
 class OwnToolsTest : public HostTest {
@@ -24,8 +25,12 @@ class OwnToolsTest : public HostTest {
   }
   void PageTools(std::int64_t tab, Json tools, std::string document = "D1", std::string api = "native") {
     const std::size_t total = tools.size();
-    ExtEvent(ext_event::kPageTools, {{"tabId", tab}, {"documentId", document}, {"url", "http://127.0.0.1:8000/todo"},
-                                     {"api", api}, {"total", total}, {"tools", std::move(tools)}});
+    ExtEvent(ext_event::kPageTools, {{"tabId", tab},
+                                     {"documentId", document},
+                                     {"url", "http://127.0.0.1:8000/todo"},
+                                     {"api", api},
+                                     {"total", total},
+                                     {"tools", std::move(tools)}});
   }
   // A session focused on tab 4, whose document D1 has add-todo.
   Peer& FocusedOnTodo() {
@@ -127,7 +132,8 @@ TEST_F(OwnToolsTest, TheExtensionSayingTheDocumentIsGoneIsThePageChanged) {
   SendExt(rpc::MakeError(request["id"], rpc_error::kDocumentChanged, "document gone"));
   ASSERT_TRUE(AwaitReply(s, 78));
   EXPECT_TRUE(s.inbox.back()["result"]["isError"]);
-  EXPECT_NE(s.inbox.back()["result"]["content"][0]["text"].get<std::string>().find("the page changed"), std::string::npos);
+  EXPECT_NE(s.inbox.back()["result"]["content"][0]["text"].get<std::string>().find("the page changed"),
+            std::string::npos);
 }
 
 TEST_F(OwnToolsTest, DisabledAutoRegisterKeepsThemOutButTheMetaToolsReachThem) {
@@ -179,7 +185,8 @@ TEST_F(OwnToolsTest, ClosingTheTabDropsItsTools) {
   ASSERT_TRUE(PumpUntil([&] { return CallTool(s, "list_tabs")["structuredContent"]["tabs"][1]["toolCount"] == 1; }));
   ExtEvent(ext_event::kTabRemoved, {{"tabId", 9}});
   ASSERT_TRUE(PumpUntil([&] { return CallTool(s, "list_tabs")["structuredContent"]["tabs"].size() == 1; }));
-  Hello({TabJson(4, "http://127.0.0.1:8000/todo"), TabJson(9, "http://127.0.0.1:8000/other")});  // same id back (a restart)
+  Hello({TabJson(4, "http://127.0.0.1:8000/todo"),
+         TabJson(9, "http://127.0.0.1:8000/other")});  // same id back (a restart)
   EXPECT_EQ(CallTool(s, "list_tabs")["structuredContent"]["tabs"][1]["toolCount"], 0);
 }
 
@@ -187,7 +194,7 @@ TEST_F(OwnToolsTest, ANavigationToAPageWithTheSameToolsChangesNothing) {
   Peer& s = FocusedOnTodo();
   ASSERT_TRUE(HasTool(s, kAddTodo));
   const int before = s.ListChanged();
-  PageTools(4, Json::array(), "D2");  // the extension clears the tab at the commit of D2
+  PageTools(4, Json::array(), "D2");          // the extension clears the tab at the commit of D2
   PageTools(4, {OwnTool("add-todo")}, "D2");  // and D2 reports the same tools
   // The extension's messages arrive in order: once this one shows, so did those.
   ExtEvent(ext_event::kTabUpdated, {{"tab", TabJson(9, "http://127.0.0.1:8000/other", "marker")}});
@@ -230,7 +237,7 @@ TEST_F(OwnToolsTest, APageNameEqualToAnotherToolsMcpNameDoesNotShadowIt) {
   SetUpTabs();
   Peer& s = Session();
   CallTool(s, "focus_tab", {{"tabId", 4}});
-  Json form = OwnTool("navigate", "form");  // listed as navigate_form
+  Json form = OwnTool("navigate", "form");         // listed as navigate_form
   PageTools(4, {form, OwnTool("navigate_form")});  // and a WebMCP tool the page named navigate_form
   ASSERT_TRUE(PumpUntil([&] { return HasTool(s, "navigate_form"); }));
   StartTool(s, 82, "call_webmcp_tool", {{"name", "navigate_form"}, {"arguments", {{"text", "x"}}}});
@@ -239,8 +246,8 @@ TEST_F(OwnToolsTest, APageNameEqualToAnotherToolsMcpNameDoesNotShadowIt) {
 
 TEST_F(OwnToolsTest, NativeUnderAPolyfillCountsAsNative) {
   SetUpTabs();
-  ExtEvent(ext_event::kPageTools, {{"tabId", 4}, {"documentId", "D"}, {"api", "polyfill"}, {"native", true},
-                                   {"tools", Json::array()}});
+  ExtEvent(ext_event::kPageTools,
+           {{"tabId", 4}, {"documentId", "D"}, {"api", "polyfill"}, {"native", true}, {"tools", Json::array()}});
   Peer& s = Connect();
   ASSERT_TRUE(PumpUntil([&] {
     return Call(s, shim_method::kHello, {{"protocol", kShimProtocol}})["result"]["webmcp"] == "native";
@@ -259,7 +266,8 @@ TEST_F(OwnToolsTest, WhileANavigatedPageSettlesTheListStaysAsItWas) {
   EXPECT_NE(result["content"][0]["text"].get<std::string>().find("not known yet"), std::string::npos);
   PageTools(4, {OwnTool("add-todo")}, "D2");
   ExtEvent(ext_event::kTabUpdated, {{"tab", TabJson(9, "http://127.0.0.1:8000/other", "marker 2")}});
-  ASSERT_TRUE(PumpUntil([&] { return CallTool(s, "list_tabs")["structuredContent"]["tabs"][1]["title"] == "marker 2"; }));
+  ASSERT_TRUE(
+      PumpUntil([&] { return CallTool(s, "list_tabs")["structuredContent"]["tabs"][1]["title"] == "marker 2"; }));
   StartTool(s, 83, kAddTodo, {{"text", "x"}});
   EXPECT_EQ(ExtRequest(ext_method::kPageToolCall)["params"]["documentId"], "D2");
   EXPECT_EQ(s.ListChanged(), before);

@@ -150,8 +150,9 @@ TEST_F(PolicyHostTest, AnActionThatLandsOnADeniedSiteIsAnsweredWithTheDenialNotT
   CallTool(s, "focus_tab", {{"tabId", 4}});
   StartTool(s, 71, "click", {{"ref", "e1"}});
   const Json request = ExtRequest("page.click");
-  const Json result = {{"content", {{{"type", "text"}, {"text", "clicked link; navigated to https://b.test/inbox (Secret inbox)"}}}},
-                       {"_meta", {{ext_method::kNavigatedToMeta, "https://b.test/inbox"}}}};
+  const Json result = {
+      {"content", {{{"type", "text"}, {"text", "clicked link; navigated to https://b.test/inbox (Secret inbox)"}}}},
+      {"_meta", {{ext_method::kNavigatedToMeta, "https://b.test/inbox"}}}};
   SendExt(rpc::MakeResult(request["id"], result));
   ASSERT_TRUE(AwaitReply(s, 71));
   const Json answer = s.inbox.back()["result"];
@@ -168,7 +169,8 @@ TEST_F(PolicyHostTest, AnActionThatLandsOnAnAllowedSiteAnswersAsBeforeWithoutThe
   StartTool(s, 72, "click", {{"ref", "e1"}});
   const Json request = ExtRequest("page.click");
   const Json text = {{{"type", "text"}, {"text", "clicked; navigated to https://a.test/2"}}};
-  SendExt(rpc::MakeResult(request["id"], {{"content", text}, {"_meta", {{ext_method::kNavigatedToMeta, "https://a.test/2"}}}}));
+  SendExt(rpc::MakeResult(request["id"],
+                          {{"content", text}, {"_meta", {{ext_method::kNavigatedToMeta, "https://a.test/2"}}}}));
   ASSERT_TRUE(AwaitReply(s, 72));
   EXPECT_EQ(s.inbox.back()["result"], Json({{"content", text}}));
 }
@@ -187,7 +189,8 @@ TEST_F(PolicyHostTest, ACallTheExtensionFoundOnAnotherSiteIsDecidedThere) {
   request = ExtRequest("page.click");
   SendExt(rpc::MakeError(request["id"], rpc::Error{rpc_error::kPageMoved, "moved", {{"url", "https://a.test/other"}}}));
   ASSERT_TRUE(AwaitReply(s, 74));
-  EXPECT_EQ(Text(s.inbox.back()["result"]), "click: the tab moved to a.test before the call ran — nothing was done; call it again");
+  EXPECT_EQ(Text(s.inbox.back()["result"]),
+            "click: the tab moved to a.test before the call ran — nothing was done; call it again");
 }
 
 TEST_F(PolicyHostTest, AReadOnlySessionMayReadButNotAct) {
@@ -283,7 +286,7 @@ TEST_F(PolicyHostTest, ActingCallsAreAuditedWithTheirOutcomeAndReadsAreNot) {
   std::ifstream in(audit_path_);
   const std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_EQ(all.find("hunter2"), std::string::npos);  // typed text is never logged
-  struct stat st{};
+  struct stat st {};
   ASSERT_EQ(::stat(audit_path_.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0600u);
 }
@@ -325,12 +328,14 @@ TEST_F(PolicyHostTest, AReadThatWaitedAcrossANavigationNeedsOnlyReadThere) {
   StartTool(s, 81, "wait_for", {{"text", "x"}});
   Json request = ExtRequest("page.wait_for");
   const Json text = {{{"type", "text"}, {"text", "found"}}};
-  SendExt(rpc::MakeResult(request["id"], {{"content", text}, {"_meta", {{ext_method::kNavigatedToMeta, "https://b.test/"}}}}));
+  SendExt(rpc::MakeResult(request["id"],
+                          {{"content", text}, {"_meta", {{ext_method::kNavigatedToMeta, "https://b.test/"}}}}));
   ASSERT_TRUE(AwaitReply(s, 81));
   EXPECT_EQ(s.inbox.back()["result"], Json({{"content", text}}));  // b.test may be read, not navigated to
   StartTool(s, 82, "click", {{"ref", "e1"}});
   request = ExtRequest("page.click");
-  SendExt(rpc::MakeResult(request["id"], {{"content", text}, {"_meta", {{ext_method::kNavigatedToMeta, "https://b.test/"}}}}));
+  SendExt(rpc::MakeResult(request["id"],
+                          {{"content", text}, {"_meta", {{ext_method::kNavigatedToMeta, "https://b.test/"}}}}));
   ASSERT_TRUE(AwaitReply(s, 82));
   EXPECT_EQ(Text(s.inbox.back()["result"]).rfind("click: the page went to b.test — navigate denied on b.test", 0), 0u);
 }
@@ -340,12 +345,14 @@ TEST_F(PolicyHostTest, TheAuditLineSaysStoppedForAnActionThatLandedOnADeniedSite
   Peer& s = Session();
   CallTool(s, "focus_tab", {{"tabId", 4}});
   StartTool(s, 83, "click", {{"ref", "e1"}});
-  SendExt(rpc::MakeResult(ExtRequest("page.click")["id"],
-                          {{"content", Json::array()}, {"_meta", {{ext_method::kNavigatedToMeta, "https://b.test/"}}}}));
+  SendExt(
+      rpc::MakeResult(ExtRequest("page.click")["id"],
+                      {{"content", Json::array()}, {"_meta", {{ext_method::kNavigatedToMeta, "https://b.test/"}}}}));
   ASSERT_TRUE(AwaitReply(s, 83));
   StartTool(s, 84, "fill_form", {{"fields", {{{"ref", "e2"}, {"value", "my-secret-text"}}}}});
-  const Json error = {{"content", {{{"type", "text"}, {"text", "could not fill: filled before it: Email = \"my-secret-text\""}}}},
-                      {"isError", true}};
+  const Json error = {
+      {"content", {{{"type", "text"}, {"text", "could not fill: filled before it: Email = \"my-secret-text\""}}}},
+      {"isError", true}};
   SendExt(rpc::MakeResult(ExtRequest("page.fill_form")["id"], error));
   ASSERT_TRUE(AwaitReply(s, 84));
   const auto entries = audit::Tail(audit_path_, 10);

@@ -16,10 +16,9 @@ namespace tb::policy {
 namespace {
 
 // The example of issue 9 and docs/policy.md.
-constexpr std::string_view kExample =
-    R"({"rules": [{"sites": ["*.mybank.com", "mail.google.com"], "deny": ["all"]}, )"
-    R"({"sites": ["localhost", "127.0.0.1"], "allow": ["eval", "download"]}, )"
-    R"({"sites": ["*"], "allow": ["read", "act", "navigate"]}]})";
+constexpr std::string_view kExample = R"({"rules": [{"sites": ["*.mybank.com", "mail.google.com"], "deny": ["all"]}, )"
+                                      R"({"sites": ["localhost", "127.0.0.1"], "allow": ["eval", "download"]}, )"
+                                      R"({"sites": ["*"], "allow": ["read", "act", "navigate"]}]})";
 
 // Sets (or unsets, with nullopt) an environment variable for one test.
 class ScopedEnv {
@@ -195,9 +194,9 @@ TEST(PolicyPattern, PunycodeAsWrittenIsKept) { EXPECT_EQ(P("XN--BCHER-KVA.de").h
 
 // RFC 3492 §7.1 samples (A), (B) and (L) (the latter lower-cased, as hosts are).
 TEST(PolicyPattern, PunycodeRfc3492SampleArabic) {
-  EXPECT_EQ(P("\u0644\u064A\u0647\u0645\u0627\u0628\u062A\u0643\u0644\u0645\u0648\u0634\u0639\u0631\u0628\u064A\u061F")
-                .host,
-            "xn--egbpdaj6bu4bxfgehfvwxn");
+  EXPECT_EQ(
+      P("\u0644\u064A\u0647\u0645\u0627\u0628\u062A\u0643\u0644\u0645\u0648\u0634\u0639\u0631\u0628\u064A\u061F").host,
+      "xn--egbpdaj6bu4bxfgehfvwxn");
 }
 
 TEST(PolicyPattern, PunycodeRfc3492SampleChinese) {
@@ -253,7 +252,9 @@ TEST(PolicyPattern, RejectsIpv6WithoutBrackets) {
   EXPECT_EQ(PatternError("::1"), R"("::1": an IPv6 address goes in brackets, e.g. [::1] or [::1]:8080)");
 }
 
-TEST(PolicyPattern, RejectsTwoPorts) { EXPECT_EQ(PatternError("x.com:80:90"), R"("x.com:80:90": one ":port" at most)"); }
+TEST(PolicyPattern, RejectsTwoPorts) {
+  EXPECT_EQ(PatternError("x.com:80:90"), R"("x.com:80:90": one ":port" at most)");
+}
 
 TEST(PolicyPattern, RejectsInvalidIpv6) {
   EXPECT_EQ(PatternError("[::g]"), R"("[::g]": not an IPv6 address)");
@@ -293,7 +294,12 @@ TEST(PolicyPattern, RejectsAPortWithoutHost) {
   EXPECT_EQ(PatternError(":8080"), R"(":8080": no host before the port; write *:8080 for every site on that port)");
 }
 
-TEST(PolicyPattern, RejectsInvalidUtf8) { EXPECT_EQ(PatternError("b\xFC" "cher.de"), "\"b\xEF\xBF\xBD" "cher.de\": not valid UTF-8"); }
+TEST(PolicyPattern, RejectsInvalidUtf8) {
+  EXPECT_EQ(PatternError("b\xFC"
+                         "cher.de"),
+            "\"b\xEF\xBF\xBD"
+            "cher.de\": not valid UTF-8");
+}
 
 // ---- Sites of URLs ----------------------------------------------------------
 
@@ -349,18 +355,21 @@ TEST(PolicySite, Ipv4InAnyBrowserFormIsADottedQuad) {
   EXPECT_EQ(S("http://127.0.0.1./").host, "127.0.0.1");
 }
 
-TEST(PolicySite, PercentEscapesInTheHostAreDecoded) { EXPECT_EQ(S("https://%6Dail.google.com/").host, "mail.google.com"); }
+TEST(PolicySite, PercentEscapesInTheHostAreDecoded) {
+  EXPECT_EQ(S("https://%6Dail.google.com/").host, "mail.google.com");
+}
 
 // Browsers write tab URLs in punycode; a Unicode host (typed by the model into
 // open_tab) would go through UTS 46 mapping we do not copy, so it has no site.
 TEST(PolicySite, UnicodeHostInAUrlHasNoSite) {
   EXPECT_FALSE(SiteOf("https://bücher.de/").has_value());
   EXPECT_FALSE(SiteOf("https://ｍｙｂａｎｋ．ｃｏｍ/").has_value());  // full-width: mybank.com to a browser
-  EXPECT_FALSE(SiteOf("https://my\u00adbank.com/").has_value());       // a soft hyphen vanishes in a browser
+  EXPECT_FALSE(SiteOf("https://my\u00adbank.com/").has_value());      // a soft hyphen vanishes in a browser
 }
 
 TEST(PolicyDecide, AWebUrlWhoseHostCannotBeReadIsDenied) {
-  const Policy p = FromJson(R"({"rules": [{"sites": ["mybank.com"], "deny": ["all"]}, {"sites": ["*"], "allow": ["all"]}]})");
+  const Policy p =
+      FromJson(R"({"rules": [{"sites": ["mybank.com"], "deny": ["all"]}, {"sites": ["*"], "allow": ["all"]}]})");
   const Decision d = Decide(p, Cap::kNavigate, "https://ｍｙｂａｎｋ．ｃｏｍ/");
   EXPECT_FALSE(d.allowed);
   EXPECT_NE(d.reason.find("punycode"), std::string::npos) << d.reason;
@@ -383,7 +392,9 @@ TEST(PolicySite, AboutBlankHasNoHost) {
   EXPECT_EQ(site.Describe(), "about:blank");
 }
 
-TEST(PolicySite, ChromePageIsDescribedShort) { EXPECT_EQ(S("chrome://settings/?search=x").Describe(), "chrome://settings"); }
+TEST(PolicySite, ChromePageIsDescribedShort) {
+  EXPECT_EQ(S("chrome://settings/?search=x").Describe(), "chrome://settings");
+}
 
 TEST(PolicySite, DataUrlIsNotQuoted) { EXPECT_EQ(S("data:text/html,<p>secret</p>").Describe(), "data: URL"); }
 
@@ -433,8 +444,8 @@ TEST(PolicySite, HttpWithoutHostIsNoUrl) {
 }
 
 TEST(PolicySite, InvalidPortOrHostIsNoUrl) {
-  for (const char* url : {"http://x.com:99999/", "http://x.com:8a/", "http://[::1/", "http://[::g]/", "http://a%zz.com/",
-                          "http://a b.com/", "http://256.0.0.1/"}) {
+  for (const char* url : {"http://x.com:99999/", "http://x.com:8a/", "http://[::1/", "http://[::g]/",
+                          "http://a%zz.com/", "http://a b.com/", "http://256.0.0.1/"}) {
     EXPECT_EQ(SiteOf(url), std::nullopt) << url;
   }
 }
@@ -501,7 +512,6 @@ TEST(PolicyMatch, UnicodePatternMatchesPunycodeUrl) {
   EXPECT_TRUE(M("bücher.de", "https://xn--bcher-kva.de/"));
   EXPECT_TRUE(M("*.münchen.de", "https://www.xn--mnchen-3ya.de/"));
 }
-
 
 TEST(PolicyMatch, UnicodePatternDoesNotMatchItsAsciiLookalike) { EXPECT_FALSE(M("bücher.de", "https://bucher.de/")); }
 
@@ -718,9 +728,10 @@ TEST(PolicyDecide, MalformedFileDeniesEverything) {
       const Decision d = Decide(policy, cap, url);
       EXPECT_FALSE(d.allowed) << url;
       EXPECT_EQ(d.rule, std::nullopt);
-      EXPECT_EQ(d.reason,
-                "the policy file is malformed (rule 1: unknown capability \"reed\" (expected read, act, navigate, eval, "
-                "download or all)) — everything is denied until it is fixed");
+      EXPECT_EQ(
+          d.reason,
+          "the policy file is malformed (rule 1: unknown capability \"reed\" (expected read, act, navigate, eval, "
+          "download or all)) — everything is denied until it is fixed");
     }
   }
 }
@@ -755,9 +766,9 @@ TEST(PolicyDecide, CapabilityNoMatchingRuleAllowsIsDenied) {
 }
 
 TEST(PolicyDecide, SeveralMatchingRulesAreListed) {
-  const Policy policy = FromJson(
-      R"({"rules": [{"sites": ["x.com"], "allow": ["read"]}, {"sites": ["y.com"], "allow": ["act"]}, )"
-      R"({"sites": ["*.x.com"], "allow": ["act"]}]})");
+  const Policy policy =
+      FromJson(R"({"rules": [{"sites": ["x.com"], "allow": ["read"]}, {"sites": ["y.com"], "allow": ["act"]}, )"
+               R"({"sites": ["*.x.com"], "allow": ["act"]}]})");
   EXPECT_EQ(Decide(policy, Cap::kEval, "https://x.com/").reason, "no rule allows eval there (rules 1, 3 match)");
 }
 
@@ -802,7 +813,8 @@ TEST(PolicyDecide, HostlessSiteIsMatchedByStarOnly) {
 }
 
 TEST(PolicyDecide, FileUrlsByFilePattern) {
-  const Policy policy = FromJson(R"({"rules": [{"sites": ["file:"], "deny": ["read"]}, {"sites": ["*"], "allow": ["all"]}]})");
+  const Policy policy =
+      FromJson(R"({"rules": [{"sites": ["file:"], "deny": ["read"]}, {"sites": ["*"], "allow": ["all"]}]})");
   EXPECT_FALSE(Decide(policy, Cap::kRead, "file:///etc/passwd").allowed);
   EXPECT_TRUE(Decide(policy, Cap::kRead, "https://x.com/").allowed);
 }

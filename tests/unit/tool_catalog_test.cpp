@@ -122,7 +122,8 @@ TEST(ToolCatalog, CapsAddTheirToolsAndHtmlMode) {
 
 TEST(CheckArguments, AcceptsEitherTypeOfAUnion) {
   const Json& fill = *tools::Find("fill_form");
-  EXPECT_TRUE(tools::CheckArguments(fill, {{"fields", {{{"ref", "e1"}, {"value", true}}, {{"ref", "e2"}, {"value", "x"}}}}}));
+  EXPECT_TRUE(
+      tools::CheckArguments(fill, {{"fields", {{{"ref", "e1"}, {"value", true}}, {{"ref", "e2"}, {"value", "x"}}}}}));
   auto bad = tools::CheckArguments(fill, {{"fields", {{{"ref", "e1"}, {"value", 3}}}}});
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error(), "fields[0].value must be a string or a boolean, not an integer (3)");
@@ -155,7 +156,8 @@ TEST(ToolCatalog, EveryPageToolHasExactlyOneSpec) {
     EXPECT_TRUE(tools::IsPageTool(spec.name)) << spec.name;
     EXPECT_TRUE(specs.insert(std::string(spec.name)).second) << spec.name << " twice";
   }
-  for (const auto& tool : tools::PageTools({"eval", "download", "html"})) EXPECT_TRUE(specs.contains(tool["name"])) << tool["name"];
+  for (const auto& tool : tools::PageTools({"eval", "download", "html"}))
+    EXPECT_TRUE(specs.contains(tool["name"])) << tool["name"];
 }
 
 TEST(ToolCatalog, ATimeoutArgumentSetsItsToolsDeadline) {
@@ -167,8 +169,10 @@ TEST(ToolCatalog, ATimeoutArgumentSetsItsToolsDeadline) {
 
 TEST(ToolCatalog, TheExtensionsCatalogCarriesSchemaDefaults) {
   const std::string js = tools::ExtensionCatalogJs();
-  EXPECT_NE(js.find("read_page: Object.freeze({ capability: 'read', deadlineMs: 30000, defaults: Object.freeze({\"maxChars\":20000})"),
-            std::string::npos) << js;
+  EXPECT_NE(js.find("read_page: Object.freeze({ capability: 'read', deadlineMs: 30000, defaults: "
+                    "Object.freeze({\"maxChars\":20000})"),
+            std::string::npos)
+      << js;
 }
 
 }  // namespace
