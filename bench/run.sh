@@ -12,7 +12,7 @@ opens=${BENCH_OPENS:-1000}
 
 echo "building Release in $build ..." >&2
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DTABBRIDGE_SANITIZE=OFF -DTABBRIDGE_TESTS=ON >/dev/null
-cmake --build "$build" -j2 --target tabbridge tabbridge-host bench_startup bench_roundtrip >/dev/null
+cmake --build "$build" -j2 --target tabbridge tabbridge-host bench_startup bench_roundtrip bench_policy >/dev/null
 
 echo
 echo "tabbridge $(git -C "$root" describe --always --dirty 2>/dev/null || echo '?'), $(nproc) CPUs, $(uname -sr)"
@@ -21,6 +21,7 @@ echo "| figure | value | target |"
 echo "|---|---|---|"
 "$build/bin/bench_startup" --runs "$runs"
 "$build/bin/bench_roundtrip" --calls "$calls" --opens "$opens"
+"$build/bin/bench_policy"
 echo
 echo "binary sizes: tabbridge $(du -h "$build/bin/tabbridge" | cut -f1), tabbridge-host $(du -h "$build/bin/tabbridge-host" | cut -f1)"
 
