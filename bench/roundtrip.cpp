@@ -10,6 +10,8 @@
 #include <functional>
 #include <string>
 
+#include <unistd.h>
+
 #include "bench/stats.h"
 #include "tests/fake_extension/fake_extension.h"
 #include "tests/fake_extension/mcp_driver.h"
@@ -64,6 +66,21 @@ void Report(const std::string& what, const tb::bench::Summary& s, const std::str
       target);
 }
 
+// CPU time (user + system) the process has used so far, in µs; -1 when unknown.
+double CpuMicros(pid_t pid) {
+  std::FILE* f = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
+  if (!f) return -1;
+  char buf[1024] = {};
+  const std::size_t n = std::fread(buf, 1, sizeof buf - 1, f);
+  std::fclose(f);
+  // Fields after the command name (which may hold spaces) start after its ')'.
+  const char* p = std::strrchr(buf, ')');
+  if (n == 0 || !p) return -1;
+  unsigned long utime = 0, stime = 0;
+  if (std::sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime) != 2) return -1;
+  return 1e6 * static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
 int Fail(const std::string& why) {
   std::fprintf(stderr, "bench_roundtrip: %s\n", why.c_str());
   return 1;
@@ -105,13 +122,27 @@ int main(int argc, char** argv) {
   Measure(200, tools_list);  // warm up both processes
   const auto ping_s = Measure(args.calls, ping);
   const auto list_s = Measure(args.calls, tools_list);
+  // The focused tab's tool list (the largest answer the host forwards here):
+  // what relaying one answer costs the shim, in its own CPU time.
+  const auto tabs = driver.CallTool("list_tabs", Json::object(), kTimeout);
+  const Json tab_id = tabs ? (*tabs)["result"]["structuredContent"]["tabs"][0]["id"] : Json();
+  if (!ok(driver.CallTool("focus_tab", {{"tabId", tab_id}}, kTimeout))) return Fail("focus_tab failed");
+  std::size_t focused_list_bytes = 0;
+  if (auto r = rpc.Request("tools/list", Json::object(), tb::fake::DeadlineIn(kTimeout))) {
+    focused_list_bytes = r->dump().size();
+  }
+  const double cpu_before = CpuMicros(driver.process().pid());
+  const auto focused_s = Measure(args.calls, tools_list);
+  const double shim_cpu_per_call = (CpuMicros(driver.process().pid()) - cpu_before) / args.calls;
   const auto tabs_s = Measure(args.calls, list_tabs);
   const auto open_s = Measure(args.opens, open_tab);
-  if (!ping_s || !list_s || !tabs_s || !open_s) return Fail("a call failed during the run");
+  if (!ping_s || !list_s || !focused_s || !tabs_s || !open_s) return Fail("a call failed during the run");
   rpc.TakeNotifications();
 
   Report("ping (answered by the shim: stdio floor)", *ping_s, "—");
   Report("tools/list round trip (shim ↔ host)", *list_s, "p50 < 300 µs");
+  Report("tools/list, tab focused (" + std::to_string(focused_list_bytes) + " B answer)", *focused_s, "—");
+  Row("shim CPU per relayed tools/list answer (focused)", Format("%.1f µs", shim_cpu_per_call), "—");
   Report("tools/call list_tabs round trip", *tabs_s, "p50 < 300 µs");
   Report("tools/call open_tab (↔ host ↔ extension)", *open_s, "—");
   Row("shim peak RSS (VmHWM)", Format("%.1f MB", static_cast<double>(driver.process().PeakRssKb()) / 1024.0), "< 8 MB");

@@ -122,6 +122,27 @@ Json MakeError(const Json& id, int code, std::string_view message, Json data) {
 
 Json MakeError(const Json& id, const Error& error) { return MakeError(id, error.code, error.message, error.data); }
 
+std::optional<ResultPrefix> PeekResult(std::string_view text) {
+  constexpr std::string_view kHead = R"({"id":)";
+  constexpr std::string_view kTail = R"(,"jsonrpc":"2.0","result":)";
+  constexpr std::size_t kMaxDigits = 18;  // always fits an int64; our ids count up from 1
+  if (!text.starts_with(kHead)) return std::nullopt;
+  std::int64_t id = 0;
+  std::size_t end = kHead.size();
+  for (; end < text.size() && end - kHead.size() < kMaxDigits && text[end] >= '0' && text[end] <= '9'; ++end)
+    id = id * 10 + (text[end] - '0');
+  if (id <= 0 || text[kHead.size()] == '0' || !text.substr(end).starts_with(kTail)) return std::nullopt;
+  return ResultPrefix{id, text.substr(end)};
+}
+
+std::string WithId(const ResultPrefix& prefix, const Json& id) {
+  const std::string id_text = Dump(id);
+  std::string out;
+  out.reserve(7 + id_text.size() + prefix.rest.size());
+  out.append(R"({"id":)").append(id_text).append(prefix.rest);
+  return out;
+}
+
 std::string Dump(const Json& message) { return message.dump(-1, ' ', false, Json::error_handler_t::replace); }
 
 }  // namespace tb::rpc

@@ -2,7 +2,9 @@
 // leaves. Shared by all three links (docs/protocol.md).
 #pragma once
 
+#include <cstdint>
 #include <expected>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -51,6 +53,19 @@ Json MakeNotification(std::string_view method, Json params);
 Json MakeResult(const Json& id, Json result);
 Json MakeError(const Json& id, int code, std::string_view message, Json data = nullptr);
 Json MakeError(const Json& id, const Error& error);
+
+// A success response as our own programs write it, seen without parsing it:
+// nlohmann::json keeps object keys sorted, so Dump(MakeResult(N, r)) starts
+// {"id":N,"jsonrpc":"2.0","result": — the shim relays such an answer under
+// its client's id by splicing (docs/protocol.md "Relaying answers").
+struct ResultPrefix {
+  std::int64_t id = 0;
+  std::string_view rest;  // `,"jsonrpc":"2.0","result":…}`: all after the id
+};
+// Only the prefix is looked at: the caller validates the text (Json::accept).
+std::optional<ResultPrefix> PeekResult(std::string_view text);
+// The same response under another id (one copy of the text, no parse).
+std::string WithId(const ResultPrefix& prefix, const Json& id);
 
 // Serialises without throwing: invalid UTF-8 from a page becomes U+FFFD.
 std::string Dump(const Json& message);

@@ -6,7 +6,8 @@ namespace tb {
 
 PendingCalls::~PendingCalls() = default;
 
-std::int64_t PendingCalls::Add(std::uint64_t deadline_ms, Reply reply, std::function<void(std::int64_t)> on_timeout) {
+std::int64_t PendingCalls::Add(std::uint64_t deadline_ms, Reply reply, std::function<void(std::int64_t)> on_timeout,
+                               RawReply raw) {
   const std::int64_t id = next_id_++;
   auto timer = std::make_unique<Timer>(loop_);
   timer->Start(deadline_ms, [this, id, deadline_ms, on_timeout = std::move(on_timeout)] {
@@ -14,7 +15,7 @@ std::int64_t PendingCalls::Add(std::uint64_t deadline_ms, Reply reply, std::func
     Complete(id, std::unexpected(rpc::Error{rpc_error::kTimeout,
                                             "no answer within " + std::to_string(deadline_ms) + " ms", nullptr}));
   });
-  calls_.emplace(id, Call{std::move(reply), std::move(timer)});
+  calls_.emplace(id, Call{std::move(reply), std::move(raw), std::move(timer)});
   return id;
 }
 
@@ -26,6 +27,20 @@ bool PendingCalls::Resolve(const rpc::Message& response) {
     Complete(id, std::unexpected(response.error));
   else
     Complete(id, response.result);
+  return true;
+}
+
+bool PendingCalls::WantsRaw(std::int64_t id) const {
+  const auto it = calls_.find(id);
+  return it != calls_.end() && it->second.raw;
+}
+
+bool PendingCalls::ResolveRaw(const rpc::ResultPrefix& answer) {
+  auto it = calls_.find(answer.id);
+  if (it == calls_.end() || !it->second.raw) return false;
+  Call call = std::move(it->second);  // out of the map first: the reply may re-enter
+  calls_.erase(it);
+  call.raw(answer);
   return true;
 }
 

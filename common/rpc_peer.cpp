@@ -29,14 +29,17 @@ void RpcPeer::SendText(const std::string& text) {
 }
 
 std::int64_t RpcPeer::Request(std::string_view method, Json params, std::uint64_t deadline_ms,
-                              PendingCalls::Reply reply) {
+                              PendingCalls::Reply reply, PendingCalls::RawReply raw) {
   if (closed_) {
     reply(std::unexpected(rpc::Error{rpc_error::kPeerGone, options_.name + " is not connected", nullptr}));
     return 0;
   }
-  const auto id = pending_.Add(deadline_ms, std::move(reply), [this](std::int64_t timed_out) {
-    if (!closed_) SendText(rpc::Dump(options_.cancel_message(timed_out, "timeout")));
-  });
+  const auto id = pending_.Add(
+      deadline_ms, std::move(reply),
+      [this](std::int64_t timed_out) {
+        if (!closed_) SendText(rpc::Dump(options_.cancel_message(timed_out, "timeout")));
+      },
+      std::move(raw));
   SendText(rpc::Dump(rpc::MakeRequest(id, method, std::move(params))));
   return id;
 }
@@ -49,7 +52,16 @@ void RpcPeer::Notify(std::string_view method, Json params) {
   if (!closed_) SendText(rpc::Dump(rpc::MakeNotification(method, std::move(params))));
 }
 
+// A success answer for a call that takes it as text: validated (a SAX pass,
+// no DOM, no re-serialisation) and handed over. Anything else is parsed.
+bool RpcPeer::RelayedRaw(std::string_view text) {
+  const auto answer = rpc::PeekResult(text);
+  if (!answer || !pending_.WantsRaw(answer->id) || !Json::accept(text)) return false;
+  return pending_.ResolveRaw(*answer);
+}
+
 void RpcPeer::OnMessage(std::string text) {
+  if (RelayedRaw(text)) return;
   auto parsed = rpc::Parse(text);
   if (!parsed) {
     // Both our peers are our own programs: a malformed message means something

@@ -40,8 +40,11 @@ class RpcPeer {
   void Start(Callbacks callbacks);
   // `reply` runs exactly once: the answer, an error, a timeout after
   // `deadline_ms` (the peer is told), or the loss of the peer. Returns the id,
-  // or 0 when the peer is already gone (and `reply` has run).
-  std::int64_t Request(std::string_view method, Json params, std::uint64_t deadline_ms, PendingCalls::Reply reply);
+  // or 0 when the peer is already gone (and `reply` has run). With `raw`, a
+  // success answer in the shape rpc::PeekResult knows goes there as text
+  // (validated JSON, never parsed) instead of to `reply`.
+  std::int64_t Request(std::string_view method, Json params, std::uint64_t deadline_ms, PendingCalls::Reply reply,
+                       PendingCalls::RawReply raw = {});
   // Forgets request `id` without replying and tells the peer.
   void Cancel(std::int64_t id, std::string_view why);
   void Notify(std::string_view method, Json params);
@@ -51,6 +54,7 @@ class RpcPeer {
 
  private:
   void OnMessage(std::string text);
+  bool RelayedRaw(std::string_view text);
   void Lost(std::string_view reason);
   void SendText(const std::string& text);
 

@@ -29,8 +29,9 @@ class HostLink {
   const Json& hello() const { return hello_; }
   const std::string& path() const { return path_; }
 
-  std::int64_t Request(std::string_view method, Json params, std::uint64_t deadline_ms, PendingCalls::Reply reply) {
-    return peer_.Request(method, std::move(params), deadline_ms, std::move(reply));
+  std::int64_t Request(std::string_view method, Json params, std::uint64_t deadline_ms, PendingCalls::Reply reply,
+                       PendingCalls::RawReply raw = {}) {
+    return peer_.Request(method, std::move(params), deadline_ms, std::move(reply), std::move(raw));
   }
   // Tells the host to stop working on `id` and forgets it: no reply will run.
   void Cancel(std::int64_t id) { peer_.Cancel(id, "cancelled by the client"); }

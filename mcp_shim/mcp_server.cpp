@@ -68,6 +68,11 @@ void McpServer::Reply(const std::string& key, Json message) {
   Send(message);
 }
 
+void McpServer::ReplyText(const std::string& key, const std::string& message) {
+  if (pending_.erase(key) == 0) return;  // cancelled: no answer (MCP cancellation)
+  client_->Send(message);
+}
+
 void McpServer::OnMessage(std::string text) {
   auto parsed = rpc::Parse(text);
   if (!parsed && parsed.error().response) {
@@ -210,7 +215,10 @@ void McpServer::Forward(const Json& id, const std::string& key, const std::strin
           return Reply(key, rpc::MakeResult(id, tools::ErrorResult(what + " — call connect_browser, then retry")));
         }
         Reply(key, rpc::MakeError(id, error));
-      });
+      },
+      // A success answer goes to the client as the host wrote it, under the
+      // client's id: no parse and no re-serialisation per answer.
+      [this, id, key](const rpc::ResultPrefix& answer) { ReplyText(key, rpc::WithId(answer, id)); });
   if (auto it = pending_.find(key); it != pending_.end()) it->second = host_id;
 }
 

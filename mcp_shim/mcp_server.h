@@ -43,6 +43,7 @@ class McpServer {
   void OnHostNotification(const std::string& method, const Json& params);
   void OnHostLost(std::string_view reason);
   void Reply(const std::string& key, Json message);
+  void ReplyText(const std::string& key, const std::string& message);  // a relayed answer, already JSON
   void Send(const Json& message);
   void Shutdown();
 
