@@ -1,6 +1,6 @@
 // The extension's half of the policy check (docs/protocol.md "The policy,
-// checked twice"), without a browser: extension/site_key.js decides whether
-// the tab is still on the site of params.policyUrl, and extension/page_handler.js
+// checked twice"), without a browser: extension/worker/site_key.js decides whether
+// the tab is still on the site of params.policyUrl, and extension/tools/stack/page_handler.js
 // (with a stand-in for the few chrome.* calls it makes) refuses a call on a
 // tab that moved — PAGE_MOVED with data {url} — before the tool runs, and
 // hands the tool a recheckSite() for the moment it acts.
@@ -26,9 +26,9 @@ globalThis.chrome = {
   },
 };
 
-const { ErrorCode, POLICY_URL_PARAM, RpcError } = await import(path.join(EXTENSION, 'protocol.js'));
-const { assertOnSite, sameSite, siteKey, tabUrl } = await import(path.join(EXTENSION, 'site_key.js'));
-const { pageHandler } = await import(path.join(EXTENSION, 'page_handler.js'));
+const { ErrorCode, POLICY_URL_PARAM, RpcError } = await import(path.join(EXTENSION, 'worker/protocol.js'));
+const { assertOnSite, sameSite, siteKey, tabUrl } = await import(path.join(EXTENSION, 'worker/site_key.js'));
+const { pageHandler } = await import(path.join(EXTENSION, 'tools/stack/page_handler.js'));
 
 describe('siteKey', () => {
   const same = [

@@ -7,18 +7,18 @@
 // Every step that changes the page is given the call's signal (ctx.signal):
 // once the call is cancelled or out of time, no further step acts.
 
-import { ErrorCode, PAGE_PREFIX, RpcError } from './protocol.js';
-import { registerHandler } from './native_port.js';
-import { attach, attachStalled, onAttach } from './cdp.js';
-import { describeDialog, dialogOf, handleDialog, onDialog } from './dialogs.js';
-import { click, hover, insertText, mouseWheel, parseChord, pressChord, typeKeys } from './input.js';
+import { ErrorCode, PAGE_PREFIX, RpcError } from '../worker/protocol.js';
+import { registerHandler } from '../worker/native_port.js';
+import { attach, attachStalled, onAttach } from '../worker/cdp.js';
+import { describeDialog, dialogOf, handleDialog, onDialog } from '../worker/dialogs.js';
+import { click, hover, insertText, mouseWheel, parseChord, pressChord, typeKeys } from './shared/input.js';
 import { screenshot } from './screenshot.js';
 import { snapshot } from './snapshot.js';
-import { checkpoint, checkTarget, framePrefix, getTab, HUNG_ADVICE, locate, onTarget, PageError, pointAt, runAgent, targetOf } from './targets.js';
-import { noteNext } from './refs.js';
-import { pageHandler } from './page_handler.js';
-import { watchTopFrame, withNavigatedTo } from './navigated_to.js';
-import { maskSecrets } from './secrets.js';
+import { checkpoint, checkTarget, framePrefix, getTab, HUNG_ADVICE, locate, onTarget, PageError, pointAt, runAgent, targetOf } from './shared/targets.js';
+import { noteNext } from './shared/refs.js';
+import { pageHandler } from './stack/page_handler.js';
+import { watchTopFrame, withNavigatedTo } from './shared/navigated_to.js';
+import { maskSecrets } from './shared/secrets.js';
 
 const result = (text, isError = false) => ({ content: [{ type: 'text', text }], ...(isError ? { isError: true } : {}) });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

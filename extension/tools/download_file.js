@@ -5,12 +5,12 @@
 // same way) instead of the server's or the link's name; answers once the file is
 // complete with its absolute path, size and MIME type.
 
-import { ToolError, dataResult, getTab, progressReporter, toolHandler } from './read_util.js';
-import { PageError, targetInfo } from './targets.js';
-import { sanitizeFileName } from './file_name.js';
-import { Deadlines } from './protocol.js';
-import { PAGE_TOOLS } from './tool_catalog.js';
-import { siteKey } from './site_key.js';
+import { ToolError, dataResult, getTab, progressReporter, toolHandler } from './stack/read_util.js';
+import { PageError, targetInfo } from './shared/targets.js';
+import { sanitizeFileName } from './shared/file_name.js';
+import { Deadlines } from '../worker/protocol.js';
+import { PAGE_TOOLS } from '../worker/tool_catalog.js';
+import { siteKey } from '../worker/site_key.js';
 
 export const DOWNLOAD_SUBFOLDER = 'tabbridge';
 export const MAX_BYTES = 100 * 1024 * 1024;

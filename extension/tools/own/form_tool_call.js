@@ -9,11 +9,11 @@
 // RpcError, the codes pagetool.call answers with; anything else becomes an
 // isError result. Password values are never echoed.
 
-import { Deadlines, ErrorCode, RpcError, toolLabel } from './protocol.js';
-import { attach } from './cdp.js';
-import { account, assertNoDialog, clickAt, fillOne, navResult, result, show, withEffects } from './page_act.js';
-import { getTab, locate, PageError, tabGone, topDocumentId, withTimeout } from './targets.js';
-import { MASK, maskSecrets } from './secrets.js';
+import { Deadlines, ErrorCode, RpcError, toolLabel } from '../../worker/protocol.js';
+import { attach } from '../../worker/cdp.js';
+import { account, assertNoDialog, clickAt, fillOne, navResult, result, show, withEffects } from '../page_act.js';
+import { getTab, locate, PageError, tabGone, topDocumentId, withTimeout } from '../shared/targets.js';
+import { MASK, maskSecrets } from '../shared/secrets.js';
 
 const SCRIPT_TIMEOUT_MS = 5000;
 // Inputs Input.insertText cannot fill (multi-part editors, pickers, sliders):

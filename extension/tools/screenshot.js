@@ -2,8 +2,8 @@
 // (height-capped) or one element, scaled so the image's longest side stays
 // within what a model can take in one look.
 
-import { cdp } from './cdp.js';
-import { locate, PageError } from './targets.js';
+import { cdp } from '../worker/cdp.js';
+import { locate, PageError } from './shared/targets.js';
 
 const MAX_SIDE_PX = 1568; // longest side of the image sent
 const FULL_PAGE_CAP_CSS = 8000; // full-page height (and width) cap, CSS px

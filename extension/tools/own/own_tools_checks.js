@@ -3,7 +3,7 @@
 // list a page reported (cleanTools) and what one of its tools answered, made a
 // CallToolResult within the limits (normalise). Pure: no chrome, no state.
 
-import { PageToolLimits, cut } from './protocol.js';
+import { PageToolLimits, cut } from '../../worker/protocol.js';
 
 const SOURCES = new Set(['native', 'polyfill', 'legacy', 'declarative', 'form']);
 const MAX_IMAGE_BYTES = 10 * 1024 * 1024; // all images of one answer (base64 chars)

@@ -7,10 +7,10 @@
 // parent finds the <iframe> whose chrome.runtime.getFrameId() is the child and
 // adds its content-box offset (and scale), scrolling it into view if needed.
 
-import { Deadlines, ErrorCode, RpcError } from './protocol.js';
-import { pageAgent } from './page_agent.js';
+import { Deadlines, ErrorCode, RpcError } from '../../worker/protocol.js';
+import { pageAgent } from '../../page_agent.js';
 import { framePrefix, nextRef, parseRef } from './refs.js';
-import { attachStalled, childTargets, clearStalled } from './cdp.js';
+import { attachStalled, childTargets, clearStalled } from '../../worker/cdp.js';
 
 // A failure in the page: the tool answers isError with this message.
 export class PageError extends Error {

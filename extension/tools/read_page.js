@@ -4,9 +4,9 @@
 // Long output comes a window at a time: the answer carries nextCursor, which
 // the model passes back as cursor for the next window.
 
-import { readPageInPage, selectionInPage } from './read_page_inject.js';
-import { ToolError, dataResult, decodeCursor, documentResult, encodeCursor, getTab, inject, mainResult, toolHandler } from './read_util.js';
-import { PAGE_TOOLS } from './tool_catalog.js';
+import { readPageInPage, selectionInPage } from '../page/read_page_inject.js';
+import { ToolError, dataResult, decodeCursor, documentResult, encodeCursor, getTab, inject, mainResult, toolHandler } from './stack/read_util.js';
+import { PAGE_TOOLS } from '../worker/tool_catalog.js';
 
 const DEFAULT_MAX_CHARS = PAGE_TOOLS.read_page.defaults.maxChars;
 const MAX_MAX_CHARS = 200000;

@@ -1,6 +1,6 @@
 // GENERATED from common/tool_catalog.cpp by `tabbridge tools --js` — do not edit.
 // The test extension_catalog_in_sync fails when this file and the C++ catalog
-// differ; regenerate it with: build/bin/tabbridge tools --js > extension/tool_catalog.js
+// differ; regenerate it with: build/bin/tabbridge tools --js > extension/worker/tool_catalog.js
 //
 // Every page tool the host sends as page.<name>: the policy capability it
 // needs, its deadline (0: timeoutMs + marginMs) and its arguments' defaults.

@@ -11,10 +11,10 @@
 // site check again, for the moment it acts (page_act.js withEffects), and
 // ctx.policyUrl for tools that reach beyond the page (download.js).
 
-import { usingTab } from './cdp.js';
-import { crashedAnswer } from './crash_watch.js';
-import { POLICY_URL_PARAM } from './protocol.js';
-import { assertOnSite } from './site_key.js';
+import { usingTab } from '../../worker/cdp.js';
+import { crashedAnswer } from '../../worker/crash_watch.js';
+import { POLICY_URL_PARAM } from '../../worker/protocol.js';
+import { assertOnSite } from '../../worker/site_key.js';
 
 export function pageHandler(fn, { onCrashedTab = false } = {}) {
   return (params, ctx) => {

@@ -9,7 +9,7 @@
 // restart (session_store.js). Requests in flight do not: a restarted worker
 // never sees them end.
 
-import { clock, dataResult, documentResult, getTab, toolHandler, truncate } from './read_util.js';
+import { clock, dataResult, documentResult, getTab, toolHandler, truncate } from '../tools/stack/read_util.js';
 import { newestWithin, restoring, tabStore } from './session_store.js';
 import { sameSite } from './site_key.js';
 

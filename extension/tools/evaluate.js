@@ -15,11 +15,11 @@
 // (the default execution context of each frame, out-of-process ones included
 // when cdp.js auto-attaches them).
 
-import { cdp, onCdpEvent, onDetach } from './cdp.js';
-import { describeDialog, dialogOf, dialogPromise } from './dialogs.js';
-import { inflightRequests } from './network_log.js';
-import { ToolError, dataResult, getTab, toolHandler } from './read_util.js';
-import { navGraceWithin, watchTopFrame, withNavigatedTo } from './navigated_to.js';
+import { cdp, onCdpEvent, onDetach } from '../worker/cdp.js';
+import { describeDialog, dialogOf, dialogPromise } from '../worker/dialogs.js';
+import { inflightRequests } from '../worker/network_log.js';
+import { ToolError, dataResult, getTab, toolHandler } from './stack/read_util.js';
+import { navGraceWithin, watchTopFrame, withNavigatedTo } from './shared/navigated_to.js';
 
 const MAX_RESULT_CHARS = 100 * 1024;
 const EVAL_TIMEOUT_MS = 20000; // the host gives a page request 30 s

@@ -4,10 +4,10 @@
 // running the agent in that frame (its refs get the frame's prefix, f1e3).
 // Long results are paged: the cursor points into the cached line list.
 
-import { dialogOf, describeDialog } from './dialogs.js';
-import { framePrefix, getTab, PageError, runAgent, runAgentFrames } from './targets.js';
-import { noteNext } from './refs.js';
-import { PAGE_TOOLS } from './tool_catalog.js';
+import { dialogOf, describeDialog } from '../worker/dialogs.js';
+import { framePrefix, getTab, PageError, runAgent, runAgentFrames } from './shared/targets.js';
+import { noteNext } from './shared/refs.js';
+import { PAGE_TOOLS } from '../worker/tool_catalog.js';
 
 const DEFAULT_MAX_CHARS = PAGE_TOOLS.snapshot.defaults.maxChars;
 const MAX_FRAMES = 40;

@@ -6,8 +6,8 @@
 // first checks the call's signal (opts.signal): once the call was cancelled or
 // ran out of time, no further event goes to the page.
 
-import { cdp } from './cdp.js';
-import { dialogPromise } from './dialogs.js';
+import { cdp } from '../../worker/cdp.js';
+import { dialogPromise } from '../../worker/dialogs.js';
 import { HUNG_ADVICE, PageError, checkpoint } from './targets.js';
 import { MOD, NAMED, keyDef, parseChordOn } from './keys.js';
 

@@ -4,17 +4,17 @@
 // `page.tools` whenever it changes, and runs `pagetool.call` in the document
 // the list came from. Form tools are run by form_tool_call.js.
 
-import { Deadlines, ErrorCode, Event, Method, PageToolLimits, RpcError, cut, toolLabel } from './protocol.js';
-import { onConnected, registerHandler, sendEvent } from './native_port.js';
+import { Deadlines, ErrorCode, Event, Method, PageToolLimits, RpcError, cut, toolLabel } from '../../worker/protocol.js';
+import { onConnected, registerHandler, sendEvent } from '../../worker/native_port.js';
 import { callFormTool } from './form_tool_call.js';
-import { getTab, tabGone, topDocumentId } from './targets.js';
-import { onTabCrashed } from './crash_watch.js';
-import { pageHandler } from './page_handler.js';
-import { navGraceWithin, watchTopFrame, withNavigatedTo } from './navigated_to.js';
+import { getTab, tabGone, topDocumentId } from '../shared/targets.js';
+import { onTabCrashed } from '../../worker/crash_watch.js';
+import { pageHandler } from '../stack/page_handler.js';
+import { navGraceWithin, watchTopFrame, withNavigatedTo } from '../shared/navigated_to.js';
 import { cleanTools, errorResult, normalise } from './own_tools_checks.js';
 
-const MAIN_SCRIPTS = ['own_tools_main.js', 'forms_main.js'];
-const RELAY_SCRIPT = 'own_tools_relay.js';
+const MAIN_SCRIPTS = ['page/own_tools_main.js', 'page/forms_main.js'];
+const RELAY_SCRIPT = 'page/own_tools_relay.js';
 const WATCHED_URL = /^https?:/;
 const APIS = new Set(['native', 'polyfill', 'legacy']);
 // A page can dispatch its reports itself, in a loop: at most one report of a

@@ -10,8 +10,8 @@
 //   nav.dispose();
 //   withNavigatedTo(result, url)              // result with the _meta key merged in (none for null)
 
-import { NAVIGATED_TO_META } from './protocol.js';
-import { tabUrl } from './site_key.js';
+import { NAVIGATED_TO_META } from '../../worker/protocol.js';
+import { tabUrl } from '../../worker/site_key.js';
 import { topDocumentId } from './targets.js';
 
 // Code that navigates as it returns (location.href = …; return 'ok'): the

@@ -9,7 +9,7 @@
 
 import { Event } from './protocol.js';
 import { sendEvent } from './native_port.js';
-import { clock, dataResult, documentResult, getTab, toolHandler, truncate } from './read_util.js';
+import { clock, dataResult, documentResult, getTab, toolHandler, truncate } from '../tools/stack/read_util.js';
 import { newestWithin, restoring, tabStore } from './session_store.js';
 import { sameSite } from './site_key.js';
 
@@ -33,8 +33,8 @@ const PERSIST_BYTES = 96 * 1024;
 const store = tabStore('console', (tabId) => newestWithin(buffers.get(tabId), PERSIST_BYTES));
 let ready = Promise.resolve();
 
-const MAIN_SCRIPT = 'console_main.js';
-const RELAY_SCRIPT = 'console_relay.js';
+const MAIN_SCRIPT = 'page/console_main.js';
+const RELAY_SCRIPT = 'page/console_relay.js';
 const CAPTURED_URL = /^(https?|file):/;
 
 // Must run synchronously at the service worker's top level.

@@ -13,15 +13,15 @@
 // When the tab got a new document (a reload too) or is still loading one, the
 // answer's _meta says where (navigated_to.js), failures included.
 
-import { cdp } from './cdp.js';
-import { isAgentUrl } from './protocol.js';
-import { describeDialog, dialogOf, onDialog } from './dialogs.js';
-import { watchResponses } from './nav_responses.js';
-import { inflightRequests, mainFrameStatus, waitNetworkIdle } from './network_log.js';
-import { ToolError, dataResult, errorResult, getTab, inject, mainResult, progressReporter, tabGone, toolHandler } from './read_util.js';
-import { HUNG_ADVICE } from './targets.js';
-import { withNavigatedTo } from './navigated_to.js';
-import { tabUrl } from './site_key.js';
+import { cdp } from '../worker/cdp.js';
+import { isAgentUrl } from '../worker/protocol.js';
+import { describeDialog, dialogOf, onDialog } from '../worker/dialogs.js';
+import { watchResponses } from './shared/nav_responses.js';
+import { inflightRequests, mainFrameStatus, waitNetworkIdle } from '../worker/network_log.js';
+import { ToolError, dataResult, errorResult, getTab, inject, mainResult, progressReporter, tabGone, toolHandler } from './stack/read_util.js';
+import { HUNG_ADVICE } from './shared/targets.js';
+import { withNavigatedTo } from './shared/navigated_to.js';
+import { tabUrl } from '../worker/site_key.js';
 
 const DEFAULT_TIMEOUT_MS = 30000;
 const ABORT_GRACE_MS = 300; // an aborted navigation may just have been replaced by another

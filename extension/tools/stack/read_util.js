@@ -2,12 +2,12 @@
 // modules it registers): CallToolResult builders, tab look-up, script
 // injection with readable errors, cursors, time formatting, progress events.
 
-import { ErrorCode, Event, RpcError } from './protocol.js';
-import { sendEvent } from './native_port.js';
-import { describeDialog, dialogOf } from './dialogs.js';
+import { ErrorCode, Event, RpcError } from '../../worker/protocol.js';
+import { sendEvent } from '../../worker/native_port.js';
+import { describeDialog, dialogOf } from '../../worker/dialogs.js';
 
 // Cursors and text formatting live in read_format.js (no chrome: unit-tested).
-export { clock, decodeCursor, encodeCursor, truncate } from './read_format.js';
+export { clock, decodeCursor, encodeCursor, truncate } from '../shared/read_format.js';
 
 const INJECT_TIMEOUT_MS = 10000;
 

@@ -8,9 +8,9 @@
 // host to decide before the model reads it (docs/protocol.md "The policy,
 // checked twice").
 
-import { dialogOf } from './dialogs.js';
-import { NavigatedError, ToolError, dataResult, getTab, inject, progressReporter, sleep, toolHandler } from './read_util.js';
-import { withNavigatedTo } from './navigated_to.js';
+import { dialogOf } from '../worker/dialogs.js';
+import { NavigatedError, ToolError, dataResult, getTab, inject, progressReporter, sleep, toolHandler } from './stack/read_util.js';
+import { withNavigatedTo } from './shared/navigated_to.js';
 
 const DEFAULT_TIMEOUT_MS = 10000;
 const FIRST_INTERVAL_MS = 100;

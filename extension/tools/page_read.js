@@ -10,16 +10,16 @@
 //   evaluate.js         evaluate        CDP Runtime.evaluate through cdp.js
 //   download.js         download_file   chrome.downloads into Downloads/tabbridge/
 
-import { registerHandler } from './native_port.js';
-import { PAGE_PREFIX } from './protocol.js';
+import { registerHandler } from '../worker/native_port.js';
+import { PAGE_PREFIX } from '../worker/protocol.js';
 import { navigateTool } from './navigate.js';
 import { waitForTool } from './wait_for.js';
 import { readPageTool } from './read_page.js';
-import { consoleLogsTool, registerConsoleCapture } from './console_capture.js';
-import { networkErrorsTool, registerNetworkLog } from './network_log.js';
+import { consoleLogsTool, registerConsoleCapture } from '../worker/console_capture.js';
+import { networkErrorsTool, registerNetworkLog } from '../worker/network_log.js';
 import { evaluateTool, registerEvaluate } from './evaluate.js';
-import { downloadTool, registerDownloads } from './download.js';
-import { pageHandler } from './page_handler.js';
+import { downloadTool, registerDownloads } from './download_file.js';
+import { pageHandler } from './stack/page_handler.js';
 
 // Must run synchronously at the service worker's top level (MV3 listeners).
 export function registerReadTools() {
