@@ -5,8 +5,11 @@
 // same way) instead of the server's or the link's name; answers once the file is
 // complete with its absolute path, size and MIME type.
 
-import { ToolError, dataResult, getTab, progressReporter, toolHandler } from './stack/read_util.js';
-import { PageError, targetInfo } from './shared/targets.js';
+import { ToolError } from './stack/errors.js';
+import { pageTool } from './stack/page_tool.js';
+import { progressReporter } from './stack/progress.js';
+import { dataResult } from './stack/results.js';
+import { targetInfo } from './shared/targets.js';
 import { sanitizeFileName } from './shared/file_name.js';
 import { Deadlines } from '../worker/protocol.js';
 import { PAGE_TOOLS } from '../worker/tool_catalog.js';
@@ -24,7 +27,7 @@ const ours = new Map(); // downloadId -> {name: string|null}
 const oursByUrl = new Map(); // url -> {name} until download() has returned the id
 
 // Must run synchronously at the service worker's top level.
-export function registerDownloads() {
+export function registerListeners() {
   chrome.downloads.onDeterminingFilename.addListener((item, suggest) => {
     const mine = ours.get(item.id) ?? (item.byExtensionId === chrome.runtime.id ? oursByUrl.get(item.url) : undefined);
     if (!mine) return; // the user's own download: Chrome decides
@@ -33,8 +36,8 @@ export function registerDownloads() {
   });
 }
 
-export const downloadTool = toolHandler(async ({ tabId, url, ref, selector, suggestedName }, ctx) => {
-  const tab = await getTab(tabId);
+async function downloadTool(tabId, { url, ref, selector, suggestedName }, ctx) {
+  const { tab } = ctx;
   const element = ref !== undefined || selector !== undefined; // ref and selector: targets.js checkTarget
   if ((url !== undefined) === element) throw new ToolError('give exactly one of url, ref (from snapshot) or selector (a link, image, video…)');
 
@@ -43,13 +46,7 @@ export const downloadTool = toolHandler(async ({ tabId, url, ref, selector, sugg
   if (url !== undefined) {
     source = resolveUrl(url, tab.url || '');
   } else {
-    let info;
-    try {
-      info = await targetInfo(tabId, { ref, selector });
-    } catch (e) {
-      if (e instanceof PageError) throw new ToolError(e.message);
-      throw e;
-    }
+    const info = await targetInfo(tabId, { ref, selector });
     const found = info.href || info.src;
     if (!found) {
       throw new ToolError(`${info.desc ?? `<${info.tag}>`} has no link or source to download: point at a link, image, video or its source`);
@@ -84,7 +81,9 @@ export const downloadTool = toolHandler(async ({ tabId, url, ref, selector, sugg
   } finally {
     ours.delete(id);
   }
-});
+}
+
+export const tool = pageTool(downloadTool);
 
 function resolveUrl(url, base) {
   let parsed;

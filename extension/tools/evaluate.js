@@ -18,7 +18,9 @@
 import { cdp, onCdpEvent, onDetach } from '../worker/cdp.js';
 import { describeDialog, dialogOf, dialogPromise } from '../worker/dialogs.js';
 import { inflightRequests } from '../worker/network_log.js';
-import { ToolError, dataResult, getTab, toolHandler } from './stack/read_util.js';
+import { ToolError } from './stack/errors.js';
+import { catchToolError, pageTool } from './stack/page_tool.js';
+import { dataResult } from './stack/results.js';
 import { navGraceWithin, watchTopFrame, withNavigatedTo } from './shared/navigated_to.js';
 
 const MAX_RESULT_CHARS = 100 * 1024;
@@ -35,7 +37,7 @@ const key = (sessionId, id) => `${sessionId ?? ''}|${id}`;
 
 // Must run at the service worker's top level (cdp.js delivers events to
 // listeners registered before the debugger attaches).
-export function registerEvaluate() {
+export function registerListeners() {
   onCdpEvent('Runtime.executionContextCreated', (tabId, { context }, sessionId) => {
     if (!context?.auxData?.isDefault || !context.auxData.frameId) return;
     if (!contexts.has(tabId)) contexts.set(tabId, new Map());
@@ -78,21 +80,20 @@ export function registerEvaluate() {
 
 // Code that navigates the tab (location.href = …) says where to in the
 // answer's _meta (navigated_to.js), as an action does.
-export async function evaluateTool(params, ctx) {
-  const nav = Number.isInteger(params?.tabId) ? await watchTopFrame(params.tabId) : null;
+async function evaluateTool(tabId, args, ctx) {
+  const nav = await watchTopFrame(tabId);
   try {
     // Watching from here on: a commit between the wrapper's site check and
-    // the watch's start would otherwise go unseen (page_handler.js).
+    // the watch's start would otherwise go unseen (page_tool.js).
     await ctx?.recheckSite?.();
-    const r = await evaluateInPage(params, ctx);
+    const r = await evaluateInPage(tabId, args, ctx);
     return withNavigatedTo(r, await nav?.navigatedTo({ graceMs: navGraceWithin(ctx?.deadline) }));
   } finally {
     nav?.dispose();
   }
 }
 
-const evaluateInPage = toolHandler(async ({ tabId, expression, allFrames = false }) => {
-  await getTab(tabId);
+const evaluateInPage = catchToolError(async (tabId, { expression, allFrames = false }) => {
   if (typeof expression !== 'string' || !expression.trim()) {
     throw new ToolError('expression is empty: give JavaScript such as document.title or () => location.href');
   }
@@ -126,6 +127,8 @@ const evaluateInPage = toolHandler(async ({ tabId, expression, allFrames = false
   if (failed === results.length && results.length) throw new ToolError(`${text}:\n${results.map((r) => `${r.url}: ${r.error}`).join('\n')}`);
   return dataResult(text, structured);
 });
+
+export const tool = pageTool(evaluateTool);
 
 function answer(out) {
   const structured = { result: out.value, type: out.type };

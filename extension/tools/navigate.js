@@ -18,8 +18,12 @@ import { isAgentUrl } from '../worker/protocol.js';
 import { describeDialog, dialogOf, onDialog } from '../worker/dialogs.js';
 import { watchResponses } from './shared/nav_responses.js';
 import { inflightRequests, mainFrameStatus, waitNetworkIdle } from '../worker/network_log.js';
-import { ToolError, dataResult, errorResult, getTab, inject, mainResult, progressReporter, tabGone, toolHandler } from './stack/read_util.js';
-import { HUNG_ADVICE } from './shared/targets.js';
+import { chromeErrorKind, HUNG_ADVICE, tabGone, ToolError } from './stack/errors.js';
+import { inject, mainResult } from './stack/inject.js';
+import { pageTool } from './stack/page_tool.js';
+import { progressReporter } from './stack/progress.js';
+import { dataResult, errorResult } from './stack/results.js';
+import { getTab } from './stack/tab.js';
 import { withNavigatedTo } from './shared/navigated_to.js';
 import { tabUrl } from '../worker/site_key.js';
 
@@ -29,9 +33,8 @@ const FINAL_READ_MS = 1500; // reserved at the end of the budget for reading wha
 const STEPS = { domcontentloaded: 3, load: 4, networkidle: 5 };
 const VERB = { back: 'went back to', forward: 'went forward to', reload: 'reloaded' };
 
-export const navigateTool = toolHandler(async (params, ctx) => {
-  const { tabId, url, action, waitUntil = 'load', timeoutMs = DEFAULT_TIMEOUT_MS } = params;
-  const tab = await getTab(tabId);
+async function navigateTool(tabId, { url, action, waitUntil = 'load', timeoutMs = DEFAULT_TIMEOUT_MS }, ctx) {
+  const { tab } = ctx;
   if ((url === undefined) === (action === undefined)) {
     throw new ToolError('give exactly one of url (where to go) or action ("back", "forward" or "reload")');
   }
@@ -54,7 +57,7 @@ export const navigateTool = toolHandler(async (params, ctx) => {
       else await goInHistory(tabId, action);
     } catch (e) {
       const m = String(e?.message ?? e);
-      if (/no tab with id/i.test(m)) throw tabGone(tabId);
+      if (chromeErrorKind(e) === 'tabGone') throw tabGone(tabId);
       if (/cannot find a next page in history/i.test(m)) {
         throw new ToolError(`cannot go ${action}: this tab has no ${action === 'back' ? 'previous' : 'next'} page in its history`);
       }
@@ -76,7 +79,10 @@ export const navigateTool = toolHandler(async (params, ctx) => {
     watch.dispose();
     responses.dispose();
   }
-});
+}
+
+// navigate reloads a crashed tab.
+export const tool = pageTool(navigateTool, { onCrashedTab: true });
 
 // chrome.tabs.goBack skips entries Chrome deems "skippable" (a page the user
 // never interacted with — every page an agent opened): then the history entry

@@ -5,15 +5,18 @@
 // the model passes back as cursor for the next window.
 
 import { readPageInPage, selectionInPage } from '../page/read_page_inject.js';
-import { ToolError, dataResult, decodeCursor, documentResult, encodeCursor, getTab, inject, mainResult, toolHandler } from './stack/read_util.js';
+import { ToolError } from './stack/errors.js';
+import { inject, mainResult } from './stack/inject.js';
+import { pageTool } from './stack/page_tool.js';
+import { dataResult, documentResult } from './stack/results.js';
+import { decodeCursor, encodeCursor } from './shared/read_format.js';
 import { PAGE_TOOLS } from '../worker/tool_catalog.js';
 
 const DEFAULT_MAX_CHARS = PAGE_TOOLS.read_page.defaults.maxChars;
 const MAX_MAX_CHARS = 200000;
 const PAGED = new Set(['markdown', 'text', 'links', 'html']);
 
-export const readPageTool = toolHandler(async ({ tabId, mode = 'markdown', selector, sameOrigin = false, include, exclude, maxChars, cursor }) => {
-  const tab = await getTab(tabId);
+async function readPageTool(tabId, { mode = 'markdown', selector, sameOrigin = false, include, exclude, maxChars, cursor }, { tab }) {
   const limit = Math.min(maxChars ?? DEFAULT_MAX_CHARS, MAX_MAX_CHARS);
 
   if (mode === 'selection') return readSelection(tabId);
@@ -72,7 +75,9 @@ export const readPageTool = toolHandler(async ({ tabId, mode = 'markdown', selec
   if (!r.total) body = emptyMessage(mode, selector, sameOrigin || include || exclude);
   else if (r.offset >= r.total) body = '[end of page: nothing after this cursor]';
   return documentResult(body, meta);
-});
+}
+
+export const tool = pageTool(readPageTool);
 
 const stripHash = (u) => String(u ?? '').replace(/#.*$/, '');
 

@@ -3,7 +3,10 @@
 // within what a model can take in one look.
 
 import { cdp } from '../worker/cdp.js';
-import { locate, PageError } from './shared/targets.js';
+import { HUNG_ADVICE, ToolError } from './stack/errors.js';
+import { pageTool } from './stack/page_tool.js';
+import { assertNoDialog } from './shared/act.js';
+import { locate } from './shared/targets.js';
 
 const MAX_SIDE_PX = 1568; // longest side of the image sent
 const FULL_PAGE_CAP_CSS = 8000; // full-page height (and width) cap, CSS px
@@ -22,7 +25,7 @@ async function withTabShown(tabId, fn) {
   }
 }
 
-export async function screenshot(tabId, args = {}) {
+async function screenshot(tabId, args = {}) {
   const { value, shown } = await withTabShown(tabId, () => capture(tabId, args));
   if (shown) value.content[1].text += ' (the tab was brought to the front for the capture)';
   return value;
@@ -80,7 +83,7 @@ async function capture(tabId, { ref, selector, fullPage = false, format = 'jpeg'
     ({ data } = await cdp(tabId, 'Page.captureScreenshot', params, { timeoutMs: 20000 }));
   } catch (e) {
     if (/timed out/.test(e.message)) {
-      throw new PageError('the browser drew no frame to capture in 20 s (is the window minimized?) — restore the window and retry');
+      throw new ToolError('the browser drew no frame to capture in 20 s (is the window minimized?) — restore the window and retry');
     }
     throw e;
   }
@@ -99,3 +102,18 @@ async function capture(tabId, { ref, selector, fullPage = false, format = 'jpeg'
     ],
   };
 }
+
+async function screenshotTool(tabId, args) {
+  assertNoDialog(tabId);
+  try {
+    return await screenshot(tabId, args);
+  } catch (e) {
+    // A hung renderer never paints: say so rather than which CDP step waited.
+    if (/timed out/.test(e?.message)) {
+      throw new ToolError(`the page did not answer in time (${e.message}): it is busy or hung (a script stuck in a loop?) — ${HUNG_ADVICE}`);
+    }
+    throw e;
+  }
+}
+
+export const tool = pageTool(screenshotTool, { debugger: 'required', name: 'screenshot' });

@@ -5,7 +5,11 @@
 // Long results are paged: the cursor points into the cached line list.
 
 import { dialogOf, describeDialog } from '../worker/dialogs.js';
-import { framePrefix, getTab, PageError, runAgent, runAgentFrames } from './shared/targets.js';
+import { ToolError } from './stack/errors.js';
+import { pageTool } from './stack/page_tool.js';
+import { textResult } from './stack/results.js';
+import { getTab } from './stack/tab.js';
+import { framePrefix, runAgent, runAgentFrames } from './shared/targets.js';
 import { noteNext } from './shared/refs.js';
 import { PAGE_TOOLS } from '../worker/tool_catalog.js';
 
@@ -35,7 +39,7 @@ async function fullSnapshot(tabId) {
   const top = byFrame.get(0);
   if (!top) {
     const r0 = results.find((r) => r.frameId === 0)?.result;
-    throw new PageError(r0?.error ?? 'could not read the page — it may still be loading; try again');
+    throw new ToolError(r0?.error ?? 'could not read the page — it may still be loading; try again');
   }
   // placeholder `${frameId}:${ref}` -> child frameId
   const children = new Map();
@@ -50,7 +54,7 @@ async function fullSnapshot(tabId) {
         const { map } = await runAgent(tabId, frameId, 'resolveFrames', { tokens, frameRefs });
         for (const [token, ref] of Object.entries(map)) children.set(`${frameId}:${ref}`, tokenFrame.get(token));
       } catch (e) {
-        if (!(e instanceof PageError)) throw e;
+        if (!(e instanceof ToolError)) throw e;
       }
     }));
   }
@@ -82,7 +86,7 @@ function parseCursor(cursor) {
   return m ? { id: +m[1], offset: +m[2] } : null;
 }
 
-export async function snapshot(tabId, { maxChars = DEFAULT_MAX_CHARS, cursor } = {}) {
+async function snapshot(tabId, { maxChars = DEFAULT_MAX_CHARS, cursor } = {}) {
   const tab = await getTab(tabId);
   let head = `url: ${tab.url || tab.pendingUrl || ''}\ntitle: ${tab.title ?? ''}\n`;
   const dialog = dialogOf(tabId);
@@ -94,7 +98,7 @@ export async function snapshot(tabId, { maxChars = DEFAULT_MAX_CHARS, cursor } =
   let offset = 0;
   if (cursor !== undefined) {
     const c = parseCursor(cursor);
-    if (!c) throw new PageError(`bad cursor "${cursor}" — pass the cursor a snapshot returned, or none`);
+    if (!c) throw new ToolError(`bad cursor "${cursor}" — pass the cursor a snapshot returned, or none`);
     offset = c.offset;
     const cached = cache.get(tabId);
     if (cached && cached.id === c.id) ({ lines, id } = cached);
@@ -105,7 +109,7 @@ export async function snapshot(tabId, { maxChars = DEFAULT_MAX_CHARS, cursor } =
     cache.set(tabId, { id, lines });
   }
   if (!lines.length) lines = ['- (no visible content)'];
-  if (offset >= lines.length) throw new PageError(`cursor is past the end (${lines.length} lines) — take a new snapshot`);
+  if (offset >= lines.length) throw new ToolError(`cursor is past the end (${lines.length} lines) — take a new snapshot`);
   let size = head.length;
   let end = offset;
   while (end < lines.length && (end === offset || size + lines[end].length + 1 <= maxChars - 80)) {
@@ -119,3 +123,6 @@ export async function snapshot(tabId, { maxChars = DEFAULT_MAX_CHARS, cursor } =
   }
   return text;
 }
+
+// It can do without the debugger (a tab DevTools holds): the agent runs through chrome.scripting.
+export const tool = pageTool(async (tabId, args) => textResult(await snapshot(tabId, args)), { debugger: 'optional', name: 'snapshot' });

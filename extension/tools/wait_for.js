@@ -9,7 +9,12 @@
 // checked twice").
 
 import { dialogOf } from '../worker/dialogs.js';
-import { NavigatedError, ToolError, dataResult, getTab, inject, progressReporter, sleep, toolHandler } from './stack/read_util.js';
+import { NavigatedError, ToolError } from './stack/errors.js';
+import { inject } from './stack/inject.js';
+import { catchToolError, pageTool } from './stack/page_tool.js';
+import { progressReporter } from './stack/progress.js';
+import { dataResult } from './stack/results.js';
+import { sleep } from './stack/time.js';
 import { withNavigatedTo } from './shared/navigated_to.js';
 
 const DEFAULT_TIMEOUT_MS = 10000;
@@ -18,18 +23,17 @@ const MAX_INTERVAL_MS = 250;
 
 const topFrame = (tabId) => chrome.webNavigation.getFrame({ tabId, frameId: 0 }).catch(() => null);
 
-export async function waitForTool(params, ctx) {
-  const start = Number.isInteger(params?.tabId) ? await topFrame(params.tabId) : null;
+async function waitForTool(tabId, args, ctx) {
+  const start = await topFrame(tabId);
   const seen = { frame: null }; // the top frame ({documentId, url}) the last probe's answer came from
-  const r = await waitIn(params, { ...ctx, seen });
-  const frame = r.isError || !seen.frame ? await topFrame(params.tabId) : seen.frame;
+  const r = await waitIn(tabId, args, { ...ctx, seen });
+  const frame = r.isError || !seen.frame ? await topFrame(tabId) : seen.frame;
   const moved = start && frame && frame.documentId !== start.documentId;
   return withNavigatedTo(r, moved ? frame.url : null);
 }
 
-const waitIn = toolHandler(async ({ tabId, selector, text, gone = false, timeoutMs = DEFAULT_TIMEOUT_MS }, ctx) => {
+const waitIn = catchToolError(async (tabId, { selector, text, gone = false, timeoutMs = DEFAULT_TIMEOUT_MS }, ctx) => {
   const { seen } = ctx;
-  await getTab(tabId);
   if (selector === undefined && text === undefined) {
     throw new ToolError('give a selector, a text, or both (an element matching selector that contains text)');
   }
@@ -85,6 +89,8 @@ const waitIn = toolHandler(async ({ tabId, selector, text, gone = false, timeout
     interval = Math.min(MAX_INTERVAL_MS, interval * 1.5);
   }
 });
+
+export const tool = pageTool(waitForTool);
 
 function describeTarget(selector, text) {
   if (selector !== undefined && text !== undefined) return `selector "${selector}" with text "${text}"`;

@@ -1,5 +1,4 @@
-// chrome.debugger (CDP 1.3) for the page tools, shared by page_act.js and
-// page_read.js. Attaches lazily on the first command for a tab (single-flight:
+// chrome.debugger (CDP 1.3) for the page tools (tools/). Attaches lazily on the first command for a tab (single-flight:
 // concurrent callers share one attach) and stays attached until
 // debugger_release.js lets go (idle, focus gone, crash) or the tab closes.
 // A detach (the user closed the infobar, the tab closed or crashed, another
@@ -26,7 +25,10 @@
 // recursively) so out-of-process iframes get flat sessions; address one with
 // {sessionId}; its events carry the sessionId.
 
-import { Deadlines, ErrorCode, RpcError } from './protocol.js';
+import { Deadlines, RpcError } from './protocol.js';
+// The page tools' one reading of Chrome's errors and one timeout (tools/stack/).
+import { chromeErrorKind, tabGone } from '../tools/stack/errors.js';
+import { withTimeout } from '../tools/stack/time.js';
 
 const PROTOCOL_VERSION = '1.3';
 // Within a page tool's budget (Deadlines.PAGE_TOOL_MS), so the tool can still answer.
@@ -130,8 +132,6 @@ function forget(tabId, reason) {
   }
 }
 
-const tabGone = (tabId) => new RpcError(ErrorCode.TAB_NOT_FOUND, `tab ${tabId} is gone — call list_tabs`);
-const isTabGoneMessage = (m) => /no tab with (given )?id|no target with given id|target closed|tab was closed|detached while handling/i.test(m);
 
 function explain(tabId, method, e) {
   const m = String(e?.message ?? e);
@@ -139,7 +139,7 @@ function explain(tabId, method, e) {
   if (/already attached/i.test(m)) {
     return new Error(`cannot control tab ${tabId}: another debugger is attached — close DevTools on this tab (or the other debugging extension) and retry`);
   }
-  if (isTabGoneMessage(m)) return tabGone(tabId);
+  if (chromeErrorKind(e) === 'tabGone') return tabGone(tabId);
   if (/cannot access|cannot attach|chrome-extension:|chrome:\/\//i.test(m)) {
     return new Error(`cannot control tab ${tabId}: the browser does not let extensions debug this page (${m}); navigate to an http(s) page`);
   }
@@ -148,16 +148,6 @@ function explain(tabId, method, e) {
     if (parsed?.message) return new Error(`${method}: ${parsed.message}`);
   } catch { /* not JSON */ }
   return new Error(`${method}: ${m}`);
-}
-
-function withTimeout(promise, ms, what) {
-  let timer;
-  return Promise.race([
-    promise,
-    new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
 }
 
 const raw = (tabId, method, params, sessionId) =>

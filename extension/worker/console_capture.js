@@ -9,14 +9,11 @@
 
 import { Event } from './protocol.js';
 import { sendEvent } from './native_port.js';
-import { clock, dataResult, documentResult, getTab, toolHandler, truncate } from '../tools/stack/read_util.js';
 import { newestWithin, restoring, tabStore } from './session_store.js';
-import { sameSite } from './site_key.js';
+import { truncate } from '../tools/shared/read_format.js';
 
 export const CONSOLE_BUFFER_SIZE = 1000;
-const DEFAULT_LIMIT = 100;
-const LEVELS = ['error', 'warn', 'info', 'log', 'debug'];
-const HEADINGS = { error: 'Errors', warn: 'Warnings', info: 'Info', log: 'Logs', debug: 'Debug' };
+export const LEVELS = ['error', 'warn', 'info', 'log', 'debug'];
 const MAX_TEXT = 10000;
 const MAX_STACK = 4000;
 // console.entry events: a page that throws in a loop must not flood the host.
@@ -129,50 +126,11 @@ function takeEventToken(tabId) {
   return true;
 }
 
-// ---------------------------------------------------------------------------
-// console_logs {level?, limit?, since?, format?}
-
-export const consoleLogsTool = toolHandler(async ({ tabId, level = 'all', limit = DEFAULT_LIMIT, since, format = 'markdown' }, ctx) => {
-  const tab = await getTab(tabId);
+// The tab's captured entries, oldest first, once a restarted worker has its
+// saved ones back; saved before they are shown, so a restart right after an
+// answer keeps what it showed (console_logs).
+export async function consoleEntries(tabId) {
   await ready;
-  // What this answer shows is saved before it goes: a restart right after keeps it.
   await store.flush();
-  const all = (buffers.get(tabId) ?? []).filter((e) => sameSite(e.url, ctx?.policyUrl));
-  const matching = all.filter((e) => (level === 'all' || e.level === level) && (typeof since !== 'number' || e.timestamp >= since));
-  const entries = matching.slice(-limit);
-  const counts = Object.fromEntries(LEVELS.map((l) => [l, entries.filter((e) => e.level === l).length]));
-  if (format === 'json') {
-    return dataResult('', { tabId, level, total: matching.length, count: entries.length, entries });
-  }
-
-  const filters = [level !== 'all' ? `level ${level}` : '', typeof since === 'number' ? `since ${clock(since)}` : '']
-    .filter(Boolean).join(', ');
-  const shown = entries.length < matching.length ? `${entries.length} most recent of ${matching.length}` : `${entries.length}`;
-  const lines = [`# Console logs (${shown} ${entries.length === 1 && shown === '1' ? 'entry' : 'entries'}${filters ? `; ${filters}` : ''})`];
-  if (!entries.length) {
-    lines.push('', `No console messages captured for this tab${filters ? ` matching ${filters}` : ''} (${truncate(tab.url, 200)}). ` +
-      'Messages are captured from the start of every page loaded since the extension started.');
-  }
-  const here = tab.url ?? '';
-  for (const l of LEVELS) {
-    const group = entries.filter((e) => e.level === l);
-    if (!group.length) continue;
-    lines.push('', `## ${HEADINGS[l]} (${group.length})`);
-    for (const e of group) {
-      lines.push(`- [${clock(e.timestamp)}] ${indent(e.text)}`);
-      if (e.stack) lines.push(...stackLines(e.stack));
-      if (e.url && e.url !== here) lines.push(`  (on ${truncate(e.url, 300)})`);
-    }
-  }
-  return documentResult(lines.join('\n'), { tabId, level, total: matching.length, count: entries.length, counts });
-});
-
-const indent = (text) => String(text).replace(/\n/g, '\n  ');
-
-// The first few frames, one per line, indented under the entry.
-function stackLines(stack) {
-  const frames = stack.split('\n').map((l) => l.trim()).filter((l) => /^at\s/.test(l));
-  const shown = frames.slice(0, 5).map((l) => `  ${l}`);
-  if (frames.length > 5) shown.push(`  … ${frames.length - 5} more frames`);
-  return shown;
+  return buffers.get(tabId) ?? [];
 }

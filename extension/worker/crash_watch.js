@@ -9,7 +9,8 @@
 // navigate (which reloads it) and console_logs / network_errors (what led up
 // to the crash). Loading anything in it ends the crash.
 //
-//   isCrashed(tabId), onTabCrashed((tabId) => ...), crashedAnswer(tabId, tab?) -> tool result | null
+//   isCrashed(tabId), looksCrashed(tab), onTabCrashed((tabId) => ...); the
+//   page tools' answer for a crashed tab is tools/stack/page_tool.js's.
 
 import { onCdpEvent } from './cdp.js';
 import { restoring } from './session_store.js';
@@ -26,7 +27,7 @@ export const isCrashed = (tabId) => crashed.has(tabId);
 export const onTabCrashed = (fn) => listeners.push(fn);
 
 // No renderer behind the tab, and not because the browser discarded it.
-const looksCrashed = (tab) => tab.status === 'unloaded' && !tab.discarded;
+export const looksCrashed = (tab) => tab.status === 'unloaded' && !tab.discarded;
 
 const save = () => chrome.storage.session.set({ [STORE_KEY]: [...crashed] }).catch(() => {});
 
@@ -79,21 +80,3 @@ export function registerCrashWatch() {
   });
   chrome.tabs.onRemoved.addListener(forget);
 }
-
-// The answer of a page tool called on a crashed tab, or null when the tab runs.
-// tab: chrome.tabs.get(tabId) when the caller has it already.
-export async function crashedAnswer(tabId, tab = undefined) {
-  if (!Number.isInteger(tabId)) return null;
-  if (tab === undefined) tab = await chrome.tabs.get(tabId).catch(() => null);
-  if (!tab) return null; // the tool's own look-up says "gone"
-  if (crashed.has(tabId)) {
-    return errorResult(`tab ${tabId} crashed — reload it (navigate {action: "reload"}) or close it (close_tab)`);
-  }
-  if (looksCrashed(tab)) {
-    return errorResult(`tab ${tabId} has no running page (it crashed, or the browser has not loaded it yet) — ` +
-      'reload it (navigate {action: "reload"}) or close it (close_tab)');
-  }
-  return null;
-}
-
-const errorResult = (text) => ({ content: [{ type: 'text', text }], isError: true });

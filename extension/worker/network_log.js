@@ -9,12 +9,9 @@
 // restart (session_store.js). Requests in flight do not: a restarted worker
 // never sees them end.
 
-import { clock, dataResult, documentResult, getTab, toolHandler, truncate } from '../tools/stack/read_util.js';
 import { newestWithin, restoring, tabStore } from './session_store.js';
-import { sameSite } from './site_key.js';
 
 export const NETWORK_BUFFER_SIZE = 1000;
-const DEFAULT_LIMIT = 100;
 
 const failures = new Map(); // tabId -> [{method, url, status?, statusText?, error?, type, timestamp}]
 const inflight = new Map(); // tabId -> Map(requestId -> {url, type, start})
@@ -183,35 +180,15 @@ export function waitNetworkIdle(tabId, { quietMs = 500, signal } = {}) {
   });
 }
 
-// ---------------------------------------------------------------------------
-// network_errors {limit?, since?, format?}
-
 // The page a request was made for: a document request is its own page; any
 // other, its initiator's origin (what the policy's site check compares).
 const pageOf = (d) => (d.type === 'main_frame' ? d.url : d.initiator ?? d.url);
 
-export const networkErrorsTool = toolHandler(async ({ tabId, limit = DEFAULT_LIMIT, since, format = 'markdown' }, ctx) => {
-  const tab = await getTab(tabId);
+// The tab's failed requests, oldest first, once a restarted worker has its
+// saved ones back; saved before they are shown, so a restart right after an
+// answer keeps what it showed (network_errors).
+export async function networkFailures(tabId) {
   await ready;
-  await store.flush(); // what this answer shows survives a restart right after
-  const all = (failures.get(tabId) ?? []).filter((e) => sameSite(e.page ?? e.url, ctx?.policyUrl));
-  const matching = typeof since === 'number' ? all.filter((e) => e.timestamp >= since) : all;
-  const entries = matching.slice(-limit);
-  const structured = { tabId, total: matching.length, count: entries.length, entries };
-  if (format === 'json') return dataResult('', structured);
-
-  const lines = [];
-  const shown = entries.length < matching.length ? `${entries.length} most recent of ${matching.length}` : `${entries.length}`;
-  lines.push(`# Network errors (${shown})`);
-  if (!entries.length) {
-    lines.push('', `No failed requests recorded for this tab${typeof since === 'number' ? ' since the given time' : ''} ` +
-      `(${truncate(tab.url, 200)}). Requests are watched from the moment the extension started.`);
-  } else {
-    lines.push('');
-    for (const e of entries) {
-      const outcome = e.error ? e.error : `HTTP ${e.status}${e.statusText && e.statusText !== String(e.status) ? ` ${e.statusText}` : ''}`;
-      lines.push(`- [${clock(e.timestamp)}] ${e.method} ${truncate(e.url, 500)} — ${outcome} (${e.type})`);
-    }
-  }
-  return documentResult(lines.join('\n'), { tabId, total: matching.length, count: entries.length });
-});
+  await store.flush();
+  return failures.get(tabId) ?? [];
+}

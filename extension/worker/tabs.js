@@ -2,6 +2,7 @@
 
 import { ErrorCode, Event, Method, RpcError, isAgentUrl } from './protocol.js';
 import { registerHandler, sendEvent } from './native_port.js';
+import { chromeErrorKind } from '../tools/stack/errors.js';
 import { isCrashed, onTabCrashed } from './crash_watch.js';
 
 // Anything else (chrome:, javascript:, extension pages, ...) is not the agent's to open.
@@ -78,7 +79,7 @@ async function closeTab({ tabId }) {
   try {
     await chrome.tabs.remove(tabId);
   } catch (e) {
-    throw /no tab with id/i.test(e.message) ? new RpcError(ErrorCode.TAB_NOT_FOUND, `no tab with id ${tabId}`) : e;
+    throw chromeErrorKind(e) === 'tabGone' ? new RpcError(ErrorCode.TAB_NOT_FOUND, `no tab with id ${tabId}`) : e;
   }
   return { closed: true };
 }

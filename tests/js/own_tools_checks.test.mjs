@@ -7,7 +7,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { PageToolLimits } from '../../extension/worker/protocol.js';
-import { capText, cleanTools, errorResult, normalise } from '../../extension/tools/own/own_tools_checks.js';
+import { capText, cleanTools, normalise } from '../../extension/tools/own/own_tools_checks.js';
+import { errorResult } from '../../extension/tools/stack/results.js';
 
 describe('cleanTools', () => {
   it('keeps a well-formed tool, schema and readOnly included', () => {

@@ -11,8 +11,14 @@
 
 import { Deadlines, ErrorCode, RpcError, toolLabel } from '../../worker/protocol.js';
 import { attach } from '../../worker/cdp.js';
-import { account, assertNoDialog, clickAt, fillOne, navResult, result, show, withEffects } from '../page_act.js';
-import { getTab, locate, PageError, tabGone, topDocumentId, withTimeout } from '../shared/targets.js';
+import { chromeErrorKind, tabGone, ToolError } from '../stack/errors.js';
+import { textResult } from '../stack/results.js';
+import { getTab, topDocumentId } from '../stack/tab.js';
+import { withTimeout } from '../stack/time.js';
+import { account, assertNoDialog, clickAt, navResult, show } from '../shared/act.js';
+import { withEffects } from '../shared/effects.js';
+import { fillOne } from '../shared/fields.js';
+import { locate } from '../shared/targets.js';
 import { MASK, maskSecrets } from '../shared/secrets.js';
 
 const SCRIPT_TIMEOUT_MS = 5000;
@@ -31,11 +37,12 @@ async function inDocument(tabId, documentId, func, args = [], world = 'ISOLATED'
     }), SCRIPT_TIMEOUT_MS);
     return r?.result;
   } catch (e) {
-    const m = String(e?.message ?? e);
-    if (/no tab with id/i.test(m)) throw tabGone(tabId);
-    if (/document|frame/i.test(m) && /no |not found|invalid|gone/i.test(m)) throw new DocumentGone(m);
-    if (/timed out/i.test(m)) throw new PageError('the page did not answer in time — it may be busy or blocked by a dialog');
-    throw new PageError(`page script failed: ${m}`);
+    switch (chromeErrorKind(e)) {
+      case 'tabGone': throw tabGone(tabId);
+      case 'frameGone': throw new DocumentGone(String(e?.message ?? e));
+      case 'timeout': throw new ToolError('the page did not answer in time — it may be busy or blocked by a dialog');
+      default: throw new ToolError(`page script failed: ${String(e?.message ?? e)}`);
+    }
   }
 }
 
@@ -183,8 +190,8 @@ export async function callFormTool(tabId, documentId, name, args, { signal, dead
     return mask(await run(tabId, documentId, name, args ?? {}, stop, secrets, whyStopped), secrets);
   } catch (e) {
     if (e instanceof RpcError && (e.code === ErrorCode.TAB_NOT_FOUND || e.code === ErrorCode.DOCUMENT_CHANGED)) throw e;
-    if (e instanceof DocumentGone) return result(`the page navigated away before the form ${toolLabel(name)} was done`, true);
-    return mask(result(e?.message ? String(e.message) : String(e), true), secrets);
+    if (e instanceof DocumentGone) return textResult(`the page navigated away before the form ${toolLabel(name)} was done`, true);
+    return mask(textResult(e?.message ? String(e.message) : String(e), true), secrets);
   }
 }
 
@@ -196,7 +203,7 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped) {
   await getTab(tabId);
   const changed = () => new RpcError(ErrorCode.DOCUMENT_CHANGED, `the page changed: document ${documentId} is no longer the tab's page`);
   if ((await topDocumentId(tabId)) !== documentId) throw changed();
-  if (typeof args !== 'object' || Array.isArray(args)) return result('arguments must be an object', true);
+  if (typeof args !== 'object' || Array.isArray(args)) return textResult('arguments must be an object', true);
 
   let d;
   try {
@@ -210,12 +217,12 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped) {
   }
   const t = d?._target;
   if (!d || (d.source !== 'form' && d.source !== 'declarative') || !t || typeof t.form !== 'string' || typeof t.params !== 'object' || !t.params) {
-    return result(`the page no longer has the form ${toolLabel(name)}`, true);
+    return textResult(`the page no longer has the form ${toolLabel(name)}`, true);
   }
   // Fill in document order (executeScript hands objects back with sorted keys).
   const order = Array.isArray(t.order) ? t.order.filter((k) => Object.hasOwn(t.params, k)) : Object.keys(t.params);
   const bad = checkArgs(d.inputSchema, t.params, order, args);
-  if (bad) return result(`${toolLabel(name)}: ${bad}`, true);
+  if (bad) return textResult(`${toolLabel(name)}: ${bad}`, true);
 
   await attach(tabId);
   assertNoDialog(tabId);
@@ -248,7 +255,7 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped) {
     const p = t.params[key];
     const password = props[key]?.format === 'password' || p.type === 'password';
     const one = async (selector, v) => {
-      if (typeof selector !== 'string' || !selector) throw new PageError('the form changed — no field for it');
+      if (typeof selector !== 'string' || !selector) throw new ToolError('the form changed — no field for it');
       const r = await fillOne(tabId, { selector, value: v }, signal);
       let text = r.text;
       if (password && typeof v === 'string' && v && text.endsWith(show(v))) text = `${text.slice(0, -show(v).length)}"${MASK}"`;
@@ -274,8 +281,8 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped) {
       default: {
         if (SET_TYPES.has(p?.type)) {
           const r = await inDocument(tabId, documentId, setValueInPage, [p.selector, String(value)]);
-          if (!r) throw new PageError('the page did not answer');
-          if (r.error) throw new PageError(r.error);
+          if (!r) throw new ToolError('the page did not answer');
+          if (r.error) throw new ToolError(r.error);
           return { text: `${r.desc || key} = ${show(r.value)}` };
         }
         return one(p?.selector, typeof value === 'string' ? value : String(value));
@@ -300,7 +307,7 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped) {
           failure = `the page navigated away before "${key}"${fieldOf(key)} was filled`;
           return {};
         }
-        if (!(e instanceof PageError)) throw e;
+        if (!(e instanceof ToolError)) throw e;
         failure = `parameter "${key}"${fieldOf(key)}: ${e.message}`;
         return {};
       }
@@ -317,7 +324,7 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped) {
       try {
         loc = await locate(tabId, { selector: submitSel }, { signal });
       } catch (e) {
-        if (!(e instanceof PageError)) throw e;
+        if (!(e instanceof ToolError)) throw e;
         failure = `the submit button: ${e.message}`;
         return {};
       }
@@ -344,14 +351,14 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped) {
     ? `filled ${done.length} field${done.length === 1 ? '' : 's'}: ${done.join(', ')}`
     : 'filled no fields';
   if (failure) {
-    return answer(result(account(failure, done.length ? `filled before it: ${done.join(', ')}` : 'nothing was filled', fx.effects), true));
+    return answer(textResult(account(failure, done.length ? `filled before it: ${done.join(', ')}` : 'nothing was filled', fx.effects), true));
   }
-  if (aborted) return answer(result(account(whyStopped(), done.length ? `filled before: ${done.join(', ')}` : 'nothing was filled', fx.effects), true));
+  if (aborted) return answer(textResult(account(whyStopped(), done.length ? `filled before: ${done.join(', ')}` : 'nothing was filled', fx.effects), true));
   if (!submits) {
     const sub = submitSel ? ` (selector ${JSON.stringify(submitSel)})` : '';
-    return answer(result(account(filled, `not submitted: the page asks the user to submit it — call click on its submit button${sub} to submit`, fx.effects)));
+    return answer(textResult(account(filled, `not submitted: the page asks the user to submit it — call click on its submit button${sub} to submit`, fx.effects)));
   }
-  if (fx.dialog && !how) return answer(result(account(filled, fx.effects)));
+  if (fx.dialog && !how) return answer(textResult(account(filled, fx.effects)));
 
   // Did it go? Only asked when the page stayed.
   let watch = null;
@@ -360,7 +367,7 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped) {
   }
   if (watch?.invalid?.length && !watch.submitted) {
     const list = watch.invalid.map((i) => `"${i.name}": ${i.message}`).join('; ');
-    return answer(result(account(filled, how, submitNote, `the browser blocked the submit — invalid fields: ${list}`, fx.effects), true));
+    return answer(textResult(account(filled, how, submitNote, `the browser blocked the submit — invalid fields: ${list}`, fx.effects), true));
   }
   let outcome = '';
   if (fx.navigated) outcome = 'submitted';
@@ -369,5 +376,5 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped) {
   else if (watch && armed) outcome = 'no submit followed (the page handled the click itself)';
   else outcome = 'submitted';
   const says = watch?.says?.length ? `the page says: ${watch.says.map((x) => JSON.stringify(x)).join(', ')}` : '';
-  return answer(result(account(filled, how, submitNote, outcome, says, fx.effects)));
+  return answer(textResult(account(filled, how, submitNote, outcome, says, fx.effects)));
 }

@@ -7,11 +7,13 @@
 import { Deadlines, ErrorCode, Event, Method, PageToolLimits, RpcError, cut, toolLabel } from '../../worker/protocol.js';
 import { onConnected, registerHandler, sendEvent } from '../../worker/native_port.js';
 import { callFormTool } from './form_tool_call.js';
-import { getTab, tabGone, topDocumentId } from '../shared/targets.js';
+import { chromeErrorKind, tabGone } from '../stack/errors.js';
+import { pageTool } from '../stack/page_tool.js';
+import { getTab, topDocumentId } from '../stack/tab.js';
 import { onTabCrashed } from '../../worker/crash_watch.js';
-import { pageHandler } from '../stack/page_handler.js';
 import { navGraceWithin, watchTopFrame, withNavigatedTo } from '../shared/navigated_to.js';
-import { cleanTools, errorResult, normalise } from './own_tools_checks.js';
+import { errorResult } from '../stack/results.js';
+import { cleanTools, normalise } from './own_tools_checks.js';
 
 const MAIN_SCRIPTS = ['page/own_tools_main.js', 'page/forms_main.js'];
 const RELAY_SCRIPT = 'page/own_tools_relay.js';
@@ -119,7 +121,7 @@ export function registerOwnTools() {
     lists.set(tabId, cleared);
     send(tabId, cleared);
   }));
-  registerHandler(Method.PAGE_TOOL_CALL, pageHandler(callPageTool));
+  registerHandler(Method.PAGE_TOOL_CALL, pageTool(callPageTool));
   // Manifest content scripts only reach pages loaded after the extension
   // (re)started; give the pages already open the registry from now on.
   chrome.runtime.onInstalled.addListener(() => {
@@ -205,17 +207,16 @@ async function injectIntoOpenTabs() {
 const documentChanged = (url) => new RpcError(ErrorCode.DOCUMENT_CHANGED,
   `the page changed since its tools were listed${url ? ` (now ${url})` : ''}`, url ? { url } : undefined);
 
-async function callPageTool(params, ctx) {
-  const { tabId, documentId, name, source } = params;
+// tabId checked, and the tab found (ctx.tab), by page_tool.js.
+async function callPageTool(tabId, params, ctx) {
+  const { documentId, name, source } = params;
   const args = params.arguments ?? {};
-  if (!Number.isInteger(tabId)) throw new RpcError(ErrorCode.INVALID_ARGUMENT, 'tabId must be an integer');
   if (typeof documentId !== 'string' || !documentId) throw new RpcError(ErrorCode.INVALID_ARGUMENT, 'documentId must be a string');
   if (typeof name !== 'string' || !name) throw new RpcError(ErrorCode.INVALID_ARGUMENT, 'name must be a string');
   if (args === null || typeof args !== 'object' || Array.isArray(args)) {
     throw new RpcError(ErrorCode.INVALID_ARGUMENT, 'arguments must be an object');
   }
-  const tab = await getTab(tabId);
-  if ((await topDocumentId(tabId)) !== documentId) throw documentChanged(tab.url);
+  if ((await topDocumentId(tabId)) !== documentId) throw documentChanged(ctx.tab.url);
   if (source === 'form' || source === 'declarative') return callFormTool(tabId, documentId, name, args, ctx);
   return runWebmcpTool(tabId, documentId, name, args, ctx);
 }
@@ -325,14 +326,14 @@ async function runWebmcpToolIn(tabId, documentId, name, args, { signal, deadline
 
 async function explainScriptingError(tabId, documentId, e) {
   const m = String(e?.message ?? e);
-  if (/no tab with id/i.test(m)) return tabGone(tabId);
+  if (chromeErrorKind(e) === 'tabGone') return tabGone(tabId);
   let tab;
   try {
     tab = await chrome.tabs.get(tabId);
   } catch {
     return tabGone(tabId);
   }
-  if ((await topDocumentId(tabId)) !== documentId || /no document|frame.*removed|document.*(gone|removed)/i.test(m)) {
+  if ((await topDocumentId(tabId)) !== documentId || chromeErrorKind(e) === 'frameGone') {
     return documentChanged(tab.url);
   }
   return new RpcError(ErrorCode.BROWSER_ERROR, `could not run the page's tool: ${m}`);

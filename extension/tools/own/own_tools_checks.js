@@ -42,8 +42,6 @@ export function cleanTools(raw) {
   return out;
 }
 
-export const errorResult = (text) => ({ content: [{ type: 'text', text }], isError: true });
-
 // What execute() returned → a CallToolResult: a CallToolResult as is (text and
 // image blocks), a string as a text block, anything else as JSON text. Native
 // WebMCP already hands a string: the JSON text of an object, a string as is.

@@ -6,10 +6,17 @@
 // first checks the call's signal (opts.signal): once the call was cancelled or
 // ran out of time, no further event goes to the page.
 
-import { cdp } from '../../worker/cdp.js';
+import { cdp, onAttach } from '../../worker/cdp.js';
 import { dialogPromise } from '../../worker/dialogs.js';
-import { HUNG_ADVICE, PageError, checkpoint } from './targets.js';
+import { checkpoint, HUNG_ADVICE, ToolError } from '../stack/errors.js';
 import { MOD, NAMED, keyDef, parseChordOn } from './keys.js';
+
+// The page keeps thinking it has focus while the user works elsewhere, so
+// focus()/typing behave as if the window were in front. (Registered when the
+// worker imports this module: its top level.)
+onAttach(async (tabId, send, { sessionId }) => {
+  if (!sessionId) await send('Emulation.setFocusEmulationEnabled', { enabled: true });
+});
 
 async function send(tabId, method, params, signal) {
   checkpoint(signal, `the next input event (${params.type ?? method})`);
@@ -21,7 +28,7 @@ async function send(tabId, method, params, signal) {
     return winner ? { dialog: winner } : {};
   } catch (e) {
     if (/timed out/.test(e.message)) {
-      throw new PageError(`the page did not take the input event (${params.type ?? method}) in time: it is busy or hung ` +
+      throw new ToolError(`the page did not take the input event (${params.type ?? method}) in time: it is busy or hung ` +
         `(a script stuck in a loop?); nothing more was sent — ${HUNG_ADVICE}`);
     }
     throw e;

@@ -12,7 +12,7 @@
 
 import { NAVIGATED_TO_META } from '../../worker/protocol.js';
 import { tabUrl } from '../../worker/site_key.js';
-import { topDocumentId } from './targets.js';
+import { topDocumentId } from '../stack/tab.js';
 
 // Code that navigates as it returns (location.href = …; return 'ok'): the
 // navigation's start is looked for this long after its answer, when the

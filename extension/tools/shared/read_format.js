@@ -1,6 +1,5 @@
-// Pure helpers of the read-and-observe page tools, re-exported by
-// read_util.js: opaque pagination cursors and text formatting (times,
-// truncation). No chrome: tests/js unit-tests them.
+// Pure helpers of the read-and-observe page tools (and the console capture):
+// opaque pagination cursors and text formatting (times, truncation). No chrome: tests/js unit-tests them.
 
 // ---------------------------------------------------------------------------
 // Cursors: opaque to the model; base64url of a small JSON object.

@@ -7,76 +7,34 @@
 // parent finds the <iframe> whose chrome.runtime.getFrameId() is the child and
 // adds its content-box offset (and scale), scrolling it into view if needed.
 
-import { Deadlines, ErrorCode, RpcError } from '../../worker/protocol.js';
+import { Deadlines } from '../../worker/protocol.js';
+import { checkpoint, chromeErrorKind, HUNG_ADVICE, tabGone, ToolError } from '../stack/errors.js';
+import { sleep, withTimeout } from '../stack/time.js';
 import { pageAgent } from '../../page_agent.js';
 import { framePrefix, nextRef, parseRef } from './refs.js';
 import { attachStalled, childTargets, clearStalled } from '../../worker/cdp.js';
 
-// A failure in the page: the tool answers isError with this message.
-export class PageError extends Error {
-  constructor(message, extra = {}) {
-    super(message);
-    this.name = 'PageError';
-    Object.assign(this, extra);
-  }
-}
-
 const AGENT_TIMEOUT_MS = Deadlines.PAGE_SCRIPT_MS;
-
-// What to do about a page hung in a script: it cannot even reload (that needs
-// the page to answer too), but a new tab can show its URL.
-export const HUNG_ADVICE = 'try again later; if it stays hung, close_tab it and open_tab its URL again (a hung page cannot reload)';
-
-// Called before every step that changes the page: a call that was cancelled
-// or ran out of time (signal from native_port.js) stops there — a click the
-// model was told failed must not land later.
-export function checkpoint(signal, before) {
-  if (!signal?.aborted) return;
-  const late = signal.reason?.name === 'TimeoutError';
-  throw new PageError(late
-    ? `ran out of time before ${before} (the page is slow or not responding); nothing more was done`
-    : `cancelled before ${before}`);
-}
-
-export const tabGone = (tabId) => new RpcError(ErrorCode.TAB_NOT_FOUND, `tab ${tabId} is gone — call list_tabs`);
-
-// Chrome's id of the tab's current top-level document (null when it has none).
-export async function topDocumentId(tabId) {
-  const f = await chrome.webNavigation.getFrame({ tabId, frameId: 0 }).catch(() => null);
-  return f?.documentId ?? null;
-}
-
-export async function getTab(tabId) {
-  try {
-    return await chrome.tabs.get(tabId);
-  } catch {
-    throw tabGone(tabId);
-  }
-}
 
 function scriptingError(tabId, e, frameId) {
   const m = String(e?.message ?? e);
-  if (/no tab with id/i.test(m)) return tabGone(tabId);
-  if (/no frame with id/i.test(m)) return new PageError('that frame is gone — take a new snapshot', { stale: true });
-  if (/error page/i.test(m)) return new PageError('the tab shows a browser error page — navigate somewhere else');
-  if (/cannot access|cannot be scripted|extensions gallery|chrome:\/\/|permission/i.test(m)) {
-    return new PageError(`the browser does not let extensions into this page (${m}) — navigate to an http(s) page`);
+  switch (chromeErrorKind(e)) {
+    case 'tabGone':
+      return tabGone(tabId);
+    case 'frameGone':
+      return new ToolError('that frame is gone — take a new snapshot', { stale: true });
+    case 'errorPage':
+      return new ToolError('the tab shows a browser error page — navigate somewhere else');
+    case 'notScriptable':
+      return new ToolError(`the browser does not let extensions into this page (${m}) — navigate to an http(s) page`);
+    case 'timeout':
+      if (attachStalled(tabId)) {
+        return new ToolError('the page is not responding: a JavaScript dialog that opened before tabbridge attached is probably blocking it (handle_dialog cannot see those) — ask the user to close it, or reload the tab');
+      }
+      return new ToolError(`the page${frameId ? ` (frame ${frameId})` : ''} did not answer in time — it is busy (a script stuck in a loop?) or blocked by a dialog: call handle_dialog if one is open, else ${HUNG_ADVICE}`);
+    default:
+      return new ToolError(`page script failed: ${m}`);
   }
-  if (/timed out/i.test(m)) {
-    if (attachStalled(tabId)) {
-      return new PageError('the page is not responding: a JavaScript dialog that opened before tabbridge attached is probably blocking it (handle_dialog cannot see those) — ask the user to close it, or reload the tab');
-    }
-    return new PageError(`the page${frameId ? ` (frame ${frameId})` : ''} did not answer in time — it is busy (a script stuck in a loop?) or blocked by a dialog: call handle_dialog if one is open, else ${HUNG_ADVICE}`);
-  }
-  return new PageError(`page script failed: ${m}`);
-}
-
-export function withTimeout(promise, ms) {
-  let timer;
-  return Promise.race([
-    promise,
-    new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('timed out')), ms); }),
-  ]).finally(() => clearTimeout(timer));
 }
 
 // Runs pageAgent(op, args) in frames (an array of frameIds, or 'all');
@@ -101,22 +59,22 @@ export async function runAgentFrames(tabId, frameIds, op, args = {}, { timeoutMs
   }
 }
 
-// One frame; a result with .error becomes a PageError.
+// One frame; a result with .error becomes a ToolError.
 export async function runAgent(tabId, frameId, op, args = {}, opts = {}) {
   const [r] = await runAgentFrames(tabId, [frameId], op, args, opts);
   const result = r?.result;
-  if (result === undefined || result === null) throw new PageError('page script returned nothing (the page may have navigated) — take a new snapshot');
-  if (result.error) throw new PageError(result.error, { stale: !!result.stale, desc: result.desc });
+  if (result === undefined || result === null) throw new ToolError('page script returned nothing (the page may have navigated) — take a new snapshot');
+  if (result.error) throw new ToolError(result.error, { stale: !!result.stale, desc: result.desc });
   return result;
 }
 
 // The one check of how a tool names an element: exactly one of ref or
 // selector (every tool that targets an element comes through targetOf; the
-// host's schema check cannot say "one of"). Throws PageError.
+// host's schema check cannot say "one of"). Throws ToolError.
 export function checkTarget({ ref, selector } = {}) {
   const given = (v) => v !== undefined && v !== null && v !== '';
-  if (given(ref) && given(selector)) throw new PageError('pass one of ref or selector, not both');
-  if (!given(ref) && !given(selector)) throw new PageError('give a ref (from snapshot) or a CSS selector');
+  if (given(ref) && given(selector)) throw new ToolError('pass one of ref or selector, not both');
+  if (!given(ref) && !given(selector)) throw new ToolError('give a ref (from snapshot) or a CSS selector');
 }
 
 // {ref|selector} -> {frameId, args} for the agent.
@@ -124,12 +82,12 @@ export async function targetOf(tabId, { ref, selector } = {}) {
   checkTarget({ ref, selector });
   if (ref !== undefined && ref !== null && ref !== '') {
     const parsed = await parseRef(tabId, ref);
-    if (!parsed) throw new PageError(`"${ref}" is not a ref; refs look like e12 or f1e3 (from snapshot)`);
-    if (parsed.frameId === null) throw new PageError(`stale ref ${ref}: that frame is gone — take a new snapshot`, { stale: true });
+    if (!parsed) throw new ToolError(`"${ref}" is not a ref; refs look like e12 or f1e3 (from snapshot)`);
+    if (parsed.frameId === null) throw new ToolError(`stale ref ${ref}: that frame is gone — take a new snapshot`, { stale: true });
     return { frameId: parsed.frameId, args: { ref: String(ref), localRef: parsed.local } };
   }
   if (typeof selector === 'string' && selector.trim()) return { frameId: 0, args: { selector } };
-  throw new PageError('give a ref (from snapshot) or a CSS selector');
+  throw new ToolError('give a ref (from snapshot) or a CSS selector');
 }
 
 // Maps a rect in frameId's viewport to the top-level viewport, one
@@ -147,12 +105,12 @@ async function mapToTop(tabId, frameId, rect, signal) {
     } catch {
       info = null;
     }
-    if (!info) throw new PageError('that frame is gone — take a new snapshot', { stale: true });
+    if (!info) throw new ToolError('that frame is gone — take a new snapshot', { stale: true });
     const parent = info.parentFrameId;
     if (parent < 0) break;
     await runAgent(tabId, parent, 'listen', {}, { signal });
     const ann = await runAgent(tabId, child, 'announce', {}, { signal });
-    if (!ann.token) throw new PageError('could not place that frame in the page — take a new snapshot');
+    if (!ann.token) throw new ToolError('could not place that frame in the page — take a new snapshot');
     const fr = await runAgent(tabId, parent, 'frameRect', { token: ann.token, rect: r }, { signal });
     r = fr.rect;
     scrolled ||= fr.scrolled;
@@ -214,8 +172,6 @@ export async function pointAt(tabId, loc, move, { signal } = {}) {
   return { x: loc.x, y: loc.y, unverified: true };
 }
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
 // Runs op on the target element in its frame.
 export async function onTarget(tabId, target, op, extra = {}, { signal } = {}) {
   const t = await targetOf(tabId, target);
@@ -224,7 +180,7 @@ export async function onTarget(tabId, target, op, extra = {}, { signal } = {}) {
 }
 
 // For other tools that take {ref|selector} (download_file): what the element is
-// and the link/source URL it carries. Throws PageError (stale ref, no match).
+// and the link/source URL it carries. Throws ToolError (stale ref, no match).
 export async function targetInfo(tabId, target) {
   const { frameId, args: _args, ...info } = await onTarget(tabId, target, 'info');
   return { frameId, ...info };
