@@ -15,7 +15,8 @@
 // (the default execution context of each frame, out-of-process ones included
 // when cdp.js auto-attaches them).
 
-import { cdp, onCdpEvent, onDetach } from '../worker/cdp.js';
+import { cdp, onCdpEvent } from '../worker/cdp.js';
+import { executionContexts, frameSessions } from '../worker/tab_state.js';
 import { describeDialog, dialogOf, dialogPromise } from '../worker/dialogs.js';
 import { inflightRequests } from '../worker/network_log.js';
 import { ToolError } from './stack/errors.js';
@@ -31,8 +32,10 @@ const GROUP = 'tabbridge-evaluate';
 // ---------------------------------------------------------------------------
 // Main-world execution contexts per tab (for allFrames), from Runtime events.
 
-const contexts = new Map(); // tabId -> Map(key -> {id, frameId, origin, sessionId})
-const frameSessions = new Map(); // tabId -> Map(sessionId -> {url}) of out-of-process iframes
+// tabId -> Map(key -> {id, frameId, origin, sessionId}); tabId -> Map(sessionId
+// -> {url}) of out-of-process iframes. tab_state.js drops both when the tab
+// goes or the debugger lets it go.
+const contexts = executionContexts;
 const key = (sessionId, id) => `${sessionId ?? ''}|${id}`;
 
 // Must run at the service worker's top level (cdp.js delivers events to
@@ -68,12 +71,6 @@ export function registerListeners() {
     if (!map) return;
     for (const [k, c] of map) if (c.sessionId === sessionId) map.delete(k);
   });
-  const forgetTab = (tabId) => {
-    contexts.delete(tabId);
-    frameSessions.delete(tabId);
-  };
-  onDetach(forgetTab);
-  chrome.tabs.onRemoved.addListener(forgetTab);
 }
 
 // ---------------------------------------------------------------------------

@@ -5,6 +5,7 @@
 // Long results are paged: the cursor points into the cached line list.
 
 import { dialogOf, describeDialog } from '../worker/dialogs.js';
+import { snapshotCache } from '../worker/tab_state.js';
 import { ToolError } from './stack/errors.js';
 import { pageTool } from './stack/page_tool.js';
 import { textResult } from './stack/results.js';
@@ -17,9 +18,8 @@ const DEFAULT_MAX_CHARS = PAGE_TOOLS.snapshot.defaults.maxChars;
 const MAX_FRAMES = 40;
 const SNAPSHOT_TIMEOUT_MS = 10000;
 
-const cache = new Map(); // tabId -> {id, lines}
+const cache = snapshotCache; // tabId -> {id, lines} (tab_state.js drops it with the tab)
 let snapCounter = 0;
-chrome.tabs.onRemoved.addListener((tabId) => cache.delete(tabId));
 
 const withPrefix = (line, prefix) => (prefix ? line.replace(/\[ref=(e\d+)\]/g, `[ref=${prefix}$1]`) : line);
 

@@ -10,6 +10,7 @@
 import { Event } from './protocol.js';
 import { sendEvent } from './native_port.js';
 import { newestWithin, restoring, tabStore } from './session_store.js';
+import { consoleBuffers, consoleEventBudget, onForget, onTabReplaced } from './tab_state.js';
 import { truncate } from '../tools/shared/read_format.js';
 
 export const CONSOLE_BUFFER_SIZE = 1000;
@@ -21,8 +22,9 @@ const EVENT_BURST = 10;
 const EVENT_REFILL_PER_S = 2;
 const EVENT_TEXT_MAX = 1000;
 
-const buffers = new Map(); // tabId -> entries, oldest first
-const eventBudget = new Map(); // tabId -> {tokens, at}
+// tabId -> entries, oldest first; tabId -> {tokens, at} (tab_state.js drops them with the tab).
+const buffers = consoleBuffers;
+const eventBudget = consoleEventBudget;
 // What a restarted worker gets back of a tab's buffer: chrome.storage.session
 // holds 10 MB for everything, so a tab keeps its newest entries up to this.
 const PERSIST_BYTES = 96 * 1024;
@@ -53,17 +55,12 @@ export function registerConsoleCapture() {
       if (entry) add(tabId, entry);
     }
   });
-  chrome.tabs.onRemoved.addListener((tabId) => {
-    buffers.delete(tabId);
-    eventBudget.delete(tabId);
-    store.remove(tabId);
+  onForget((tabId, dropped, why) => {
+    if (why === 'gone') store.remove(tabId);
   });
-  chrome.tabs.onReplaced.addListener((added, removed) => {
+  onTabReplaced((added, removed) => {
     const old = buffers.get(removed);
     if (old) buffers.set(added, [...old, ...(buffers.get(added) ?? [])].slice(-CONSOLE_BUFFER_SIZE));
-    buffers.delete(removed);
-    eventBudget.delete(removed);
-    store.remove(removed);
     store.dirty(added);
   });
   // Manifest content scripts only reach pages loaded after the extension

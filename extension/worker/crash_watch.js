@@ -14,13 +14,14 @@
 
 import { onCdpEvent } from './cdp.js';
 import { restoring } from './session_store.js';
+import { crashedTabs, onForget } from './tab_state.js';
 
 const ALIVE_PORT = 'tabbridge.alive'; // own_tools_relay.js opens it
 const STORE_KEY = 'tabbridge.crashed';
 // Status settles shortly after the port closes; look again a little later.
 const RECHECK_MS = [0, 250, 1000];
 
-const crashed = new Set();
+const crashed = crashedTabs; // tabId -> true (tab_state.js drops it with the tab)
 const listeners = [];
 
 export const isCrashed = (tabId) => crashed.has(tabId);
@@ -29,11 +30,11 @@ export const onTabCrashed = (fn) => listeners.push(fn);
 // No renderer behind the tab, and not because the browser discarded it.
 export const looksCrashed = (tab) => tab.status === 'unloaded' && !tab.discarded;
 
-const save = () => chrome.storage.session.set({ [STORE_KEY]: [...crashed] }).catch(() => {});
+const save = () => chrome.storage.session.set({ [STORE_KEY]: [...crashed.keys()] }).catch(() => {});
 
 function noteCrash(tabId) {
   if (crashed.has(tabId)) return;
-  crashed.add(tabId);
+  crashed.set(tabId, true);
   save();
   console.info(`tabbridge: tab ${tabId} crashed`);
   for (const fn of listeners) {
@@ -61,7 +62,7 @@ async function checkAfterPageWent(tabId) {
 // Must run synchronously at the service worker's top level.
 export function registerCrashWatch() {
   restoring(chrome.storage.session.get(STORE_KEY).then((got) => {
-    for (const id of got[STORE_KEY] ?? []) if (Number.isInteger(id)) crashed.add(id);
+    for (const id of got[STORE_KEY] ?? []) if (Number.isInteger(id)) crashed.set(id, true);
   }));
   onCdpEvent('Inspector.targetCrashed', (tabId, params, sessionId) => {
     if (!sessionId) noteCrash(tabId); // a child session's crash is an iframe's
@@ -78,5 +79,7 @@ export function registerCrashWatch() {
   chrome.tabs.onUpdated.addListener((tabId, change) => {
     if (change.status === 'loading') forget(tabId); // reloaded or navigated: alive again
   });
-  chrome.tabs.onRemoved.addListener(forget);
+  onForget((tabId, dropped) => {
+    if (dropped.includes(crashed)) save();
+  });
 }

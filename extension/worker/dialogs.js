@@ -5,10 +5,11 @@
 // kept in chrome.storage.session: a restarted service worker still knows them
 // (and keeps their tab's attach, debugger_release.js), CDP would not say again.
 
-import { cdp, onAttach, onCdpEvent, onDetach } from './cdp.js';
+import { cdp, onAttach, onCdpEvent } from './cdp.js';
 import { restoring } from './session_store.js';
+import { onForget, openDialogs } from './tab_state.js';
 
-const open = new Map(); // tabId -> {type, message, url, defaultPrompt, sessionId}
+const open = openDialogs; // tabId -> {type, message, url, defaultPrompt, sessionId} (tab_state.js)
 const waiters = new Map(); // tabId -> Set<fn(dialog)>
 const STORE_KEY = 'tabbridge.dialogs';
 
@@ -44,8 +45,10 @@ onCdpEvent('Page.javascriptDialogOpening', (tabId, p, sessionId) => {
 });
 
 onCdpEvent('Page.javascriptDialogClosed', (tabId) => close(tabId));
-onDetach((tabId) => close(tabId));
-chrome.tabs.onRemoved.addListener((tabId) => close(tabId));
+// A tab gone or let go by the debugger: tab_state.js dropped its dialog.
+onForget((tabId, dropped) => {
+  if (dropped.includes(open)) save();
+});
 
 export const dialogOf = (tabId) => open.get(tabId) ?? null;
 

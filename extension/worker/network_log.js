@@ -10,12 +10,16 @@
 // never sees them end.
 
 import { newestWithin, restoring, tabStore } from './session_store.js';
+import { mainFrameResponses, networkFailures as networkFailuresByTab, onForget, onTabReplaced, requestsInFlight } from './tab_state.js';
 
 export const NETWORK_BUFFER_SIZE = 1000;
 
-const failures = new Map(); // tabId -> [{method, url, status?, statusText?, error?, type, timestamp}]
-const inflight = new Map(); // tabId -> Map(requestId -> {url, type, start})
-const mainFrame = new Map(); // tabId -> {url, status, statusLine, timestamp}
+// Per tab (tab_state.js drops them with the tab): [{method, url, status?,
+// statusText?, error?, type, timestamp}]; Map(requestId -> {url, type,
+// start}); {url, status, statusLine, timestamp}.
+const failures = networkFailuresByTab;
+const inflight = requestsInFlight;
+const mainFrame = mainFrameResponses;
 const idleWaiters = new Set(); // fn(tabId) called whenever a tab's in-flight set shrinks
 const abandoned = new Set(); // requestIds of documents a tab navigated away from
 
@@ -98,20 +102,13 @@ export function registerNetworkLog() {
     push(d.tabId, { method: d.method, url: d.url, page: pageOf(d), error: d.error, type: d.type, timestamp: Math.round(d.timeStamp) });
   }, FILTER);
 
-  chrome.tabs.onRemoved.addListener((tabId) => {
-    failures.delete(tabId);
-    inflight.delete(tabId);
-    mainFrame.delete(tabId);
-    store.remove(tabId);
+  onForget((tabId, dropped, why) => {
+    if (why === 'gone') store.remove(tabId);
   });
-  chrome.tabs.onReplaced.addListener((added, removed) => {
+  onTabReplaced((added, removed) => {
     const old = failures.get(removed);
     if (old) failures.set(added, [...old, ...(failures.get(added) ?? [])]);
-    failures.delete(removed);
-    store.remove(removed);
     store.dirty(added);
-    inflight.delete(removed);
-    mainFrame.delete(removed);
   });
 }
 

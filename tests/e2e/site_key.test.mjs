@@ -19,6 +19,7 @@ globalThis.chrome = {
   debugger: { onEvent: event(), onDetach: event() },
   tabs: {
     onRemoved: event(),
+    onReplaced: event(),
     get: async (id) => {
       if (!tabs.has(id)) throw new Error(`No tab with id: ${id}.`);
       return tabs.get(id);

@@ -11,6 +11,7 @@ import { chromeErrorKind, tabGone } from '../stack/errors.js';
 import { pageTool } from '../stack/page_tool.js';
 import { getTab, topDocumentId } from '../stack/tab.js';
 import { onTabCrashed } from '../../worker/crash_watch.js';
+import { onTabReplaced, ownToolLists, reportedAt, waitingReports } from '../../worker/tab_state.js';
 import { navGraceWithin, watchTopFrame, withNavigatedTo } from '../shared/navigated_to.js';
 import { errorResult } from '../stack/results.js';
 import { cleanTools, normalise } from './own_tools_checks.js';
@@ -29,13 +30,13 @@ const RESEND = 'tabbridge.pagetools.resend';
 // last list of the tab's top document; `told` is {documentId, key, cleared}
 // of what the host was last sent (`cleared`: the tab's tools were cleared
 // at a navigation, the host waits for the new document to speak).
-const lists = new Map();
+// tab_state.js drops a tab's entries here when it goes.
+const lists = ownToolLists;
 // tabId -> promise: reports and commits of one tab are handled in order.
 const queues = new Map();
 // tabId -> {sender, msg}: the report waiting for the tab's next interval;
 // tabId -> when the tab's last report was handed on.
-const waiting = new Map();
-const reportedAt = new Map();
+const waiting = waitingReports;
 
 function enqueue(tabId, fn) {
   const next = (queues.get(tabId) ?? Promise.resolve())
@@ -53,12 +54,6 @@ function send(tabId, s) {
   sendEvent(Event.PAGE_TOOLS, {
     tabId, documentId: s.documentId, url: s.url, api: s.api, native: s.native, total: s.total, tools: s.tools,
   });
-}
-
-function forget(tabId) {
-  lists.delete(tabId);
-  waiting.delete(tabId);
-  reportedAt.delete(tabId);
 }
 
 function takeReport(tabId, sender, msg) {
@@ -99,13 +94,7 @@ export function registerOwnTools() {
     if (d.frameId !== 0) return;
     enqueue(d.tabId, () => onCommit(d));
   });
-  chrome.tabs.onRemoved.addListener((tabId) => {
-    forget(tabId);
-  });
-  chrome.tabs.onReplaced.addListener((added, removed) => {
-    forget(removed);
-    askResend(added);
-  });
+  onTabReplaced((added) => askResend(added));
   onConnected(() => {
     // A new host knows nothing: the lists with tools, and nothing else.
     for (const [tabId, s] of lists) {

@@ -4,7 +4,9 @@
 // the top frame has no prefix). Kept in chrome.storage.session so a restarted
 // service worker still reads old refs right.
 
-const mem = new Map(); // tabId -> {next, frames: {frameId: idx}, nextFrame}
+import { onForget, refCounters } from '../../worker/tab_state.js';
+
+const mem = refCounters; // tabId -> {next, frames: {frameId: idx}, nextFrame} (tab_state.js)
 const key = (tabId) => `tabbridge.refs.${tabId}`;
 
 async function load(tabId) {
@@ -23,9 +25,9 @@ function save(tabId) {
   if (s) chrome.storage.session.set({ [key(tabId)]: s }).catch(() => {});
 }
 
-chrome.tabs.onRemoved.addListener((tabId) => {
-  mem.delete(tabId);
-  chrome.storage.session.remove(key(tabId)).catch(() => {});
+// The saved copy goes with the tab.
+onForget((tabId, dropped, why) => {
+  if (why === 'gone') chrome.storage.session.remove(key(tabId)).catch(() => {});
 });
 
 export async function nextRef(tabId) {
