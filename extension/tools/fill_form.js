@@ -1,3 +1,4 @@
+// fill_form {fields, submit?, submitRef?}: fills several fields, then maybe submits their form.
 // (docs/page_tools.md; every action answers a short account: the element, then
 // what followed — navigation, dialog, new tab, its new state.)
 

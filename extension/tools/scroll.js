@@ -1,3 +1,4 @@
+// scroll {ref|selector?, dx?, dy?, x?, y?}: scrolls the page, an element into view, or its scroller.
 // (docs/page_tools.md; every action answers a short account: the element, then
 // what followed — navigation, dialog, new tab, its new state.)
 
