@@ -35,7 +35,7 @@ export default [
   },
   // Content scripts (manifest.json "content_scripts") are classic scripts.
   {
-    files: ['extension/*_main.js', 'extension/*_relay.js'],
+    files: ['extension/page/*_main.js', 'extension/page/*_relay.js'],
     languageOptions: {
       sourceType: 'script',
       globals: { ...globals.browser, ...globals.webextensions },

@@ -1,5 +1,5 @@
 // The one C++ definition of tabbridge's wire names and limits.
-// docs/protocol.md explains them; extension/protocol.js mirrors the
+// docs/protocol.md explains them; extension/worker/protocol.js mirrors the
 // extension-facing half. Change all three together.
 #pragma once
 
@@ -23,7 +23,7 @@ inline constexpr std::string_view kExtensionId = "adpkeaffmapkegingficmdcbffgoap
 // --- the agent's pages -----------------------------------------------------
 // The one rule for which URLs are the agent's: tabs on them are listed and
 // focusable, open_tab and navigate go only there (about:blank, data:,
-// chrome:// and the like stay the user's). extension/protocol.js has the
+// chrome:// and the like stay the user's). extension/worker/protocol.js has the
 // same list (AGENT_URL_SCHEMES); tests/e2e/protocol_sync.test.mjs holds them equal.
 inline constexpr std::string_view kAgentUrlSchemes[] = {"http", "https", "file"};
 constexpr bool IsAgentUrl(std::string_view url) {

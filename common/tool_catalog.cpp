@@ -328,7 +328,7 @@ std::string ExtensionCatalogJs() {
   std::string out =
       "// GENERATED from common/tool_catalog.cpp by `tabbridge tools --js` — do not edit.\n"
       "// The test extension_catalog_in_sync fails when this file and the C++ catalog\n"
-      "// differ; regenerate it with: build/bin/tabbridge tools --js > extension/tool_catalog.js\n"
+      "// differ; regenerate it with: build/bin/tabbridge tools --js > extension/worker/tool_catalog.js\n"
       "//\n"
       "// Every page tool the host sends as page.<name>: the policy capability it\n"
       "// needs, its deadline (0: timeoutMs + marginMs) and its arguments' defaults.\n\n"

@@ -33,7 +33,7 @@ inline constexpr std::string_view kAllCaps[] = {kCapEval, kCapDownload, kCapHtml
 
 // What the host and the extension both need of a page tool beyond its
 // schema: the capability the policy checks and how long a call may take.
-// extension/tool_catalog.js is generated from this (ExtensionCatalogJs) and a
+// extension/worker/tool_catalog.js is generated from this (ExtensionCatalogJs) and a
 // test fails when the two differ.
 struct PageToolSpec {
   std::string_view name;
@@ -45,7 +45,7 @@ struct PageToolSpec {
 const std::vector<PageToolSpec>& PageToolSpecs();
 // The deadline of a call of page tool `name` with `args` (timeoutMs counted in).
 std::uint64_t PageToolDeadline(std::string_view name, const Json& args);
-// extension/tool_catalog.js as it must read: every page tool's name,
+// extension/worker/tool_catalog.js as it must read: every page tool's name,
 // capability, deadline and argument defaults (`tabbridge tools --js`).
 std::string ExtensionCatalogJs();
 

@@ -1,24 +1,26 @@
 // Service-worker entry. Listeners are registered synchronously here because
 // MV3 only delivers the events that woke the worker to top-level listeners.
 
-import { hasHandler, start } from './native_port.js';
-import { PAGE_PREFIX } from './protocol.js';
-import { PAGE_TOOLS } from './tool_catalog.js';
-import { registerTabs } from './tabs.js';
-import { buildHello } from './hello.js';
-import { registerActTools } from './page_act.js';
-import { registerReadTools } from './page_read.js';
-import { registerOwnTools } from './own_tools.js';
-import { registerCrashWatch } from './crash_watch.js';
-import { registerDebuggerRelease } from './debugger_release.js';
-import { registerDebuggerEvents } from './debugger_events.js';
+import { hasHandler, start } from './worker/native_port.js';
+import { PAGE_PREFIX } from './worker/protocol.js';
+import { PAGE_TOOLS } from './worker/tool_catalog.js';
+import { registerTabs } from './worker/tabs.js';
+import { buildHello } from './worker/hello.js';
+import { registerPageTools } from './tools/registry.js';
+import { registerOwnTools } from './tools/own/own_tools.js';
+import { registerCrashWatch } from './worker/crash_watch.js';
+import { registerDebuggerRelease } from './worker/debugger_release.js';
+import { registerDebuggerEvents } from './worker/debugger_events.js';
+import { registerNetworkLog } from './worker/network_log.js';
+import { registerConsoleCapture } from './worker/console_capture.js';
 
 registerCrashWatch();
 registerDebuggerRelease();
 registerDebuggerEvents();
 registerTabs();
-registerActTools();
-registerReadTools();
+registerNetworkLog();
+registerConsoleCapture();
+registerPageTools();
 registerOwnTools();
 // Every page tool of the catalog (common/tool_catalog.cpp) has its handler:
 // a missing one stops the worker here, where every end-to-end test sees it.

@@ -1,6 +1,6 @@
 // `tabbridge tools [--json | --js]`: the tools tabbridge itself serves, from
 // the one catalog (common/tool_catalog.cpp) — a table for people, the MCP
-// tool objects, or extension/tool_catalog.js as it must read.
+// tool objects, or extension/worker/tool_catalog.js as it must read.
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// extension/protocol.js mirrors common/protocol.h (docs/protocol.md): the wire
+// extension/worker/protocol.js mirrors common/protocol.h (docs/protocol.md): the wire
 // names, limits, error codes and the deadline budget must be the same numbers
 // and strings on both sides. No browser: reads the header, imports the module.
 
@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const header = fs.readFileSync(path.join(ROOT, 'common/protocol.h'), 'utf8');
-const jsSource = fs.readFileSync(path.join(ROOT, 'extension/protocol.js'), 'utf8');
-const js = await import(path.join(ROOT, 'extension/protocol.js'));
+const jsSource = fs.readFileSync(path.join(ROOT, 'extension/worker/protocol.js'), 'utf8');
+const js = await import(path.join(ROOT, 'extension/worker/protocol.js'));
 
 /** `namespace::kName` (or `kName`) → value of every `inline constexpr` in protocol.h (numbers, products, strings). */
 function cppConstants() {
@@ -39,7 +39,7 @@ const cppValue = (name) => {
   return cpp.get(name);
 };
 
-describe('extension/protocol.js agrees with common/protocol.h', () => {
+describe('extension/worker/protocol.js agrees with common/protocol.h', () => {
   it('every value annotated with its C++ twin (// kName) has that value', () => {
     let checked = 0;
     for (const line of jsSource.split('\n')) {

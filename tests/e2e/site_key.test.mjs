@@ -1,6 +1,6 @@
 // The extension's half of the policy check (docs/protocol.md "The policy,
-// checked twice"), without a browser: extension/site_key.js decides whether
-// the tab is still on the site of params.policyUrl, and extension/page_handler.js
+// checked twice"), without a browser: extension/worker/site_key.js decides whether
+// the tab is still on the site of params.policyUrl, and extension/tools/stack/page_tool.js
 // (with a stand-in for the few chrome.* calls it makes) refuses a call on a
 // tab that moved — PAGE_MOVED with data {url} — before the tool runs, and
 // hands the tool a recheckSite() for the moment it acts.
@@ -12,13 +12,14 @@ import { fileURLToPath } from 'node:url';
 
 const EXTENSION = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../extension');
 
-// What page_handler.js and the modules it imports touch of chrome.*.
+// What page_tool.js and the modules it imports touch of chrome.*.
 const tabs = new Map();
 const event = () => ({ addListener() {}, removeListener() {} });
 globalThis.chrome = {
   debugger: { onEvent: event(), onDetach: event() },
   tabs: {
     onRemoved: event(),
+    onReplaced: event(),
     get: async (id) => {
       if (!tabs.has(id)) throw new Error(`No tab with id: ${id}.`);
       return tabs.get(id);
@@ -26,9 +27,10 @@ globalThis.chrome = {
   },
 };
 
-const { ErrorCode, POLICY_URL_PARAM, RpcError } = await import(path.join(EXTENSION, 'protocol.js'));
-const { assertOnSite, sameSite, siteKey, tabUrl } = await import(path.join(EXTENSION, 'site_key.js'));
-const { pageHandler } = await import(path.join(EXTENSION, 'page_handler.js'));
+const { ErrorCode, POLICY_URL_PARAM, RpcError } = await import(path.join(EXTENSION, 'worker/protocol.js'));
+const { assertOnSite, sameSite, siteKey, tabUrl } = await import(path.join(EXTENSION, 'worker/site_key.js'));
+const { pageTool } = await import(path.join(EXTENSION, 'tools/stack/page_tool.js'));
+const { ToolError } = await import(path.join(EXTENSION, 'tools/stack/errors.js'));
 
 describe('siteKey', () => {
   const same = [
@@ -88,24 +90,34 @@ describe('assertOnSite', () => {
   });
 });
 
-describe('pageHandler', () => {
+describe('pageTool', () => {
   const tab = (id, url) => tabs.set(id, { id, url, status: 'complete', discarded: false });
 
-  it('runs the tool on the checked site, without policyUrl in its params', async () => {
+  it('runs the tool on the checked site, with its tab, without policyUrl in its args', async () => {
     tab(1, 'http://127.0.0.1:8000/a');
     let got = null;
-    const handler = pageHandler(async (params) => {
-      got = params;
+    const handler = pageTool(async (tabId, args, ctx) => {
+      got = { tabId, args, url: ctx.tab.url };
       return { content: [] };
     });
     await handler({ tabId: 1, ref: 'e1', [POLICY_URL_PARAM]: 'http://127.0.0.1:8000/' }, {});
-    assert.deepEqual(got, { tabId: 1, ref: 'e1' });
+    assert.deepEqual(got, { tabId: 1, args: { ref: 'e1' }, url: 'http://127.0.0.1:8000/a' });
+  });
+
+  it('answers a ToolError as an isError result, and lets an RpcError through', async () => {
+    tab(5, 'http://127.0.0.1:8000/a');
+    const failing = pageTool(async () => {
+      throw new ToolError('no such button');
+    });
+    assert.deepEqual(await failing({ tabId: 5 }, {}), { content: [{ type: 'text', text: 'no such button' }], isError: true });
+    const invalid = pageTool(async () => assert.fail('a tabId that is no integer must not reach the tool'));
+    await assert.rejects(invalid({ tabId: 'x' }, {}), (e) => e instanceof RpcError && e.code === ErrorCode.INVALID_ARGUMENT);
   });
 
   it('does not run the tool on a tab that left the site', async () => {
     tab(2, 'http://localhost:8000/');
     let ran = false;
-    const handler = pageHandler(async () => {
+    const handler = pageTool(async () => {
       ran = true;
     }, { onCrashedTab: true });
     await assert.rejects(handler({ tabId: 2, [POLICY_URL_PARAM]: 'http://127.0.0.1:8000/' }, {}),
@@ -115,7 +127,7 @@ describe('pageHandler', () => {
 
   it('recheckSite() looks again at the moment the tool acts', async () => {
     tab(3, 'http://127.0.0.1:8000/a');
-    const handler = pageHandler(async (params, ctx) => {
+    const handler = pageTool(async (tabId, args, ctx) => {
       await ctx.recheckSite(); // still there
       tab(3, 'http://localhost:8000/elsewhere'); // the page moved meanwhile
       await ctx.recheckSite();
@@ -125,15 +137,16 @@ describe('pageHandler', () => {
       (e) => e.code === ErrorCode.PAGE_MOVED && e.data.url === 'http://localhost:8000/elsewhere');
   });
 
-  it('without policyUrl (an older host) nothing is checked; a gone tab is left to the tool', async () => {
+  it('without policyUrl (an older host) nothing is checked; a gone tab is TAB_NOT_FOUND, not a site question', async () => {
     tab(4, 'http://localhost:8000/');
     let ran = 0;
-    const handler = pageHandler(async (params, ctx) => {
+    const handler = pageTool(async (tabId, args, ctx) => {
       await ctx.recheckSite();
       ran++;
     });
     await handler({ tabId: 4 }, {});
-    await handler({ tabId: 99, [POLICY_URL_PARAM]: 'http://127.0.0.1:8000/' }, {});
-    assert.equal(ran, 2);
+    await assert.rejects(handler({ tabId: 99, [POLICY_URL_PARAM]: 'http://127.0.0.1:8000/' }, {}),
+      (e) => e.code === ErrorCode.TAB_NOT_FOUND && e.message === 'tab 99 is gone — call list_tabs');
+    assert.equal(ran, 1);
   });
 });

@@ -1,5 +1,5 @@
 // Puts host -> extension `chunk` notifications back together exactly as
-// docs/protocol.md §1 (and extension/chunk_assembler.js) do: consecutive
+// docs/protocol.md §1 (and extension/worker/chunk_assembler.js) do: consecutive
 // chunks of one id, index 0..count-1; an index-0 chunk starts a new message;
 // anything out of order discards the partial one.
 #pragma once

@@ -1,10 +1,10 @@
-// extension/chunk_assembler.js: host -> extension `chunk` notifications put
+// extension/worker/chunk_assembler.js: host -> extension `chunk` notifications put
 // back together; anything out of order or malformed drops the partial message.
 
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { ChunkAssembler } from '../../extension/chunk_assembler.js';
+import { ChunkAssembler } from '../../extension/worker/chunk_assembler.js';
 
 describe('ChunkAssembler', () => {
   let logged;

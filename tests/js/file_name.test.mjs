@@ -1,10 +1,10 @@
-// extension/file_name.js: the name download_file saves under is a bare,
+// extension/tools/shared/file_name.js: the name download_file saves under is a bare,
 // harmless file name whatever the page or the model suggested.
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { sanitizeFileName } from '../../extension/file_name.js';
+import { sanitizeFileName } from '../../extension/tools/shared/file_name.js';
 
 describe('sanitizeFileName', () => {
   it('keeps a plain name as it is', () => {

@@ -1,10 +1,10 @@
-// extension/keys.js: what press_key and type {keyEvents} send for a key name
+// extension/tools/shared/keys.js: what press_key and type {keyEvents} send for a key name
 // or a chord the model writes.
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { keyDef, parseChordOn } from '../../extension/keys.js';
+import { keyDef, parseChordOn } from '../../extension/tools/shared/keys.js';
 
 describe('keyDef', () => {
   it('letters carry their code, key code and text; an upper-case one is shifted', () => {

@@ -1,4 +1,4 @@
-// extension/own_tools_checks.js: what a page reports about its own tools, and
+// extension/tools/own/own_tools_checks.js: what a page reports about its own tools, and
 // what those tools answer, is checked again in the worker (the page may forge
 // either): names, sources, descriptions and schemas within the limits; an
 // answer made a CallToolResult of text and allowed images only.
@@ -6,8 +6,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { PageToolLimits } from '../../extension/protocol.js';
-import { capText, cleanTools, errorResult, normalise } from '../../extension/own_tools_checks.js';
+import { PageToolLimits } from '../../extension/worker/protocol.js';
+import { capText, cleanTools, normalise } from '../../extension/tools/own/own_tools_checks.js';
+import { errorResult } from '../../extension/tools/stack/results.js';
 
 describe('cleanTools', () => {
   it('keeps a well-formed tool, schema and readOnly included', () => {

@@ -1,10 +1,10 @@
-// extension/protocol.js: cut() and toolLabel(), how page text and the page's
+// extension/worker/protocol.js: cut() and toolLabel(), how page text and the page's
 // tool names are shortened in messages.
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { PageToolLimits, cut, toolLabel } from '../../extension/protocol.js';
+import { PageToolLimits, cut, toolLabel } from '../../extension/worker/protocol.js';
 
 describe('cut', () => {
   it('leaves text within max alone', () => {

@@ -1,11 +1,11 @@
-// extension/secrets.js: passwords the agent typed are masked in the text of a
+// extension/tools/shared/secrets.js: passwords the agent typed are masked in the text of a
 // result, in every spelling a page may echo them (as typed, URL-encoded, form-
 // encoded, inside JSON), and nowhere else.
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { MASK, maskSecrets } from '../../extension/secrets.js';
+import { MASK, maskSecrets } from '../../extension/tools/shared/secrets.js';
 
 const result = (...texts) => ({ content: texts.map((text) => ({ type: 'text', text })), _meta: { url: 'https://a.test/?p=hunter 2' } });
 

@@ -1,10 +1,10 @@
-// extension/session_store.js: newestWithin(), which entries of a tab's history
+// extension/worker/session_store.js: newestWithin(), which entries of a tab's history
 // are kept across a service-worker restart when they do not all fit.
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { newestWithin } from '../../extension/session_store.js';
+import { newestWithin } from '../../extension/worker/session_store.js';
 
 describe('newestWithin', () => {
   const size = (items) => items.reduce((n, x) => n + JSON.stringify(x).length + 1, 0);

@@ -1,0 +1,28 @@
+// handle_dialog {accept, promptText?}: answers the JavaScript dialog the tab shows.
+// (docs/page_tools.md; every action answers a short account: the element, then
+// what followed — navigation, dialog, new tab, its new state.)
+
+import { attachStalled } from '../worker/cdp.js';
+import { dialogOf, handleDialog } from '../worker/dialogs.js';
+import { checkpoint } from './stack/errors.js';
+import { pageTool } from './stack/page_tool.js';
+import { textResult } from './stack/results.js';
+import { account, navResult } from './shared/act.js';
+import { withEffects } from './shared/effects.js';
+
+async function handleDialogTool(tabId, { accept, promptText }, { signal, recheckSite }) {
+  if (!dialogOf(tabId)) {
+    return textResult(attachStalled(tabId)
+      ? 'no dialog tabbridge can answer is open, but the page is not responding: a dialog that opened before tabbridge attached may be blocking it — ask the user to close it, or reload the tab'
+      : 'no dialog is open on this tab', true);
+  }
+  let r;
+  const fx = await withEffects(tabId, async () => {
+    checkpoint(signal, 'answering the dialog');
+    r = await handleDialog(tabId, { accept, promptText });
+  }, { settleMs: 150, signal, recheckSite });
+  if (r.isError) return navResult(textResult(r.text, true), fx);
+  return navResult(textResult(account(r.text, fx.effects)), fx);
+}
+
+export const tool = pageTool(handleDialogTool, { debugger: 'required', name: 'handle_dialog' });

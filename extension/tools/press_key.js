@@ -1,0 +1,27 @@
+// press_key {key}: a key or chord (Enter, Control+A, Shift+Tab) to the focused element.
+// (docs/page_tools.md; every action answers a short account: the element, then
+// what followed — navigation, dialog, new tab, its new state.)
+
+import { ToolError } from './stack/errors.js';
+import { pageTool } from './stack/page_tool.js';
+import { textResult } from './stack/results.js';
+import { account, assertNoDialog, navResult } from './shared/act.js';
+import { withEffects } from './shared/effects.js';
+import { parseChord, pressChord } from './shared/input.js';
+import { runAgent } from './shared/targets.js';
+
+async function pressKeyTool(tabId, { key }, { signal, recheckSite }) {
+  assertNoDialog(tabId);
+  const chord = await parseChord(key);
+  if (chord.error) throw new ToolError(chord.error);
+  const fx = await withEffects(tabId, () => pressChord(tabId, chord, { signal }), { signal, recheckSite });
+  let focus = '';
+  if (!fx.navigated && !fx.dialog && /^(Tab|Shift\+Tab)$/i.test(key)) {
+    try {
+      focus = (await runAgent(tabId, 0, 'active', {}, { timeoutMs: 3000 })).text;
+    } catch { /* page busy: leave it out */ }
+  }
+  return navResult(textResult(account(`pressed ${key}`, focus, fx.effects)), fx);
+}
+
+export const tool = pageTool(pressKeyTool, { debugger: 'required', name: 'press_key' });

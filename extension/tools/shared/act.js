@@ -1,0 +1,59 @@
+// What the act tools share: how an action's answer is worded (account, show,
+// the element's state after it), where it took the tab, and a trusted click
+// on a located element.
+
+import { describeDialog, dialogOf } from '../../worker/dialogs.js';
+import { ToolError } from '../stack/errors.js';
+import { click, hover } from './input.js';
+import { pointAt, runAgent } from './targets.js';
+import { withNavigatedTo } from './navigated_to.js';
+
+export function assertNoDialog(tabId) {
+  const d = dialogOf(tabId);
+  if (d) throw new ToolError(`a dialog is open: ${describeDialog(d)} — call handle_dialog first`);
+}
+
+// An action's result, with where it took the tab (withEffects' navigatedTo).
+export const navResult = (r, fx) => withNavigatedTo(r, fx?.navigatedTo);
+
+export const show = (v) => {
+  const s = String(v ?? '').replace(/\s+/g, ' ');
+  return `"${s.length > 80 ? `${s.slice(0, 79)}…` : s}"`;
+};
+
+function stateChanges(before = {}, after = {}) {
+  const out = [];
+  if (before.checked !== after.checked && after.checked !== undefined) {
+    out.push(after.checked === 'mixed' ? 'now mixed' : after.checked ? 'now checked' : 'now unchecked');
+  }
+  if (before.value !== after.value && after.value !== undefined) out.push(`value now ${show(after.value)}`);
+  if (!!before.disabled !== !!after.disabled) out.push(after.disabled ? 'now disabled' : 'now enabled');
+  if (before.expanded !== after.expanded && after.expanded !== undefined) out.push(after.expanded ? 'now expanded' : 'now collapsed');
+  if (before.pressed !== after.pressed && after.pressed !== undefined) out.push(after.pressed ? 'now pressed' : 'now not pressed');
+  if (!!before.selected !== !!after.selected) out.push(after.selected ? 'now selected' : 'now not selected');
+  return out;
+}
+
+// The target's state after an action, as phrases (nothing if it navigated away).
+export async function afterState(tabId, frameId, args, before, fx) {
+  if (fx.navigated || fx.dialog) return [];
+  try {
+    const { state } = await runAgent(tabId, frameId, 'state', args, { timeoutMs: 3000 });
+    return stateChanges(before, state);
+  } catch (e) {
+    if (e instanceof ToolError && e.stale) return ['the element is no longer in the page'];
+    return [];
+  }
+}
+
+export const account = (...parts) => parts.flat().filter(Boolean).join('; ');
+
+// A trusted click on a located element (see pointAt for pages with
+// out-of-process iframes). opts: click's, and signal.
+export async function clickAt(tabId, loc, opts = {}) {
+  const { signal } = opts;
+  const p = await pointAt(tabId, loc, (x, y) => hover(tabId, x, y, { signal }), { signal });
+  if (p.dialog) return p;
+  if (p.unverified) loc.note = [loc.note, 'the pointer could not be confirmed on it (frames still settling?)'].filter(Boolean).join('; ');
+  return click(tabId, p.x, p.y, opts);
+}

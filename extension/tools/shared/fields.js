@@ -1,0 +1,77 @@
+// Filling form fields with trusted input: type, fill_form and the page's
+// form tools (form_tool_call.js) focus, type and set fields the same way.
+
+import { ToolError } from '../stack/errors.js';
+import { insertText, parseChord, pressChord, typeKeys } from './input.js';
+import { locate, onTarget, runAgent, targetOf } from './targets.js';
+import { clickAt, show } from './act.js';
+
+// Focuses a text field (script focus, else a real click) with its text selected
+// (clear) or the caret at the end. Returns the focus op's answer.
+export async function focusField(tabId, target, clear, signal) {
+  const t = await targetOf(tabId, target);
+  let f = await runAgent(tabId, t.frameId, 'focus', { ...t.args, clear }, { signal });
+  if (!f.focused) {
+    const loc = await locate(tabId, target, { signal });
+    const r = await clickAt(tabId, loc, { signal });
+    if (r.dialog) return { ...f, dialog: r.dialog, frameId: t.frameId, args: t.args };
+    f = await runAgent(tabId, t.frameId, 'focus', { ...t.args, clear }, { signal });
+    if (!f.focused) throw new ToolError(`could not focus ${f.desc} — click it first, then use press_key`);
+  }
+  return { ...f, frameId: t.frameId, args: t.args };
+}
+
+export async function typeInto(tabId, f, text, clear, signal, keyEvents = false) {
+  if (text.length) return keyEvents ? typeKeys(tabId, text, { signal }) : insertText(tabId, text, { signal });
+  if (clear && !f.empty) return pressChord(tabId, await parseChord('Backspace'), { signal });
+  return {};
+}
+
+const TRUE_WORDS = new Set(['true', 'on', 'yes', 'checked', '1', 'y']);
+const FALSE_WORDS = new Set(['false', 'off', 'no', 'unchecked', '0', 'n', '']);
+function toBool(v) {
+  if (typeof v === 'boolean') return v;
+  const s = String(v).trim().toLowerCase();
+  if (TRUE_WORDS.has(s)) return true;
+  if (FALSE_WORDS.has(s)) return false;
+  return null;
+}
+
+export async function fillOne(tabId, field, signal) {
+  const target = { ref: field.ref, selector: field.selector };
+  const info = await onTarget(tabId, target, 'fieldInfo', {}, { signal });
+  const { desc } = info;
+  if (info.disabled) throw new ToolError(`${desc} is disabled`);
+  const value = field.value;
+  switch (info.kind) {
+    case 'text': {
+      if (typeof value !== 'string') throw new ToolError(`${desc} is a text field: give a string value`);
+      const f = await focusField(tabId, target, true, signal);
+      if (f.dialog) return { text: `${desc}: dialog`, dialog: f.dialog };
+      const r = await typeInto(tabId, f, value, true, signal);
+      const secret = !!(info.state?.secret || info.state?.type === 'password' || f.secret);
+      return { text: `${desc} = ${show(secret ? '•••' : value)}`, dialog: r.dialog, secret: secret && value ? value : undefined };
+    }
+    case 'checkbox':
+    case 'radio': {
+      const want = toBool(value);
+      if (want === null) throw new ToolError(`${desc} is a ${info.kind}: give true or false`);
+      const has = info.checked === true;
+      if (has === want) return { text: `${desc} already ${want ? 'checked' : 'unchecked'}` };
+      if (info.kind === 'radio' && !want) throw new ToolError(`${desc} cannot be unchecked — check another option of its group`);
+      const loc = await locate(tabId, target, { signal });
+      const r = await clickAt(tabId, loc, { signal });
+      if (r.dialog) return { text: `clicked ${desc}`, dialog: r.dialog };
+      const { state } = await runAgent(tabId, loc.frameId, 'state', loc.args, { timeoutMs: 3000 });
+      if ((state.checked === true) !== want) throw new ToolError(`clicked ${desc} but it is still ${state.checked ? 'checked' : 'unchecked'}`);
+      return { text: `${desc} ${want ? 'checked' : 'unchecked'}` };
+    }
+    case 'select': {
+      const values = Array.isArray(value) ? value.map(String) : [String(value)];
+      const r = await onTarget(tabId, target, 'select', { values }, { signal });
+      return { text: `${desc} = ${r.selected.map(show).join(', ')}` };
+    }
+    default:
+      throw new ToolError(`${desc} is not a form field (text, checkbox, radio or select) — use click or type`);
+  }
+}

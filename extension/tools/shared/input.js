@@ -1,0 +1,153 @@
+// Trusted input through CDP Input.* on the tab's top-level session (the browser
+// routes events to the right frame, out-of-process iframes included).
+// Coordinates are top-level viewport CSS px. A dialog opened by the event's
+// handler blocks the CDP call until the dialog is answered, so every dispatch
+// races the dialog: {dialog} comes back instead of hanging. Every dispatch
+// first checks the call's signal (opts.signal): once the call was cancelled or
+// ran out of time, no further event goes to the page.
+
+import { cdp, onAttach } from '../../worker/cdp.js';
+import { dialogPromise } from '../../worker/dialogs.js';
+import { checkpoint, HUNG_ADVICE, ToolError } from '../stack/errors.js';
+import { MOD, NAMED, keyDef, parseChordOn } from './keys.js';
+
+// The page keeps thinking it has focus while the user works elsewhere, so
+// focus()/typing behave as if the window were in front. (Registered when the
+// worker imports this module: its top level.)
+onAttach(async (tabId, send, { sessionId }) => {
+  if (!sessionId) await send('Emulation.setFocusEmulationEnabled', { enabled: true });
+});
+
+async function send(tabId, method, params, signal) {
+  checkpoint(signal, `the next input event (${params.type ?? method})`);
+  const d = dialogPromise(tabId);
+  const call = cdp(tabId, method, params);
+  call.catch(() => {}); // may settle after the dialog; nobody waits then
+  try {
+    const winner = await Promise.race([call.then(() => null), d.promise]);
+    return winner ? { dialog: winner } : {};
+  } catch (e) {
+    if (/timed out/.test(e.message)) {
+      throw new ToolError(`the page did not take the input event (${params.type ?? method}) in time: it is busy or hung ` +
+        `(a script stuck in a loop?); nothing more was sent — ${HUNG_ADVICE}`);
+    }
+    throw e;
+  } finally {
+    d.cancel();
+  }
+}
+
+const BUTTONS = { left: 1, right: 2, middle: 4 };
+
+// Sequence stops at the first dialog. Returns {dialog?}.
+async function sequence(tabId, steps, signal) {
+  for (const [method, params] of steps) {
+    const r = await send(tabId, method, params, signal);
+    if (r.dialog) return r;
+  }
+  return {};
+}
+
+export function click(tabId, x, y, { button = 'left', doubleClick = false, modifiers = 0, signal } = {}) {
+  const b = BUTTONS[button] ?? 1;
+  const steps = [['Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, modifiers }]];
+  const clicks = doubleClick ? [1, 2] : [1];
+  for (const clickCount of clicks) {
+    steps.push(['Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button, buttons: b, clickCount, modifiers }]);
+    steps.push(['Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button, buttons: 0, clickCount, modifiers }]);
+  }
+  return sequence(tabId, steps, signal);
+}
+
+export function hover(tabId, x, y, { signal } = {}) {
+  return sequence(tabId, [['Input.dispatchMouseEvent', { type: 'mouseMoved', x, y }]], signal);
+}
+
+// A trusted mouse wheel at (x, y): scrolls whatever is under that point.
+export function mouseWheel(tabId, x, y, deltaX, deltaY, { signal } = {}) {
+  return sequence(tabId, [
+    ['Input.dispatchMouseEvent', { type: 'mouseMoved', x, y }],
+    ['Input.dispatchMouseEvent', { type: 'mouseWheel', x, y, deltaX, deltaY }],
+  ], signal);
+}
+
+export function insertText(tabId, text, { signal } = {}) {
+  return send(tabId, 'Input.insertText', { text }, signal);
+}
+
+// ---- keys ------------------------------------------------------------------
+
+let platformOs = null;
+async function isMac() {
+  if (platformOs === null) {
+    try {
+      platformOs = (await chrome.runtime.getPlatformInfo()).os;
+    } catch {
+      platformOs = '';
+    }
+  }
+  return platformOs === 'mac';
+}
+
+// Mac editing shortcuts need explicit commands (other platforms bind them in the renderer).
+const MAC_COMMANDS = { a: 'selectAll', c: 'copy', x: 'cut', v: 'paste', z: 'undo' };
+
+// "Control+Shift+A" -> {mods: ['Control','Shift'], def, mac} or {error} (keys.js).
+export async function parseChord(spec) {
+  return parseChordOn(spec, await isMac());
+}
+
+export async function pressChord(tabId, chord, { signal } = {}) {
+  const { mods, def, mac } = chord;
+  let modifiers = 0;
+  const steps = [];
+  for (const m of mods) {
+    modifiers |= MOD[m];
+    const [code, keyCode] = NAMED[m];
+    steps.push(['Input.dispatchKeyEvent', { type: 'rawKeyDown', key: m, code, windowsVirtualKeyCode: keyCode, modifiers }]);
+  }
+  if (def.key in MOD) {
+    // A lone modifier: its down is the whole press.
+    const [code, keyCode] = NAMED[def.key];
+    modifiers |= MOD[def.key];
+    steps.push(['Input.dispatchKeyEvent', { type: 'rawKeyDown', key: def.key, code, windowsVirtualKeyCode: keyCode, modifiers }]);
+    steps.push(['Input.dispatchKeyEvent', { type: 'keyUp', key: def.key, code, windowsVirtualKeyCode: keyCode, modifiers: modifiers & ~MOD[def.key] }]);
+  } else {
+    const commandish = modifiers & (MOD.Control | MOD.Alt | MOD.Meta);
+    let key = def.key;
+    let text = commandish ? undefined : def.text;
+    if ((modifiers & MOD.Shift) && text && /^[a-z]$/.test(text)) {
+      key = text.toUpperCase();
+      text = key;
+    }
+    const down = { type: text ? 'keyDown' : 'rawKeyDown', key, code: def.code, windowsVirtualKeyCode: def.keyCode, modifiers };
+    if (text) {
+      down.text = text;
+      down.unmodifiedText = text;
+    }
+    if (mac && (modifiers & MOD.Meta) && MAC_COMMANDS[def.key.toLowerCase()]) down.commands = [MAC_COMMANDS[def.key.toLowerCase()]];
+    steps.push(['Input.dispatchKeyEvent', down]);
+    steps.push(['Input.dispatchKeyEvent', { type: 'keyUp', key, code: def.code, windowsVirtualKeyCode: def.keyCode, modifiers }]);
+  }
+  for (const m of [...mods].reverse()) {
+    modifiers &= ~MOD[m];
+    const [code, keyCode] = NAMED[m];
+    steps.push(['Input.dispatchKeyEvent', { type: 'keyUp', key: m, code, windowsVirtualKeyCode: keyCode, modifiers }]);
+  }
+  return sequence(tabId, steps, signal);
+}
+
+// type {keyEvents}: each character as a trusted key press (keydown, keypress
+// and input, keyup — CDP keyDown with text, then keyUp) into the focused
+// element, for fields that react to keys; a newline is Enter. Stops at the
+// first dialog. Returns {dialog?}.
+export function typeKeys(tabId, text, { signal } = {}) {
+  const steps = [];
+  for (const ch of String(text)) {
+    const def = ch === '\n' || ch === '\r' ? keyDef('Enter') : keyDef(ch);
+    const base = { key: def.key, code: def.code, windowsVirtualKeyCode: def.keyCode };
+    steps.push(['Input.dispatchKeyEvent', { type: 'keyDown', ...base, text: def.text, unmodifiedText: def.text }]);
+    steps.push(['Input.dispatchKeyEvent', { type: 'keyUp', ...base }]);
+  }
+  return sequence(tabId, steps, signal);
+}

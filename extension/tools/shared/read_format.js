@@ -1,0 +1,38 @@
+// Pure helpers of the read-and-observe page tools (and the console capture):
+// opaque pagination cursors and text formatting (times, truncation). No chrome: tests/js unit-tests them.
+
+// ---------------------------------------------------------------------------
+// Cursors: opaque to the model; base64url of a small JSON object.
+
+export function encodeCursor(obj) {
+  const bytes = new TextEncoder().encode(JSON.stringify(obj));
+  let bin = '';
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+export function decodeCursor(cursor) {
+  try {
+    const b64 = cursor.replace(/-/g, '+').replace(/_/g, '/');
+    const bin = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
+    const obj = JSON.parse(new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0))));
+    if (obj && typeof obj === 'object') return obj;
+  } catch { /* fall through */ }
+  return null;
+}
+
+// ---------------------------------------------------------------------------
+// Formatting
+
+const pad = (n, w = 2) => String(n).padStart(w, '0');
+
+// Local wall-clock time of an epoch-ms timestamp: HH:MM:SS.mmm
+export function clock(ms) {
+  const d = new Date(ms);
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
+}
+
+export function truncate(s, max) {
+  s = String(s ?? '');
+  return s.length > max ? `${s.slice(0, max)}… [${s.length - max} more chars]` : s;
+}

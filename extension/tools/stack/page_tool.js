@@ -1,0 +1,80 @@
+// The wrapper every request that works on one tab's page goes through
+// (page.<tool> and pagetool.call): the tab counts as in use while the call
+// runs (the debugger is detached only from idle tabs, debugger_release.js); a
+// tab that left the site the host checked the call for (params.policyUrl) is
+// not touched — PAGE_MOVED, site_key.js; a crashed tab's calls are answered at
+// once with what to do (crash_watch.js) unless the tool works on a crashed tab
+// (navigate reloads it; the console and network logs are what led up to the
+// crash); a tab that is gone is TAB_NOT_FOUND; the debugger is attached first
+// when the tool needs it; a ToolError thrown by the tool is its isError answer.
+//
+// The tool is run(tabId, args, ctx): args without tabId and policyUrl; ctx is
+// native_port's (signal, deadline, requestId) plus tab (chrome.tabs.Tab),
+// recheckSite() — the same site check again, for the moment it acts
+// (effects.js) — and policyUrl, for tools that reach beyond the page
+// (download_file.js).
+
+import { attach, usingTab } from '../../worker/cdp.js';
+import { isCrashed, looksCrashed } from '../../worker/crash_watch.js';
+import { POLICY_URL_PARAM, RpcError } from '../../worker/protocol.js';
+import { assertOnSite } from '../../worker/site_key.js';
+import { tabGone, ToolError } from './errors.js';
+import { errorResult } from './results.js';
+import { requireTabId } from './tab.js';
+
+// debugger: 'none' | 'required' (the tool sends CDP commands) | 'optional'
+// (it can do without, e.g. snapshot on a tab DevTools holds).
+export function pageTool(run, { onCrashedTab = false, debugger: needsDebugger = 'none', name = 'tool' } = {}) {
+  const answer = catchToolError(run);
+  return (params, ctx) => {
+    const { [POLICY_URL_PARAM]: policyUrl, tabId, ...args } = params ?? {};
+    const currentTab = () => (Number.isInteger(tabId) ? chrome.tabs.get(tabId).catch(() => null) : null);
+    // No tab: the answer is "gone" (below, or the tool's own look-up).
+    const recheckSite = async () => assertOnSite(await currentTab(), policyUrl);
+    return usingTab(tabId, async () => {
+      const tab = await currentTab();
+      assertOnSite(tab, policyUrl);
+      const crashed = onCrashedTab ? null : crashedAnswer(tabId, tab);
+      if (crashed) return crashed;
+      requireTabId(tabId);
+      if (!tab) throw tabGone(tabId);
+      if (needsDebugger !== 'none') await attachFor(name, tabId, needsDebugger === 'required');
+      return answer(tabId, args, { ...ctx, tab, recheckSite, policyUrl });
+    });
+  };
+}
+
+async function attachFor(name, tabId, required) {
+  try {
+    await attach(tabId);
+  } catch (e) {
+    if (required || e instanceof RpcError) throw e;
+    console.info(`tabbridge: ${name} without debugger: ${e.message}`);
+  }
+}
+
+// The answer of a page tool called on a crashed tab, or null when it runs.
+function crashedAnswer(tabId, tab) {
+  if (!Number.isInteger(tabId) || !tab) return null;
+  if (isCrashed(tabId)) {
+    return errorResult(`tab ${tabId} crashed — reload it (navigate {action: "reload"}) or close it (close_tab)`);
+  }
+  if (looksCrashed(tab)) {
+    return errorResult(`tab ${tabId} has no running page (it crashed, or the browser has not loaded it yet) — ` +
+      'reload it (navigate {action: "reload"}) or close it (close_tab)');
+  }
+  return null;
+}
+
+// fn with its ToolError as an isError result, for a tool that adds to every
+// answer, errors included (where it navigated to: navigate, wait_for, evaluate).
+export function catchToolError(fn) {
+  return async (...args) => {
+    try {
+      return await fn(...args);
+    } catch (e) {
+      if (e instanceof ToolError) return errorResult(e.message);
+      throw e;
+    }
+  };
+}

@@ -1,0 +1,85 @@
+// Tabs: the Tab object the host sees, the tab events, and the tab requests.
+
+import { ErrorCode, Event, Method, RpcError, isAgentUrl } from './protocol.js';
+import { registerHandler, sendEvent } from './native_port.js';
+import { chromeErrorKind } from '../tools/stack/errors.js';
+import { isCrashed, onTabCrashed } from './crash_watch.js';
+
+// Anything else (chrome:, javascript:, extension pages, ...) is not the agent's to open.
+
+// Chrome maps other about: URLs (about:version, about:settings) to chrome:// pages.
+
+export const toTab = (tab) => ({
+  id: tab.id,
+  windowId: tab.windowId,
+  title: tab.title ?? '',
+  url: tab.url || tab.pendingUrl || '',
+  status: tab.status ?? '',
+  active: tab.active,
+  crashed: isCrashed(tab.id),
+});
+
+// Events leave in the order Chrome fired them, even the one that needs an
+// async look-up (onReplaced).
+let events = Promise.resolve();
+function emit(fn) {
+  events = events.then(fn).catch((e) => console.info(`tabbridge: tab event failed: ${e.message}`));
+}
+
+// Must run synchronously at the service worker's top level (MV3 listeners).
+export function registerTabs() {
+  chrome.tabs.onCreated.addListener((tab) => emit(() => sendEvent(Event.TAB_CREATED, { tab: toTab(tab) })));
+  chrome.tabs.onUpdated.addListener((tabId, change, tab) => {
+    if ('url' in change || 'title' in change || 'status' in change) {
+      emit(() => sendEvent(Event.TAB_UPDATED, { tab: toTab(tab) }));
+    }
+  });
+  chrome.tabs.onRemoved.addListener((tabId) => emit(() => sendEvent(Event.TAB_REMOVED, { tabId })));
+  // Chrome fires no tab event for a crash (crash_watch.js sees it).
+  onTabCrashed((tabId) => emit(async () => {
+    const tab = await chrome.tabs.get(tabId).catch(() => null);
+    if (tab) sendEvent(Event.TAB_UPDATED, { tab: toTab(tab) });
+  }));
+  // Prerendering swaps a tab for another: to the host that is a close and an open.
+  chrome.tabs.onReplaced.addListener((addedTabId, removedTabId) => emit(async () => {
+    sendEvent(Event.TAB_REMOVED, { tabId: removedTabId });
+    const tab = await chrome.tabs.get(addedTabId).catch(() => null); // gone again already
+    if (tab) sendEvent(Event.TAB_CREATED, { tab: toTab(tab) });
+  }));
+
+  registerHandler(Method.TABS_CREATE, createTab);
+  registerHandler(Method.TABS_CLOSE, closeTab);
+}
+
+const invalid = (message) => new RpcError(ErrorCode.INVALID_ARGUMENT, message);
+const shorten = (s) => (s.length > 200 ? `${s.slice(0, 200)}…` : s); // data: URLs can be huge
+
+async function createTab({ url, active = false }) {
+  if (typeof url !== 'string') throw invalid('url must be a string');
+  if (typeof active !== 'boolean') throw invalid('active must be a boolean');
+  let parsed;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw invalid(`"${shorten(url)}" is not a valid URL; give an absolute URL such as https://example.com/`);
+  }
+  if (!isAgentUrl(parsed.href)) {
+    throw invalid(`cannot open "${shorten(url)}"; use an http, https or file URL (the pages the agent works on)`);
+  }
+  try {
+    return { tab: toTab(await chrome.tabs.create({ url, active })) };
+  } catch (e) {
+    // Chrome's own URL refusals ("Invalid url", "Cannot navigate to a file URL ...").
+    throw /\burl\b/i.test(e.message) ? invalid(e.message) : e;
+  }
+}
+
+async function closeTab({ tabId }) {
+  if (!Number.isInteger(tabId)) throw invalid('tabId must be an integer');
+  try {
+    await chrome.tabs.remove(tabId);
+  } catch (e) {
+    throw chromeErrorKind(e) === 'tabGone' ? new RpcError(ErrorCode.TAB_NOT_FOUND, `no tab with id ${tabId}`) : e;
+  }
+  return { closed: true };
+}
