@@ -71,7 +71,7 @@ export function readPageInPage({ mode, selector, sameOrigin = false, include, ex
   // mirrors the value into it) is masked: secrets stay out of what the model
   // reads. The live value is never in outerHTML. Masked fields: password
   // inputs and text inputs the page masks (-webkit-text-security), as
-  // page_agent.js's isSecret; the page is copied only when it has one.
+  // page/agent/roles.js's isSecret; the page is copied only when it has one.
   if (mode === 'html') {
     const top = selector ? root : document.documentElement;
     const isSecret = (el) => {
@@ -105,7 +105,7 @@ export function readPageInPage({ mode, selector, sameOrigin = false, include, ex
 
   // --- links ------------------------------------------------------------------
   if (mode === 'links') {
-    // Refs the snapshot already gave these links (page_agent.js's registry; none are minted here).
+    // Refs the snapshot already gave these links (page/agent/registry.js; none are minted here).
     const reg = globalThis.__tabbridgeRefs;
     const refFor = reg && reg.doc === document && reg.byEl
       ? (el) => { const n = reg.byEl.get(el); return n === undefined ? null : `e${n}`; }

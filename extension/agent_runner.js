@@ -1,0 +1,100 @@
+// Running the page agent (extension/page/agent/*.js) in a tab's frames,
+// installed once per document: a call sends only a small function (callAgent)
+// that hands op and args to the agent already in the frame's isolated world.
+// A frame without it (new document) gets the agent's files first
+// (executeScript({files})), then the call.
+//
+// Round trips: a frame this worker has called since its document committed:
+// one (the call). A frame it has not (new document, worker restarted): two
+// (files, call). A frame it believed had the agent but has not (it committed
+// unseen, or the agent there is another worker's): three (call answers
+// "missing", files, call). The op itself runs once either way: a "missing"
+// answer means it did not run.
+//
+// The agent's code lives in the document's isolated world (one per document;
+// a document restored from the back/forward cache keeps it); its ref registry
+// sits apart (registry.js), so installing newer code keeps the refs.
+
+// In injection order: each file uses the ones before it.
+export const AGENT_FILES = ['text', 'dom', 'registry', 'roles', 'names', 'states', 'geometry', 'frames', 'snapshot', 'scroll', 'fields', 'dispatch']
+  .map((name) => `page/agent/${name}.js`);
+
+// This worker's agent: one id per service-worker start, so that a frame
+// holding the agent of an earlier start (or of the extension before a reload
+// or update) gets these files again.
+const AGENT_VERSION = `${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 8)}`;
+
+const MISSING = '__tabbridgeAgentMissing';
+
+// Serialised into the page: must use nothing from this module's scope.
+// installed: the files were just injected, so the agent there is this
+// worker's version.
+export function callAgent(op, args, version, installed) {
+  const agent = globalThis.__tabbridgeAgent;
+  if (installed && typeof agent?.run === 'function') agent.version = version;
+  if (typeof agent?.run !== 'function' || agent.version !== version) return { __tabbridgeAgentMissing: true };
+  return agent.run(op, args);
+}
+
+export const isMissing = (result) => !!result?.[MISSING];
+
+// tabId -> Set of frameIds whose current document got the agent from this worker.
+const known = new Map();
+
+let watching = false;
+function watchCommits() {
+  if (watching || !globalThis.chrome?.webNavigation) return;
+  watching = true;
+  // A new document in a frame has no agent (a new top document: nor do its frames).
+  chrome.webNavigation.onCommitted.addListener(({ tabId, frameId }) => {
+    if (frameId === 0) known.delete(tabId);
+    else known.get(tabId)?.delete(frameId);
+  });
+  chrome.tabs.onRemoved.addListener((tabId) => known.delete(tabId));
+}
+
+function remember(tabId, results) {
+  let frames = known.get(tabId);
+  if (!frames) known.set(tabId, frames = new Set());
+  for (const r of results) if (!isMissing(r.result)) frames.add(r.frameId);
+}
+
+// Counts of what this worker sent, for the bench and the tests' debug hook.
+export const agentStats = { calls: 0, installs: 0 };
+
+function install(target) {
+  agentStats.installs++;
+  return chrome.scripting.executeScript({ target, world: 'ISOLATED', files: AGENT_FILES });
+}
+
+function call(target, op, args, installed) {
+  agentStats.calls++;
+  return chrome.scripting.executeScript({ target, world: 'ISOLATED', func: callAgent, args: [op, args, AGENT_VERSION, installed] });
+}
+
+// Runs agent op with args in frames (an array of frameIds, or 'all') of the
+// tab; resolves to chrome.scripting's results ({frameId, documentId, result});
+// a frame that loses the agent between install and call (it navigated)
+// answers result undefined. Rejects with chrome.scripting's errors.
+export async function executeAgent(tabId, frameIds, op, args) {
+  watchCommits();
+  const all = frameIds === 'all';
+  const target = all ? { tabId, allFrames: true } : { tabId, frameIds };
+  const frames = known.get(tabId);
+  const fresh = !(all ? frames?.has(0) : frameIds.every((f) => frames?.has(f)));
+  if (fresh) await install(target);
+  let results = await call(target, op, args, fresh);
+  const missing = results.filter((r) => isMissing(r.result)).map((r) => r.frameId);
+  if (missing.length) {
+    const again = { tabId, frameIds: missing };
+    const retry = async () => {
+      await install(again);
+      return call(again, op, args, true);
+    };
+    // One frame of many gone meanwhile must not fail the others' answers.
+    const retried = new Map((await (all ? retry().catch(() => []) : retry())).map((r) => [r.frameId, r]));
+    results = results.map((r) => retried.get(r.frameId) ?? r);
+  }
+  remember(tabId, results);
+  return results.map((r) => (isMissing(r.result) ? { ...r, result: undefined } : r));
+}
