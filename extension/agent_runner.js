@@ -16,7 +16,7 @@
 // sits apart (registry.js), so installing newer code keeps the refs.
 
 // In injection order: each file uses the ones before it.
-export const AGENT_FILES = ['text', 'dom', 'registry', 'roles', 'names', 'states', 'geometry', 'frames', 'snapshot', 'scroll', 'fields', 'dispatch']
+export const AGENT_FILES = ['text', 'dom', 'registry', 'roles', 'names', 'states', 'geometry', 'frames', 'snapshot', 'scroll', 'fields', 'read', 'dispatch']
   .map((name) => `page/agent/${name}.js`);
 
 // This worker's agent: one id per service-worker start, so that a frame

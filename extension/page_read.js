@@ -4,7 +4,7 @@
 //
 //   navigate.js         navigate        chrome.tabs + webNavigation (+ network_log.js for networkidle/status)
 //   wait_for.js         wait_for        polling every frame with chrome.scripting
-//   read_page.js        read_page       read_page_inject.js in the page's isolated world
+//   read_page.js        read_page       page/agent/read.js in the page's isolated world
 //   console_capture.js  console_logs    console_main.js (MAIN) + console_relay.js content scripts
 //   network_log.js      network_errors  chrome.webRequest
 //   evaluate.js         evaluate        CDP Runtime.evaluate through cdp.js

@@ -4,7 +4,6 @@
 // Long output comes a window at a time: the answer carries nextCursor, which
 // the model passes back as cursor for the next window.
 
-import { readPageInPage, selectionInPage } from './read_page_inject.js';
 import { ToolError, dataResult, decodeCursor, documentResult, encodeCursor, getTab, inject, mainResult, toolHandler } from './read_util.js';
 import { PAGE_TOOLS } from './tool_catalog.js';
 
@@ -37,8 +36,8 @@ export const readPageTool = toolHandler(async ({ tabId, mode = 'markdown', selec
 
   const r = mainResult(await inject(tabId, {
     frameIds: [0],
-    func: readPageInPage,
-    args: [{ mode, selector, sameOrigin, include, exclude, offset, maxChars: limit }],
+    agentOp: 'readPage',
+    agentArgs: { mode, selector, sameOrigin, include, exclude, offset, maxChars: limit },
   }));
   if (!r) throw new ToolError('the page gave no answer (it may be navigating): call read_page again');
   if (r.error) throw new ToolError(`${r.error}: check it with snapshot or read_page mode "html"/"links", or omit selector`);
@@ -83,7 +82,7 @@ function emptyMessage(mode, selector, filtered) {
 }
 
 async function readSelection(tabId) {
-  const results = await inject(tabId, { func: selectionInPage, allFrames: true });
+  const results = await inject(tabId, { agentOp: 'selection', allFrames: true });
   const hit = results
     .filter((x) => x.result?.text)
     .sort((a, b) => (a.frameId === 0 ? -1 : b.frameId === 0 ? 1 : 0))[0];

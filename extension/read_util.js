@@ -5,6 +5,7 @@
 import { ErrorCode, Event, RpcError } from './protocol.js';
 import { sendEvent } from './native_port.js';
 import { describeDialog, dialogOf } from './dialogs.js';
+import { executeAgent } from './agent_runner.js';
 
 // Cursors and text formatting live in read_format.js (no chrome: unit-tested).
 export { clock, decodeCursor, encodeCursor, truncate } from './read_format.js';
@@ -78,8 +79,10 @@ const shortUrl = (u) => (u && u.length > 120 ? `${u.slice(0, 120)}…` : u || '(
 // InjectionResult array. Pages extensions may not script (chrome:, the error
 // page) become ToolError; a frame removed under us (navigation) NavigatedError.
 // injectImmediately: run now, not at document_idle (a page still loading).
+// agentOp (and agentArgs): an op of the page agent instead of func or files,
+// installed where the document has none (agent_runner.js).
 export async function inject(tabId, { func, args = [], allFrames = false, frameIds, world = 'ISOLATED', files, timeoutMs = INJECT_TIMEOUT_MS,
-  injectImmediately = false }) {
+  injectImmediately = false, agentOp, agentArgs = {} }) {
   const target = frameIds ? { tabId, frameIds } : { tabId, allFrames };
   // A JavaScript dialog blocks the page: scripts would wait for it.
   const dialog = dialogOf(tabId);
@@ -87,7 +90,9 @@ export async function inject(tabId, { func, args = [], allFrames = false, frameI
   let timer;
   try {
     return await Promise.race([
-      chrome.scripting.executeScript({ target, world, injectImmediately, ...(files ? { files } : { func, args }) }),
+      agentOp
+        ? executeAgent(tabId, frameIds ?? (allFrames ? 'all' : [0]), agentOp, agentArgs)
+        : chrome.scripting.executeScript({ target, world, injectImmediately, ...(files ? { files } : { func, args }) }),
       new Promise((_, reject) => {
         timer = setTimeout(() => reject(new Error(`__timeout`)), timeoutMs);
       }),

@@ -18,13 +18,15 @@
 //   submit   {ref|selector, armOnly?}        -> {button: local ref, desc, next} | {requested, desc} | {armed} | {error}
 //   submitState {}                           -> {submitted, prevented, invalid[]} | {none}
 //   active {}                                -> {text} (where the focus is)
+//   readPage {mode, selector?, …}            -> read_page's answer (read.js)
+//   selection {}                             -> {text, url} | {secret}
 // Every op takes startAt (the tab's next ref number, for a registry this
 // document does not have yet) and notAfter (epoch ms): past it, the op does
 // nothing ({error, expired}).
 (function (agent) {
   'use strict';
 
-  const { geometry, frames, snapshot, scroll, fields } = agent;
+  const { geometry, frames, snapshot, scroll, fields, read } = agent;
 
   const pageFailed = (e) => ({ error: `page script failed: ${e?.message ?? e}` });
 
@@ -49,6 +51,8 @@
     submit: fields.submitOp,
     submitState: fields.submitStateOp,
     active: fields.activeOp,
+    readPage: read.readPage,
+    selection: read.selection,
   };
 
   function run(op, a = {}) {
