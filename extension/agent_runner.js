@@ -59,16 +59,11 @@ function remember(tabId, results) {
   for (const r of results) if (!isMissing(r.result)) frames.add(r.frameId);
 }
 
-// Counts of what this worker sent, for the bench and the tests' debug hook.
-export const agentStats = { calls: 0, installs: 0 };
-
 function install(target) {
-  agentStats.installs++;
   return chrome.scripting.executeScript({ target, world: 'ISOLATED', files: AGENT_FILES });
 }
 
 function call(target, op, args, installed) {
-  agentStats.calls++;
   return chrome.scripting.executeScript({ target, world: 'ISOLATED', func: callAgent, args: [op, args, AGENT_VERSION, installed] });
 }
 
