@@ -33,9 +33,10 @@ export default [
       globals: { ...globals.browser, ...globals.webextensions },
     },
   },
-  // Content scripts (manifest.json "content_scripts") are classic scripts.
+  // Content scripts (manifest.json "content_scripts") and the page agent
+  // (page/agent/, injected as files by tools/stack/agent_runner.js) are classic scripts.
   {
-    files: ['extension/page/*_main.js', 'extension/page/*_relay.js'],
+    files: ['extension/page/*_main.js', 'extension/page/*_relay.js', 'extension/page/agent/*.js'],
     languageOptions: {
       sourceType: 'script',
       globals: { ...globals.browser, ...globals.webextensions },

@@ -4,7 +4,6 @@
 // Long output comes a window at a time: the answer carries nextCursor, which
 // the model passes back as cursor for the next window.
 
-import { readPageInPage, selectionInPage } from '../page/read_page_inject.js';
 import { ToolError } from './stack/errors.js';
 import { inject, mainResult } from './stack/inject.js';
 import { pageTool } from './stack/page_tool.js';
@@ -40,8 +39,8 @@ async function readPageTool(tabId, { mode = 'markdown', selector, sameOrigin = f
 
   const r = mainResult(await inject(tabId, {
     frameIds: [0],
-    func: readPageInPage,
-    args: [{ mode, selector, sameOrigin, include, exclude, offset, maxChars: limit }],
+    agentOp: 'readPage',
+    agentArgs: { mode, selector, sameOrigin, include, exclude, offset, maxChars: limit },
   }));
   if (!r) throw new ToolError('the page gave no answer (it may be navigating): call read_page again');
   if (r.error) throw new ToolError(`${r.error}: check it with snapshot or read_page mode "html"/"links", or omit selector`);
@@ -88,7 +87,7 @@ function emptyMessage(mode, selector, filtered) {
 }
 
 async function readSelection(tabId) {
-  const results = await inject(tabId, { func: selectionInPage, allFrames: true });
+  const results = await inject(tabId, { agentOp: 'selection', allFrames: true });
   const hit = results
     .filter((x) => x.result?.text)
     .sort((a, b) => (a.frameId === 0 ? -1 : b.frameId === 0 ? 1 : 0))[0];

@@ -42,6 +42,8 @@ export const frameSessions = tabMap({ untilDetach: true });
 export const openDialogs = tabMap({ untilDetach: true });
 // crash_watch.js: tabId -> true while the tab's renderer is crashed (also saved: crash_watch.js).
 export const crashedTabs = tabMap();
+// tools/stack/agent_runner.js: tabId -> Set of frameIds whose document has this worker's page agent.
+export const agentFrames = tabMap();
 // tools/own/own_tools.js: tabId -> the last tool list of the tab's top document; tabId -> the
 // report waiting for the tab's next interval; tabId -> when its last report was handed on.
 export const ownToolLists = tabMap();

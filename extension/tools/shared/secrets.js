@@ -1,5 +1,5 @@
 // Password values stay out of what the model reads (issue 9). The page side
-// never hands them out (page_agent.js shows a password field's value as dots,
+// never hands them out (page/agent/states.js shows a password field's value as dots,
 // read_page masks them); this masks the ones the agent itself typed into a
 // password field wherever the page may echo them back within the same call:
 // in a GET form's URL, a validation message, a live region.

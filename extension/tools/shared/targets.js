@@ -10,7 +10,7 @@
 import { Deadlines } from '../../worker/protocol.js';
 import { checkpoint, chromeErrorKind, HUNG_ADVICE, tabGone, ToolError } from '../stack/errors.js';
 import { sleep, withTimeout } from '../stack/time.js';
-import { pageAgent } from '../../page_agent.js';
+import { executeAgent } from '../stack/agent_runner.js';
 import { framePrefix, nextRef, parseRef } from './refs.js';
 import { attachStalled, childTargets, clearStalled } from '../../worker/cdp.js';
 
@@ -37,21 +37,17 @@ function scriptingError(tabId, e, frameId) {
   }
 }
 
-// Runs pageAgent(op, args) in frames (an array of frameIds, or 'all');
-// returns [{frameId, result}]. startAt (the tab's next ref number) goes along,
-// for the registry of a document that has none yet.
+// Runs the page agent's op (page/agent/dispatch.js lists them) in frames (an
+// array of frameIds, or 'all'), installing it where the document has none
+// (stack/agent_runner.js); returns [{frameId, result}]. startAt (the tab's next
+// ref number) goes along, for the registry of a document that has none yet.
 // A script that reaches a hung page after timeoutMs does nothing there (notAfter).
 export async function runAgentFrames(tabId, frameIds, op, args = {}, { timeoutMs = AGENT_TIMEOUT_MS, signal } = {}) {
   checkpoint(signal, `the page step "${op}"`);
   const startAt = await nextRef(tabId);
   if (attachStalled(tabId)) timeoutMs = Math.min(timeoutMs, 3000);
   try {
-    const results = await withTimeout(chrome.scripting.executeScript({
-      target: frameIds === 'all' ? { tabId, allFrames: true } : { tabId, frameIds },
-      world: 'ISOLATED',
-      func: pageAgent,
-      args: [op, { startAt, ...args, notAfter: Date.now() + timeoutMs }],
-    }), timeoutMs);
+    const results = await withTimeout(executeAgent(tabId, frameIds, op, { startAt, ...args, notAfter: Date.now() + timeoutMs }), timeoutMs);
     clearStalled(tabId);
     return results.map((r) => ({ frameId: r.frameId, result: r.result }));
   } catch (e) {

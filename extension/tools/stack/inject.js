@@ -4,6 +4,7 @@
 import { describeDialog, dialogOf } from '../../worker/dialogs.js';
 import { chromeErrorKind, NavigatedError, tabGone, ToolError } from './errors.js';
 import { withTimeout } from './time.js';
+import { executeAgent } from './agent_runner.js';
 
 const INJECT_TIMEOUT_MS = 10000;
 
@@ -13,16 +14,19 @@ const dialogAdvice = (d) => `the page shows ${describeDialog(d)}: answer it with
 // Returns the InjectionResult array. Pages extensions may not script
 // (chrome:, the error page) become ToolError; a frame removed under us
 // (navigation) NavigatedError. injectImmediately: run now, not at
-// document_idle (a page still loading).
+// document_idle (a page still loading). agentOp (and agentArgs): an op of
+// the page agent instead of func or files, installed where the document has
+// none (agent_runner.js).
 export async function inject(tabId, { func, args = [], allFrames = false, frameIds, world = 'ISOLATED', files, timeoutMs = INJECT_TIMEOUT_MS,
-  injectImmediately = false }) {
+  injectImmediately = false, agentOp, agentArgs = {} }) {
   const target = frameIds ? { tabId, frameIds } : { tabId, allFrames };
   // A JavaScript dialog blocks the page: scripts would wait for it.
   const dialog = dialogOf(tabId);
   if (dialog) throw new ToolError(dialogAdvice(dialog));
   try {
-    return await withTimeout(
-      chrome.scripting.executeScript({ target, world, injectImmediately, ...(files ? { files } : { func, args }) }), timeoutMs);
+    return await withTimeout(agentOp
+      ? executeAgent(tabId, frameIds ?? (allFrames ? 'all' : [0]), agentOp, agentArgs)
+      : chrome.scripting.executeScript({ target, world, injectImmediately, ...(files ? { files } : { func, args }) }), timeoutMs);
   } catch (e) {
     const m = String(e?.message ?? e);
     switch (chromeErrorKind(e)) {
