@@ -76,16 +76,25 @@ export function registerListeners() {
 // ---------------------------------------------------------------------------
 
 // Code that navigates the tab (location.href = …) says where to in the
-// answer's _meta (navigated_to.js), as an action does.
+// answer's _meta (navigated_to.js), as an action does. The renderer reports
+// the navigation it was asked for (Page.frameRequestedNavigation) on the same
+// CDP session before the evaluation's answer: only then is the navigation's
+// start looked for a little longer (webNavigation's events may come after the
+// answer) — an evaluation that navigates nothing does not wait.
 async function evaluateTool(tabId, args, ctx) {
   const nav = await watchTopFrame(tabId);
+  let requested = false;
+  const offRequested = onCdpEvent('Page.frameRequestedNavigation', (id, { disposition }) => {
+    if (id === tabId && (disposition ?? 'currentTab') === 'currentTab') requested = true;
+  });
   try {
     // Watching from here on: a commit between the wrapper's site check and
     // the watch's start would otherwise go unseen (page_tool.js).
     await ctx?.recheckSite?.();
     const r = await evaluateInPage(tabId, args, ctx);
-    return withNavigatedTo(r, await nav?.navigatedTo({ graceMs: navGraceWithin(ctx?.deadline) }));
+    return withNavigatedTo(r, await nav?.navigatedTo({ graceMs: requested ? navGraceWithin(ctx?.deadline) : 0 }));
   } finally {
+    offRequested();
     nav?.dispose();
   }
 }

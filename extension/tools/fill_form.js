@@ -75,7 +75,7 @@ async function fillFormTool(tabId, { fields, submit = false, submitRef }, { sign
       failure = `submit: ${e.message}`;
       return {};
     }
-  }, { settleMs: submitting ? 300 : 50, signal, recheckSite });
+  }, { minWaitMs: submitting ? 300 : 0, signal, recheckSite });
   const answer = (text, isError, submitted) => {
     const r = navResult(maskSecrets(textResult(text, isError), secrets), fx);
     r.structuredContent = { filled: done.length, submitted };

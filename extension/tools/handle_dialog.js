@@ -20,7 +20,7 @@ async function handleDialogTool(tabId, { accept, promptText }, { signal, recheck
   const fx = await withEffects(tabId, async () => {
     checkpoint(signal, 'answering the dialog');
     r = await handleDialog(tabId, { accept, promptText });
-  }, { settleMs: 150, signal, recheckSite });
+  }, { signal, recheckSite });
   if (r.isError) return navResult(textResult(r.text, true), fx);
   return navResult(textResult(account(r.text, fx.effects)), fx);
 }

@@ -15,7 +15,7 @@ async function hoverTool(tabId, { ref, selector }, { signal, recheckSite }) {
   const fx = await withEffects(tabId, async () => {
     const p = await pointAt(tabId, loc, (x, y) => hover(tabId, x, y, { signal }), { signal });
     return p.dialog ? p : hover(tabId, p.x, p.y, { signal });
-  }, { settleMs: 100, signal, recheckSite });
+  }, { frameId: loc.frameId, signal, recheckSite });
   return navResult(textResult(account(`hovering over ${loc.desc}`, loc.note, await afterState(tabId, loc.frameId, loc.args, loc.state, fx), fx.effects)), fx);
 }
 

@@ -36,7 +36,7 @@ async function scrollTool(tabId, { ref, selector, dx, dy, x, y }, { signal, rech
   // overflow its scroller); over the page: a spot no inner scroller covers.
   const point = !loc ? before.point : before.visible ? { x: loc.rect.x + before.visible.x, y: loc.rect.y + before.visible.y } : loc;
   const fx = await withEffects(tabId, () => mouseWheel(tabId, point.x, point.y, wheel.deltaX, wheel.deltaY, { signal }),
-    { settleMs: 0, signal, recheckSite });
+    { quietMs: 0, signal, recheckSite });
   if (fx.dialog || fx.navigated) return navResult(textResult(account('sent the mouse wheel', fx.effects)), fx);
   // The wheel scrolls on the compositor (maybe animated): read until it stops.
   let now = before;

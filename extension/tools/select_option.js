@@ -13,7 +13,7 @@ async function selectOptionTool(tabId, { ref, selector, values }, { signal, rech
   let r;
   const fx = await withEffects(tabId, async () => {
     r = await onTarget(tabId, { ref, selector }, 'select', { values }, { signal });
-  }, { settleMs: 50, signal, recheckSite });
+  }, { signal, recheckSite });
   return navResult(textResult(account(`selected ${r.selected.map(show).join(', ')} in ${r.desc}`, fx.effects)), fx);
 }
 

@@ -22,7 +22,7 @@ async function typeTextTool(tabId, { ref, selector, text, clear = false, submit 
     const r = await typeInto(tabId, f, text, clear, signal, keyEvents);
     if (r.dialog || !submit) return r;
     return pressChord(tabId, await parseChord('Enter'), { signal });
-  }, { settleMs: submit ? 150 : 30, signal, recheckSite });
+  }, { frameId: () => f?.frameId ?? 0, signal, recheckSite });
   const n = [...text].length;
   const chars = `${n} char${n === 1 ? '' : 's'}`;
   const how = `${clear ? `replaced the text of ${f.desc} with ${chars}` : `typed ${chars} into ${f.desc}`}${keyEvents ? ' key by key' : ''}`;

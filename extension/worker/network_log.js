@@ -132,6 +132,27 @@ export function inflightRequests(tabId) {
   return [...(inflight.get(tabId)?.values() ?? [])];
 }
 
+// Resolves once none of the tab's fetch/XHR requests that started at or after
+// sinceMs (epoch ms) is in flight — what an action's effects may still be
+// waiting for. Each request's end is an event (idleWaiters): no polling.
+// Returns {busy (some were in flight when asked), done: Promise, dispose()};
+// done never rejects.
+export function fetchesSettled(tabId, sinceMs) {
+  const busy = () => [...(inflight.get(tabId)?.values() ?? [])].some((r) => r.type === 'xmlhttprequest' && r.start >= sinceMs);
+  let check = null;
+  const wasBusy = busy();
+  const done = new Promise((resolve) => {
+    check = (changed) => {
+      if (changed !== undefined && changed !== tabId) return;
+      if (!busy()) resolve();
+    };
+    check();
+  });
+  idleWaiters.add(check);
+  done.then(() => idleWaiters.delete(check));
+  return { busy: wasBusy, done, dispose: () => idleWaiters.delete(check) };
+}
+
 // Resolves once the tab has had no request in flight for quietMs; rejects on
 // abort. Requests that never finish (long polls) keep it waiting: callers race
 // it against their deadline.

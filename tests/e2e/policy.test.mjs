@@ -114,6 +114,15 @@ describe('policy', { timeout: 300_000 }, () => {
     await tab.close();
   }));
 
+  it('evaluate that sends the page to the denied host answers the denial, not its value', step(async () => {
+    const tab = await env.open('/policy.html');
+    const target = JSON.stringify(`${deniedOrigin}/a.html`);
+    const [result, text] = await s.pageErr('evaluate', { expression: `location.href = ${target}; 'evaluated-value'` });
+    assert.match(text, /^evaluate: the page went to localhost:\d+ — \w+ denied on localhost:\d+: rule 1 /);
+    assert.ok(!JSON.stringify(result).includes('evaluated-value'), 'the value is not in the answer');
+    await tab.close();
+  }));
+
   it('a click on a link to the denied host stops there: the page is not read', step(async () => {
     const tab = await env.open('/policy.html');
     const [result, text] = await s.pageErr('click', { selector: '#away' });

@@ -5,6 +5,7 @@
 //   prepare  {ref|selector, scroll?, hitTest?} -> {desc, x, y, rect, state, note?, scrolled, covered} | {error}
 //   hoverCheck {ref|selector, arm?, waitMs?} -> {armed} | {hit}  (did the last mouse move reach it)
 //   settle {frames?, maxMs?, extraMs?}       -> {ok} after two animation frames
+//   quiet {quietMs?, maxMs?}                 -> {mutations, waitedMs} once the DOM stopped changing (quiet.js)
 //   listen {}                               -> {ok} (this window hears frame announcements)
 //   announce {}                              -> {token} posted to the parent window | {inline} | {top}
 //   resolveFrames {tokens, frameRefs}        -> {map: {token: ref of the <iframe> it came from}}
@@ -26,7 +27,7 @@
 (function (agent) {
   'use strict';
 
-  const { geometry, frames, snapshot, scroll, fields, read } = agent;
+  const { geometry, frames, snapshot, scroll, fields, read, quiet } = agent;
 
   const pageFailed = (e) => ({ error: `page script failed: ${e?.message ?? e}` });
 
@@ -35,6 +36,7 @@
     prepare: geometry.prepare,
     hoverCheck: geometry.hoverCheck,
     settle: geometry.settle,
+    quiet: quiet.quiet,
     listen: (a) => {
       frames.listen(window, a.startAt);
       return { ok: true };

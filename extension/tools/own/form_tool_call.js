@@ -344,7 +344,7 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped) {
     }
     how = 'called requestSubmit() (the form has no submit button)';
     return {};
-  }, { settleMs: submits ? 300 : 50, signal });
+  }, { minWaitMs: submits ? 300 : 0, signal });
   const answer = (r) => navResult(r, fx); // says where the submit took the tab
 
   const filled = done.length

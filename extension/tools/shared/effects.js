@@ -4,45 +4,91 @@
 
 import { describeDialog, onDialog } from '../../worker/dialogs.js';
 import { watchTopFrame } from './navigated_to.js';
-import { sleep } from '../stack/time.js';
+import { fetchesSettled } from '../../worker/network_log.js';
+import { runAgent } from './targets.js';
 
 const NAV_WAIT_MS = 10000;
+// After the input: the page must go this long without a DOM change before its
+// effects are read — a handler's promise chain, a framework's re-render — yet
+// a click that changes nothing slow answers within a few milliseconds.
+const QUIET_MS = 20;
+// A page that never stops changing (an animation, a ticking clock).
+const QUIET_MAX_MS = 1000;
+// fetch/XHR requests the action started: their answers usually change the page.
+const FETCH_WAIT_MS = 5000;
 
-// Runs act(), then watches the tab for settleMs (longer while a navigation it
-// started is loading). Returns {value, effects: [phrases], navigated, dialog,
-// navigatedTo} (navigatedTo: the URL of the new top document, or of the one
-// still loading, for the result's _meta — navResult). recheckSite (the
-// call's ctx.recheckSite, page_tool.js) runs right before act: a tab that
-// left the site the call was checked for is not acted on.
-export async function withEffects(tabId, act, { settleMs = 150, signal, recheckSite } = {}) {
+// Runs act(), then waits for its effects, each an event rather than a fixed
+// time: a dialog (done at once); the DOM of frameId (a number, or a function
+// asked after act) quiet for quietMs (0: no
+// wait, for scroll); the fetch/XHR requests it started finished (then quiet
+// again); a navigation it started loaded (its DOMContentLoaded, or error),
+// up to NAV_WAIT_MS. minWaitMs: wait at least that long for a navigation to
+// show up (a form submit handled by script may start one late).
+// Returns {value, effects: [phrases], navigated, dialog, navigatedTo}
+// (navigatedTo: the URL of the new top document, or of the one still loading,
+// for the result's _meta — navResult). recheckSite (the call's
+// ctx.recheckSite, page_tool.js) runs right before act: a tab that left the
+// site the call was checked for is not acted on.
+export async function withEffects(tabId, act, { frameId = 0, quietMs = QUIET_MS, minWaitMs = 0, signal, recheckSite } = {}) {
   const ev = { navUrl: null, committed: null, loaded: false, navError: null, sameDoc: null, newTabs: [], dialog: null };
+  // Every event wakes whoever waits on `seen` (below).
+  const waiters = new Set();
+  const note = (fn) => (d) => {
+    fn(d);
+    for (const w of [...waiters]) w();
+  };
   const top = (d) => d.tabId === tabId && d.frameId === 0;
   const L = [
-    [chrome.webNavigation.onBeforeNavigate, (d) => { if (top(d)) Object.assign(ev, { navUrl: d.url, loaded: false, navError: null }); }],
-    [chrome.webNavigation.onCommitted, (d) => { if (top(d)) ev.committed = d.url; }],
-    [chrome.webNavigation.onDOMContentLoaded, (d) => { if (top(d)) ev.loaded = true; }],
-    [chrome.webNavigation.onErrorOccurred, (d) => { if (top(d)) ev.navError = d.error; }],
-    [chrome.webNavigation.onHistoryStateUpdated, (d) => { if (top(d)) ev.sameDoc = d.url; }],
-    [chrome.webNavigation.onReferenceFragmentUpdated, (d) => { if (top(d)) ev.sameDoc = d.url; }],
-    [chrome.tabs.onCreated, (t) => { if (t.openerTabId === tabId) ev.newTabs.push(t); }],
+    [chrome.webNavigation.onBeforeNavigate, note((d) => { if (top(d)) Object.assign(ev, { navUrl: d.url, loaded: false, navError: null }); })],
+    [chrome.webNavigation.onCommitted, note((d) => { if (top(d)) ev.committed = d.url; })],
+    [chrome.webNavigation.onDOMContentLoaded, note((d) => { if (top(d)) ev.loaded = true; })],
+    [chrome.webNavigation.onErrorOccurred, note((d) => { if (top(d)) ev.navError = d.error; })],
+    [chrome.webNavigation.onHistoryStateUpdated, note((d) => { if (top(d)) ev.sameDoc = d.url; })],
+    [chrome.webNavigation.onReferenceFragmentUpdated, note((d) => { if (top(d)) ev.sameDoc = d.url; })],
+    [chrome.tabs.onCreated, note((t) => { if (t.openerTabId === tabId) ev.newTabs.push(t); })],
   ];
   for (const [event, fn] of L) event.addListener(fn);
-  const offDialog = onDialog(tabId, (d) => { ev.dialog = d; });
+  const offDialog = onDialog(tabId, note((d) => { ev.dialog = d; }));
+  const aborted = () => signal?.aborted;
+  if (signal) signal.addEventListener('abort', note(() => {}), { once: true });
+  // Resolves when cond() holds (checked now and on every event) or after ms.
+  const seen = (cond, ms) => new Promise((resolve) => {
+    let timer = null;
+    const check = () => {
+      if (!cond()) return;
+      waiters.delete(check);
+      clearTimeout(timer);
+      resolve();
+    };
+    waiters.add(check);
+    timer = setTimeout(() => { waiters.delete(check); resolve(); }, Math.max(0, ms));
+    check();
+  });
+  const navStarted = () => ev.dialog || aborted() || ev.navUrl;
+  const navPending = () => ev.navUrl && !ev.loaded && !ev.navError;
   let nav = null;
   try {
     nav = await watchTopFrame(tabId);
     await recheckSite?.();
+    const actedAt = Date.now();
     const value = await act();
     if (value?.dialog) ev.dialog = value.dialog;
-    const deadline = Date.now() + NAV_WAIT_MS;
-    const settleEnd = Date.now() + settleMs;
-    while (!ev.dialog && !signal?.aborted) {
-      const now = Date.now();
-      const navPending = ev.navUrl && !ev.loaded && !ev.navError;
-      if (now >= settleEnd && !navPending) break;
-      if (now >= deadline) break;
-      await sleep(25);
+    if (quietMs > 0 && !navStarted()) {
+      // The page's own effects; a navigation or dialog ends the wait (a dialog blocks the page).
+      const inFrame = typeof frameId === 'function' ? frameId() : frameId;
+      const quiet = () => runAgent(tabId, inFrame, 'quiet', { quietMs, maxMs: QUIET_MAX_MS }, { timeoutMs: QUIET_MAX_MS + 2000 }).catch(() => {});
+      await Promise.race([quiet(), seen(navStarted, QUIET_MAX_MS + 2000)]);
+      const fetches = fetchesSettled(tabId, actedAt);
+      try {
+        if (fetches.busy) await Promise.race([fetches.done, seen(navStarted, FETCH_WAIT_MS)]);
+      } finally {
+        fetches.dispose();
+      }
+      // Their answers arrived: let the page show them.
+      if (fetches.busy && !navStarted()) await Promise.race([quiet(), seen(navStarted, QUIET_MAX_MS + 2000)]);
     }
+    if (minWaitMs > 0) await seen(navStarted, actedAt + minWaitMs - Date.now());
+    if (navPending() && !ev.dialog && !aborted()) await seen(() => !navPending() || ev.dialog || aborted(), actedAt + NAV_WAIT_MS - Date.now());
     const effects = [];
     if (ev.dialog) effects.push(`dialog opened: ${describeDialog(ev.dialog)} — call handle_dialog`);
     if (ev.committed) {
@@ -64,6 +110,7 @@ export async function withEffects(tabId, act, { settleMs = 150, signal, recheckS
     return { value, effects, navigated: !!(ev.committed || ev.navUrl), dialog: ev.dialog, navigatedTo: await nav.navigatedTo() };
   } finally {
     for (const [event, fn] of L) event.removeListener(fn);
+    waiters.clear();
     offDialog();
     nav?.dispose();
   }

@@ -48,9 +48,16 @@ async function sequence(tabId, steps, signal) {
   return {};
 }
 
-export function click(tabId, x, y, { button = 'left', doubleClick = false, modifiers = 0, signal } = {}) {
+// The move before the press is not waited for: a page that renders no frames
+// (a background tab) acks a mouse move only at its next frame, up to a
+// second later, while the press that follows is dispatched at once — and
+// only after the queued move (the renderer keeps input in order).
+export async function click(tabId, x, y, { button = 'left', doubleClick = false, modifiers = 0, signal } = {}) {
   const b = BUTTONS[button] ?? 1;
-  const steps = [['Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, modifiers }]];
+  checkpoint(signal, 'the next input event (mouseMoved)');
+  const move = cdp(tabId, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, modifiers });
+  move.catch(() => {}); // its failure shows in the press that follows
+  const steps = [];
   const clicks = doubleClick ? [1, 2] : [1];
   for (const clickCount of clicks) {
     steps.push(['Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button, buttons: b, clickCount, modifiers }]);
