@@ -5,7 +5,7 @@
 // evaluate `1+1` and a click on the fixture's submit button (its handler only
 // sets a text: nothing slow), BENCH_PEERS_RUNS times each after
 // BENCH_PEERS_WARMUP unmeasured calls. The servers run one after the other.
-// Afterwards it sums RSS, PSS and USS over the browser's process tree
+// Afterwards it sums RSS, PSS and private dirty memory over the browser's process tree
 // (/proc/<pid>/smaps_rollup; see proc_memory.mjs) and lists them per process.
 //
 // Install the peers once (exact versions pinned in bench/peers/package.json):
@@ -16,9 +16,9 @@
 //   TABBRIDGE_BROWSER                 browser for all three (default /usr/bin/chromium)
 // Reading it: p50/p95 are per call, client to client; "clicks that reached the
 // page" must equal the number of clicks made, else a click figure is of a
-// click that did nothing. For memory compare USS (private pages: stable) and
-// PSS (the footprint, but it moves with other Chromiums running on the machine);
-// summed RSS counts shared pages once per process.
+// click that did nothing. For memory compare private dirty (what the processes
+// themselves allocated: steady) and RSS; PSS moves with the other Chromiums
+// running on the machine (see proc_memory.mjs).
 // Prints figures only: it never fails on time.
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
@@ -180,15 +180,15 @@ async function measure(s) {
     browserPid = s.browserPid ?? browserUnder(transport.pid);
     out.flags = cmdline(browserPid).slice(1);
     // A browser's memory moves for a while after the calls (GC, freed caches):
-    // of BENCH_PEERS_MEM_SAMPLES samples 500 ms apart, keep the median by USS.
+    // of BENCH_PEERS_MEM_SAMPLES samples 500 ms apart, keep the median by private dirty.
     const samples = [];
     for (let i = 0; i < memSamples; i++) {
       if (i > 0) await new Promise((r) => setTimeout(r, 500));
       const processes = treeMemory(browserPid);
       const sum = (key) => processes.reduce((total, p) => total + p[key], 0);
-      samples.push({ processes, rss: sum('rssKiB'), pss: sum('pssKiB'), uss: sum('ussKiB') });
+      samples.push({ processes, rss: sum('rssKiB'), pss: sum('pssKiB'), dirty: sum('dirtyKiB') });
     }
-    samples.sort((a, b) => a.uss - b.uss);
+    samples.sort((a, b) => a.dirty - b.dirty);
     Object.assign(out, samples[Math.floor(samples.length / 2)]);
   } catch (e) {
     out.error = e.message;
@@ -226,7 +226,7 @@ try {
   row('clicks that reached the page', (r) => `${r.submits} of ${warmup + runs}`);
   row('browser RSS, summed over its processes (MiB)', (r) => mib(r.rss));
   row('browser PSS, summed over its processes (MiB)', (r) => mib(r.pss));
-  row('browser USS (private), summed (MiB)', (r) => mib(r.uss));
+  row('browser private dirty, summed (MiB)', (r) => mib(r.dirty));
   row('browser processes', (r) => r.processes.length);
   row('tabs at the end', (r) => r.tabs.slice(0, 120));
   for (const r of results) {
@@ -237,10 +237,10 @@ try {
     }
     console.log(`${r.name} browser flags: ${r.flags.join(' ')}`);
     console.log();
-    console.log(`| ${r.name} process | pid | RSS MiB | PSS MiB | USS MiB |`);
+    console.log(`| ${r.name} process | pid | RSS MiB | PSS MiB | private dirty MiB |`);
     console.log('|---|---|---|---|---|');
     for (const p of r.processes) {
-      console.log(`| ${p.kind} | ${p.pid} | ${mib(p.rssKiB)} | ${mib(p.pssKiB)} | ${mib(p.ussKiB)} |`);
+      console.log(`| ${p.kind} | ${p.pid} | ${mib(p.rssKiB)} | ${mib(p.pssKiB)} | ${mib(p.dirtyKiB)} |`);
     }
   }
 } finally {
