@@ -62,6 +62,7 @@ export function processKind(args) {
   if (!type) return 'browser';
   if (type === 'utility') return `utility ${flag(args, 'utility-sub-type') ?? '?'}`;
   if (type === 'renderer' && args.includes('--extension-process')) return 'renderer (extensions)';
+  if (type === 'renderer' && args.includes('--top-chrome-webui')) return 'renderer (browser UI: WebUI omnibox popup)';
   if (type === 'zygote') return args.includes('--no-zygote-sandbox') ? 'zygote (unsandboxed)' : 'zygote';
   return type;
 }
