@@ -36,6 +36,13 @@ if [[ -d "$root/tests/e2e/node_modules" ]] && command -v node >/dev/null; then
   node "$root/bench/soak.mjs" "$build" || echo "(soak: errors or misrouted answers, listed above)"
   echo
   node "$root/bench/deadline_bench.mjs" "$build"    # answers on a hung renderer, a slow page, a 204
+  echo
+  # Side by side with Playwright MCP and chrome-devtools-mcp (pinned in bench/peers): speed and browser memory
+  if [[ -d "$root/bench/peers/node_modules" ]]; then
+    node "$root/bench/peers.mjs" "$build"
+  else
+    echo "(peer figures skipped: run 'cd bench/peers && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci')"
+  fi
 else
   echo "(page-tool figures skipped: run 'cd tests/e2e && npm ci' and install chromium)"
 fi

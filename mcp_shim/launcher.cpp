@@ -6,6 +6,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
@@ -70,22 +71,46 @@ class SpawnedBrowser : public LaunchedBrowser {
 
 }  // namespace
 
-// Launched browsers get native WebMCP (the page's own tools without a
-// polyfill) unless the user's arguments already decide it. Chrome honours only
-// the last --enable-features, so ours joins an existing one.
-void EnableWebMcp(std::vector<std::string>& args) {
-  constexpr std::string_view kEnable = "--enable-features=";
+namespace {
+
+bool ListsFeature(std::string_view list, std::string_view feature) {
+  for (std::size_t start = 0; start <= list.size();) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    if (list.substr(start, comma - start) == feature) return true;
+    start = comma + 1;
+  }
+  return false;
+}
+
+}  // namespace
+
+// Chrome honours only the last --enable-features (and the last
+// --disable-features), so a feature joins the last such switch.
+void AddFeature(std::vector<std::string>& args, std::string_view which, std::string_view feature) {
   for (const auto& arg : args) {
-    if ((arg.starts_with(kEnable) || arg.starts_with("--disable-features=")) && arg.find("WebMCP") != std::string::npos)
-      return;
+    for (std::string_view decides : {"--enable-features=", "--disable-features="}) {
+      if (arg.starts_with(decides) && ListsFeature(std::string_view(arg).substr(decides.size()), feature)) return;
+    }
   }
   for (auto it = args.rbegin(); it != args.rend(); ++it) {
-    if (it->starts_with(kEnable)) {
-      *it += ",WebMCP";
+    if (it->starts_with(which)) {
+      *it += (it->size() == which.size() ? "" : ",") + std::string(feature);
       return;
     }
   }
-  args.push_back(std::string(kEnable) + "WebMCP");
+  args.push_back(std::string(which) + std::string(feature));
+}
+
+void EnableWebMcp(std::vector<std::string>& args) { AddFeature(args, "--enable-features=", "WebMCP"); }
+
+// Renderers a browser keeps alive for a person, not for an agent (measured with
+// bench/peers.mjs on Chromium 156): the WebUI omnibox popup (~140 MiB RSS,
+// ~20 MiB private, from start on; the native popup does the same job) and the
+// spare renderer kept ready for the next new site (~75 MiB RSS).
+void DisableIdleRenderers(std::vector<std::string>& args) {
+  for (std::string_view feature : {"WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "SpareRendererForSitePerProcess"}) {
+    AddFeature(args, "--disable-features=", feature);
+  }
 }
 
 std::expected<LaunchPlan, std::string> PlanLaunch() {
@@ -116,6 +141,7 @@ std::expected<LaunchPlan, std::string> PlanLaunch() {
   }
   for (auto& extra : SplitArgs(std::getenv("TABBRIDGE_BROWSER_ARGS"))) plan.args.push_back(std::move(extra));
   EnableWebMcp(plan.args);
+  DisableIdleRenderers(plan.args);
   plan.args.push_back("about:blank");
   return plan;
 }

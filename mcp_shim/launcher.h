@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <uv.h>
@@ -24,9 +25,18 @@ struct LaunchPlan {
   bool load_over_pipe = false;
 };
 
+// Adds `feature` to the last `which` switch ("--enable-features=" or
+// "--disable-features=") in `args`, or a switch of its own, unless `args`
+// already enable or disable it: the user's arguments decide first.
+void AddFeature(std::vector<std::string>& args, std::string_view which, std::string_view feature);
+
 // Adds WebMCP to the browser's --enable-features unless `args` already
 // enable or disable it (launched browsers get the page's own tools natively).
 void EnableWebMcp(std::vector<std::string>& args);
+
+// Disables the features that keep renderers alive an agent's browser does not
+// use (the WebUI omnibox popup, the spare renderer), unless `args` decide them.
+void DisableIdleRenderers(std::vector<std::string>& args);
 
 // Finds the browser ($TABBRIDGE_BROWSER or the first Chrome-family browser on
 // PATH) and builds its command line. Pure apart from looking at the disk.

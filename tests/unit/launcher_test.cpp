@@ -1,5 +1,6 @@
-// A launched browser gets native WebMCP without overriding the user's choice,
-// and starts even when a crashed browser left its profile locked.
+// A launched browser gets native WebMCP and goes without the renderers an agent
+// does not use, without overriding the user's choice, and starts even when a
+// crashed browser left its profile locked.
 #include "mcp_shim/launcher.h"
 
 #include <signal.h>
@@ -36,6 +37,36 @@ TEST(EnableWebMcp, LeavesAnExplicitDisableAlone) {
   Args args = {"--disable-features=WebMCP"};
   EnableWebMcp(args);
   EXPECT_EQ(args, (Args{"--disable-features=WebMCP"}));
+}
+
+// A feature of the same name as the start of another is not that feature.
+TEST(EnableWebMcp, AFeatureNamedLikeItDoesNotDecideIt) {
+  Args args = {"--disable-features=WebMCPDevtools"};
+  EnableWebMcp(args);
+  EXPECT_EQ(args, (Args{"--disable-features=WebMCPDevtools", "--enable-features=WebMCP"}));
+}
+
+TEST(DisableIdleRenderers, DisablesTheOmniboxWebUiAndTheSpareRenderer) {
+  Args args = {"--headless=new"};
+  DisableIdleRenderers(args);
+  EXPECT_EQ(args, (Args{"--headless=new",
+                        "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,SpareRendererForSitePerProcess"}));
+}
+
+// The user's own --disable-features stays in force (Chrome reads only the last one).
+TEST(DisableIdleRenderers, JoinsTheUsersDisableFeatures) {
+  Args args = {"--disable-features=Translate"};
+  DisableIdleRenderers(args);
+  EXPECT_EQ(
+      args,
+      (Args{"--disable-features=Translate,WebUIOmniboxPopup,WebUIOmniboxAimPopup,SpareRendererForSitePerProcess"}));
+}
+
+TEST(DisableIdleRenderers, LeavesWhatTheUserEnabledAlone) {
+  Args args = {"--enable-features=SpareRendererForSitePerProcess"};
+  DisableIdleRenderers(args);
+  EXPECT_EQ(args, (Args{"--enable-features=SpareRendererForSitePerProcess",
+                        "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup"}));
 }
 
 namespace fs = std::filesystem;

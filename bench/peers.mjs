@@ -1,0 +1,248 @@
+// tabbridge side by side with its peers (Playwright MCP, chrome-devtools-mcp),
+// in one run on this machine: each server is driven by the MCP SDK client over
+// stdio, launches its own headless /usr/bin/chromium with a temporary profile,
+// loads tests/e2e/fixtures/bench-fixture.html from 127.0.0.1 and then answers
+// evaluate `1+1` and a click on the fixture's submit button (its handler only
+// sets a text: nothing slow), BENCH_PEERS_RUNS times each after
+// BENCH_PEERS_WARMUP unmeasured calls. The servers run one after the other.
+// Afterwards it sums RSS, PSS and private dirty memory over the browser's process tree
+// (/proc/<pid>/smaps_rollup; see proc_memory.mjs) and lists them per process.
+//
+// Install the peers once (exact versions pinned in bench/peers/package.json):
+//   (cd bench/peers && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci)
+// Run:  node bench/peers.mjs [buildDir]      (bench/run.sh calls it too)
+//   BENCH_PEERS_ONLY=tabbridge        measure a subset (comma-separated names)
+//   BENCH_TABBRIDGE_ARGS='...'        replace the flags our browser gets below
+//   TABBRIDGE_BROWSER                 browser for all three (default /usr/bin/chromium)
+// Reading it: p50/p95 are per call, client to client; "clicks that reached the
+// page" must equal the number of clicks made, else a click figure is of a
+// click that did nothing. For memory compare private dirty (what the processes
+// themselves allocated: steady) and RSS; PSS moves with the other Chromiums
+// running on the machine (see proc_memory.mjs).
+// Prints figures only: it never fails on time.
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { browserUnder, cmdline, treeMemory } from './proc_memory.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '..');
+const require = createRequire(path.join(repo, 'tests/e2e/package.json')); // the SDK is pinned there
+const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
+const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
+
+const build = path.resolve(process.argv[2] || process.env.TABBRIDGE_BUILD_DIR || path.join(repo, 'build'));
+const runs = Number(process.env.BENCH_PEERS_RUNS || 30);
+const warmup = Number(process.env.BENCH_PEERS_WARMUP || 3);
+const memSamples = Number(process.env.BENCH_PEERS_MEM_SAMPLES || 5);
+const only = process.env.BENCH_PEERS_ONLY?.split(',');
+const browser = process.env.TABBRIDGE_BROWSER || '/usr/bin/chromium';
+const peers = path.join(here, 'peers/node_modules');
+const peerVersion = (name) => JSON.parse(fs.readFileSync(path.join(peers, name, 'package.json'), 'utf8')).version;
+// The flags bench/page_bench.mjs gives our browser (the shim adds its own, see mcp_shim/launcher.cpp).
+const tabbridgeArgs =
+  process.env.BENCH_TABBRIDGE_ARGS ??
+  '--headless=new --no-sandbox --disable-gpu --no-first-run --disable-background-networking ' +
+    '--disable-component-update --disable-sync --disable-quic';
+
+const fixture = fs.readFileSync(path.join(repo, 'tests/e2e/fixtures/bench-fixture.html'));
+const server = http.createServer((req, res) => {
+  res.writeHead(200, { 'content-type': 'text/html' });
+  res.end(req.url === '/' ? fixture : `<title>${req.url}</title>`);
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const url = `http://127.0.0.1:${server.address().port}/`;
+
+const text = (result) => result.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+const must = (match, what) => {
+  if (!match) throw new Error(`not found: ${what}`);
+  return match[1];
+};
+
+// Each server: how to start it, load the fixture, evaluate, click the submit button, count submits.
+const servers = [
+  {
+    name: 'tabbridge',
+    version: () => 'this tree',
+    spawn(tmp) {
+      fs.mkdirSync(path.join(tmp, 'sock'), { mode: 0o700 });
+      return {
+      command: path.join(build, 'bin', 'tabbridge'),
+      args: ['--caps', 'eval'],
+      env: {
+        ...process.env,
+        TABBRIDGE_BROWSER: browser,
+        TABBRIDGE_BROWSER_ARGS: tabbridgeArgs,
+        TABBRIDGE_PROFILE_DIR: path.join(tmp, 'profile'),
+        TABBRIDGE_SOCKET_DIR: path.join(tmp, 'sock'),
+      },
+      };
+    },
+    async load(call) {
+      this.browserPid = (await call('connect_browser', { launch: true })).structuredContent.browser.pid;
+      await call('open_tab', { url });
+      const snapshot = text(await call('snapshot'));
+      this.ref = must(/button "Submit" \[ref=([^\]]+)\]/.exec(snapshot), 'submit ref in our snapshot');
+    },
+    evaluate: (call) => call('evaluate', { expression: '1+1' }),
+    click(call) {
+      return call('click', { ref: this.ref });
+    },
+    submits: async (call) => text(await call('evaluate', { expression: 'window.__submits' })),
+    tabs: async (call) => (await call('list_tabs')).structuredContent.tabs.map((t) => t.url).join(', '),
+  },
+  {
+    name: 'playwright-mcp',
+    version: () => peerVersion('@playwright/mcp'),
+    spawn: () => ({
+      command: process.execPath,
+      args: [path.join(peers, '@playwright/mcp/cli.js'), '--headless', '--isolated', '--no-sandbox',
+        '--executable-path', browser],
+      env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
+    }),
+    async load(call) {
+      await call('browser_navigate', { url });
+      const snapshot = text(await call('browser_snapshot'));
+      this.ref = must(/button "Submit" \[ref=([^\]]+)\]/.exec(snapshot), 'submit ref in its snapshot');
+    },
+    evaluate: (call) => call('browser_evaluate', { function: '() => 1+1' }),
+    click(call) {
+      return call('browser_click', { element: 'Submit button', target: this.ref });
+    },
+    submits: async (call) => text(await call('browser_evaluate', { function: '() => window.__submits' })),
+    tabs: async (call) => text(await call('browser_tabs', { action: 'list' })).replace(/\s+/g, ' '),
+  },
+  {
+    name: 'chrome-devtools-mcp',
+    version: () => peerVersion('chrome-devtools-mcp'),
+    spawn: () => ({
+      command: process.execPath,
+      args: [path.join(peers, 'chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js'), '--headless', '--isolated',
+        `--executablePath=${browser}`, '--chromeArg=--no-sandbox', '--no-usage-statistics', '--no-performance-crux'],
+      env: { ...process.env, CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1' },
+    }),
+    async load(call) {
+      const pages = text(await call('list_pages'));
+      this.pageId = Number(must(/(\d+):/.exec(pages), `a page id in ${pages}`));
+      await call('navigate_page', { pageId: this.pageId, type: 'url', url });
+      const snapshot = text(await call('take_snapshot', { pageId: this.pageId }));
+      this.uid = must(/uid=(\S+) button "Submit"/.exec(snapshot), 'submit uid in its snapshot');
+    },
+    evaluate(call) {
+      return call('evaluate_script', { pageId: this.pageId, function: '() => 1+1' });
+    },
+    click(call) {
+      return call('click', { pageId: this.pageId, uid: this.uid });
+    },
+    async submits(call) {
+      return text(await call('evaluate_script', { pageId: this.pageId, function: '() => window.__submits' }));
+    },
+    tabs: async (call) => text(await call('list_pages')).replace(/\s+/g, ' '),
+  },
+];
+
+const timed = async (fn) => {
+  for (let i = 0; i < warmup; i++) await fn();
+  const samples = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = process.hrtime.bigint();
+    await fn();
+    samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  samples.sort((a, b) => a - b);
+  const q = (p) => samples[Math.min(samples.length - 1, Math.floor(p * samples.length))];
+  return `${q(0.5).toFixed(1)} / ${q(0.95).toFixed(1)}`;
+};
+
+const mib = (kib) => (kib / 1024).toFixed(0);
+
+async function measure(s) {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `bench-peers-${s.name}-`));
+  const transport = new StdioClientTransport({ ...s.spawn(tmp), stderr: 'ignore', cwd: tmp });
+  const client = new Client({ name: 'tabbridge-bench-peers', version: '0' });
+  const call = async (name, args = {}) => {
+    const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 });
+    if (result.isError) throw new Error(`${s.name} ${name}: ${text(result)}`);
+    return result;
+  };
+  const out = { name: s.name, version: s.version() };
+  let browserPid = 0;
+  try {
+    await client.connect(transport);
+    await s.load(call);
+    out.evaluate = await timed(() => s.evaluate(call));
+    out.click = await timed(() => s.click(call));
+    out.submits = (await s.submits(call)).match(/\d+/)?.[0] ?? '?';
+    out.tabs = await s.tabs(call);
+    browserPid = s.browserPid ?? browserUnder(transport.pid);
+    out.flags = cmdline(browserPid).slice(1);
+    // A browser's memory moves for a while after the calls (GC, freed caches):
+    // of BENCH_PEERS_MEM_SAMPLES samples 500 ms apart, keep the median by private dirty.
+    const samples = [];
+    for (let i = 0; i < memSamples; i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 500));
+      const processes = treeMemory(browserPid);
+      const sum = (key) => processes.reduce((total, p) => total + p[key], 0);
+      samples.push({ processes, rss: sum('rssKiB'), pss: sum('pssKiB'), dirty: sum('dirtyKiB') });
+    }
+    samples.sort((a, b) => a.dirty - b.dirty);
+    Object.assign(out, samples[Math.floor(samples.length / 2)]);
+  } catch (e) {
+    out.error = e.message;
+  } finally {
+    await client.close().catch(() => {});
+    if (s.browserPid) {
+      // Ours outlives the shim by design; stop it and wait before removing its profile.
+      try { process.kill(s.browserPid, 'SIGKILL'); } catch { /* gone */ }
+      for (let i = 0; i < 100; i++) {
+        try { process.kill(s.browserPid, 0); } catch { break; }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
+  }
+  return out;
+}
+
+try {
+  const chosen = servers.filter((s) => (only ? only.includes(s.name) : true));
+  if (!fs.existsSync(peers) && chosen.some((s) => s.name !== 'tabbridge')) {
+    console.error('peers not installed: (cd bench/peers && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci)');
+    process.exit(2);
+  }
+  const results = [];
+  for (const s of chosen) results.push(await measure(s));
+
+  const row = (figure, cell) => console.log(`| ${figure} | ${results.map((r) => (r.error ? 'error' : cell(r))).join(' | ')} |`);
+  console.log(`Side by side on bench-fixture.html, ${path.basename(browser)} headless, ${os.cpus().length} CPUs, ${os.cpus()[0]?.model ?? '?'}, ${runs} calls after ${warmup} warm-up`);
+  console.log();
+  console.log(`| figure | ${results.map((r) => `${r.name} (${r.version})`).join(' | ')} |`);
+  console.log(`|---|${results.map(() => '---|').join('')}`);
+  row('evaluate 1+1, p50 / p95 ms', (r) => r.evaluate);
+  row('click submit button, p50 / p95 ms', (r) => r.click);
+  row('clicks that reached the page', (r) => `${r.submits} of ${warmup + runs}`);
+  row('browser RSS, summed over its processes (MiB)', (r) => mib(r.rss));
+  row('browser PSS, summed over its processes (MiB)', (r) => mib(r.pss));
+  row('browser private dirty, summed (MiB)', (r) => mib(r.dirty));
+  row('browser processes', (r) => r.processes.length);
+  row('tabs at the end', (r) => r.tabs.slice(0, 120));
+  for (const r of results) {
+    console.log();
+    if (r.error) {
+      console.log(`${r.name}: ${r.error}`);
+      continue;
+    }
+    console.log(`${r.name} browser flags: ${r.flags.join(' ')}`);
+    console.log();
+    console.log(`| ${r.name} process | pid | RSS MiB | PSS MiB | private dirty MiB |`);
+    console.log('|---|---|---|---|---|');
+    for (const p of r.processes) {
+      console.log(`| ${p.kind} | ${p.pid} | ${mib(p.rssKiB)} | ${mib(p.pssKiB)} | ${mib(p.dirtyKiB)} |`);
+    }
+  }
+} finally {
+  server.close();
+}
