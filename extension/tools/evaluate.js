@@ -174,7 +174,22 @@ async function parses(tabId, wrapped) {
   return r.exceptionDetails ? describeException(r.exceptionDetails) : true;
 }
 
+// How a source is to be run depends only on the grammar: the last plans are
+// kept, so an expression evaluated again (polling document.readyState, a
+// counter) costs one round trip to the page instead of two or three.
+const plans = new Map();
+const PLANS_KEPT = 64;
+
 async function planFor(tabId, src) {
+  const known = plans.get(src);
+  if (known) return known;
+  const plan = await probePlan(tabId, src);
+  if (plans.size >= PLANS_KEPT) plans.delete(plans.keys().next().value);
+  plans.set(src, plan);
+  return plan;
+}
+
+async function probePlan(tabId, src) {
   const expr = `(${src}\n)`;
   if ((await parses(tabId, `(() => ${expr})`)) === true) {
     return { expression: FUNCTION_SYNTAX.test(src) ? `${expr}()` : expr };

@@ -48,16 +48,14 @@ async function sequence(tabId, steps, signal) {
   return {};
 }
 
-// The move before the press is not waited for: a page that renders no frames
-// (a background tab) acks a mouse move only at its next frame, up to a
-// second later, while the press that follows is dispatched at once — and
-// only after the queued move (the renderer keeps input in order).
-export async function click(tabId, x, y, { button = 'left', doubleClick = false, modifiers = 0, signal } = {}) {
+// The move's ack is waited for before the press: a page hung in its
+// mousemove handler must not get a press that would land once it runs again
+// (docs/page_tools.md). In a tab the browser does not show, the renderer gets
+// frames about once a second and acks a move only at its next frame: a click
+// there takes up to a second (docs/page_tools.md "Background tabs").
+export function click(tabId, x, y, { button = 'left', doubleClick = false, modifiers = 0, signal } = {}) {
   const b = BUTTONS[button] ?? 1;
-  checkpoint(signal, 'the next input event (mouseMoved)');
-  const move = cdp(tabId, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, modifiers });
-  move.catch(() => {}); // its failure shows in the press that follows
-  const steps = [];
+  const steps = [['Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, modifiers }]];
   const clicks = doubleClick ? [1, 2] : [1];
   for (const clickCount of clicks) {
     steps.push(['Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button, buttons: b, clickCount, modifiers }]);
