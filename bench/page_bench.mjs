@@ -73,7 +73,7 @@ try {
   const snapshot = text(await call('snapshot'));
   const snapshotBytes = Buffer.byteLength(snapshot);
   const refs = snapshot.match(/\[ref=[^\]]+\]/g) ?? [];
-  const submitRef = /button "[^"]*" \[ref=([^\]]+)\]/.exec(snapshot)?.[1];
+  const submitRef = /button "Submit" \[ref=([^\]]+)\]/.exec(snapshot)?.[1]; // not the spinbutton before it
 
   const time = async (fn) => {
     const samples = [];

@@ -37,7 +37,10 @@ export async function watchTopFrame(tabId) {
     }],
   ];
   for (const [event, fn] of listeners) event.addListener(fn);
-  const before = await topDocumentId(tabId);
+  // Asked now, awaited only at the end: the caller's next steps (the site
+  // check, the action) go on meanwhile; the browser answers in order.
+  const before = topDocumentId(tabId);
+  before.catch(() => {});
   return {
     // graceMs: how long to look for a navigation's start when none was seen:
     // a script's answer (executeScript, CDP) can overtake the event of the
@@ -46,12 +49,11 @@ export async function watchTopFrame(tabId) {
       if (!pending && !committed && graceMs > 0) await new Promise((resolve) => setTimeout(resolve, graceMs));
       // Not committed yet: where it is going is what the host must decide.
       if (pending) return pending;
-      const tab = await chrome.tabs.get(tabId).catch(() => null);
+      const [tab, now, was] = await Promise.all([chrome.tabs.get(tabId).catch(() => null), topDocumentId(tabId), before]);
       if (committed) return tabUrl(tab) || committed;
       if (tab?.pendingUrl && tab.url && tab.pendingUrl !== tab.url) return tab.pendingUrl;
       // Another document without a commit seen (an activated prerender): the tab says where.
-      const now = await topDocumentId(tabId);
-      return before && now && now !== before ? tabUrl(tab) || null : null;
+      return was && now && now !== was ? tabUrl(tab) || null : null;
     },
     dispose() {
       for (const [event, fn] of listeners) event.removeListener(fn);
