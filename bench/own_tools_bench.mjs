@@ -15,6 +15,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BENCH_BROWSER_ARGS } from './common.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -49,8 +50,7 @@ const transport = new StdioClientTransport({
     ...process.env,
     TABBRIDGE_BROWSER: process.env.TABBRIDGE_BROWSER || '/usr/bin/chromium',
     TABBRIDGE_BROWSER_ARGS:
-      '--headless=new --no-sandbox --disable-gpu --no-first-run --disable-background-networking ' +
-      '--disable-component-update --disable-sync --disable-quic',
+      BENCH_BROWSER_ARGS,
     TABBRIDGE_PROFILE_DIR: path.join(tmp, 'profile'),
     TABBRIDGE_SOCKET_DIR: path.join(tmp, 'sock'),
   },

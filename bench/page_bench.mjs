@@ -5,10 +5,10 @@
 // never passes or fails on time. Usage: node bench/page_bench.mjs [buildDir]
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BENCH_BROWSER_ARGS, serveBenchFixture } from './common.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -19,14 +19,7 @@ const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio
 
 const build = path.resolve(process.argv[2] || process.env.TABBRIDGE_BUILD_DIR || path.join(repo, 'build'));
 const runs = Number(process.env.BENCH_PAGE_RUNS || 50);
-const fixture = fs.readFileSync(path.join(repo, 'tests/e2e/fixtures/bench-fixture.html'));
-
-const server = http.createServer((req, res) => {
-  res.writeHead(200, { 'content-type': 'text/html' });
-  res.end(req.url === '/' ? fixture : `<title>${req.url}</title>`);
-});
-await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const url = `http://127.0.0.1:${server.address().port}/`;
+const { server, url } = await serveBenchFixture();
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-bench-'));
 fs.mkdirSync(path.join(tmp, 'sock'), { mode: 0o700 });
@@ -36,8 +29,7 @@ const shim = {
     ...process.env,
     TABBRIDGE_BROWSER: process.env.TABBRIDGE_BROWSER || '/usr/bin/chromium',
     TABBRIDGE_BROWSER_ARGS:
-      '--headless=new --no-sandbox --disable-gpu --no-first-run --disable-background-networking ' +
-      '--disable-component-update --disable-sync --disable-quic',
+      BENCH_BROWSER_ARGS,
     TABBRIDGE_PROFILE_DIR: path.join(tmp, 'profile'),
     TABBRIDGE_SOCKET_DIR: path.join(tmp, 'sock'),
   },

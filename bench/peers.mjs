@@ -22,11 +22,11 @@
 // Prints figures only: it never fails on time.
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { browserUnder, cmdline, treeMemory } from './proc_memory.mjs';
+import { BENCH_BROWSER_ARGS, serveBenchFixture } from './common.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -42,19 +42,12 @@ const only = process.env.BENCH_PEERS_ONLY?.split(',');
 const browser = process.env.TABBRIDGE_BROWSER || '/usr/bin/chromium';
 const peers = path.join(here, 'peers/node_modules');
 const peerVersion = (name) => JSON.parse(fs.readFileSync(path.join(peers, name, 'package.json'), 'utf8')).version;
-// The flags bench/page_bench.mjs gives our browser (the shim adds its own, see mcp_shim/launcher.cpp).
+// Our browser's flags: the benches' (common.mjs), or BENCH_TABBRIDGE_ARGS.
 const tabbridgeArgs =
   process.env.BENCH_TABBRIDGE_ARGS ??
-  '--headless=new --no-sandbox --disable-gpu --no-first-run --disable-background-networking ' +
-    '--disable-component-update --disable-sync --disable-quic';
+  BENCH_BROWSER_ARGS;
 
-const fixture = fs.readFileSync(path.join(repo, 'tests/e2e/fixtures/bench-fixture.html'));
-const server = http.createServer((req, res) => {
-  res.writeHead(200, { 'content-type': 'text/html' });
-  res.end(req.url === '/' ? fixture : `<title>${req.url}</title>`);
-});
-await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const url = `http://127.0.0.1:${server.address().port}/`;
+const { server, url } = await serveBenchFixture();
 
 const text = (result) => result.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
 const must = (match, what) => {

@@ -1,0 +1,25 @@
+// What the page benches share: the flags our launched browser gets, and the
+// reference fixture served on 127.0.0.1.
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+// TABBRIDGE_BROWSER_ARGS for the benches' browser (the shim adds its own, mcp_shim/launcher.cpp).
+export const BENCH_BROWSER_ARGS =
+  '--headless=new --no-sandbox --disable-gpu --no-first-run --disable-background-networking ' +
+  '--disable-component-update --disable-sync --disable-quic';
+
+// Serves tests/e2e/fixtures/bench-fixture.html at / (any other path: a page
+// titled with it). Resolves to {server, url}.
+export async function serveBenchFixture() {
+  const fixture = fs.readFileSync(path.join(repo, 'tests/e2e/fixtures/bench-fixture.html'));
+  const server = http.createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(req.url === '/' ? fixture : `<title>${req.url}</title>`);
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { server, url: `http://127.0.0.1:${server.address().port}/` };
+}
