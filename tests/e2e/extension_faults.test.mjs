@@ -14,27 +14,21 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
+  EXTENSION_WORKER,
+  workerEval,
   CdpConnection,
   cdpEvaluate,
   devToolsTargets,
   expectListChangedEventually,
   stepper,
-  targetWsUrl,
   useHarness,
   waitFor,
 } from './harness.mjs';
 import { allText, startPageBrowser } from './page_helpers.mjs';
 
-const EXTENSION_WORKER = /^chrome-extension:\/\/[a-p]{32}\/background\.js$/;
 
 /** Runtime.evaluate in the extension's service worker (whichever instance runs now). */
-async function swEval(env, expression) {
-  const worker = await waitFor(
-    async () => (await devToolsTargets(env.port)).find((t) => t.type === 'service_worker' && EXTENSION_WORKER.test(t.url)),
-    { what: "the extension's service-worker target" },
-  );
-  return cdpEvaluate(targetWsUrl(env.port, worker), expression);
-}
+const swEval = (env, expression) => workerEval(env.port, expression);
 
 /** Tab ids chrome.debugger says someone is attached to (the test's own CDP connections are short-lived). */
 const attachedTabs = (env) =>

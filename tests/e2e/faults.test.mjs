@@ -14,6 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
+  workerEval,
   CdpConnection,
   TOOLS_DISCONNECTED,
   TOOLS_FOCUSED_CORE,
@@ -23,7 +24,6 @@ import {
   cdpEvaluate,
   closeTargetFromBrowser,
   devToolsPages,
-  devToolsTargets,
   errorText,
   expectListChangedEventually,
   expectListChangedNow,
@@ -37,7 +37,6 @@ import {
 import { evalValue, startPageBrowser } from './page_helpers.mjs';
 
 const CAPS = 'eval';
-const EXTENSION_WORKER = /^chrome-extension:\/\/[a-p]{32}\/background\.js$/;
 
 /** Starts a second session B on env's browser, focused on its own soak tab. */
 async function startSecondSession(h, env, token) {
@@ -102,13 +101,7 @@ function keepWorking(session, token, { min = 3 } = {}) {
 }
 
 /** Runtime.evaluate in the extension's service worker (ground truth about chrome.tabs). */
-async function swEval(env, expression) {
-  const worker = await waitFor(
-    async () => (await devToolsTargets(env.port)).find((t) => t.type === 'service_worker' && EXTENSION_WORKER.test(t.url)),
-    { what: "the extension's service-worker target" },
-  );
-  return cdpEvaluate(targetWsUrl(env.port, worker), expression);
-}
+const swEval = (env, expression) => workerEval(env.port, expression);
 
 /** The browser's active tab ids, as chrome.tabs says. */
 const activeTabIds = (env) => swEval(env, 'chrome.tabs.query({active: true}).then((ts) => ts.map((t) => t.id))');

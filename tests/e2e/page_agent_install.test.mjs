@@ -13,22 +13,15 @@ import { statSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { CdpConnection, cdpEvaluate, devToolsTargets, targetWsUrl, useHarness, waitFor } from './harness.mjs';
+import { CdpConnection, devToolsTargets, extensionWorker, useHarness, waitFor, workerEval } from './harness.mjs';
 import { el, refOf, startPageBrowser } from './page_helpers.mjs';
 
-const EXTENSION_WORKER = /^chrome-extension:\/\/[a-p]{32}\/background\.js$/;
 // The most one agent call may send once the agent is installed: the call
 // function and its args (the agent itself is ~50 KB).
 const CALL_BYTES_MAX = 3000;
 
-async function worker(env) {
-  return waitFor(
-    async () => (await devToolsTargets(env.port)).find((t) => t.type === 'service_worker' && EXTENSION_WORKER.test(t.url)),
-    { what: "the extension's service-worker target" },
-  );
-}
-
-const swEval = async (env, expression) => cdpEvaluate(targetWsUrl(env.port, await worker(env)), expression);
+const worker = (env) => extensionWorker(env.port);
+const swEval = (env, expression) => workerEval(env.port, expression);
 
 // Wraps executeScript in the worker (once per worker) and empties its log.
 const startLog = (env) => swEval(env, `(() => {

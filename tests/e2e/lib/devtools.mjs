@@ -221,3 +221,19 @@ export async function cdpEvaluate(wsUrl, expression, opts) {
     c.close();
   }
 }
+
+/** The URL of our extension's service worker (background.js) as a DevTools target. */
+export const EXTENSION_WORKER = /^chrome-extension:\/\/[a-p]{32}\/background\.js$/;
+
+/** Our extension's service-worker target, once one runs. */
+export function extensionWorker(port) {
+  return waitFor(
+    async () => (await devToolsTargets(port)).find((t) => t.type === 'service_worker' && EXTENSION_WORKER.test(t.url)),
+    { what: "the extension's service-worker target" },
+  );
+}
+
+/** Runtime.evaluate in the extension's service worker (whichever instance runs now). */
+export async function workerEval(port, expression) {
+  return cdpEvaluate(targetWsUrl(port, await extensionWorker(port)), expression);
+}
