@@ -22,7 +22,7 @@ import { inflightRequests } from '../worker/network_log.js';
 import { ToolError } from './stack/errors.js';
 import { catchToolError, pageTool } from './stack/page_tool.js';
 import { dataResult } from './stack/results.js';
-import { navGraceWithin, watchTopFrame, withNavigatedTo } from './shared/navigated_to.js';
+import { navGraceWithin, withNavigatedTo } from './shared/navigated_to.js';
 
 const MAX_RESULT_CHARS = 100 * 1024;
 const EVAL_TIMEOUT_MS = 20000; // the host gives a page request 30 s
@@ -82,20 +82,18 @@ export function registerListeners() {
 // start looked for a little longer (webNavigation's events may come after the
 // answer) — an evaluation that navigates nothing does not wait.
 async function evaluateTool(tabId, args, ctx) {
-  const nav = await watchTopFrame(tabId);
+  // ctx.nav watches from before the wrapper's site check (watchTop): a
+  // commit after it is seen, so the site needs no second look.
   let requested = false;
   const offRequested = onCdpEvent('Page.frameRequestedNavigation', (id, { disposition }) => {
     if (id === tabId && (disposition ?? 'currentTab') === 'currentTab') requested = true;
   });
   try {
-    // Watching from here on: a commit between the wrapper's site check and
-    // the watch's start would otherwise go unseen (page_tool.js).
-    await ctx?.recheckSite?.();
     const r = await evaluateInPage(tabId, args, ctx);
-    return withNavigatedTo(r, await nav?.navigatedTo({ graceMs: requested ? navGraceWithin(ctx?.deadline) : 0 }));
+    const graceMs = requested ? navGraceWithin(ctx?.deadline) : 0;
+    return withNavigatedTo(r, await ctx.nav.navigatedTo({ graceMs, quiet: !requested }));
   } finally {
     offRequested();
-    nav?.dispose();
   }
 }
 
@@ -134,7 +132,7 @@ const evaluateInPage = catchToolError(async (tabId, { expression, allFrames = fa
   return dataResult(text, structured);
 });
 
-export const tool = pageTool(evaluateTool);
+export const tool = pageTool(evaluateTool, { watchTop: true, name: 'evaluate' });
 
 function answer(out) {
   const structured = { result: out.value, type: out.type };

@@ -4,7 +4,7 @@
 // model sees the result. Same-document navigations (pushState, #fragment)
 // keep the document and do not count.
 //
-//   const nav = await watchTopFrame(tabId);   // before the call acts
+//   const nav = watchTopFrame(tabId);         // before the call acts
 //   … act, wait …
 //   const url = await nav.navigatedTo({graceMs}); // null: still the same document
 //   nav.dispose();
@@ -20,7 +20,7 @@ import { topDocumentId } from '../stack/tab.js';
 const NAV_GRACE_MS = 50;
 export const navGraceWithin = (deadline) => (Date.now() + NAV_GRACE_MS < (deadline ?? Infinity) ? NAV_GRACE_MS : 0);
 
-export async function watchTopFrame(tabId) {
+export function watchTopFrame(tabId) {
   let pending = null; // a cross-document navigation started, neither committed nor failed: its URL
   let committed = null; // the URL of the last cross-document commit
   const top = (d) => d.tabId === tabId && d.frameId === 0 && d.documentLifecycle !== 'prerender';
@@ -45,7 +45,11 @@ export async function watchTopFrame(tabId) {
     // graceMs: how long to look for a navigation's start when none was seen:
     // a script's answer (executeScript, CDP) can overtake the event of the
     // navigation it set off (location.href = …).
-    async navigatedTo({ graceMs = 0 } = {}) {
+    // quiet: the caller knows nothing asked for a navigation (evaluate: no
+    // Page.frameRequestedNavigation) — then no event seen means no move, and
+    // the tab is not asked again (an activated prerender is asked for too).
+    async navigatedTo({ graceMs = 0, quiet = false } = {}) {
+      if (quiet && !pending && !committed) return null;
       if (!pending && !committed && graceMs > 0) await new Promise((resolve) => setTimeout(resolve, graceMs));
       // Not committed yet: where it is going is what the host must decide.
       if (pending) return pending;

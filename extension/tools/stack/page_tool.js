@@ -18,13 +18,17 @@ import { attach, usingTab } from '../../worker/cdp.js';
 import { isCrashed, looksCrashed } from '../../worker/crash_watch.js';
 import { POLICY_URL_PARAM, RpcError } from '../../worker/protocol.js';
 import { assertOnSite } from '../../worker/site_key.js';
+import { watchTopFrame } from '../shared/navigated_to.js';
 import { tabGone, ToolError } from './errors.js';
 import { errorResult } from './results.js';
 import { requireTabId } from './tab.js';
 
 // debugger: 'none' | 'required' (the tool sends CDP commands) | 'optional'
 // (it can do without, e.g. snapshot on a tab DevTools holds).
-export function pageTool(run, { onCrashedTab = false, debugger: needsDebugger = 'none', name = 'tool' } = {}) {
+// watchTop: the tool gets ctx.nav, a watch of the tab's top frame started
+// before the site check (navigated_to.js) — a commit after the check is seen
+// without checking the site again.
+export function pageTool(run, { onCrashedTab = false, debugger: needsDebugger = 'none', name = 'tool', watchTop = false } = {}) {
   const answer = catchToolError(run);
   return (params, ctx) => {
     const { [POLICY_URL_PARAM]: policyUrl, tabId, ...args } = params ?? {};
@@ -32,14 +36,19 @@ export function pageTool(run, { onCrashedTab = false, debugger: needsDebugger = 
     // No tab: the answer is "gone" (below, or the tool's own look-up).
     const recheckSite = async () => assertOnSite(await currentTab(), policyUrl);
     return usingTab(tabId, async () => {
-      const tab = await currentTab();
-      assertOnSite(tab, policyUrl);
-      const crashed = onCrashedTab ? null : crashedAnswer(tabId, tab);
-      if (crashed) return crashed;
-      requireTabId(tabId);
-      if (!tab) throw tabGone(tabId);
-      if (needsDebugger !== 'none') await attachFor(name, tabId, needsDebugger === 'required');
-      return answer(tabId, args, { ...ctx, tab, recheckSite, policyUrl });
+      const nav = watchTop && Number.isInteger(tabId) ? watchTopFrame(tabId) : null;
+      try {
+        const tab = await currentTab();
+        assertOnSite(tab, policyUrl);
+        const crashed = onCrashedTab ? null : crashedAnswer(tabId, tab);
+        if (crashed) return crashed;
+        requireTabId(tabId);
+        if (!tab) throw tabGone(tabId);
+        if (needsDebugger !== 'none') await attachFor(name, tabId, needsDebugger === 'required');
+        return await answer(tabId, args, { ...ctx, tab, recheckSite, policyUrl, nav });
+      } finally {
+        nav?.dispose();
+      }
     });
   };
 }
