@@ -6,7 +6,7 @@ import { consoleEntries, LEVELS } from '../worker/console_capture.js';
 import { sameSite } from '../worker/site_key.js';
 import { pageTool } from './stack/page_tool.js';
 import { dataResult, documentResult } from './stack/results.js';
-import { clock, truncate } from './shared/read_format.js';
+import { clock, truncate } from '../worker/read_format.js';
 
 const DEFAULT_LIMIT = 100;
 const HEADINGS = { error: 'Errors', warn: 'Warnings', info: 'Info', log: 'Logs', debug: 'Debug' };

@@ -8,7 +8,7 @@ import { ToolError } from './stack/errors.js';
 import { inject, mainResult } from './stack/inject.js';
 import { pageTool } from './stack/page_tool.js';
 import { dataResult, documentResult } from './stack/results.js';
-import { decodeCursor, encodeCursor } from './shared/read_format.js';
+import { decodeCursor, encodeCursor } from '../worker/read_format.js';
 import { PAGE_TOOLS } from '../worker/tool_catalog.js';
 
 const DEFAULT_MAX_CHARS = PAGE_TOOLS.read_page.defaults.maxChars;

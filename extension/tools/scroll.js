@@ -5,7 +5,7 @@
 import { ToolError } from './stack/errors.js';
 import { pageTool } from './stack/page_tool.js';
 import { textResult } from './stack/results.js';
-import { sleep } from './stack/time.js';
+import { sleep } from '../worker/time.js';
 import { account, assertNoDialog, navResult } from './shared/act.js';
 import { withEffects } from './shared/effects.js';
 import { mouseWheel } from './shared/input.js';

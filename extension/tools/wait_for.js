@@ -14,7 +14,7 @@ import { inject } from './stack/inject.js';
 import { catchToolError, pageTool } from './stack/page_tool.js';
 import { progressReporter } from './stack/progress.js';
 import { dataResult } from './stack/results.js';
-import { sleep } from './stack/time.js';
+import { sleep } from '../worker/time.js';
 import { withNavigatedTo } from './shared/navigated_to.js';
 
 const DEFAULT_TIMEOUT_MS = 10000;

@@ -26,9 +26,9 @@
 // {sessionId}; its events carry the sessionId.
 
 import { Deadlines, RpcError } from './protocol.js';
-// The page tools' one reading of Chrome's errors and one timeout (tools/stack/).
-import { chromeErrorKind, tabGone } from '../tools/stack/errors.js';
-import { withTimeout } from '../tools/stack/time.js';
+// The one reading of Chrome's errors and the one timeout.
+import { chromeErrorKind, tabGone } from './chrome_errors.js';
+import { withTimeout } from './time.js';
 
 const PROTOCOL_VERSION = '1.3';
 // Within a page tool's budget (Deadlines.PAGE_TOOL_MS), so the tool can still answer.

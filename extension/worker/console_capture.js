@@ -11,7 +11,7 @@ import { Event } from './protocol.js';
 import { sendEvent } from './native_port.js';
 import { newestWithin, restoring, tabStore } from './session_store.js';
 import { consoleBuffers, consoleEventBudget, onForget, onTabReplaced } from './tab_state.js';
-import { truncate } from '../tools/shared/read_format.js';
+import { truncate } from './read_format.js';
 
 export const CONSOLE_BUFFER_SIZE = 1000;
 export const LEVELS = ['error', 'warn', 'info', 'log', 'debug'];

@@ -2,7 +2,7 @@
 
 import { ErrorCode, Event, Method, RpcError, isAgentUrl } from './protocol.js';
 import { registerHandler, sendEvent } from './native_port.js';
-import { chromeErrorKind } from '../tools/stack/errors.js';
+import { chromeErrorKind } from './chrome_errors.js';
 import { isCrashed, onTabCrashed } from './crash_watch.js';
 
 // Anything else (chrome:, javascript:, extension pages, ...) is not the agent's to open.

@@ -1,11 +1,11 @@
-// extension/tools/stack/errors.js and time.js: the page tools' one reading of
+// extension/worker/chrome_errors.js and time.js: the extension's one reading of
 // Chrome's error messages (what each caller words its answer from) and the
 // one timeout, whose rejection that reading knows.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { chromeErrorKind, tabGone, TimedOut } from '../../extension/tools/stack/errors.js';
-import { withTimeout } from '../../extension/tools/stack/time.js';
+import { chromeErrorKind, tabGone, TimedOut } from '../../extension/worker/chrome_errors.js';
+import { withTimeout } from '../../extension/worker/time.js';
 import { ErrorCode } from '../../extension/worker/protocol.js';
 
 describe('chromeErrorKind', () => {

@@ -1,10 +1,10 @@
-// extension/tools/shared/read_format.js: the read tools' cursors (opaque base64url JSON)
+// extension/worker/read_format.js: the read tools' cursors (opaque base64url JSON)
 // and text formatting.
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { clock, decodeCursor, encodeCursor, truncate } from '../../extension/tools/shared/read_format.js';
+import { clock, decodeCursor, encodeCursor, truncate } from '../../extension/worker/read_format.js';
 
 describe('cursors', () => {
   it('round-trip an object, non-ASCII included', () => {

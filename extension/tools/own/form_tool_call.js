@@ -14,7 +14,7 @@ import { attach } from '../../worker/cdp.js';
 import { chromeErrorKind, tabGone, ToolError } from '../stack/errors.js';
 import { textResult } from '../stack/results.js';
 import { getTab, topDocumentId } from '../stack/tab.js';
-import { withTimeout } from '../stack/time.js';
+import { withTimeout } from '../../worker/time.js';
 import { account, assertNoDialog, clickAt, navResult, show } from '../shared/act.js';
 import { withEffects } from '../shared/effects.js';
 import { fillOne } from '../shared/fields.js';

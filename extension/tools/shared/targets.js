@@ -9,7 +9,7 @@
 
 import { Deadlines } from '../../worker/protocol.js';
 import { checkpoint, chromeErrorKind, HUNG_ADVICE, tabGone, ToolError } from '../stack/errors.js';
-import { sleep, withTimeout } from '../stack/time.js';
+import { sleep, withTimeout } from '../../worker/time.js';
 import { executeAgent } from '../stack/agent_runner.js';
 import { framePrefix, nextRef, parseRef } from './refs.js';
 import { attachStalled, childTargets, clearStalled } from '../../worker/cdp.js';

@@ -3,7 +3,7 @@
 
 import { describeDialog, dialogOf } from '../../worker/dialogs.js';
 import { chromeErrorKind, NavigatedError, tabGone, ToolError } from './errors.js';
-import { withTimeout } from './time.js';
+import { withTimeout } from '../../worker/time.js';
 import { executeAgent } from './agent_runner.js';
 
 const INJECT_TIMEOUT_MS = 10000;

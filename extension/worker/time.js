@@ -1,6 +1,6 @@
-// Waiting: the page tools' one sleep and one timeout.
+// Waiting: the extension's one sleep and one timeout.
 
-import { TimedOut } from './errors.js';
+import { TimedOut } from './chrome_errors.js';
 
 // Sleep that ends early (and rejects with AbortError) when signal aborts.
 export function sleep(ms, signal) {
