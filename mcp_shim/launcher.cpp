@@ -101,13 +101,6 @@ void AddFeature(std::vector<std::string>& args, std::string_view which, std::str
   args.push_back(std::string(which) + std::string(feature));
 }
 
-bool IsHeadless(const std::vector<std::string>& args) {
-  for (const auto& arg : args) {
-    if (arg == "--headless" || arg == "--headless=new" || arg == "--headless=old") return true;
-  }
-  return false;
-}
-
 void EnableWebMcp(std::vector<std::string>& args) { AddFeature(args, "--enable-features=", "WebMCP"); }
 
 // Renderers a browser keeps alive for a person, not for an agent (measured with

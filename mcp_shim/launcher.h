@@ -40,9 +40,6 @@ void DisableIdleRenderers(std::vector<std::string>& args);
 
 // Finds the browser ($TABBRIDGE_BROWSER or the first Chrome-family browser on
 // PATH) and builds its command line. Pure apart from looking at the disk.
-// True when `args` start the browser headless (--headless, --headless=new|old).
-bool IsHeadless(const std::vector<std::string>& args);
-
 std::expected<LaunchPlan, std::string> PlanLaunch();
 
 // A browser that crashed leaves its profile locked: SingletonLock, a symlink

@@ -20,14 +20,6 @@ namespace {
 
 using Args = std::vector<std::string>;
 
-TEST(IsHeadless, KnowsChromesHeadlessSwitches) {
-  EXPECT_TRUE(IsHeadless({"--no-sandbox", "--headless"}));
-  EXPECT_TRUE(IsHeadless({"--headless=new"}));
-  EXPECT_TRUE(IsHeadless({"--headless=old"}));
-  EXPECT_FALSE(IsHeadless({"--no-sandbox"}));
-  EXPECT_FALSE(IsHeadless({"--headless-mode-ish", "--user-data-dir=/tmp/headless"}));
-}
-
 TEST(EnableWebMcp, AddsTheFeatureWhenNothingDecidesIt) {
   Args args = {"--headless=new"};
   EnableWebMcp(args);
