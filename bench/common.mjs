@@ -12,6 +12,21 @@ export const BENCH_BROWSER_ARGS =
   '--headless=new --no-sandbox --disable-gpu --no-first-run --disable-background-networking ' +
   '--disable-component-update --disable-sync --disable-quic';
 
+// Times `runs` calls of fn (after `warmup` unmeasured ones); resolves to the
+// p50 and p95 in ms.
+export async function timeCalls(fn, runs, warmup = 0) {
+  for (let i = 0; i < warmup; i++) await fn();
+  const samples = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = process.hrtime.bigint();
+    await fn();
+    samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  samples.sort((a, b) => a - b);
+  const q = (p) => samples[Math.min(samples.length - 1, Math.floor(p * samples.length))];
+  return { p50: q(0.5), p95: q(0.95) };
+}
+
 // Serves tests/e2e/fixtures/bench-fixture.html at / (any other path: a page
 // titled with it). Resolves to {server, url}.
 export async function serveBenchFixture() {

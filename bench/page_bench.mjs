@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BENCH_BROWSER_ARGS, serveBenchFixture } from './common.mjs';
+import { BENCH_BROWSER_ARGS, serveBenchFixture, timeCalls } from './common.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -68,15 +68,8 @@ try {
   const submitRef = /button "Submit" \[ref=([^\]]+)\]/.exec(snapshot)?.[1]; // not the spinbutton before it
 
   const time = async (fn) => {
-    const samples = [];
-    for (let i = 0; i < runs; i++) {
-      const t0 = process.hrtime.bigint();
-      await fn();
-      samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    }
-    samples.sort((a, b) => a - b);
-    const q = (p) => samples[Math.min(samples.length - 1, Math.floor(p * samples.length))].toFixed(2);
-    return `p50 ${q(0.5)} ms / p95 ${q(0.95)} ms (n=${runs})`;
+    const { p50, p95 } = await timeCalls(fn, runs);
+    return `p50 ${p50.toFixed(2)} ms / p95 ${p95.toFixed(2)} ms (n=${runs})`;
   };
   const evaluate = await time(() => call('evaluate', { expression: '1+1' }));
   const click = submitRef ? await time(() => call('click', { ref: submitRef })) : 'no submit button ref in the snapshot';

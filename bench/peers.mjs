@@ -26,7 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { browserUnder, cmdline, treeMemory } from './proc_memory.mjs';
-import { BENCH_BROWSER_ARGS, serveBenchFixture } from './common.mjs';
+import { BENCH_BROWSER_ARGS, serveBenchFixture, timeCalls } from './common.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -138,16 +138,8 @@ const servers = [
 ];
 
 const timed = async (fn) => {
-  for (let i = 0; i < warmup; i++) await fn();
-  const samples = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = process.hrtime.bigint();
-    await fn();
-    samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
-  }
-  samples.sort((a, b) => a - b);
-  const q = (p) => samples[Math.min(samples.length - 1, Math.floor(p * samples.length))];
-  return `${q(0.5).toFixed(1)} / ${q(0.95).toFixed(1)}`;
+  const { p50, p95 } = await timeCalls(fn, runs, warmup);
+  return `${p50.toFixed(1)} / ${p95.toFixed(1)}`;
 };
 
 const mib = (kib) => (kib / 1024).toFixed(0);

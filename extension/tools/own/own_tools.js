@@ -257,7 +257,7 @@ function whileDocumentLives(tabId, documentId) {
 // set off a navigation says where to in the answer's _meta (navigated_to.js);
 // one whose document went while it ran answers DOCUMENT_CHANGED.
 async function runWebmcpTool(tabId, documentId, name, args, ctx = {}) {
-  const nav = await watchTopFrame(tabId);
+  const nav = watchTopFrame(tabId);
   try {
     const r = await runWebmcpToolIn(tabId, documentId, name, args, ctx);
     return withNavigatedTo(r, await nav.navigatedTo({ graceMs: navGraceWithin(ctx.deadline) }));

@@ -68,7 +68,7 @@ export async function withEffects(tabId, act, { frameId = 0, quietMs = QUIET_MS,
   const navPending = () => ev.navUrl && !ev.loaded && !ev.navError;
   let nav = null;
   try {
-    nav = await watchTopFrame(tabId);
+    nav = watchTopFrame(tabId);
     await recheckSite?.();
     const actedAt = Date.now();
     const value = await act();
