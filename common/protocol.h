@@ -171,6 +171,9 @@ inline constexpr std::string_view kClient = "client";        // MCP clientInfo
 inline constexpr std::string_view kCaps = "caps";            // tabbridge --caps
 inline constexpr std::string_view kPageTools = "pageTools";  // false: --disable-webmcp-auto-register
 inline constexpr std::string_view kReadOnly = "readOnly";    // true: --read-only
+// The pid of the headless browser this shim launched: that browser's launch
+// tab (about:blank) is closed once an agent tab is open (docs/protocol.md).
+inline constexpr std::string_view kLaunchedHeadlessPid = "launchedHeadlessPid";
 }  // namespace hello_param
 
 // --- host <-> extension -------------------------------------------------------

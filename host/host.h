@@ -60,6 +60,11 @@ class Host {
 
   // --- for sessions ---
   Json HelloResult() const;
+  // A session's shim launched this browser headless (hello
+  // launchedHeadlessPid == our browser's pid): the tabs showing about:blank now
+  // are its launch tab, closed once open_tab has opened a tab — ~100 MiB the
+  // agent never uses. Only the first such hello counts.
+  void NoteLaunchedHeadless(long pid);
   Json ToolsFor(const Session& session) const;
   using Reply = std::function<void(Json result)>;
   // Runs a checked tool call for `session`; `reply` gets the MCP result.
@@ -116,6 +121,7 @@ class Host {
 
   void ListTabs(Session& session, Reply reply);
   void OpenTab(Session& session, const std::string& request_key, const Json& args, Reply reply);
+  void CloseLaunchTabs();
   void FocusTab(Session& session, const Json& args, Reply reply);
   void CloseTab(Session& session, const std::string& request_key, const Json& args, Reply reply);
   void CallPageTool(Session& session, const std::string& request_key, const std::string& name, const Json& args,
@@ -160,6 +166,8 @@ class Host {
   PolicyGate policy_;
   SocketServer server_;
   TabTable tabs_;
+  std::vector<std::int64_t> launch_tabs_;  // NoteLaunchedHeadless
+  bool launch_noted_ = false;
   Json browser_ = Json::object();
   Json extension_info_ = Json::object();
   bool ready_ = false;

@@ -47,4 +47,17 @@ std::vector<const Tab*> TabTable::Visible() const {
 
 std::size_t TabTable::VisibleCount() const { return Visible().size(); }
 
+std::vector<std::int64_t> TabTable::BlankTabs() const {
+  std::vector<std::int64_t> ids;
+  for (const auto& [id, tab] : tabs_) {
+    if (tab.url == "about:blank") ids.push_back(id);
+  }
+  return ids;
+}
+
+bool TabTable::IsBlank(std::int64_t id) const {
+  const auto it = tabs_.find(id);
+  return it != tabs_.end() && it->second.url == "about:blank";
+}
+
 }  // namespace tb

@@ -37,6 +37,9 @@ class TabTable {
   const Tab* Find(std::int64_t id) const;
   std::vector<const Tab*> Visible() const;
   std::size_t VisibleCount() const;
+  // Tabs showing about:blank (hidden from the agent), by id.
+  std::vector<std::int64_t> BlankTabs() const;
+  bool IsBlank(std::int64_t id) const;
 
  private:
   std::map<std::int64_t, Tab> tabs_;  // by id: Chrome hands out ids in creation order

@@ -2,6 +2,8 @@
 #include <set>
 #include <string>
 
+#include <spdlog/spdlog.h>
+
 #include "common/json_field.h"
 #include "common/protocol.h"
 #include "common/tool_catalog.h"
@@ -64,6 +66,7 @@ void Host::OpenTab(Session& session, const std::string& request_key, const Json&
           tabs_.Upsert(*tab);
           if (s != nullptr && focus) s->set_focused_tab(tab->id);
           AfterTabsChanged();
+          CloseLaunchTabs();
         }
         if (s != nullptr) s->Release();
         if (!outcome)
@@ -79,6 +82,23 @@ void Host::OpenTab(Session& session, const std::string& request_key, const Json&
     extension_.Cancel(call);
     if (Session* s = FindSession(session_id)) s->Release();
   });
+}
+
+void Host::NoteLaunchedHeadless(long pid) {
+  if (launch_noted_ || pid <= 0 || pid != options_.browser_pid) return;
+  launch_noted_ = true;
+  launch_tabs_ = tabs_.BlankTabs();
+}
+
+// The launch tab goes once another tab is open: a browser does not outlive
+// its last tab everywhere, and one still on about:blank holds nothing.
+void Host::CloseLaunchTabs() {
+  for (const auto id : launch_tabs_) {
+    if (!tabs_.IsBlank(id)) continue;
+    spdlog::info("closing the launch tab {} of the headless browser a shim launched", id);
+    extension_.Call(ext_method::kTabsClose, {{"tabId", id}}, [](std::expected<Json, rpc::Error>) {});
+  }
+  launch_tabs_.clear();
 }
 
 void Host::FocusTab(Session& session, const Json& args, Reply reply) {

@@ -93,12 +93,15 @@ void BrowserConnect::OnRound(std::vector<LiveHost> candidates) {
     if (!plan) return Fail(plan.error(), "install Chrome or Chromium, or set TABBRIDGE_BROWSER to its path");
     deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(kLaunchWaitMs);
     std::weak_ptr<bool> alive = alive_;
+    const bool headless = IsHeadless(plan->args);
     // The pipe's answer and the host both within kLaunchWaitMs (deadline_).
     Launch(loop_, *plan, kLaunchWaitMs,
-           [this, alive](std::expected<std::unique_ptr<LaunchedBrowser>, std::string> launched) {
+           [this, alive, headless](std::expected<std::unique_ptr<LaunchedBrowser>, std::string> launched) {
              if (alive.expired()) return;
              if (!launched) return Fail(launched.error(), "check the browser log in the profile directory");
              launched_ = std::move(*launched);
+             // Its host may close the launch tab: nobody looks at a headless one.
+             if (headless) hello_params_[hello_param::kLaunchedHeadlessPid] = static_cast<long>(launched_->pid());
              if (progress_)
                progress_(0, "launched the browser (pid " + std::to_string(launched_->pid()) +
                                 "); waiting for its tabbridge host");

@@ -101,6 +101,19 @@ void AddFeature(std::vector<std::string>& args, std::string_view which, std::str
   args.push_back(std::string(which) + std::string(feature));
 }
 
+bool IsHeadless(const std::vector<std::string>& args) {
+  for (const auto& arg : args) {
+    if (arg == "--headless" || arg == "--headless=new" || arg == "--headless=old") return true;
+  }
+  return false;
+}
+
+void KeepHeadlessAlive(std::vector<std::string>& args) {
+  constexpr std::string_view kKeepAlive = "--keep-alive-for-test";
+  if (!IsHeadless(args) || std::ranges::find(args, kKeepAlive) != args.end()) return;
+  args.emplace_back(kKeepAlive);
+}
+
 void EnableWebMcp(std::vector<std::string>& args) { AddFeature(args, "--enable-features=", "WebMCP"); }
 
 // Renderers a browser keeps alive for a person, not for an agent (measured with
@@ -142,6 +155,7 @@ std::expected<LaunchPlan, std::string> PlanLaunch() {
   for (auto& extra : SplitArgs(std::getenv("TABBRIDGE_BROWSER_ARGS"))) plan.args.push_back(std::move(extra));
   EnableWebMcp(plan.args);
   DisableIdleRenderers(plan.args);
+  KeepHeadlessAlive(plan.args);
   plan.args.push_back("about:blank");
   return plan;
 }

@@ -38,6 +38,15 @@ void EnableWebMcp(std::vector<std::string>& args);
 // use (the WebUI omnibox popup, the spare renderer), unless `args` decide them.
 void DisableIdleRenderers(std::vector<std::string>& args);
 
+// True when `args` start the browser headless (--headless, --headless=new|old).
+bool IsHeadless(const std::vector<std::string>& args);
+
+// A headless browser quits with its last tab, and its host with it; an agent
+// closing its last tab (or the launch tab being closed) must not end the
+// browser. Adds --keep-alive-for-test (Chrome's switch for a browser that
+// outlives its windows) to headless `args` that lack it.
+void KeepHeadlessAlive(std::vector<std::string>& args);
+
 // Finds the browser ($TABBRIDGE_BROWSER or the first Chrome-family browser on
 // PATH) and builds its command line. Pure apart from looking at the disk.
 std::expected<LaunchPlan, std::string> PlanLaunch();

@@ -67,10 +67,22 @@ async function createTab({ url, active = false }) {
     throw invalid(`cannot open "${shorten(url)}"; use an http, https or file URL (the pages the agent works on)`);
   }
   try {
-    return { tab: toTab(await chrome.tabs.create({ url, active })) };
+    return { tab: toTab(await createInAWindow(url, active)) };
   } catch (e) {
     // Chrome's own URL refusals ("Invalid url", "Cannot navigate to a file URL ...").
     throw /\burl\b/i.test(e.message) ? invalid(e.message) : e;
+  }
+}
+
+// A headless browser kept alive without tabs (--keep-alive-for-test, see
+// mcp_shim/launcher.h) has no window to put a tab in: open one for it.
+async function createInAWindow(url, active) {
+  try {
+    return await chrome.tabs.create({ url, active });
+  } catch (e) {
+    if ((await chrome.windows.getAll({ windowTypes: ['normal'] })).length > 0) throw e;
+    const window = await chrome.windows.create({ url, focused: active });
+    return window.tabs[0];
   }
 }
 

@@ -9,7 +9,17 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { HOST_PATH, TOOLS_NO_TABS, assertToolSet, isAlive, killAndReap, useHarness, waitFor } from './harness.mjs';
+import {
+  HOST_PATH,
+  TOOLS_NO_TABS,
+  assertToolSet,
+  devToolsPages,
+  devToolsPort,
+  isAlive,
+  killAndReap,
+  useHarness,
+  waitFor,
+} from './harness.mjs';
 
 for (const method of ['flag', 'pipe']) {
   describe(`launch over ${method}`, { timeout: 90_000 }, () => {
@@ -108,5 +118,44 @@ describe('launch after a crash', { timeout: 120_000 }, () => {
     assert.equal(again.launched, true);
     assert.notEqual(again.browser.pid, first.browser.pid);
     s.browserPids.add(again.browser.pid); // cleanup kills it
+  });
+});
+
+describe('the launch tab', { timeout: 90_000 }, () => {
+  const h = useHarness();
+
+  it('of a headless browser the shim launched goes once open_tab has opened a tab', async () => {
+    const web = await h.fixtureServer();
+    const s = await h.startSession({ name: 'launch-tab', extraBrowserArgs: ['--remote-debugging-port=0'] });
+    const connected = await s.callOk('connect_browser', { launch: true });
+    s.browserPids.add(connected.browser.pid);
+    const port = await devToolsPort({ profileDir: s.profileDir, browserPid: connected.browser.pid });
+    const urls = async () => (await devToolsPages(port)).map((p) => p.url);
+    assert.deepEqual(await urls(), ['about:blank'], 'the launch tab');
+    const url = web.url('/a.html');
+    await s.callOk('open_tab', { url });
+    await waitFor(async () => {
+      const now = await urls();
+      return now.length === 1 && now[0] === url;
+    }, { what: 'only the agent tab to be left' });
+    assert.ok(isAlive(connected.browser.pid), 'the browser goes on with the agent tab');
+  });
+});
+
+describe('the last tab', { timeout: 90_000 }, () => {
+  const h = useHarness();
+
+  // No DevTools port or pipe here: either would keep the browser alive by itself.
+  it('closed in a headless browser the shim launched leaves the browser and its host running', async () => {
+    const web = await h.fixtureServer();
+    const s = await h.startSession({ name: 'last-tab' });
+    const connected = await s.callOk('connect_browser', { launch: true });
+    s.browserPids.add(connected.browser.pid);
+    const opened = await s.callOk('open_tab', { url: web.url('/a.html') });
+    await s.callOk('close_tab', { tabId: opened.tab.id });
+    assert.deepEqual((await s.callOk('list_tabs', {})).tabs, [], 'no tab is left');
+    assert.ok(isAlive(connected.browser.pid), 'the browser outlives its last tab');
+    const again = await s.callOk('open_tab', { url: web.url('/b.html') });
+    assert.equal(again.tab.url, web.url('/b.html'), 'the host still opens tabs');
   });
 });

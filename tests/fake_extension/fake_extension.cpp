@@ -44,6 +44,8 @@ std::expected<std::unique_ptr<FakeExtension>, std::string> FakeExtension::Start(
   for (int i = 1; i <= fake->options_.tabs; ++i) {
     fake->tabs_[i] = MakeTab(i, "http://127.0.0.1/tab-" + std::to_string(i), i == 1);
   }
+  std::int64_t next = fake->options_.tabs + 1;
+  for (const auto& url : fake->options_.more_tab_urls) fake->tabs_[next] = MakeTab(next, url, false), ++next;
   fake->reader_ = std::thread([raw = fake.get()] { raw->ReadLoop(); });
   if (fake->options_.send_hello && !fake->SendHello()) return std::unexpected("the host did not take the hello");
   return fake;

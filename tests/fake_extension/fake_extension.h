@@ -37,6 +37,7 @@ struct FakeExtensionOptions {
   std::string host_binary;
   std::string socket_dir;                                // the host's TABBRIDGE_SOCKET_DIR
   int tabs = 2;                                          // http tabs in the hello
+  std::vector<std::string> more_tab_urls;                // then tabs with these URLs (about:blank…)
   bool send_hello = true;                                // false: the test sends it (or something else) itself
   int protocol = 1;                                      // the hello's protocol number
   std::vector<std::pair<std::string, std::string>> env;  // more host environment

@@ -20,6 +20,32 @@ namespace {
 
 using Args = std::vector<std::string>;
 
+TEST(IsHeadless, KnowsChromesHeadlessSwitches) {
+  EXPECT_TRUE(IsHeadless({"--no-sandbox", "--headless"}));
+  EXPECT_TRUE(IsHeadless({"--headless=new"}));
+  EXPECT_TRUE(IsHeadless({"--headless=old"}));
+  EXPECT_FALSE(IsHeadless({"--no-sandbox"}));
+  EXPECT_FALSE(IsHeadless({"--headless-mode-ish", "--user-data-dir=/tmp/headless"}));
+}
+
+TEST(KeepHeadlessAlive, KeepsAHeadlessBrowserWithoutTabs) {
+  Args args = {"--headless=new"};
+  KeepHeadlessAlive(args);
+  EXPECT_EQ(args, (Args{"--headless=new", "--keep-alive-for-test"}));
+}
+
+TEST(KeepHeadlessAlive, LeavesAWindowedBrowserToQuitWithItsWindows) {
+  Args args = {"--no-sandbox"};
+  KeepHeadlessAlive(args);
+  EXPECT_EQ(args, (Args{"--no-sandbox"}));
+}
+
+TEST(KeepHeadlessAlive, AddsTheSwitchOnce) {
+  Args args = {"--headless", "--keep-alive-for-test"};
+  KeepHeadlessAlive(args);
+  EXPECT_EQ(args, (Args{"--headless", "--keep-alive-for-test"}));
+}
+
 TEST(EnableWebMcp, AddsTheFeatureWhenNothingDecidesIt) {
   Args args = {"--headless=new"};
   EnableWebMcp(args);
