@@ -151,13 +151,14 @@ function answer(out) {
 const FUNCTION_SYNTAX = /^\s*(async\s+)?(function\b|\([^()]*\)\s*=>|[\w$]+\s*=>)/;
 
 // Whether source parses, by evaluating it wrapped in a function that is never
-// called (nothing runs; V8 reports early errors when it compiles the wrapper).
+// called (nothing runs; V8 reports early errors when it compiles the wrapper);
+// `void` leaves no function object in the page to release.
 // Not Runtime.compileScript: that needs Runtime.enable, which hangs while a
 // navigation is pending.
 async function parses(tabId, wrapped) {
   let r;
   try {
-    r = await cdp(tabId, 'Runtime.evaluate', { expression: wrapped, objectGroup: GROUP, returnByValue: false },
+    r = await cdp(tabId, 'Runtime.evaluate', { expression: `void ${wrapped}`, returnByValue: true },
       { timeoutMs: PARSE_TIMEOUT_MS });
   } catch (e) {
     if (!/timed out/.test(e.message)) throw e;
@@ -254,7 +255,10 @@ async function runIn(tabId, plan, { contextId, sessionId }) {
     if (r.exceptionDetails) return { error: describeException(r.exceptionDetails) };
     return await toJson(tabId, r.result, sessionId);
   } finally {
-    cdp(tabId, 'Runtime.releaseObjectGroup', { objectGroup: GROUP }, { sessionId }).catch(() => {});
+    // A primitive answer (1+1) left nothing in the group to release.
+    if (r.result?.objectId || r.exceptionDetails?.exception?.objectId) {
+      cdp(tabId, 'Runtime.releaseObjectGroup', { objectGroup: GROUP }, { sessionId }).catch(() => {});
+    }
   }
 }
 

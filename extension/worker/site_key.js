@@ -5,6 +5,7 @@
 //
 //   siteKey(url)                     -> the string two URLs of one site share
 //   tabUrl(tab)                      -> the URL the tab's page is on (as toTab reports it)
+//   isOnSite(tab, policyUrl)         -> whether the tab shows the site policyUrl is on (true without one)
 //   assertOnSite(tab, policyUrl)     -> throws RpcError PAGE_MOVED {data: {url}} when the tab left the site
 //   sameSite(url, policyUrl)         -> whether what was recorded on `url` may be shown (true without a policyUrl)
 
@@ -33,10 +34,12 @@ export function siteKey(url) {
 // while nothing has committed (a new tab), as in the host's Tab (tabs.js).
 export const tabUrl = (tab) => tab?.url || tab?.pendingUrl || '';
 
+export const isOnSite = (tab, policyUrl) =>
+  typeof policyUrl !== 'string' || !tab || siteKey(tabUrl(tab)) === siteKey(policyUrl);
+
 export function assertOnSite(tab, policyUrl) {
-  if (typeof policyUrl !== 'string' || !tab) return;
+  if (isOnSite(tab, policyUrl)) return;
   const url = tabUrl(tab);
-  if (siteKey(url) === siteKey(policyUrl)) return;
   throw new RpcError(ErrorCode.PAGE_MOVED, `the tab is now on ${url}, not on the site this call was checked for`, { url });
 }
 

@@ -22,6 +22,8 @@ function tabMap({ untilDetach = false } = {}) {
   return map;
 }
 
+// tab_cache.js: tabId -> the chrome.tabs.Tab as of its last event or look.
+export const knownTabs = tabMap();
 // console_capture.js: tabId -> console entries, oldest first; tabId -> {tokens, at}, the console.entry event budget.
 export const consoleBuffers = tabMap();
 export const consoleEventBudget = tabMap();

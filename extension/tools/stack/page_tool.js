@@ -9,7 +9,8 @@
 // when the tool needs it; a ToolError thrown by the tool is its isError answer.
 //
 // The tool is run(tabId, args, ctx): args without tabId and policyUrl; ctx is
-// native_port's (signal, deadline, requestId) plus tab (chrome.tabs.Tab),
+// native_port's (signal, deadline, requestId) plus tab (chrome.tabs.Tab, as
+// last reported: tab_cache.js),
 // recheckSite() — the same site check again, for the moment it acts
 // (effects.js) — and policyUrl, for tools that reach beyond the page
 // (download_file.js).
@@ -17,7 +18,8 @@
 import { attach, usingTab } from '../../worker/cdp.js';
 import { isCrashed, looksCrashed } from '../../worker/crash_watch.js';
 import { POLICY_URL_PARAM, RpcError } from '../../worker/protocol.js';
-import { assertOnSite } from '../../worker/site_key.js';
+import { assertOnSite, isOnSite } from '../../worker/site_key.js';
+import { freshTab, knownTab } from '../../worker/tab_cache.js';
 import { watchTopFrame } from '../shared/navigated_to.js';
 import { tabGone, ToolError } from './errors.js';
 import { errorResult } from './results.js';
@@ -32,13 +34,18 @@ export function pageTool(run, { onCrashedTab = false, debugger: needsDebugger = 
   const answer = catchToolError(run);
   return (params, ctx) => {
     const { [POLICY_URL_PARAM]: policyUrl, tabId, ...args } = params ?? {};
-    const currentTab = () => (Number.isInteger(tabId) ? chrome.tabs.get(tabId).catch(() => null) : null);
+    const currentTab = () => (Number.isInteger(tabId) ? freshTab(tabId) : null);
     // No tab: the answer is "gone" (below, or the tool's own look-up).
     const recheckSite = async () => assertOnSite(await currentTab(), policyUrl);
     return usingTab(tabId, async () => {
       const nav = watchTop && Number.isInteger(tabId) ? watchTopFrame(tabId) : null;
       try {
-        const tab = await currentTab();
+        // The tab as last reported, when it passes; a look at the browser when
+        // not (tab_cache.js: an event on its way may have been overtaken). A
+        // move still on its way after this is the watch's (navigatedTo), as a
+        // move during the call is.
+        const known = Number.isInteger(tabId) ? knownTab(tabId) : null;
+        const tab = known && isOnSite(known, policyUrl) && !looksCrashed(known) ? known : await currentTab();
         assertOnSite(tab, policyUrl);
         const crashed = onCrashedTab ? null : crashedAnswer(tabId, tab);
         if (crashed) return crashed;

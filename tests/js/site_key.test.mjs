@@ -3,7 +3,9 @@
 // the tab is still on the site of params.policyUrl, and extension/tools/stack/page_tool.js
 // (with a stand-in for the few chrome.* calls it makes) refuses a call on a
 // tab that moved — PAGE_MOVED with data {url} — before the tool runs, and
-// hands the tool a recheckSite() for the moment it acts.
+// hands the tool a recheckSite() for the moment it acts; the tab as its last
+// event reported it (worker/tab_cache.js) spares the look at the browser
+// when it passes, and is looked at again when it would not.
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,15 +14,27 @@ import { fileURLToPath } from 'node:url';
 
 const EXTENSION = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../extension');
 
-// What page_tool.js and the modules it imports touch of chrome.*.
+// What page_tool.js and the modules it imports touch of chrome.*; tab events fired by hand.
 const tabs = new Map();
-const event = () => ({ addListener() {}, removeListener() {} });
+let looks = 0; // chrome.tabs.get calls
+const listeners = new Map();
+const event = (name) => ({
+  addListener(fn) {
+    if (!listeners.has(name)) listeners.set(name, []);
+    listeners.get(name).push(fn);
+  },
+  removeListener() {},
+});
+const fire = (name, ...args) => { for (const fn of listeners.get(name) ?? []) fn(...args); };
+const tabEvents = ['onCreated', 'onUpdated', 'onRemoved', 'onReplaced', 'onActivated', 'onHighlighted', 'onMoved',
+  'onAttached', 'onDetached'];
 globalThis.chrome = {
-  debugger: { onEvent: event(), onDetach: event() },
+  debugger: { onEvent: event('debugger.onEvent'), onDetach: event('debugger.onDetach') },
+  webNavigation: Object.fromEntries(['onBeforeNavigate', 'onCommitted', 'onErrorOccurred'].map((n) => [n, event(n)])),
   tabs: {
-    onRemoved: event(),
-    onReplaced: event(),
+    ...Object.fromEntries(tabEvents.map((n) => [n, event(`tabs.${n}`)])),
     get: async (id) => {
+      looks++;
       if (!tabs.has(id)) throw new Error(`No tab with id: ${id}.`);
       return tabs.get(id);
     },
@@ -31,6 +45,8 @@ const { ErrorCode, POLICY_URL_PARAM, RpcError } = await import(path.join(EXTENSI
 const { assertOnSite, sameSite, siteKey, tabUrl } = await import(path.join(EXTENSION, 'worker/site_key.js'));
 const { pageTool } = await import(path.join(EXTENSION, 'tools/stack/page_tool.js'));
 const { ToolError } = await import(path.join(EXTENSION, 'tools/stack/errors.js'));
+const { registerTabCache } = await import(path.join(EXTENSION, 'worker/tab_cache.js'));
+registerTabCache();
 
 describe('siteKey', () => {
   const same = [
@@ -148,5 +164,40 @@ describe('pageTool', () => {
     await assert.rejects(handler({ tabId: 99, [POLICY_URL_PARAM]: 'http://127.0.0.1:8000/' }, {}),
       (e) => e.code === ErrorCode.TAB_NOT_FOUND && e.message === 'tab 99 is gone — call list_tabs');
     assert.equal(ran, 1);
+  });
+
+  it('a tab known from its last event is not asked for again', async () => {
+    const known = { id: 6, url: 'http://127.0.0.1:8000/a', status: 'complete', discarded: false, windowId: 1 };
+    fire('tabs.onUpdated', 6, { url: known.url }, known);
+    const before = looks;
+    let url = null;
+    await pageTool(async (tabId, args, ctx) => {
+      url = ctx.tab.url;
+    })({ tabId: 6, [POLICY_URL_PARAM]: 'http://127.0.0.1:8000/' }, {});
+    assert.equal(url, 'http://127.0.0.1:8000/a');
+    assert.equal(looks, before, 'no chrome.tabs.get');
+  });
+
+  // The host may know the new URL first (navigate's answer) while the tab's event is on its way.
+  it('a known tab that would fail the check is looked at again before the call is refused', async () => {
+    const stale = { id: 7, url: 'http://localhost:8000/old', status: 'complete', discarded: false, windowId: 1 };
+    fire('tabs.onUpdated', 7, { url: stale.url }, stale);
+    tab(7, 'http://127.0.0.1:8000/new');
+    let url = null;
+    await pageTool(async (tabId, args, ctx) => {
+      url = ctx.tab.url;
+    })({ tabId: 7, [POLICY_URL_PARAM]: 'http://127.0.0.1:8000/' }, {});
+    assert.equal(url, 'http://127.0.0.1:8000/new');
+  });
+
+  it('a known tab that looks crashed is looked at again', async () => {
+    const unloaded = { id: 8, url: 'http://127.0.0.1:8000/a', status: 'unloaded', discarded: false, windowId: 1 };
+    fire('tabs.onUpdated', 8, { status: 'unloaded' }, unloaded);
+    tab(8, 'http://127.0.0.1:8000/a');
+    let ran = false;
+    await pageTool(async () => {
+      ran = true;
+    })({ tabId: 8, [POLICY_URL_PARAM]: 'http://127.0.0.1:8000/' }, {});
+    assert.ok(ran, 'the browser says it runs');
   });
 });
