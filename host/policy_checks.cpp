@@ -100,8 +100,10 @@ Host::Reply Host::WithAuditLine(const Session& session, const std::string& name,
   note.error_text = !(name == "type" || name == "fill_form" || name == "select_option" || name == "press_key" ||
                       name == tools::kCallWebMcpTool || !tools::Find(name));
   return [this, session_id = session.id(), name, url, note, reply = std::move(reply)](Json result) {
-    if (const Session* s = FindSession(session_id)) policy_.Audit(*s, name, url, result, note);
+    const Session* s = FindSession(session_id);
+    auto entry = s != nullptr ? policy_.AuditEntry(*s, name, url, result, note) : std::nullopt;
     reply(std::move(result));
+    if (entry) policy_.WriteAudit(*entry);
   };
 }
 

@@ -102,12 +102,13 @@ std::optional<Json> PolicyGate::Deny(const Session& session, std::string_view to
   return result;
 }
 
-void PolicyGate::Audit(const Session& session, std::string_view tool, std::string_view url, const Json& result,
-                       const AuditNote& note) {
-  if (!audit_) return;
+std::optional<audit::Entry> PolicyGate::AuditEntry(const Session& session, std::string_view tool,
+                                                   std::string_view url, const Json& result,
+                                                   const AuditNote& note) const {
+  if (!audit_) return std::nullopt;
   const bool is_error = field::Bool(result, "isError").value_or(false);
-  const Json structured = field::Object(result, "structuredContent");  // a copy: Find points into it
-  const Json* denied = is_error ? field::Find(structured, "denied") : nullptr;
+  const Json* structured = is_error ? field::Find(result, "structuredContent") : nullptr;
+  const Json* denied = structured != nullptr ? field::Find(*structured, "denied") : nullptr;
   const bool stopped = denied != nullptr && field::Bool(*denied, "afterAction").value_or(false);
   audit::Entry entry;
   entry.session = session.id();
@@ -121,6 +122,11 @@ void PolicyGate::Audit(const Session& session, std::string_view tool, std::strin
   if (!note.page_tool.empty()) detail.push_back("page tool " + audit::ErrorDetail(note.page_tool));
   if (is_error && denied == nullptr && note.error_text) detail.push_back(MessageOf(result));
   for (const auto& part : detail) entry.detail += (entry.detail.empty() ? "" : ": ") + part;
+  return entry;
+}
+
+void PolicyGate::WriteAudit(const audit::Entry& entry) {
+  if (!audit_) return;
   if (auto ok = audit_->Append(entry); !ok && !audit_failed_) {
     audit_failed_ = true;
     spdlog::error("audit log {}: {} (further failures are not logged)", audit_->path(), ok.error());

@@ -53,10 +53,13 @@ class PolicyGate {
   std::optional<Json> Deny(const Session& session, std::string_view tool, policy::Cap cap, std::string_view url) const;
   // Whether a finished call with capability `cap` goes to the audit log.
   static bool IsAudited(policy::Cap cap) { return cap != policy::Cap::kRead; }
-  // One audit line for a finished call: its outcome read from `result` — ok,
-  // error, denied, or stopped (it ran, then landed where the policy denies).
-  void Audit(const Session& session, std::string_view tool, std::string_view url, const Json& result,
-             const AuditNote& note = {});
+  // The audit line of a finished call (nullopt without an audit log): its
+  // outcome read from `result` — ok, error, denied, or stopped (it ran, then
+  // landed where the policy denies). Written with WriteAudit once the model
+  // has its answer: the file write is not on the call's path.
+  std::optional<audit::Entry> AuditEntry(const Session& session, std::string_view tool, std::string_view url,
+                                         const Json& result, const AuditNote& note = {}) const;
+  void WriteAudit(const audit::Entry& entry);
 
  private:
   void Reload();
