@@ -6,7 +6,8 @@
 // sets a text: nothing slow), BENCH_PEERS_RUNS times each after
 // BENCH_PEERS_WARMUP unmeasured calls. The servers run one after the other.
 // Afterwards it sums RSS, PSS and private dirty memory over the browser's process tree
-// (/proc/<pid>/smaps_rollup; see proc_memory.mjs) and lists them per process.
+// (/proc/<pid>/smaps_rollup; see proc_memory.mjs), and over the MCP server's own
+// processes (the shim; the peers' node servers), and lists them per process.
 //
 // Install the peers once (exact versions pinned in bench/peers/package.json):
 //   (cd bench/peers && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci)
@@ -25,7 +26,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { browserUnder, cmdline, treeMemory } from './proc_memory.mjs';
+import { browserUnder, cmdline, serverMemory, treeMemory } from './proc_memory.mjs';
 import { BENCH_BROWSER_ARGS, serveBenchFixture, timeCalls } from './common.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -170,8 +171,13 @@ async function measure(s) {
     for (let i = 0; i < memSamples; i++) {
       if (i > 0) await new Promise((r) => setTimeout(r, 500));
       const processes = treeMemory(browserPid);
-      const sum = (key) => processes.reduce((total, p) => total + p[key], 0);
-      samples.push({ processes, rss: sum('rssKiB'), pss: sum('pssKiB'), dirty: sum('dirtyKiB') });
+      const serverProcesses = serverMemory(transport.pid, browserPid);
+      const sum = (list, key) => list.reduce((total, p) => total + p[key], 0);
+      samples.push({
+        processes, rss: sum(processes, 'rssKiB'), pss: sum(processes, 'pssKiB'), dirty: sum(processes, 'dirtyKiB'),
+        serverProcesses, serverRss: sum(serverProcesses, 'rssKiB'), serverPss: sum(serverProcesses, 'pssKiB'),
+        serverDirty: sum(serverProcesses, 'dirtyKiB'),
+      });
     }
     samples.sort((a, b) => a.dirty - b.dirty);
     Object.assign(out, samples[Math.floor(samples.length / 2)]);
@@ -213,6 +219,10 @@ try {
   row('browser PSS, summed over its processes (MiB)', (r) => mib(r.pss));
   row('browser private dirty, summed (MiB)', (r) => mib(r.dirty));
   row('browser processes', (r) => r.processes.length);
+  row('MCP server (what the client spawned, without the browser): RSS / PSS / private dirty (MiB)',
+    (r) => `${mib(r.serverRss)} / ${mib(r.serverPss)} / ${mib(r.serverDirty)}`);
+  row('browser + server: RSS / PSS / private dirty (MiB)',
+    (r) => `${mib(r.rss + r.serverRss)} / ${mib(r.pss + r.serverPss)} / ${mib(r.dirty + r.serverDirty)}`);
   row('tabs at the end', (r) => r.tabs.slice(0, 120));
   for (const r of results) {
     console.log();
@@ -226,6 +236,9 @@ try {
     console.log('|---|---|---|---|---|');
     for (const p of r.processes) {
       console.log(`| ${p.kind} | ${p.pid} | ${mib(p.rssKiB)} | ${mib(p.pssKiB)} | ${mib(p.dirtyKiB)} |`);
+    }
+    for (const p of r.serverProcesses) {
+      console.log(`| MCP server: ${p.kind} | ${p.pid} | ${mib(p.rssKiB)} | ${mib(p.pssKiB)} | ${mib(p.dirtyKiB)} |`);
     }
   }
 } finally {

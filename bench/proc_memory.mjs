@@ -69,9 +69,9 @@ export function processKind(args) {
 
 const kib = (text, field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
 
-// [{pid, kind, rssKiB, pssKiB, dirtyKiB}] for the browser and its descendants, heaviest first.
-export function treeMemory(browserPid) {
-  return [browserPid, ...descendants(browserPid)]
+// [{pid, kind, rssKiB, pssKiB, dirtyKiB}] for these processes, heaviest first.
+export function memoryOf(pids) {
+  return pids
     .map((pid) => {
       const rollup = read(`/proc/${pid}/smaps_rollup`);
       const dirtyKiB = kib(rollup, 'Private_Dirty');
@@ -79,4 +79,15 @@ export function treeMemory(browserPid) {
     })
     .filter((p) => p.rssKiB > 0)
     .sort((a, b) => b.dirtyKiB - a.dirtyKiB);
+}
+
+// The browser and its descendants.
+export const treeMemory = (browserPid) => memoryOf([browserPid, ...descendants(browserPid)]);
+
+// The MCP server the client spawned and its descendants, without the browser's tree
+// (Playwright MCP and chrome-devtools-mcp start their browser as their child).
+export function serverMemory(serverPid, browserPid) {
+  const browser = new Set([browserPid, ...descendants(browserPid)]);
+  return memoryOf([serverPid, ...descendants(serverPid)].filter((pid) => !browser.has(pid)))
+    .map((p) => ({ ...p, kind: (cmdline(p.pid)[0] ?? '?').split('/').pop() })); // not a Chromium process
 }
