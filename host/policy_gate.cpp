@@ -102,9 +102,8 @@ std::optional<Json> PolicyGate::Deny(const Session& session, std::string_view to
   return result;
 }
 
-std::optional<audit::Entry> PolicyGate::AuditEntry(const Session& session, std::string_view tool,
-                                                   std::string_view url, const Json& result,
-                                                   const AuditNote& note) const {
+std::optional<audit::Entry> PolicyGate::AuditEntry(const Session& session, std::string_view tool, std::string_view url,
+                                                   const Json& result, const AuditNote& note) const {
   if (!audit_) return std::nullopt;
   const bool is_error = field::Bool(result, "isError").value_or(false);
   const Json* structured = is_error ? field::Find(result, "structuredContent") : nullptr;
