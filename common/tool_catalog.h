@@ -76,6 +76,10 @@ std::expected<void, std::string> CheckArguments(const Json& tool, const Json& ar
 Json Result(Json structured, bool is_error = false);
 // A tool error with only a message; the message says what to do next.
 Json ErrorResult(std::string_view message);
+// What a call that lost the browser on its way says (the shim when the host
+// went, the host when the extension did).
+inline constexpr std::string_view kBrowserConnectionLost =
+    "the browser connection was lost — call connect_browser, then retry";
 // Whether `json` has the shape of an MCP CallToolResult (a content array).
 bool IsResult(const Json& json);
 // The names of every tool tabbridge itself serves (page tools of every caps

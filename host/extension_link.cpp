@@ -1,6 +1,7 @@
 #include "host/extension_link.h"
 
 #include "common/protocol.h"
+#include "common/tool_catalog.h"
 
 namespace tb {
 namespace {
@@ -59,6 +60,8 @@ std::int64_t ExtensionLink::Call(std::string_view method, Json params, PendingCa
                          if (!outcome && outcome.error().code == rpc_error::kTimeout) {
                            outcome.error().message =
                                "the browser did not answer " + name + " (" + outcome.error().message + ")";
+                         } else if (!outcome && outcome.error().code == rpc_error::kPeerGone) {
+                           outcome.error().message = std::string(tools::kBrowserConnectionLost);
                          }
                          reply(std::move(outcome));
                        });

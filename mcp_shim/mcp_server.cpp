@@ -210,9 +210,10 @@ void McpServer::Forward(const Json& id, const std::string& key, const std::strin
           if (method == mcp::kToolsList) {
             return Reply(key, rpc::MakeResult(id, DisconnectedTools()));
           }
-          const std::string what = error.code == rpc_error::kTimeout ? "the browser did not answer in time"
-                                                                     : "the browser connection was lost";
-          return Reply(key, rpc::MakeResult(id, tools::ErrorResult(what + " — call connect_browser, then retry")));
+          const std::string what = error.code == rpc_error::kTimeout
+                                       ? "the browser did not answer in time — call connect_browser, then retry"
+                                       : std::string(tools::kBrowserConnectionLost);
+          return Reply(key, rpc::MakeResult(id, tools::ErrorResult(what)));
         }
         Reply(key, rpc::MakeError(id, error));
       },

@@ -27,6 +27,8 @@ TEST_F(ExtensionGoneTest, PendingToolCallIsAnsweredWithAToolError) {
   const auto response = shim.rpc().WaitResponse(id, fake::DeadlineIn(kWait));
   ASSERT_TRUE(response) << "the pending call was never answered";
   EXPECT_TRUE(fake::IsToolError(*response)) << response->dump();
+  // What to do next, in the words the shim uses when the host goes.
+  EXPECT_NE(response->dump().find("connection was lost — call connect_browser"), std::string::npos) << response->dump();
 }
 
 TEST_F(ExtensionGoneTest, HostExitsCleanlyAndRemovesItsSocket) {
