@@ -117,7 +117,8 @@ TEST_F(McpRevisionsTest, A20260728RequestNeedsNoInitializeAndItsResultsCarryResu
 TEST_F(McpRevisionsTest, RelayedHostAnswersCarryResultTypeFor2026AndNothingNewFor2025) {
   StartServingExtension();
   auto& shim = StartShim(false);
-  const auto connect = Request(shim, mcp::kToolsCall, WithMeta({{"name", "connect_browser"}, {"arguments", Json::object()}}));
+  const auto connect =
+      Request(shim, mcp::kToolsCall, WithMeta({{"name", "connect_browser"}, {"arguments", Json::object()}}));
   ASSERT_TRUE(connect);
   ASSERT_EQ(fake::Structured(*connect).value("connected", false), true) << connect->dump();
   EXPECT_EQ(Result(*connect).value("resultType", ""), "complete");
@@ -143,7 +144,8 @@ TEST_F(McpRevisionsTest, ListChangedGoesToTheListenStreamTaggedAndNotBare) {
             Json({{"toolsListChanged", true}}))
       << "only what we can honour is acknowledged";
   EXPECT_EQ(Listen(shim, 7, {{"resourcesListChanged", true}}), Json::object());
-  const auto connect = Request(shim, mcp::kToolsCall, WithMeta({{"name", "connect_browser"}, {"arguments", Json::object()}}));
+  const auto connect =
+      Request(shim, mcp::kToolsCall, WithMeta({{"name", "connect_browser"}, {"arguments", Json::object()}}));
   ASSERT_TRUE(connect);
   ASSERT_EQ(fake::Structured(*connect).value("connected", false), true) << connect->dump();
   // Sent before the answer, like for a 2025 client: all of it has been read.
@@ -212,8 +214,8 @@ class McpEnvelopeTest : public McpRevisionsTest, public ::testing::WithParamInte
 
 TEST_P(McpEnvelopeTest, IsInvalidParamsNamingTheField) {
   auto& shim = StartShim(false);
-  const auto response = Request(shim, GetParam().name.starts_with("Listen") ? mcp::kListen : mcp::kToolsList,
-                                GetParam().params);
+  const auto response =
+      Request(shim, GetParam().name.starts_with("Listen") ? mcp::kListen : mcp::kToolsList, GetParam().params);
   ASSERT_TRUE(response);
   EXPECT_EQ(ErrorCode(*response), rpc_error::kInvalidParams) << response->dump();
   EXPECT_THAT(ErrorMessage(*response), HasSubstr(GetParam().names));
