@@ -122,16 +122,20 @@ Json MakeError(const Json& id, int code, std::string_view message, Json data) {
 
 Json MakeError(const Json& id, const Error& error) { return MakeError(id, error.code, error.message, error.data); }
 
+namespace {
+// What follows the id in Dump(MakeResult(N, r)): nlohmann::json sorts keys.
+constexpr std::string_view kResultTail = R"(,"jsonrpc":"2.0","result":)";
+}  // namespace
+
 std::optional<ResultPrefix> PeekResult(std::string_view text) {
   constexpr std::string_view kHead = R"({"id":)";
-  constexpr std::string_view kTail = R"(,"jsonrpc":"2.0","result":)";
   constexpr std::size_t kMaxDigits = 18;  // always fits an int64; our ids count up from 1
   if (!text.starts_with(kHead)) return std::nullopt;
   std::int64_t id = 0;
   std::size_t end = kHead.size();
   for (; end < text.size() && end - kHead.size() < kMaxDigits && text[end] >= '0' && text[end] <= '9'; ++end)
     id = id * 10 + (text[end] - '0');
-  if (id <= 0 || text[kHead.size()] == '0' || !text.substr(end).starts_with(kTail)) return std::nullopt;
+  if (id <= 0 || text[kHead.size()] == '0' || !text.substr(end).starts_with(kResultTail)) return std::nullopt;
   return ResultPrefix{id, text.substr(end)};
 }
 
@@ -140,6 +144,22 @@ std::string WithId(const ResultPrefix& prefix, const Json& id) {
   std::string out;
   out.reserve(7 + id_text.size() + prefix.rest.size());
   out.append(R"({"id":)").append(id_text).append(prefix.rest);
+  return out;
+}
+
+std::optional<std::string> WithIdAndMembers(const ResultPrefix& prefix, const Json& id, std::string_view members) {
+  const std::string_view result = prefix.rest.substr(kResultTail.size());  // PeekResult checked the tail
+  if (!result.starts_with('{') || members.empty()) return std::nullopt;
+  const std::string_view body = result.substr(1);  // `}…` for an empty object, else `"k":…}…`
+  const std::size_t first = body.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return std::nullopt;
+  const bool empty = body[first] == '}';
+  const std::string id_text = Dump(id);
+  std::string out;
+  out.reserve(8 + id_text.size() + prefix.rest.size() + members.size());
+  out.append(R"({"id":)").append(id_text).append(kResultTail).append("{").append(members);
+  if (!empty) out.append(",");
+  out.append(body);
   return out;
 }
 

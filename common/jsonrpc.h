@@ -66,6 +66,11 @@ struct ResultPrefix {
 std::optional<ResultPrefix> PeekResult(std::string_view text);
 // The same response under another id (one copy of the text, no parse).
 std::string WithId(const ResultPrefix& prefix, const Json& id);
+// The same with `members` (`"k":v,…`, not in the result yet) put first in the
+// result object; nullopt when the result is not an object. For a revision that
+// wants fields the host does not write (MCP 2026-07-28's resultType), at the
+// cost of one copy and no parse.
+std::optional<std::string> WithIdAndMembers(const ResultPrefix& prefix, const Json& id, std::string_view members);
 
 // Serialises without throwing: invalid UTF-8 from a page becomes U+FFFD.
 std::string Dump(const Json& message);

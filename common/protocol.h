@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace tb {
@@ -156,8 +157,33 @@ inline constexpr std::string_view kCancelled = "notifications/cancelled";
 inline constexpr std::string_view kProgress = "notifications/progress";
 inline constexpr std::string_view kMessage = "notifications/message";
 inline constexpr std::string_view kToolsListChanged = "notifications/tools/list_changed";
-// Newest first: the answer to an unknown requested revision.
-inline constexpr std::string_view kProtocolVersions[] = {"2025-11-25", "2025-06-18"};
+// 2026-07-28 (docs/protocol.md "MCP revisions"): no handshake; every request
+// names its revision in _meta, list changes go to subscriptions/listen streams.
+inline constexpr std::string_view kDiscover = "server/discover";
+inline constexpr std::string_view kListen = "subscriptions/listen";
+inline constexpr std::string_view kSubscriptionsAcknowledged = "notifications/subscriptions/acknowledged";
+inline constexpr std::string_view kMetaProtocolVersion = "io.modelcontextprotocol/protocolVersion";
+inline constexpr std::string_view kMetaClientCapabilities = "io.modelcontextprotocol/clientCapabilities";
+inline constexpr std::string_view kMetaClientInfo = "io.modelcontextprotocol/clientInfo";
+inline constexpr std::string_view kMetaLogLevel = "io.modelcontextprotocol/logLevel";
+inline constexpr std::string_view kMetaServerInfo = "io.modelcontextprotocol/serverInfo";
+inline constexpr std::string_view kMetaSubscriptionId = "io.modelcontextprotocol/subscriptionId";
+// A request naming a revision we do not speak (data: supported, requested).
+inline constexpr int kUnsupportedProtocolVersion = -32022;
+
+// Every revision spoken, newest first (tabbridge --version, doctor, server/discover).
+inline constexpr std::string_view kProtocolVersions[] = {"2026-07-28", "2025-11-25", "2025-06-18"};
+// Those served per request (_meta); the others are chosen by initialize.
+inline constexpr std::string_view kStatelessVersions[] = {"2026-07-28"};
+// Newest first: initialize answers an unknown requested revision with the first.
+inline constexpr std::string_view kInitializeVersions[] = {"2025-11-25", "2025-06-18"};
+
+// "2026-07-28, 2025-11-25, 2025-06-18": what --version and doctor print.
+inline std::string ProtocolVersionList() {
+  std::string out;
+  for (const std::string_view version : kProtocolVersions) out.append(out.empty() ? "" : ", ").append(version);
+  return out;
+}
 }  // namespace mcp
 
 // --- shim <-> host --------------------------------------------------------------

@@ -164,6 +164,9 @@ int RunDoctor() {
       break;
   }
 
+  // 7. What MCP clients can speak to this shim.
+  report.Ok("MCP revisions spoken: " + mcp::ProtocolVersionList() + " (tabbridge " + std::string(kVersion) + ")");
+
   std::printf(report.failures == 0 ? "\nall links work\n" : "\n%d problem(s) found\n", report.failures);
   return report.failures == 0 ? 0 : 1;
 }

@@ -175,7 +175,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (command == "--version") {
-    std::printf("tabbridge %s\n", std::string(tb::kVersion).c_str());
+    std::printf("tabbridge %s (MCP %s)\n", std::string(tb::kVersion).c_str(), tb::mcp::ProtocolVersionList().c_str());
     return 0;
   }
   if (command == "doctor") return tb::RunDoctor();

@@ -29,6 +29,85 @@ Json ProgressToken(const Json& params) {
 // What a disconnected session offers: connect_browser alone.
 Json DisconnectedTools() { return {{"tools", {*tools::Find(tools::kConnectBrowser)}}}; }
 
+// The members a 2026-07-28 result gets before what its producer wrote (the
+// host writes none of them). A tool list follows the browser, so it is stale
+// at once (ttlMs 0) and the user's own (private); list_changed says when.
+constexpr std::string_view kCompleteMembers = R"("resultType":"complete")";
+constexpr std::string_view kCacheableMembers = R"("cacheScope":"private","resultType":"complete","ttlMs":0)";
+
+bool Contains(const auto& versions, std::string_view version) {
+  return std::ranges::find(versions, version) != std::end(versions);
+}
+
+Json VersionArray(const auto& versions) {
+  Json out = Json::array();
+  for (const std::string_view v : versions) out.push_back(v);
+  return out;
+}
+
+rpc::Error InvalidParams(std::string message) { return {rpc_error::kInvalidParams, std::move(message), nullptr}; }
+
+std::string MetaKey(std::string_view key) { return "params._meta[\"" + std::string(key) + "\"]"; }
+
+// Whether a request is served as 2026-07-28: its _meta names that revision
+// (and then must carry the rest of the envelope). Without a revision there it
+// is a 2025 request, and so is one naming a revision initialize negotiates.
+std::expected<bool, rpc::Error> IsStateless(const Json& params) {
+  const Json* meta = field::Find(params, "_meta");
+  if (meta == nullptr || meta->is_null()) return false;
+  if (!meta->is_object()) return std::unexpected(InvalidParams("params._meta must be an object"));
+  const Json* version = field::Find(*meta, mcp::kMetaProtocolVersion);
+  if (version == nullptr) return false;
+  if (!version->is_string())
+    return std::unexpected(InvalidParams(MetaKey(mcp::kMetaProtocolVersion) + " must be a string"));
+  const std::string& requested = version->get_ref<const std::string&>();
+  if (Contains(mcp::kInitializeVersions, requested)) return false;
+  if (!Contains(mcp::kStatelessVersions, requested)) {
+    return std::unexpected(
+        rpc::Error{mcp::kUnsupportedProtocolVersion,
+                   "Unsupported protocol version " + requested + " (supported: " + mcp::ProtocolVersionList() + ")",
+                   {{"supported", VersionArray(mcp::kProtocolVersions)}, {"requested", requested}}});
+  }
+  const Json* caps = field::Find(*meta, mcp::kMetaClientCapabilities);
+  if (caps == nullptr) {
+    return std::unexpected(InvalidParams(MetaKey(mcp::kMetaClientCapabilities) + " (an object) is required on every " +
+                                         requested + " request"));
+  }
+  if (!caps->is_object())
+    return std::unexpected(InvalidParams(MetaKey(mcp::kMetaClientCapabilities) + " must be an object"));
+  if (const Json* info = field::Find(*meta, mcp::kMetaClientInfo); info != nullptr && !info->is_object()) {
+    return std::unexpected(InvalidParams(MetaKey(mcp::kMetaClientInfo) + " must be an object"));
+  }
+  if (const Json* level = field::Find(*meta, mcp::kMetaLogLevel);
+      level != nullptr && (!level->is_string() || LevelIndex(level->get_ref<const std::string&>()) < 0)) {
+    return std::unexpected(
+        InvalidParams(MetaKey(mcp::kMetaLogLevel) +
+                      " must be one of debug, info, notice, warning, error, critical, alert, emergency"));
+  }
+  return true;
+}
+
+// subscriptions/listen's filter: each field absent or of its type.
+std::expected<bool, rpc::Error> ToolsListChangedWanted(const Json& params) {
+  const Json* filter = field::Find(params, "notifications");
+  if (filter == nullptr || !filter->is_object()) {
+    return std::unexpected(InvalidParams("subscriptions/listen needs params.notifications (an object)"));
+  }
+  for (const char* flag : {"toolsListChanged", "promptsListChanged", "resourcesListChanged"}) {
+    if (const Json* v = field::Find(*filter, flag); v != nullptr && !v->is_boolean()) {
+      return std::unexpected(
+          InvalidParams(std::string("subscriptions/listen: notifications.") + flag + " must be a boolean"));
+    }
+  }
+  if (const Json* uris = field::Find(*filter, "resourceSubscriptions");
+      uris != nullptr &&
+      !(uris->is_array() && std::ranges::all_of(*uris, [](const Json& u) { return u.is_string(); }))) {
+    return std::unexpected(
+        InvalidParams("subscriptions/listen: notifications.resourceSubscriptions must be an array of strings"));
+  }
+  return filter->value("toolsListChanged", false);
+}
+
 constexpr std::string_view kInstructions =
     "Drives the user's real browser. Call connect_browser, then open_tab or list_tabs + focus_tab; "
     "the focused tab's tools then appear. The tool list follows the browser's state.";
@@ -64,13 +143,37 @@ void McpServer::Shutdown() {
 void McpServer::Send(const Json& message) { client_->Send(rpc::Dump(message)); }
 
 void McpServer::Reply(const std::string& key, Json message) {
-  if (pending_.erase(key) == 0) return;  // cancelled: no answer (MCP cancellation)
+  const auto it = pending_.find(key);
+  if (it == pending_.end()) return;  // cancelled: no answer (MCP cancellation)
+  const ResultShape shape = it->second.shape;
+  pending_.erase(it);
+  if (const auto result = message.find("result");
+      shape != ResultShape::kAsIs && result != message.end() && result->is_object()) {
+    if (!result->contains("resultType")) (*result)["resultType"] = "complete";
+    if (shape == ResultShape::kCacheable) {
+      (*result)["ttlMs"] = 0;
+      (*result)["cacheScope"] = "private";
+    }
+  }
   Send(message);
 }
 
-void McpServer::ReplyText(const std::string& key, const std::string& message) {
-  if (pending_.erase(key) == 0) return;  // cancelled: no answer (MCP cancellation)
-  client_->Send(message);
+void McpServer::ReplyRaw(const std::string& key, const rpc::ResultPrefix& answer, const Json& id) {
+  const auto it = pending_.find(key);
+  if (it == pending_.end()) return;  // cancelled: no answer (MCP cancellation)
+  const ResultShape shape = it->second.shape;
+  if (shape == ResultShape::kAsIs) {
+    pending_.erase(it);
+    return (void)client_->Send(rpc::WithId(answer, id));
+  }
+  auto spliced =
+      rpc::WithIdAndMembers(answer, id, shape == ResultShape::kCacheable ? kCacheableMembers : kCompleteMembers);
+  if (spliced) {
+    pending_.erase(it);
+    return (void)client_->Send(*spliced);
+  }
+  // Not an object result: the slow way, so that it still gets its members or is sent as it is.
+  Reply(key, rpc::MakeResult(id, Json::parse(rpc::WithId(answer, id))["result"]));
 }
 
 void McpServer::OnMessage(std::string text) {
@@ -94,8 +197,9 @@ void McpServer::OnNotification(const rpc::Message& msg) {
   const std::string key = rpc::Dump(field::Any(msg.params, "requestId"));
   const auto it = pending_.find(key);
   if (it == pending_.end()) return;
-  const std::int64_t host_id = it->second;
+  const std::int64_t host_id = it->second.host_id;
   pending_.erase(it);
+  subscriptions_.erase(key);  // a listen stream ends with its cancel, unanswered
   if (key == connecting_key_ && connecting_) DeleteSoon(loop_, std::move(connecting_));
   if (host_id != 0 && host_) host_->Cancel(host_id);
 }
@@ -105,10 +209,13 @@ void McpServer::OnRequest(const rpc::Message& msg) {
   if (pending_.contains(key)) {
     return Send(rpc::MakeError(msg.id, rpc_error::kInvalidRequest, "request id " + key + " is already in use"));
   }
-  pending_.emplace(key, 0);
+  pending_.emplace(key, Pending{});
   const Json params = msg.params.is_null() ? Json::object() : msg.params;
 
   if (msg.method == mcp::kInitialize) return OnInitialize(msg.id, params);
+  const auto stateless = IsStateless(params);
+  if (!stateless) return Reply(key, rpc::MakeError(msg.id, stateless.error()));
+  if (*stateless) return OnStatelessRequest(msg, key, params);
   if (msg.method == mcp::kPing) return Reply(key, rpc::MakeResult(msg.id, Json::object()));
   if (msg.method == mcp::kSetLevel) {
     const int level = LevelIndex(field::String(params, "level").value_or(""));
@@ -121,7 +228,65 @@ void McpServer::OnRequest(const rpc::Message& msg) {
     return Reply(key, rpc::MakeResult(msg.id, DisconnectedTools()));
   }
   if (msg.method == mcp::kToolsCall) return OnToolsCall(msg.id, params);
+  if (msg.method == mcp::kDiscover || msg.method == mcp::kListen) {
+    return Reply(key,
+                 rpc::MakeError(msg.id, rpc_error::kMethodNotFound,
+                                "method not found: " + msg.method + " is a 2026-07-28 method; name that revision in " +
+                                    MetaKey(mcp::kMetaProtocolVersion)));
+  }
   Reply(key, rpc::MakeError(msg.id, rpc_error::kMethodNotFound, "method not found: " + msg.method));
+}
+
+// 2026-07-28: every request carries its revision, so each is served on its
+// own; no ping or logging/setLevel, and nothing unasked for is sent.
+void McpServer::OnStatelessRequest(const rpc::Message& msg, const std::string& key, const Json& params) {
+  stateless_seen_ = true;
+  const Json& meta = *field::Find(params, "_meta");
+  // The host's hello names the client: the one that connects it is the one to name.
+  if (const Json* info = field::Find(meta, mcp::kMetaClientInfo); info != nullptr) client_info_ = *info;
+  Pending& pending = pending_[key];
+  pending.shape = ResultShape::kComplete;
+  if (msg.method == mcp::kDiscover) {
+    return Reply(key, rpc::MakeResult(
+                          msg.id, {{"supportedVersions", VersionArray(mcp::kProtocolVersions)},
+                                   {"capabilities", {{"tools", {{"listChanged", true}}}}},
+                                   {"instructions", kInstructions},
+                                   {"_meta", {{mcp::kMetaServerInfo, {{"name", "tabbridge"}, {"version", kVersion}}}}},
+                                   // What this process speaks does not change while it runs.
+                                   {"ttlMs", 3'600'000},
+                                   {"cacheScope", "public"}}));
+  }
+  if (msg.method == mcp::kListen) return OnListen(msg.id, key, params);
+  if (msg.method == mcp::kToolsList) {
+    pending.shape = ResultShape::kCacheable;
+    if (host_) return Forward(msg.id, key, msg.method, params);
+    return Reply(key, rpc::MakeResult(msg.id, DisconnectedTools()));
+  }
+  if (msg.method == mcp::kToolsCall) return OnToolsCall(msg.id, params);
+  const bool removed = msg.method == mcp::kPing || msg.method == mcp::kSetLevel;
+  Reply(key, rpc::MakeError(msg.id, rpc_error::kMethodNotFound,
+                            "method not found: " + msg.method + (removed ? " (not part of 2026-07-28)" : "")));
+}
+
+// A long-lived request: acknowledged at once, then tools/list_changed goes to
+// it, tagged with its id, until the client cancels it (and then no answer).
+void McpServer::OnListen(const Json& id, const std::string& key, const Json& params) {
+  const auto tools = ToolsListChangedWanted(params);
+  if (!tools) return Reply(key, rpc::MakeError(id, tools.error()));
+  Json honored = Json::object();  // we have no prompts or resources to report on
+  if (*tools) honored["toolsListChanged"] = true;
+  subscriptions_[key] = Subscription{.id = id, .tools_list_changed = *tools};
+  Send(rpc::MakeNotification(mcp::kSubscriptionsAcknowledged,
+                             {{"_meta", {{mcp::kMetaSubscriptionId, id}}}, {"notifications", std::move(honored)}}));
+}
+
+void McpServer::NotifyToolsChanged() {
+  // A 2025 client (or one that has not said which it is) gets it unasked.
+  if (initialized_ || !stateless_seen_) Send(rpc::MakeNotification(mcp::kToolsListChanged, nullptr));
+  for (const auto& [key, subscription] : subscriptions_) {
+    if (!subscription.tools_list_changed) continue;
+    Send(rpc::MakeNotification(mcp::kToolsListChanged, {{"_meta", {{mcp::kMetaSubscriptionId, subscription.id}}}}));
+  }
 }
 
 void McpServer::OnInitialize(const Json& id, const Json& params) {
@@ -130,10 +295,12 @@ void McpServer::OnInitialize(const Json& id, const Json& params) {
                  rpc::MakeError(id, rpc_error::kInvalidParams, "initialize: protocolVersion must be a string"));
   }
   const std::string requested = field::String(params, "protocolVersion").value_or("");
-  const bool known = std::ranges::find(mcp::kProtocolVersions, requested) != std::end(mcp::kProtocolVersions);
+  // 2026-07-28 is not chosen by initialize: a client asking for it gets the newest that is.
+  const bool known = Contains(mcp::kInitializeVersions, requested);
   if (const Json* info = field::Find(params, "clientInfo"); info != nullptr && info->is_object()) client_info_ = *info;
+  initialized_ = true;
   Reply(rpc::Dump(id),
-        rpc::MakeResult(id, {{"protocolVersion", known ? requested : mcp::kProtocolVersions[0]},
+        rpc::MakeResult(id, {{"protocolVersion", known ? requested : mcp::kInitializeVersions[0]},
                              {"capabilities", {{"tools", {{"listChanged", true}}}, {"logging", Json::object()}}},
                              {"serverInfo", {{"name", "tabbridge"}, {"version", kVersion}}},
                              {"instructions", kInstructions}}));
@@ -193,7 +360,7 @@ void McpServer::ConnectBrowser(const Json& id, const std::string& key, const Jso
               {.on_notification = [this](const std::string& m, const Json& p) { OnHostNotification(m, p); },
                .on_close = [this](std::string_view reason) { OnHostLost(reason); }});
           spdlog::info("connected to {} via {}", rpc::Dump(field::Any(host_->hello(), "browser")), host_->path());
-          Send(rpc::MakeNotification(mcp::kToolsListChanged, nullptr));  // before the reply, like the host does
+          NotifyToolsChanged();  // before the reply, like the host does
         }
         Reply(key, rpc::MakeResult(id, std::move(outcome.result)));
       });
@@ -219,15 +386,19 @@ void McpServer::Forward(const Json& id, const std::string& key, const std::strin
       },
       // A success answer goes to the client as the host wrote it, under the
       // client's id: no parse and no re-serialisation per answer.
-      [this, id, key](const rpc::ResultPrefix& answer) { ReplyText(key, rpc::WithId(answer, id)); });
-  if (auto it = pending_.find(key); it != pending_.end()) it->second = host_id;
+      [this, id, key](const rpc::ResultPrefix& answer) { ReplyRaw(key, answer, id); });
+  if (auto it = pending_.find(key); it != pending_.end()) it->second.host_id = host_id;
 }
 
 void McpServer::OnHostNotification(const std::string& method, const Json& params) {
+  if (method == mcp::kToolsListChanged) return NotifyToolsChanged();
   if (method == mcp::kMessage) {
+    // 2026-07-28 sends log messages only for a request that asked (logLevel);
+    // these belong to no request.
+    if (stateless_seen_ && !initialized_) return;
     const int level = LevelIndex(field::String(params, "level").value_or("info"));
     if (level < log_level_) return;
-  } else if (method != mcp::kToolsListChanged && method != mcp::kProgress) {
+  } else if (method != mcp::kProgress) {
     return;  // the host relays nothing else to clients
   }
   Send(rpc::MakeNotification(method, params));
@@ -236,7 +407,7 @@ void McpServer::OnHostNotification(const std::string& method, const Json& params
 void McpServer::OnHostLost(std::string_view reason) {
   spdlog::warn("lost the browser host: {}", reason);
   DeleteSoon(loop_, std::move(host_));  // we are inside its callback; its pending calls have failed
-  Send(rpc::MakeNotification(mcp::kToolsListChanged, nullptr));
+  NotifyToolsChanged();
 }
 
 }  // namespace tb

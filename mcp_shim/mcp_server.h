@@ -1,6 +1,8 @@
 // The MCP side of the shim (MessageHandler over the stdio Transport): the
-// initialize handshake, the DISCONNECTED state served locally, everything
-// else forwarded to the host. One reply per request, always.
+// initialize handshake (2025-06-18, 2025-11-25) and the per-request revision
+// of 2026-07-28 (server/discover, subscriptions/listen), the DISCONNECTED
+// state served locally, everything else forwarded to the host. One reply per
+// request, always (a listen stream's is its end, which only a cancel brings).
 #pragma once
 
 #include <cstdint>
@@ -37,13 +39,16 @@ class McpServer {
   void OnRequest(const rpc::Message& msg);
   void OnNotification(const rpc::Message& msg);
   void OnInitialize(const Json& id, const Json& params);
+  void OnStatelessRequest(const rpc::Message& msg, const std::string& key, const Json& params);
+  void OnListen(const Json& id, const std::string& key, const Json& params);
   void OnToolsCall(const Json& id, const Json& params);
   void ConnectBrowser(const Json& id, const std::string& key, const Json& args, const Json& progress_token);
   void Forward(const Json& id, const std::string& key, const std::string& method, Json params);
   void OnHostNotification(const std::string& method, const Json& params);
   void OnHostLost(std::string_view reason);
+  void NotifyToolsChanged();
   void Reply(const std::string& key, Json message);
-  void ReplyText(const std::string& key, const std::string& message);  // a relayed answer, already JSON
+  void ReplyRaw(const std::string& key, const rpc::ResultPrefix& answer, const Json& id);  // relayed, unparsed
   void Send(const Json& message);
   void Shutdown();
 
@@ -55,10 +60,29 @@ class McpServer {
   std::unique_ptr<LaunchedBrowser> launched_;
   Json client_info_ = Json::object();
   SessionOptions options_;
-  int log_level_ = 0;  // index into the MCP levels; messages below it are not sent
-  // Client requests not yet answered, by dumped id: the host-side id to cancel
-  // (0 when served locally). A request is answered only while it is here.
-  std::unordered_map<std::string, std::int64_t> pending_;
+  int log_level_ = 0;            // index into the MCP levels; messages below it are not sent
+  bool initialized_ = false;     // a 2025 client: list changes and log messages go to it unasked
+  bool stateless_seen_ = false;  // a 2026-07-28 request came: nothing goes to it unasked
+
+  // What a result must carry besides what its producer wrote.
+  enum class ResultShape {
+    kAsIs,       // 2025 revisions
+    kComplete,   // 2026-07-28: resultType
+    kCacheable,  // 2026-07-28 tools/list: resultType, ttlMs, cacheScope
+  };
+  struct Pending {
+    std::int64_t host_id = 0;  // the host-side id to cancel (0 when served locally)
+    ResultShape shape = ResultShape::kAsIs;
+  };
+  // Client requests not yet answered, by dumped id. A request is answered only
+  // while it is here.
+  std::unordered_map<std::string, Pending> pending_;
+  // Open subscriptions/listen streams, by dumped request id (also in pending_).
+  struct Subscription {
+    Json id;
+    bool tools_list_changed = false;
+  };
+  std::unordered_map<std::string, Subscription> subscriptions_;
 };
 
 }  // namespace tb

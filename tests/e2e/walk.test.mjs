@@ -65,7 +65,15 @@ describe('DISCONNECTED (no browser)', { timeout: 60_000 }, () => {
   });
 });
 
-describe('seed-000 walk', { timeout: 90_000 }, () => {
+// The same walk from an MCP SDK client of each revision the shim speaks: the
+// 1.x SDK's initialize (2025-11-25), and the 2.x client's server/discover probe
+// then per-request 2026-07-28, its list changes on a subscriptions/listen stream.
+const WALK_CLIENTS = [
+  { sdk: 'v1', label: '@modelcontextprotocol/sdk 1.x, 2025-11-25', revision: '2025-11-25' },
+  { sdk: 'v2', label: '@modelcontextprotocol/client 2.x, 2026-07-28', revision: '2026-07-28' },
+];
+
+for (const { sdk, label, revision } of WALK_CLIENTS) describe(`seed-000 walk (${label})`, { timeout: 90_000 }, () => {
   const h = useHarness();
   const step = stepper();
   let web, s, aUrl, bUrl, a, b;
@@ -74,8 +82,19 @@ describe('seed-000 walk', { timeout: 90_000 }, () => {
     web = await h.fixtureServer();
     aUrl = web.url('/a.html');
     bUrl = web.url('/b.html');
-    s = await h.startSession({ name: 'walk' });
+    s = await h.startSession({ name: `walk-${sdk}`, sdk });
   });
+
+  it(`speaks ${revision} and advertises tools.listChanged`, step(async () => {
+    assert.equal(s.client.getServerCapabilities()?.tools?.listChanged, true);
+    if (sdk === 'v2') {
+      assert.equal(s.client.getNegotiatedProtocolVersion(), revision);
+      assert.equal(s.client.getProtocolEra(), 'modern');
+      assert.deepEqual(s.subscription?.honoredFilter, { toolsListChanged: true });
+    } else {
+      assert.equal(s.client.getServerVersion()?.name, 'tabbridge'); // from initialize (1.x keeps no version)
+    }
+  }));
 
   it('starts with [connect_browser] and no notification', step(async () => {
     assertToolSet(await s.toolNames(), TOOLS_DISCONNECTED);
@@ -125,6 +144,12 @@ describe('seed-000 walk', { timeout: 90_000 }, () => {
     assert.equal(t.focused, true);
     assert.equal(typeof t.toolCount, 'number');
     assert.equal(s.listChanged, 2, 'the page loading must not change the tool list');
+  }));
+
+  it('a page tool reads tab A: read_page {mode: "info"} names its title, no list_changed', step(async () => {
+    const r = await s.pageOk('read_page', { mode: 'info' });
+    assert.match(`${JSON.stringify(r.content)}${JSON.stringify(r.structuredContent ?? {})}`, /Page A/);
+    await expectListChangedNow(s, 2, 'a page tool');
   }));
 
   it('open_tab(/b.html, focus:false) opens it unfocused: no list_changed', step(async () => {

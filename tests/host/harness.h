@@ -38,8 +38,9 @@ class HostTest : public ::testing::Test {
   fake::FakeExtension& StartExtension(fake::FakeExtensionOptions options = {});
   // The same, then waits until the host serves browser-<slot>.sock.
   fake::FakeExtension& StartServingExtension(int slot = 0, fake::FakeExtensionOptions options = {});
-  // Spawns a shim on this test's socket dir and initializes it.
-  fake::McpDriver& StartShim();
+  // Spawns a shim on this test's socket dir and initializes it (2025-06-18)
+  // unless `initialize` is false.
+  fake::McpDriver& StartShim(bool initialize = true);
   // A shim that connect_browser {} connected to the one running host.
   fake::McpDriver& ConnectedShim();
   // A raw client on browser-<slot>.sock; helloed unless `hello` is false.

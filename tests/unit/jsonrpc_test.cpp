@@ -106,5 +106,29 @@ TEST(JsonRpcBuild, ErrorsCarryCodeMessageAndData) {
   EXPECT_EQ(error["error"]["data"]["hint"], 1);
 }
 
+// MCP 2026-07-28 wants resultType in every result: it is spliced into a
+// relayed answer, which stays valid JSON with everything it had.
+TEST(JsonRpcRelay, WithIdAndMembersPutsThemFirstInTheResult) {
+  const std::string full = rpc::Dump(rpc::MakeResult(12, {{"content", Json::array({{{"type", "text"}}})}, {"z", 1}}));
+  const auto prefix = rpc::PeekResult(full);
+  ASSERT_TRUE(prefix);
+  const auto spliced = rpc::WithIdAndMembers(*prefix, "client-1", R"("resultType":"complete")");
+  ASSERT_TRUE(spliced);
+  ASSERT_TRUE(Json::accept(*spliced)) << *spliced;
+  const Json parsed = Json::parse(*spliced);
+  EXPECT_EQ(parsed["id"], "client-1");
+  EXPECT_EQ(parsed["result"]["resultType"], "complete");
+  EXPECT_EQ(parsed["result"]["z"], 1);
+  EXPECT_EQ(parsed["result"]["content"][0]["type"], "text");
+
+  const std::string empty = rpc::Dump(rpc::MakeResult(3, Json::object()));
+  const auto spliced_empty = rpc::WithIdAndMembers(*rpc::PeekResult(empty), 4, R"("a":1,"b":2)");
+  ASSERT_TRUE(spliced_empty);
+  EXPECT_EQ(Json::parse(*spliced_empty)["result"], Json({{"a", 1}, {"b", 2}})) << *spliced_empty;
+
+  const std::string array = rpc::Dump(rpc::MakeResult(5, Json::array()));
+  EXPECT_FALSE(rpc::WithIdAndMembers(*rpc::PeekResult(array), 6, R"("a":1)")) << "not an object: no splice";
+}
+
 }  // namespace
 }  // namespace tb

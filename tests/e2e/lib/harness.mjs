@@ -9,6 +9,8 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
+import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
@@ -78,6 +80,9 @@ export class Harness {
    * Spawns a shim and connects an SDK client to it.
    *   socketDir        reuse another session's socket dir (to attach to its browser)
    *   extraBrowserArgs appended to the standard headless flags
+   *   sdk              'v1': @modelcontextprotocol/sdk 1.x, initialize (2025-11-25);
+   *                    'v2': @modelcontextprotocol/client 2.x probing server/discover
+   *                    (2026-07-28), list changes on a subscriptions/listen stream
    */
   async startSession({
     name,
@@ -87,6 +92,7 @@ export class Harness {
     env = {},
     shimArgs = [],
     isolatedHome = false,
+    sdk = 'v1',
   } = {}) {
     requireBuild();
     name ??= `session${this.sessions.length + 1}`;
@@ -98,7 +104,8 @@ export class Harness {
     // The policy and the audit log (docs/policy.md) stay the test's own: no
     // policy file unless a test writes one, and no line in the user's audit log.
     const stateDir = await this.tempDir('tb-e2e-state-');
-    const transport = new StdioClientTransport({
+    const Transport = sdk === 'v2' ? StdioClientTransportV2 : StdioClientTransport;
+    const transport = new Transport({
       command: SHIM_PATH,
       args: shimArgs,
       env: {
@@ -114,15 +121,24 @@ export class Harness {
       },
       stderr: 'pipe',
     });
-    const client = new Client({ name: 'tabbridge-e2e', version: '0.0.0' }, { capabilities: {} });
+    const client =
+      sdk === 'v2'
+        ? // 'auto': what a dual-era client does on stdio (a server/discover probe, initialize if that fails).
+          new ClientV2({ name: 'tabbridge-e2e', version: '0.0.0' }, { capabilities: {}, versionNegotiation: { mode: 'auto' } })
+        : new Client({ name: 'tabbridge-e2e', version: '0.0.0' }, { capabilities: {} });
     let logFile = null;
     if (this.logDir) {
       await fsp.mkdir(this.logDir, { recursive: true });
       logFile = path.join(this.logDir, `${process.pid}-${name}-${Date.now()}.stderr.log`);
     }
-    const session = new Session({ name, client, transport, socketDir, profileDir, homeDir, stateDir, logFile });
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => session._onListChanged());
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => session.messages.push(n.params));
+    const session = new Session({ name, client, transport, socketDir, profileDir, homeDir, stateDir, logFile, sdk });
+    if (sdk === 'v2') {
+      client.setNotificationHandler('notifications/tools/list_changed', () => session._onListChanged());
+      client.setNotificationHandler('notifications/message', (n) => session.messages.push(n.params));
+    } else {
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => session._onListChanged());
+      client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => session.messages.push(n.params));
+    }
     transport.stderr?.on('data', (chunk) => {
       const s = chunk.toString();
       session.stderr = (session.stderr + s).slice(-STDERR_KEEP);
@@ -130,6 +146,10 @@ export class Harness {
     });
     this.sessions.push(session);
     await client.connect(transport);
+    // A 2026-07-28 server sends list changes only on a stream the client opens.
+    if (sdk === 'v2' && client.getProtocolEra() === 'modern') {
+      session.subscription = await client.listen({ toolsListChanged: true });
+    }
     // Client.connect installed its own onclose (which fails pending requests); chain ours.
     const clientOnClose = transport.onclose;
     transport.onclose = () => {

@@ -18,8 +18,10 @@ export { McpError };
 export const STDERR_KEEP = 256 * 1024;
 
 export class Session {
-  constructor({ name, client, transport, socketDir, profileDir, homeDir, stateDir, logFile }) {
+  constructor({ name, client, transport, socketDir, profileDir, homeDir, stateDir, logFile, sdk = 'v1' }) {
     this.name = name;
+    this.sdk = sdk; // 'v1' (@modelcontextprotocol/sdk) or 'v2' (@modelcontextprotocol/client)
+    this.subscription = null; // the subscriptions/listen stream a v2 (2026-07-28) session opened
     this.stateDir = stateDir; // XDG_STATE_HOME of the shim (and its browser's host): the audit log is there
     this.homeDir = homeDir; // HOME of the shim (and so of the browser it launches, and the host)
     this.client = client;
@@ -90,7 +92,7 @@ export class Session {
   /** tools/call → the raw CallToolResult. */
   async call(name, args = {}, { timeoutMs } = {}) {
     const timeout = timeoutMs ?? (name === 'connect_browser' && args?.launch ? LAUNCH_TIMEOUT_MS : CALL_TIMEOUT_MS);
-    const result = await this.client.callTool({ name, arguments: args }, undefined, { timeout });
+    const result = await this._callTool({ name, arguments: args }, { timeout });
     if (name === 'connect_browser' && !result.isError && result.structuredContent?.connected) {
       this.lastConnect = result.structuredContent;
       const pid = result.structuredContent?.browser?.pid;
@@ -104,7 +106,12 @@ export class Session {
    * and calls onprogress for each notifications/progress.
    */
   async callWithProgress(name, args, onprogress, { timeoutMs = CALL_TIMEOUT_MS } = {}) {
-    return this.client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs, onprogress });
+    return this._callTool({ name, arguments: args }, { timeout: timeoutMs, onprogress });
+  }
+
+  /** tools/call through either SDK (1.x takes a result schema before the options). */
+  _callTool(params, options) {
+    return this.sdk === 'v2' ? this.client.callTool(params, options) : this.client.callTool(params, undefined, options);
   }
 
   /**
