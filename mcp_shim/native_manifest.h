@@ -17,11 +17,11 @@ namespace tb {
 
 // Where one Chrome-family browser looks for manifests on one platform.
 struct BrowserManifestDirs {
-  std::string name;        // "Google Chrome"
-  std::string user_dir;    // per-user NativeMessagingHosts directory
-  std::string system_dir;  // the system-wide one (root writes it; the .deb ships it)
-  std::string config_root; // the browser's per-user config directory (its presence means "used here")
-  std::string program;     // Linux: the command on PATH; macOS: the .app bundle
+  std::string name;         // "Google Chrome"
+  std::string user_dir;     // per-user NativeMessagingHosts directory
+  std::string system_dir;   // the system-wide one (root writes it; the .deb ships it)
+  std::string config_root;  // the browser's per-user config directory (its presence means "used here")
+  std::string program;      // Linux: the command on PATH; macOS: the .app bundle
 };
 
 // Every browser we know on `platform`, for a user whose home is `home` and

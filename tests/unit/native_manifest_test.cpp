@@ -98,8 +98,9 @@ class CheckManifestTest : public ::testing::Test {
     host_ = MakeHost(tmp_.path());
     ASSERT_TRUE(WriteManifest(tmp_.path(), host_, kId));
   }
-  // Rewrites the manifest with `edit` applied; returns CheckManifest's error ("" if none).
+  // Writes the manifest afresh with `edit` applied; returns CheckManifest's error ("" if none).
   std::string CheckAfter(const std::function<void(Json&)>& edit) {
+    if (!WriteManifest(tmp_.path(), host_, kId)) return "cannot write";
     Json manifest = ReadJson(ManifestPath(tmp_.path()));
     edit(manifest);
     std::ofstream(ManifestPath(tmp_.path())) << manifest.dump(2);
@@ -110,7 +111,9 @@ class CheckManifestTest : public ::testing::Test {
   std::string host_;
 };
 
-TEST_F(CheckManifestTest, AcceptsWhatWriteManifestWrote) { EXPECT_EQ(CheckAfter([](Json&) {}), ""); }
+TEST_F(CheckManifestTest, AcceptsWhatWriteManifestWrote) {
+  EXPECT_EQ(CheckAfter([](Json&) {}), "");
+}
 
 TEST_F(CheckManifestTest, NamesAnotherExtensionsId) {
   auto ok = CheckManifest(tmp_.path(), "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
