@@ -16,12 +16,22 @@ std::string Errno(const std::string& what) { return what + ": " + std::strerror(
 
 }  // namespace
 
+std::string SocketDirFor(Platform platform, const SocketDirEnv& env, long uid) {
+  if (!env.socket_dir.empty()) return env.socket_dir;
+  // Only an absolute base counts: a relative one would move with the working directory.
+  std::string base = platform == Platform::kMacOS ? env.tmpdir : env.runtime_dir;
+  while (base.size() > 1 && base.ends_with('/')) base.pop_back();  // macOS's $TMPDIR ends in '/'
+  if (base.starts_with('/') && base != "/") return base + "/tabbridge";
+  return "/tmp/tabbridge-" + std::to_string(uid);
+}
+
 std::string SocketDir() {
-  if (const char* dir = std::getenv("TABBRIDGE_SOCKET_DIR"); dir != nullptr && *dir != '\0') return dir;
-  if (const char* run = std::getenv("XDG_RUNTIME_DIR"); run != nullptr && *run != '\0') {
-    return std::string(run) + "/tabbridge";
-  }
-  return "/tmp/tabbridge-" + std::to_string(getuid());
+  auto env = [](const char* name) -> std::string {
+    const char* value = std::getenv(name);
+    return value != nullptr ? value : "";
+  };
+  return SocketDirFor(kThisPlatform, {env("TABBRIDGE_SOCKET_DIR"), env("XDG_RUNTIME_DIR"), env("TMPDIR")},
+                      static_cast<long>(getuid()));
 }
 
 std::expected<void, std::string> CheckPrivateDir(const std::string& dir) {

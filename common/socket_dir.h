@@ -5,9 +5,22 @@
 #include <string>
 #include <vector>
 
+#include "common/platform.h"
+
 namespace tb {
 
-// $TABBRIDGE_SOCKET_DIR, else $XDG_RUNTIME_DIR/tabbridge, else /tmp/tabbridge-<uid>.
+// The environment SocketDirFor reads ("" for unset).
+struct SocketDirEnv {
+  std::string socket_dir;   // $TABBRIDGE_SOCKET_DIR
+  std::string runtime_dir;  // $XDG_RUNTIME_DIR
+  std::string tmpdir;       // $TMPDIR
+};
+
+// $TABBRIDGE_SOCKET_DIR, else on Linux $XDG_RUNTIME_DIR/tabbridge and on
+// macOS $TMPDIR/tabbridge (launchd gives each user a private
+// /var/folders/.../T/; macOS has no XDG_RUNTIME_DIR), else /tmp/tabbridge-<uid>.
+std::string SocketDirFor(Platform platform, const SocketDirEnv& env, long uid);
+// The above for this process.
 std::string SocketDir();
 
 // Creates the directory 0700 if missing; refuses one owned by another user or

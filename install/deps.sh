@@ -2,7 +2,22 @@
 # Installs the Debian packages tabbridge needs: `deps.sh` for building,
 # `deps.sh --test` also for the tests (Chromium, Node.js). Does nothing where
 # everything is present already, and nothing on systems without apt-get.
+# On macOS it installs the same libraries with Homebrew.
 set -euo pipefail
+
+if [[ $(uname -s) == Darwin ]]; then
+  # macOS: Homebrew's formulae (Xcode's command-line tools bring the compiler).
+  formulae=(cmake pkg-config libuv nlohmann-json spdlog boost)
+  [[ "${1:-}" == "--test" ]] && formulae+=(googletest node)
+  if ! command -v brew >/dev/null; then
+    echo "tabbridge: please install Homebrew (https://brew.sh) or: ${formulae[*]}" >&2
+    exit 1
+  fi
+  missing=()
+  for f in "${formulae[@]}"; do brew list --formula "$f" >/dev/null 2>&1 || missing+=("$f"); done
+  [[ ${#missing[@]} -eq 0 ]] || brew install "${missing[@]}"
+  exit 0
+fi
 
 packages=(build-essential cmake pkg-config nlohmann-json3-dev libuv1-dev libboost-dev libspdlog-dev)
 if [[ "${1:-}" == "--test" ]]; then

@@ -54,20 +54,28 @@ int RunDoctor() {
     report.Ok("extension: " + extension + " (ID " + *id + ")");
   }
 
-  // 3. Native-messaging manifests, for every browser found and the launch profile.
+  // 3. Native-messaging manifests, for every browser found and the launch profile:
+  // each the template (manifests/) filled in with an executable host and our ID.
+  const std::string allowed_id = id.value_or(std::string(kExtensionId));
   int registered = 0;
   for (const auto& browser : KnownBrowsers()) {
     if (!browser.found) continue;
-    if (auto ok = CheckManifest(browser.manifest_dir); ok) {
-      report.Ok(browser.name + ": " + ManifestPath(browser.manifest_dir));
+    // The browser reads the per-user one, else the system-wide one (the .deb's).
+    const bool user_level = std::filesystem::exists(ManifestPath(browser.manifest_dir)) ||
+                            !std::filesystem::exists(ManifestPath(browser.system_dir));
+    const std::string dir = user_level ? browser.manifest_dir : browser.system_dir;
+    if (auto ok = CheckManifest(dir, allowed_id); ok) {
+      report.Ok(browser.name + ": " + ManifestPath(dir) + (user_level ? "" : " (system-wide)"));
       ++registered;
     } else {
-      report.Fail(browser.name + ": " + ok.error(), "run `tabbridge register` (or install/install.sh)");
+      report.Fail(browser.name + ": " + ok.error(),
+                  user_level ? "run `tabbridge register` (or install/install.sh)"
+                             : "reinstall the tabbridge package, or `sudo tabbridge register --system`");
     }
   }
   const std::string profile_manifests = ProfileDir() + "/NativeMessagingHosts";
   if (std::filesystem::exists(ManifestPath(profile_manifests))) {
-    if (auto ok = CheckManifest(profile_manifests); ok)
+    if (auto ok = CheckManifest(profile_manifests, allowed_id); ok)
       report.Ok("launch profile: " + ManifestPath(profile_manifests));
     else
       report.Fail("launch profile: " + ok.error(), "delete it; connect_browser {launch: true} writes it again");

@@ -23,6 +23,7 @@
 #include "mcp_shim/native_manifest.h"
 #include "mcp_shim/paths.h"
 #include "mcp_shim/policy_command.h"
+#include "mcp_shim/register_command.h"
 #include "mcp_shim/tools_command.h"
 
 namespace {
@@ -47,47 +48,16 @@ constexpr const char* kUsage =
     "       tabbridge tools [--json]  the tools tabbridge serves, with the policy capability each needs\n"
     "       tabbridge register [DIR]  write the native-messaging manifest for every browser found\n"
     "                                 (or into DIR, a NativeMessagingHosts directory)\n"
-    "       tabbridge unregister      remove those manifests\n"
+    "       tabbridge register --system [--root R] [--host-path P]\n"
+    "                                 into every browser's system-wide directory (as root; the .deb\n"
+    "                                 ships these); --print shows the manifest instead\n"
+    "       tabbridge unregister [--system]\n"
+    "                                 remove those manifests\n"
     "       tabbridge --version\n"
     "\n"
     "environment: TABBRIDGE_BROWSER, TABBRIDGE_BROWSER_ARGS, TABBRIDGE_PROFILE_DIR,\n"
     "             TABBRIDGE_EXTENSION_DIR, TABBRIDGE_SOCKET_DIR, TABBRIDGE_LOG_FILE, TABBRIDGE_LOG_LEVEL,\n"
     "             TABBRIDGE_POLICY (the policy file), XDG_CONFIG_HOME, XDG_STATE_HOME (the audit log)\n";
-
-int Register(const std::vector<std::string>& dirs) {
-  std::vector<std::string> targets = dirs;
-  if (targets.empty()) {
-    for (const auto& browser : tb::KnownBrowsers()) {
-      if (browser.found) targets.push_back(browser.manifest_dir);
-    }
-  }
-  if (targets.empty()) {
-    std::printf(
-        "no Chrome-family browser found; nothing registered (connect_browser {launch: true} registers its own "
-        "profile)\n");
-    return 0;
-  }
-  int failures = 0;
-  for (const auto& dir : targets) {
-    if (auto written = tb::WriteManifest(dir, tb::HostBinary()); written) {
-      std::printf("registered %s\n", written->c_str());
-    } else {
-      std::fprintf(stderr, "error: %s\n", written.error().c_str());
-      ++failures;
-    }
-  }
-  return failures == 0 ? 0 : 1;
-}
-
-int Unregister() {
-  std::vector<std::string> dirs;
-  for (const auto& browser : tb::KnownBrowsers()) dirs.push_back(browser.manifest_dir);
-  dirs.push_back(tb::ProfileDir() + "/NativeMessagingHosts");
-  for (const auto& dir : dirs) {
-    if (tb::RemoveManifest(dir)) std::printf("removed %s\n", tb::ManifestPath(dir).c_str());
-  }
-  return 0;
-}
 
 // --caps eval,download,html (or all): the less common page tools.
 std::expected<std::vector<std::string>, std::string> ParseCaps(const std::string& list) {
@@ -182,8 +152,8 @@ int main(int argc, char** argv) {
   if (command == "policy") return tb::RunPolicy({args.begin() + 1, args.end()});
   if (command == "audit") return tb::RunAudit({args.begin() + 1, args.end()});
   if (command == "tools") return tb::RunTools({args.begin() + 1, args.end()});
-  if (command == "register") return Register({args.begin() + 1, args.end()});
-  if (command == "unregister") return Unregister();
+  if (command == "register") return tb::RunRegister({args.begin() + 1, args.end()});
+  if (command == "unregister") return tb::RunUnregister({args.begin() + 1, args.end()});
   std::fprintf(stderr, "tabbridge: unknown command '%s'\n\n%s", command.c_str(), kUsage);
   return 2;
 }

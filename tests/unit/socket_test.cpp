@@ -3,6 +3,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -86,6 +87,84 @@ TEST(SocketDir, HonoursTheEnvironmentOverride) {
   ::setenv("TABBRIDGE_SOCKET_DIR", "/tmp/somewhere", 1);
   EXPECT_EQ(SocketDir(), "/tmp/somewhere");
   ::unsetenv("TABBRIDGE_SOCKET_DIR");
+}
+
+TEST(SocketDir, LinuxUsesTheRuntimeDirectory) {
+  EXPECT_EQ(SocketDirFor(Platform::kLinux, {"", "/run/user/1000", "/tmp/x/"}, 1000), "/run/user/1000/tabbridge");
+  EXPECT_EQ(SocketDirFor(Platform::kLinux, {"", "", "/tmp/x/"}, 1000), "/tmp/tabbridge-1000");
+  EXPECT_EQ(SocketDirFor(Platform::kLinux, {"", "relative", ""}, 7), "/tmp/tabbridge-7");
+}
+
+TEST(SocketDir, MacOsUsesItsPerUserTmpdir) {
+  // launchd's $TMPDIR is per user and ends in '/'; macOS has no XDG_RUNTIME_DIR.
+  EXPECT_EQ(SocketDirFor(Platform::kMacOS, {"", "", "/var/folders/zz/abc/T/"}, 501), "/var/folders/zz/abc/T/tabbridge");
+  EXPECT_EQ(SocketDirFor(Platform::kMacOS, {"", "/run/user/501", ""}, 501), "/tmp/tabbridge-501");
+  EXPECT_EQ(SocketDirFor(Platform::kMacOS, {"", "", "/"}, 501), "/tmp/tabbridge-501");
+  // The deepest default still fits macOS's 104-byte sun_path with the last slot's name.
+  const std::string deepest =
+      SocketPath(SocketDirFor(Platform::kMacOS, {"", "", "/var/folders/zz/zyxvpxvq6csfxvn_n0000000000000/T/"}, 501),
+                 kMaxSlots - 1);
+  EXPECT_LT(deepest.size(), 104u) << deepest;
+}
+
+TEST(SocketDir, TheOverrideWinsOnEveryPlatform) {
+  for (const Platform platform : {Platform::kLinux, Platform::kMacOS}) {
+    EXPECT_EQ(SocketDirFor(platform, {"/srv/tb", "/run/user/1", "/var/folders/T/"}, 1), "/srv/tb");
+  }
+}
+
+TEST(PeerCheck, OnlyAKnownUidEqualToOursPasses) {
+  EXPECT_TRUE(SocketServer::PeerAllowed(1000, 1000));
+  EXPECT_FALSE(SocketServer::PeerAllowed(1001, 1000));
+  EXPECT_FALSE(SocketServer::PeerAllowed(0, 1000)) << "not even root";
+  EXPECT_FALSE(SocketServer::PeerAllowed(-1, -1)) << "an unknown peer never passes, whatever we were given";
+}
+
+TEST(PeerCheck, ReadsTheUidOfASocketPeer) {
+  int fds[2];
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+  EXPECT_EQ(SocketServer::PeerUid(fds[0]), static_cast<long>(getuid()));
+  ::close(fds[0]);
+  ::close(fds[1]);
+  int pipe_fds[2];
+  ASSERT_EQ(::pipe(pipe_fds), 0);
+  EXPECT_EQ(SocketServer::PeerUid(pipe_fds[0]), -1) << "not a socket: no peer";
+  ::close(pipe_fds[0]);
+  ::close(pipe_fds[1]);
+}
+
+TEST(PeerCheck, ReadsTheUidOfAPeerOfAnotherUser) {
+  if (getuid() != 0) GTEST_SKIP() << "needs root to connect as another user";
+  TempDir tmp;
+  ::chmod(tmp.path().c_str(), 0755);
+  const std::string path = tmp.path() + "/peer.sock";
+  const int listener = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::strncpy(addr.sun_path, path.c_str(), sizeof(addr.sun_path) - 1);
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  ::chmod(path.c_str(), 0777);
+  ASSERT_EQ(::listen(listener, 1), 0);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {  // nobody connects and waits for us to hang up
+    if (::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(2);
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) ::_exit(3);
+    char byte;
+    while (::read(fd, &byte, 1) > 0) {
+    }
+    ::_exit(0);
+  }
+  const int peer = ::accept(listener, nullptr, nullptr);
+  ASSERT_GE(peer, 0);
+  EXPECT_EQ(SocketServer::PeerUid(peer), 65534);
+  EXPECT_FALSE(SocketServer::PeerAllowed(SocketServer::PeerUid(peer), 0));
+  ::close(peer);
+  ::close(listener);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
 }
 
 class SocketServerTest : public ::testing::Test {
