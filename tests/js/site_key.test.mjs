@@ -12,27 +12,19 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { TAB_EVENTS, chromeEvents } from './chrome_events.mjs';
+
 const EXTENSION = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../extension');
 
 // What page_tool.js and the modules it imports touch of chrome.*; tab events fired by hand.
 const tabs = new Map();
 let looks = 0; // chrome.tabs.get calls
-const listeners = new Map();
-const event = (name) => ({
-  addListener(fn) {
-    if (!listeners.has(name)) listeners.set(name, []);
-    listeners.get(name).push(fn);
-  },
-  removeListener() {},
-});
-const fire = (name, ...args) => { for (const fn of listeners.get(name) ?? []) fn(...args); };
-const tabEvents = ['onCreated', 'onUpdated', 'onRemoved', 'onReplaced', 'onActivated', 'onHighlighted', 'onMoved',
-  'onAttached', 'onDetached'];
+const { event, fire } = chromeEvents();
 globalThis.chrome = {
   debugger: { onEvent: event('debugger.onEvent'), onDetach: event('debugger.onDetach') },
   webNavigation: Object.fromEntries(['onBeforeNavigate', 'onCommitted', 'onErrorOccurred'].map((n) => [n, event(n)])),
   tabs: {
-    ...Object.fromEntries(tabEvents.map((n) => [n, event(`tabs.${n}`)])),
+    ...Object.fromEntries(TAB_EVENTS.map((n) => [n, event(`tabs.${n}`)])),
     get: async (id) => {
       looks++;
       if (!tabs.has(id)) throw new Error(`No tab with id: ${id}.`);

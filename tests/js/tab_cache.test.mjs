@@ -7,24 +7,16 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { TAB_EVENTS, chromeEvents } from './chrome_events.mjs';
+
 const EXTENSION = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../extension');
 
-const listeners = new Map();
-const event = (name) => ({
-  addListener(fn) {
-    if (!listeners.has(name)) listeners.set(name, []);
-    listeners.get(name).push(fn);
-  },
-  removeListener() {},
-});
-const fire = (name, ...args) => { for (const fn of listeners.get(name) ?? []) fn(...args); };
-const tabEvents = ['onCreated', 'onUpdated', 'onRemoved', 'onReplaced', 'onActivated', 'onHighlighted', 'onMoved',
-  'onAttached', 'onDetached'];
+const { event, fire } = chromeEvents();
 let answer = null; // what chrome.tabs.get resolves to next: {tab} or {wait: Promise, tab}
 globalThis.chrome = {
   debugger: { onEvent: event('debugger.onEvent'), onDetach: event('debugger.onDetach') },
   tabs: {
-    ...Object.fromEntries(tabEvents.map((n) => [n, event(`tabs.${n}`)])),
+    ...Object.fromEntries(TAB_EVENTS.map((n) => [n, event(`tabs.${n}`)])),
     get: async () => {
       const { wait, tab } = answer;
       await wait;

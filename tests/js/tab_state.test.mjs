@@ -8,18 +8,12 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { chromeEvents } from './chrome_events.mjs';
+
 const EXTENSION = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../extension');
 
 // The chrome.* events tab_state.js and cdp.js listen to, fired by hand.
-const listeners = new Map();
-const event = (name) => ({
-  addListener(fn) {
-    if (!listeners.has(name)) listeners.set(name, []);
-    listeners.get(name).push(fn);
-  },
-  removeListener() {},
-});
-const fire = (name, ...args) => { for (const fn of listeners.get(name) ?? []) fn(...args); };
+const { event, fire } = chromeEvents();
 globalThis.chrome = {
   debugger: { onEvent: event('debugger.onEvent'), onDetach: event('debugger.onDetach') },
   tabs: { onRemoved: event('tabs.onRemoved'), onReplaced: event('tabs.onReplaced') },
