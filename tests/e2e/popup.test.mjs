@@ -87,7 +87,7 @@ describe('the popup and the badge', { timeout: 180_000 }, () => {
     await openTabFromBrowser(port, 'about:blank'); // the browser keeps a window whatever the test closes
     tabId = (await s.callOk('open_tab', { url: pageUrl })).tab.id;
     // The page registered its tools once they are offered to the session.
-    await waitFor(async () => (await s.toolNames()).some((n) => n.endsWith('add-todo')), {
+    await waitFor(async () => (await s.toolNames()).some((n) => /add_todo$/.test(n)), {
       what: 'the page\'s add-todo tool in tools/list',
     });
     await s.pageOk('snapshot');
