@@ -223,7 +223,21 @@ inline constexpr std::string_view kChunk = "chunk";
 inline constexpr std::string_view kCancel = "cancel";
 // the tabs some session is focused on, and kDebuggerIdleMs (docs/protocol.md)
 inline constexpr std::string_view kTabsFocused = "tabs.focused";
+// the host's sessions, version and policy, for the popup and the badge (docs/protocol.md "The popup")
+inline constexpr std::string_view kHostState = "host.state";
 }  // namespace ext_method
+
+// Requests, extension -> host: what the popup asks and the buttons it has
+// (docs/protocol.md "The popup"). The host answers each at once.
+namespace ext_request {
+inline constexpr std::string_view kPolicyCheck = "policy.check";              // {url}
+inline constexpr std::string_view kDetachTab = "tab.detach";                  // {tabId}
+inline constexpr std::string_view kDisconnectSession = "session.disconnect";  // {sessionId}
+}  // namespace ext_request
+
+// host.state goes out at most once per this: a session calling tools in a
+// tight loop changes its last tool every few ms and must not flood the port.
+inline constexpr std::uint64_t kHostStateCoalesceMs = 250;
 
 namespace ext_event {
 inline constexpr std::string_view kHello = "hello";

@@ -11,6 +11,7 @@ RpcPeer::RpcPeer(uv_loop_t* loop, std::unique_ptr<Transport> transport, Options 
 
 RpcPeer::~RpcPeer() {
   callbacks_ = {};
+  on_request_ = nullptr;
   Close();
 }
 
@@ -77,9 +78,18 @@ void RpcPeer::OnMessage(std::string text) {
     case rpc::Kind::kNotification:
       if (callbacks_.on_notification) callbacks_.on_notification(parsed->method, parsed->params);
       break;
-    case rpc::Kind::kRequest:  // neither peer sends requests in this protocol version
-      SendText(rpc::Dump(rpc::MakeError(parsed->id, rpc_error::kMethodNotFound, "not served here: " + parsed->method)));
+    case rpc::Kind::kRequest: {
+      if (!on_request_) {
+        SendText(
+            rpc::Dump(rpc::MakeError(parsed->id, rpc_error::kMethodNotFound, "not served here: " + parsed->method)));
+        break;
+      }
+      auto answer = on_request_(parsed->method, parsed->params);
+      if (closed_) break;  // the request closed the link (or the host)
+      SendText(rpc::Dump(answer ? rpc::MakeResult(parsed->id, std::move(*answer))
+                                : rpc::MakeError(parsed->id, answer.error())));
       break;
+    }
   }
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <expected>
 #include <functional>
 #include <memory>
 #include <string>
@@ -38,6 +39,10 @@ class RpcPeer {
   RpcPeer& operator=(const RpcPeer&) = delete;
 
   void Start(Callbacks callbacks);
+  // Requests from the peer, each answered at once with what `handler`
+  // returns; without one every request gets -32601.
+  using RequestHandler = std::function<std::expected<Json, rpc::Error>(const std::string& method, const Json& params)>;
+  void ServeRequests(RequestHandler handler) { on_request_ = std::move(handler); }
   // `reply` runs exactly once: the answer, an error, a timeout after
   // `deadline_ms` (the peer is told), or the loss of the peer. Returns the id,
   // or 0 when the peer is already gone (and `reply` has run). With `raw`, a
@@ -62,6 +67,7 @@ class RpcPeer {
   PendingCalls pending_;
   Options options_;
   Callbacks callbacks_;
+  RequestHandler on_request_;
   bool closed_ = false;
 };
 

@@ -14,6 +14,8 @@ import { registerDebuggerRelease } from './worker/debugger_release.js';
 import { registerDebuggerEvents } from './worker/debugger_events.js';
 import { registerNetworkLog } from './worker/network_log.js';
 import { registerConsoleCapture } from './worker/console_capture.js';
+import { registerHostState } from './worker/host_state.js';
+import { registerPopupApi } from './worker/popup_api.js';
 
 registerCrashWatch();
 registerDebuggerRelease();
@@ -24,6 +26,8 @@ registerNetworkLog();
 registerConsoleCapture();
 registerPageTools();
 registerOwnTools();
+registerHostState();
+registerPopupApi();
 // Every page tool of the catalog (common/tool_catalog.cpp) has its handler:
 // a missing one stops the worker here, where every end-to-end test sees it.
 const unhandled = Object.keys(PAGE_TOOLS).filter((name) => !hasHandler(PAGE_PREFIX + name));

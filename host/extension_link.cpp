@@ -29,7 +29,10 @@ ExtensionLink::ExtensionLink(uv_loop_t* loop, std::unique_ptr<Transport> transpo
       callbacks_(std::move(callbacks)),
       default_deadline_ms_(default_deadline_ms) {}
 
-void ExtensionLink::Start() { peer_.Start({.on_notification = callbacks_.on_event, .on_close = callbacks_.on_close}); }
+void ExtensionLink::Start() {
+  peer_.ServeRequests(callbacks_.on_request);
+  peer_.Start({.on_notification = callbacks_.on_event, .on_close = callbacks_.on_close});
+}
 
 std::vector<std::string> ExtensionLink::SplitForExtension(const std::string& text, std::int64_t chunk_id) {
   if (text.size() <= kMaxFrameToExtension) return {text};

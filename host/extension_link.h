@@ -18,6 +18,8 @@ class ExtensionLink {
  public:
   struct Callbacks {
     std::function<void(const std::string& event, const Json& params)> on_event;
+    // The popup's requests (ext_request): answered at once.
+    std::function<std::expected<Json, rpc::Error>(const std::string& method, const Json& params)> on_request;
     std::function<void(std::string_view reason)> on_close;
   };
 

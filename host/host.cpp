@@ -9,9 +9,7 @@
 #include "common/tool_catalog.h"
 
 namespace tb {
-namespace {
 
-// The policy this host enforces, for doctor (the browser's environment chose the file).
 Json PolicySummary(const policy::Policy& p) {
   using Source = policy::Policy::Source;
   Json summary = {{"path", p.path},
@@ -23,13 +21,13 @@ Json PolicySummary(const policy::Policy& p) {
   return summary;
 }
 
-}  // namespace
-
 Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions options)
     : loop_(loop),
       options_(std::move(options)),
       extension_(loop, std::move(extension),
                  {.on_event = [this](const std::string& event, const Json& params) { OnExtensionEvent(event, params); },
+                  .on_request = [this](const std::string& method,
+                                       const Json& params) { return OnExtensionRequest(method, params); },
                   .on_close = [this](std::string_view reason) { Shutdown(reason); }},
                  options_.extension_deadline_ms),
       policy_(loop, options_.policy_path, options_.audit_path, options_.policy_poll_ms),
@@ -37,7 +35,8 @@ Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions op
       reaper_(loop),
       settle_timer_(loop),
       heartbeat_timer_(loop),
-      tab_event_timer_(loop) {}
+      tab_event_timer_(loop),
+      state_timer_(loop) {}
 
 Host::~Host() { Shutdown("host destroyed"); }
 
@@ -45,6 +44,7 @@ void Host::Start() {
   // A changed policy may change what each session's focused tab offers.
   policy_.Start([this] {
     for (auto& [id, session] : sessions_) session->RefreshTools();
+    NoteStateChanged();  // the popup shows the policy's state
   });
   extension_.Start();
 }
@@ -61,6 +61,7 @@ void Host::Shutdown(std::string_view why) {
   settle_timer_.Stop();
   heartbeat_timer_.Stop();
   tab_event_timer_.Stop();  // a quitting browser's last tab events are not news
+  state_timer_.Stop();
 }
 
 Json Host::HelloResult() const {
@@ -118,6 +119,7 @@ void Host::OnHello(const Json& params) {
   }
   tabs_.Reset(tabs);
   SyncFocusedTabs(/*always=*/true);  // a new port: the extension knows nothing of focus yet
+  SendHostState(/*always=*/true);    // nor of the sessions (its popup and badge show them)
   last_heartbeat_ = uv_now(loop_);   // hello is a sign of life too
   if (ready_) return AfterTabsChanged();
   ready_ = true;

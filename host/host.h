@@ -47,6 +47,10 @@ struct HostOptions {
 Json ExtensionToolResult(const std::string& name, std::int64_t tab_id, std::expected<Json, rpc::Error> outcome,
                          const std::string& changed_page = "");
 
+// The policy this host enforces, for doctor and the popup (the browser's
+// environment chose the file): {path, state: none|file|malformed, rules, error?}.
+Json PolicySummary(const policy::Policy& p);
+
 class Host {
  public:
   Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions options);
@@ -80,9 +84,23 @@ class Host {
   bool Settling(std::int64_t tab_id) const { return settling_.contains(tab_id); }
   Session* FindSession(std::int64_t id);
   void RemoveSession(std::int64_t id);
+  // Something host.state shows changed (a session attached, left, focused,
+  // called a tool; the policy): the extension hears of it within
+  // kHostStateCoalesceMs (host/popup_requests.cpp).
+  void NoteStateChanged();
 
  private:
   void OnExtensionEvent(const std::string& event, const Json& params);
+  // --- the popup (host/popup_requests.cpp, docs/protocol.md "The popup") ---
+  // The extension's requests: policy.check, tab.detach, session.disconnect.
+  std::expected<Json, rpc::Error> OnExtensionRequest(const std::string& method, const Json& params);
+  std::expected<Json, rpc::Error> CheckPolicy(const Json& params) const;
+  std::expected<Json, rpc::Error> DetachTab(const Json& params);
+  std::expected<Json, rpc::Error> DisconnectSession(const Json& params);
+  // host.state's params: the host, its policy and the attached sessions.
+  Json HostState() const;
+  // Sends host.state when it differs from what the extension was last told, or `always`.
+  void SendHostState(bool always = false);
   void OnHello(const Json& params);
   void OnConnection(uv_pipe_t* connection);
   // Drops the own tools, settling and focus of tabs no longer in the table.
@@ -195,6 +213,9 @@ class Host {
   Timer settle_timer_;
   Timer heartbeat_timer_;
   Timer tab_event_timer_;
+  Timer state_timer_;
+  bool state_pending_ = false;
+  std::string state_told_;  // the last host.state's params, as sent
   bool tab_event_pending_ = false;
   std::uint64_t last_heartbeat_ = 0;  // uv_now() of the last answer (or of hello)
   int heartbeats_missed_ = 0;

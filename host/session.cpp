@@ -1,5 +1,6 @@
 #include "host/session.h"
 
+#include <chrono>
 #include <functional>
 
 #include <spdlog/spdlog.h>
@@ -43,6 +44,14 @@ void Session::RefreshTools() {
   if (now == told_fingerprint_) return;
   told_fingerprint_ = now;
   Notify(mcp::kToolsListChanged, nullptr);
+}
+
+void Session::NoteToolCall(const std::string& name) {
+  last_tool_ = name;
+  last_tool_at_ms_ =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
+  host_.NoteStateChanged();
 }
 
 void Session::SetCanceller(const std::string& key, std::function<void()> cancel) {
@@ -98,10 +107,13 @@ void Session::OnRequest(rpc::Message& msg) {
     read_only_ = read_only_ || field::Bool(msg.params, hello_param::kReadOnly).value_or(false);
     if (const auto pid = field::Int(msg.params, hello_param::kLaunchedHeadlessPid)) host_.NoteLaunchedHeadless(*pid);
     const Json client = field::Object(msg.params, hello_param::kClient);
-    client_ = field::String(client, "name").value_or("");
-    if (const auto version = field::String(client, "version")) client_ += " " + *version;
+    client_name_ = field::String(client, "name").value_or("");
+    client_version_ = field::String(client, "version").value_or("");
+    client_ = client_name_;
+    if (field::String(client, "version")) client_ += " " + client_version_;
     told_fingerprint_ = ToolsFingerprint();
     Send(rpc::MakeResult(msg.id, host_.HelloResult()));
+    host_.NoteStateChanged();  // attached: the popup lists it
     return;
   }
   if (!helloed_) {
@@ -149,7 +161,9 @@ void Session::OnToolsCall(const Json& id, const Json& params) {
     if (!host_.CallOwnTool(*this, key, name, args, reply)) {
       in_flight_.erase(key);
       Send(rpc::MakeError(id, rpc_error::kInvalidParams, "Unknown tool: " + name));
+      return;
     }
+    NoteToolCall(name);  // a closed session lives on until the next loop turn
     return;
   }
   if (name == tools::kConnectBrowser) {
@@ -165,6 +179,7 @@ void Session::OnToolsCall(const Json& id, const Json& params) {
     return;
   }
   in_flight_.emplace(key, InFlight{});
+  NoteToolCall(name);
   // MCP: a progress token is a string or an integer; anything else is ignored.
   Json progress_token = field::Any(field::Object(params, "_meta"), "progressToken");
   if (!progress_token.is_string() && !progress_token.is_number_integer()) progress_token = nullptr;

@@ -36,6 +36,14 @@ class Session {
   bool read_only() const { return read_only_; }
   // The MCP client behind the shim, "name version" (for the audit log).
   const std::string& client() const { return client_; }
+  // Its clientInfo as hello gave it (host.state: the popup shows them).
+  const std::string& client_name() const { return client_name_; }
+  const std::string& client_version() const { return client_version_; }
+  // Whether the shim said hello: only such a session counts as attached.
+  bool helloed() const { return helloed_; }
+  // The last tool this session called and when (ms since the epoch); empty before any.
+  const std::string& last_tool() const { return last_tool_; }
+  std::int64_t last_tool_at_ms() const { return last_tool_at_ms_; }
   // Whether `name` was one of the page's own tools in the last list this
   // session was given: a call to it after the page changed is a clear error.
   bool was_told(const std::string& name) const { return told_own_.contains(name); }
@@ -63,6 +71,8 @@ class Session {
   void OnRequest(rpc::Message& msg);
   void OnToolsCall(const Json& id, const Json& params);
   void Send(const Json& message);
+  // Records `name` as the last tool called (host.state).
+  void NoteToolCall(const std::string& name);
   std::size_t ToolsFingerprint() const;
 
   Host& host_;
@@ -74,6 +84,9 @@ class Session {
   bool lists_own_tools_ = true;
   bool read_only_ = false;
   std::string client_;
+  std::string client_name_, client_version_;
+  std::string last_tool_;
+  std::int64_t last_tool_at_ms_ = 0;
   std::set<std::string> told_own_;
   std::size_t told_fingerprint_ = 0;
   int holds_ = 0;

@@ -154,6 +154,7 @@ void Host::CloseTab(Session& session, const std::string& request_key, const Json
 // "started debugging this browser" bar goes when an agent moves on or leaves.
 void Host::SyncFocusedTabs(bool always) {
   if (shutting_down_) return;
+  NoteStateChanged();  // every focus change passes here; host.state shows focus too
   std::set<std::int64_t> focused;
   for (const auto& [id, session] : sessions_) {
     if (const auto tab = session->focused_tab()) focused.insert(*tab);

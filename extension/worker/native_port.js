@@ -13,6 +13,8 @@ const BACKOFF_CAP_MS = 5000;
 const HEALTHY_MS = 5000; // a port that lived this long resets the back-off
 const WATCHDOG_ALARM = 'tabbridge-watchdog';
 const WATCHDOG_PERIOD_MIN = 0.5; // Chrome's minimum alarm period
+// The host answers the popup's requests at once; this only bounds a stuck port.
+const REQUEST_TIMEOUT_MS = 5000;
 
 // ping answers at the transport level: it proves the port and the loop work.
 const handlers = new Map([[Method.PING, () => ({})]]);
@@ -54,9 +56,26 @@ export function onConnected(fn) {
   connectedListeners.push(fn);
 }
 
+// fn(reason) after a port closed (the badge clears; the popup says so).
+const disconnectedListeners = [];
+export function onDisconnected(fn) {
+  disconnectedListeners.push(fn);
+}
+
+// Whether a port is open and its hello sent (the host serves requests then).
+export const isConnected = () => conn?.helloed === true;
+
 // Events while no port is open are dropped: the next hello carries the state.
 export function sendEvent(method, params) {
   conn?.send({ jsonrpc: '2.0', method, params });
+}
+
+// A request to the host (the popup's: docs/protocol.md "The popup"); resolves
+// with its result, rejects with an RpcError (the host's, or BROWSER_ERROR
+// when no port is open, the port closes first, or no answer in timeoutMs).
+export function requestHost(method, params, { timeoutMs = REQUEST_TIMEOUT_MS } = {}) {
+  if (!conn) return Promise.reject(new RpcError(ErrorCode.BROWSER_ERROR, 'not connected to the tabbridge host'));
+  return conn.request(method, params, timeoutMs);
 }
 
 // Must run synchronously at the service worker's top level (listeners).
@@ -90,6 +109,13 @@ function onClosed(closed, reason, livedMs) {
   if (conn !== closed) return;
   conn = null;
   console.info(`tabbridge: port closed (${reason})`);
+  for (const fn of disconnectedListeners) {
+    try {
+      fn(reason);
+    } catch (e) {
+      console.info(`tabbridge: onDisconnected listener failed: ${e.message}`);
+    }
+  }
   scheduleReconnect(livedMs);
 }
 
@@ -135,6 +161,9 @@ class Connection {
   #closed = false;
   #chunks = new ChunkAssembler();
   #inflight = new Map(); // request id -> AbortController
+  #asked = new Map(); // our requests to the host: id -> {resolve, reject, timer}
+  #nextId = 1;
+  helloed = false; // hello sent: the host serves requests
   #helloSent;
   #ready = new Promise((resolve) => { this.#helloSent = resolve; }); // hello goes first
 
@@ -157,6 +186,7 @@ class Connection {
       if (this.#closed) return;
       this.#port.postMessage({ jsonrpc: '2.0', method: Event.HELLO, params });
       console.info('tabbridge: connected, hello sent');
+      this.helloed = true;
       this.#helloSent();
       for (const fn of connectedListeners) {
         try {
@@ -174,8 +204,32 @@ class Connection {
     if (!this.#closed) this.#port.postMessage(msg);
   }
 
+  request(method, params, timeoutMs) {
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#asked.delete(id);
+        reject(new RpcError(ErrorCode.BROWSER_ERROR, `the host did not answer ${method} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.#asked.set(id, { resolve, reject, timer });
+      this.send({ jsonrpc: '2.0', id, method, params });
+    });
+  }
+
+  // An answer to one of our requests.
+  #answered(msg) {
+    const asked = this.#asked.get(msg.id);
+    if (!asked) return;
+    this.#asked.delete(msg.id);
+    clearTimeout(asked.timer);
+    if (msg.error) asked.reject(new RpcError(msg.error.code, String(msg.error.message ?? 'error'), msg.error.data));
+    else asked.resolve(msg.result);
+  }
+
   #receive(msg) {
-    if (msg === null || typeof msg !== 'object' || typeof msg.method !== 'string') {
+    if (msg !== null && typeof msg === 'object' && msg.method === undefined && msg.id !== undefined) {
+      this.#answered(msg);
+    } else if (msg === null || typeof msg !== 'object' || typeof msg.method !== 'string') {
       console.debug('tabbridge: ignoring a frame that is neither request nor notification');
     } else if (msg.id !== undefined) {
       this.#handle(msg);
@@ -246,6 +300,11 @@ class Connection {
     if (this.#closed) return;
     this.#closed = true;
     for (const abort of this.#inflight.values()) abort.abort();
+    for (const { reject, timer } of this.#asked.values()) {
+      clearTimeout(timer);
+      reject(new RpcError(ErrorCode.BROWSER_ERROR, `the connection to the tabbridge host closed (${reason})`));
+    }
+    this.#asked.clear();
     this.#port.disconnect();
     onClosed(this, reason, Date.now() - this.#openedAt);
   }

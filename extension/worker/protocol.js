@@ -57,7 +57,20 @@ export const Notification = Object.freeze({
   CANCEL: 'cancel',
   // {tabIds, idleMs}: the tabs some session is focused on (docs/protocol.md).
   TABS_FOCUSED: 'tabs.focused',
+  // {host, policy, sessions}: what the popup and the badge show (docs/protocol.md "The popup").
+  HOST_STATE: 'host.state',
 });
+
+// Requests (extension -> host): the popup's questions and buttons
+// (docs/protocol.md "The popup"); ext_request in common/protocol.h.
+export const HostRequest = Object.freeze({
+  POLICY_CHECK: 'policy.check', // {url} -> {site, agentUrl, policy, caps, sessions}
+  DETACH_TAB: 'tab.detach', // {tabId} -> {tabId, detached: [sessionId]}
+  DISCONNECT_SESSION: 'session.disconnect', // {sessionId} -> {sessionId, disconnected}
+});
+
+// host.state comes at most this often (kHostStateCoalesceMs).
+export const HOST_STATE_COALESCE_MS = 250;
 
 // A focused tab keeps chrome.debugger attached this long after its last page
 // tool call (kDebuggerIdleMs; the host's tabs.focused may say otherwise);

@@ -88,6 +88,13 @@ describe('extension/worker/protocol.js agrees with common/protocol.h', () => {
     assert.equal(js.Notification.CHUNK, cppValue('ext_method::kChunk'));
     assert.equal(js.Notification.CANCEL, cppValue('ext_method::kCancel'));
     assert.equal(js.Notification.TABS_FOCUSED, cppValue('ext_method::kTabsFocused'));
+    assert.equal(js.Notification.HOST_STATE, cppValue('ext_method::kHostState'));
+    assert.equal(js.HOST_STATE_COALESCE_MS, cppValue('kHostStateCoalesceMs'));
+    const requests = { POLICY_CHECK: 'kPolicyCheck', DETACH_TAB: 'kDetachTab', DISCONNECT_SESSION: 'kDisconnectSession' };
+    assert.deepEqual(Object.keys(js.HostRequest).sort(), Object.keys(requests).sort(), 'every JS host request has a C++ twin');
+    for (const [key, name] of Object.entries(requests)) {
+      assert.equal(js.HostRequest[key], cppValue(`ext_request::${name}`), `HostRequest.${key}`);
+    }
     assert.equal(js.DEBUGGER_IDLE_MS, cppValue('kDebuggerIdleMs'));
     assert.equal(js.POLICY_URL_PARAM, cppValue('ext_method::kPolicyUrlParam'));
     assert.equal(js.NAVIGATED_TO_META, cppValue('ext_method::kNavigatedToMeta'));

@@ -1,0 +1,98 @@
+// The popup's questions and buttons (extension/popup/), over
+// chrome.runtime messaging: {type: 'tabbridge.popup', op, ...}, answered
+// {ok: true, ...} or {ok: false, error}. Only the popup page may ask — a
+// content script has the extension's id too, so the sender's URL decides.
+//   state {tabId?}          what the popup shows (below)
+//   detach {tabId}          tab.detach: the agents on this tab lose it
+//   disconnect {sessionId}  session.disconnect: the host closes that session
+
+import { HostRequest, isAgentUrl } from './protocol.js';
+import { isConnected, requestHost } from './native_port.js';
+import { hostState, lastDisconnect } from './host_state.js';
+import { browserInfo } from './browser_info.js';
+import { ownToolLists } from './tab_state.js';
+
+export const POPUP_MESSAGE = 'tabbridge.popup';
+const MAX_TOOLS_SHOWN = 50;
+const MAX_DESCRIPTION = 160;
+
+const tabBrief = (tab) => (tab ? { id: tab.id, title: tab.title ?? '', url: tab.url || tab.pendingUrl || '' } : null);
+const getTab = (tabId) => (Number.isInteger(tabId) ? chrome.tabs.get(tabId).catch(() => null) : Promise.resolve(null));
+
+// The tab's own tools as the worker knows them (tools/own/own_tools.js).
+function pageToolsOf(tabId) {
+  const list = ownToolLists.get(tabId);
+  if (!list) return { api: null, total: 0, tools: [] };
+  return {
+    api: list.api,
+    total: list.total,
+    tools: list.tools.slice(0, MAX_TOOLS_SHOWN).map((t) => ({
+      name: t.name,
+      source: t.source,
+      readOnly: t.readOnly ?? null,
+      description: typeof t.description === 'string' && t.description.length > MAX_DESCRIPTION
+        ? `${t.description.slice(0, MAX_DESCRIPTION - 1)}…` : (t.description ?? ''),
+    })),
+  };
+}
+
+async function policyFor(url) {
+  if (!isConnected() || !url) return null;
+  try {
+    return await requestHost(HostRequest.POLICY_CHECK, { url });
+  } catch (e) {
+    return { error: e.message };
+  }
+}
+
+async function state({ tabId }) {
+  const host = isConnected() ? hostState() : null;
+  const [browser, tab] = await Promise.all([browserInfo(), getTab(tabId)]);
+  const sessions = await Promise.all((host?.sessions ?? []).map(async (s) => ({
+    ...s,
+    focusedTab: tabBrief(await getTab(s.focusedTabId)),
+  })));
+  const here = tab ? {
+    ...tabBrief(tab),
+    agentUrl: isAgentUrl(tab.url || tab.pendingUrl || ''),
+    pageTools: pageToolsOf(tab.id),
+    policy: await policyFor(tab.url || tab.pendingUrl || ''),
+  } : null;
+  return {
+    connected: host !== null,
+    lastError: host ? null : lastDisconnect(),
+    host: host?.host ?? null,
+    policy: host?.policy ?? null,
+    browser: { name: browser.name, version: browser.version },
+    extension: { version: chrome.runtime.getManifest().version },
+    sessions,
+    tab: here,
+  };
+}
+
+async function answer(msg) {
+  if (msg.op === 'state') return state(msg);
+  if (msg.op === 'detach') {
+    if (!Number.isInteger(msg.tabId)) throw new Error('detach needs a tabId (an integer)');
+    return requestHost(HostRequest.DETACH_TAB, { tabId: msg.tabId });
+  }
+  if (msg.op === 'disconnect') {
+    if (!Number.isInteger(msg.sessionId)) throw new Error('disconnect needs a sessionId (an integer)');
+    return requestHost(HostRequest.DISCONNECT_SESSION, { sessionId: msg.sessionId });
+  }
+  throw new Error(`unknown popup request ${String(msg.op)}`);
+}
+
+// Must run synchronously at the service worker's top level.
+export function registerPopupApi() {
+  const popupPages = chrome.runtime.getURL('popup/');
+  chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
+    if (msg?.type !== POPUP_MESSAGE) return false;
+    if (sender.id !== chrome.runtime.id || !String(sender.url ?? '').startsWith(popupPages)) return false;
+    answer(msg).then(
+      (result) => sendResponse({ ok: true, result }),
+      (e) => sendResponse({ ok: false, error: String(e?.message ?? e) }),
+    );
+    return true; // answers asynchronously
+  });
+}
