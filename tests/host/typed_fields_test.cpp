@@ -91,7 +91,8 @@ std::vector<TypedLine> ShimLines() {
        Expect::kToolError},
       {"ProgressTokenIsAnObject", Call(R"({"name":"list_tabs","_meta":{"progressToken":{"a":1}}})"),
        Expect::kToolError},
-      {"MetaIsAString", Call(R"({"name":"list_tabs","_meta":"x"})"), Expect::kToolError},
+      {"MetaIsAString", Call(R"({"name":"list_tabs","_meta":"x"})"),
+       Expect::kInvalidParams},  // the envelope (mcp_server.cpp)
       {"SetLevelLevelIsANumber", R"({"jsonrpc":"2.0","id":9001,"method":"logging/setLevel","params":{"level":3}})",
        Expect::kInvalidParams},
       {"CancelledRequestIdIsAnObject",
