@@ -13,14 +13,10 @@
 // the next look asks the browser. tab_state.js drops a tab that goes.
 
 import { onTabCrashed } from './crash_watch.js';
-import { knownTabs } from './tab_state.js';
-
-// tabId -> how many events touched the tab: a chrome.tabs.get answer older
-// than an event that came meanwhile is not kept.
-const touched = new Map();
+import { knownTabs, tabTouches } from './tab_state.js';
 
 function note(tabId, tab) {
-  touched.set(tabId, (touched.get(tabId) ?? 0) + 1);
+  tabTouches.set(tabId, (tabTouches.get(tabId) ?? 0) + 1);
   if (tab) knownTabs.set(tabId, tab);
   else knownTabs.delete(tabId);
 }
@@ -38,15 +34,14 @@ export function registerTabCache() {
   chrome.tabs.onMoved.addListener((_tabId, { windowId }) => dropWindow(windowId));
   chrome.tabs.onDetached.addListener((_tabId, { oldWindowId }) => dropWindow(oldWindowId));
   chrome.tabs.onAttached.addListener((_tabId, { newWindowId }) => dropWindow(newWindowId));
-  chrome.tabs.onRemoved.addListener((tabId) => touched.delete(tabId));
   onTabCrashed((tabId) => note(tabId, null));
 }
 
 export const knownTab = (tabId) => knownTabs.get(tabId) ?? null;
 
 export async function freshTab(tabId) {
-  const before = touched.get(tabId);
+  const before = tabTouches.get(tabId);
   const tab = await chrome.tabs.get(tabId).catch(() => null);
-  if (touched.get(tabId) === before && tab) knownTabs.set(tabId, tab);
+  if (tabTouches.get(tabId) === before && tab) knownTabs.set(tabId, tab);
   return tab;
 }

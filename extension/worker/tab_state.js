@@ -22,8 +22,10 @@ function tabMap({ untilDetach = false } = {}) {
   return map;
 }
 
-// tab_cache.js: tabId -> the chrome.tabs.Tab as of its last event or look.
+// tab_cache.js: tabId -> the chrome.tabs.Tab as of its last event or look; tabId -> how many
+// events touched it (a chrome.tabs.get answer older than an event that came meanwhile is not kept).
 export const knownTabs = tabMap();
+export const tabTouches = tabMap();
 // console_capture.js: tabId -> console entries, oldest first; tabId -> {tokens, at}, the console.entry event budget.
 export const consoleBuffers = tabMap();
 export const consoleEventBudget = tabMap();
