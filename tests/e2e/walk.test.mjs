@@ -66,9 +66,11 @@ describe('DISCONNECTED (no browser)', { timeout: 60_000 }, () => {
 });
 
 // The same walk from an MCP SDK client of each revision the shim speaks: the
-// 1.x SDK's initialize (2025-11-25), and the 2.x client's server/discover probe
-// then per-request 2026-07-28, its list changes on a subscriptions/listen stream.
+// 1.x SDK's initialize (1.23: 2025-06-18; 1.32: 2025-11-25), and the 2.x
+// client's server/discover probe then per-request 2026-07-28, its list changes
+// on a subscriptions/listen stream.
 const WALK_CLIENTS = [
+  { sdk: 'v1-2025-06-18', label: '@modelcontextprotocol/sdk 1.23, 2025-06-18', revision: '2025-06-18' },
   { sdk: 'v1', label: '@modelcontextprotocol/sdk 1.x, 2025-11-25', revision: '2025-11-25' },
   { sdk: 'v2', label: '@modelcontextprotocol/client 2.x, 2026-07-28', revision: '2026-07-28' },
 ];
@@ -92,7 +94,8 @@ for (const { sdk, label, revision } of WALK_CLIENTS) describe(`seed-000 walk (${
       assert.equal(s.client.getProtocolEra(), 'modern');
       assert.deepEqual(s.subscription?.honoredFilter, { toolsListChanged: true });
     } else {
-      assert.equal(s.client.getServerVersion()?.name, 'tabbridge'); // from initialize (1.x keeps no version)
+      assert.equal(s.client.getServerVersion()?.name, 'tabbridge');
+      assert.equal(s.protocolVersion, revision, 'the revision initialize settled on');
     }
   }));
 

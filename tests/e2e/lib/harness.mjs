@@ -17,6 +17,10 @@ import {
   LoggingMessageNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+// The 1.x SDK of the 2025-06-18 revision (an npm alias of @modelcontextprotocol/sdk 1.23.0).
+import { Client as Client20250618 } from 'mcp-sdk-2025-06-18/client/index.js';
+import { StdioClientTransport as StdioClientTransport20250618 } from 'mcp-sdk-2025-06-18/client/stdio.js';
+import * as types20250618 from 'mcp-sdk-2025-06-18/types.js';
 
 import { BASE_BROWSER_ARGS, BROWSER_PATH, SHIM_PATH, requireBuild } from './config.mjs';
 import { startFixtureServer } from './fixture_server.mjs';
@@ -81,6 +85,7 @@ export class Harness {
    *   socketDir        reuse another session's socket dir (to attach to its browser)
    *   extraBrowserArgs appended to the standard headless flags
    *   sdk              'v1': @modelcontextprotocol/sdk 1.x, initialize (2025-11-25);
+   *                    'v1-2025-06-18': @modelcontextprotocol/sdk 1.23, initialize (2025-06-18);
    *                    'v2': @modelcontextprotocol/client 2.x probing server/discover
    *                    (2026-07-28), list changes on a subscriptions/listen stream
    */
@@ -104,7 +109,8 @@ export class Harness {
     // The policy and the audit log (docs/policy.md) stay the test's own: no
     // policy file unless a test writes one, and no line in the user's audit log.
     const stateDir = await this.tempDir('tb-e2e-state-');
-    const Transport = sdk === 'v2' ? StdioClientTransportV2 : StdioClientTransport;
+    const old = sdk === 'v1-2025-06-18';
+    const Transport = sdk === 'v2' ? StdioClientTransportV2 : old ? StdioClientTransport20250618 : StdioClientTransport;
     const transport = new Transport({
       command: SHIM_PATH,
       args: shimArgs,
@@ -125,7 +131,7 @@ export class Harness {
       sdk === 'v2'
         ? // 'auto': what a dual-era client does on stdio (a server/discover probe, initialize if that fails).
           new ClientV2({ name: 'tabbridge-e2e', version: '0.0.0' }, { capabilities: {}, versionNegotiation: { mode: 'auto' } })
-        : new Client({ name: 'tabbridge-e2e', version: '0.0.0' }, { capabilities: {} });
+        : new (old ? Client20250618 : Client)({ name: 'tabbridge-e2e', version: '0.0.0' }, { capabilities: {} });
     let logFile = null;
     if (this.logDir) {
       await fsp.mkdir(this.logDir, { recursive: true });
@@ -136,8 +142,11 @@ export class Harness {
       client.setNotificationHandler('notifications/tools/list_changed', () => session._onListChanged());
       client.setNotificationHandler('notifications/message', (n) => session.messages.push(n.params));
     } else {
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () => session._onListChanged());
-      client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => session.messages.push(n.params));
+      const schemas = old ? types20250618 : { ToolListChangedNotificationSchema, LoggingMessageNotificationSchema };
+      client.setNotificationHandler(schemas.ToolListChangedNotificationSchema, () => session._onListChanged());
+      client.setNotificationHandler(schemas.LoggingMessageNotificationSchema, (n) => session.messages.push(n.params));
+      // A 1.x client hands the revision initialize settled on to its transport, when it takes one.
+      transport.setProtocolVersion = (version) => { session.protocolVersion = version; };
     }
     transport.stderr?.on('data', (chunk) => {
       const s = chunk.toString();

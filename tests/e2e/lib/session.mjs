@@ -20,7 +20,8 @@ export const STDERR_KEEP = 256 * 1024;
 export class Session {
   constructor({ name, client, transport, socketDir, profileDir, homeDir, stateDir, logFile, sdk = 'v1' }) {
     this.name = name;
-    this.sdk = sdk; // 'v1' (@modelcontextprotocol/sdk) or 'v2' (@modelcontextprotocol/client)
+    this.sdk = sdk; // 'v1' or 'v1-2025-06-18' (@modelcontextprotocol/sdk 1.32 / 1.23) or 'v2' (@modelcontextprotocol/client)
+    this.protocolVersion = null; // a 1.x session: the revision initialize settled on
     this.subscription = null; // the subscriptions/listen stream a v2 (2026-07-28) session opened
     this.stateDir = stateDir; // XDG_STATE_HOME of the shim (and its browser's host): the audit log is there
     this.homeDir = homeDir; // HOME of the shim (and so of the browser it launches, and the host)
