@@ -122,6 +122,8 @@ Json MakeError(const Json& id, int code, std::string_view message, Json data) {
 
 Json MakeError(const Json& id, const Error& error) { return MakeError(id, error.code, error.message, error.data); }
 
+Error InvalidParams(std::string message) { return {rpc_error::kInvalidParams, std::move(message), nullptr}; }
+
 namespace {
 // What follows the id in Dump(MakeResult(N, r)): nlohmann::json sorts keys.
 constexpr std::string_view kResultTail = R"(,"jsonrpc":"2.0","result":)";

@@ -53,6 +53,8 @@ Json MakeNotification(std::string_view method, Json params);
 Json MakeResult(const Json& id, Json result);
 Json MakeError(const Json& id, int code, std::string_view message, Json data = nullptr);
 Json MakeError(const Json& id, const Error& error);
+// -32602 with `message` (which names the field and what it must be).
+Error InvalidParams(std::string message);
 
 // A success response as our own programs write it, seen without parsing it:
 // nlohmann::json keeps object keys sorted, so Dump(MakeResult(N, r)) starts

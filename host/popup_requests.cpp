@@ -11,11 +11,6 @@
 #include "host/host.h"
 
 namespace tb {
-namespace {
-
-rpc::Error InvalidParams(std::string message) { return {rpc_error::kInvalidParams, std::move(message), nullptr}; }
-
-}  // namespace
 
 Json Host::HostState() const {
   Json sessions = Json::array();
@@ -67,7 +62,7 @@ std::expected<Json, rpc::Error> Host::OnExtensionRequest(const std::string& meth
 std::expected<Json, rpc::Error> Host::CheckPolicy(const Json& params) const {
   const auto url = field::String(params, "url");
   if (!url)
-    return std::unexpected(InvalidParams(std::string(ext_request::kPolicyCheck) + " needs params.url (a string)"));
+    return std::unexpected(rpc::InvalidParams(std::string(ext_request::kPolicyCheck) + " needs params.url (a string)"));
   const policy::Policy& file = policy_.policy();
   Json caps = Json::object();
   for (const policy::Cap cap : policy::kAllCaps) {
@@ -95,7 +90,8 @@ std::expected<Json, rpc::Error> Host::CheckPolicy(const Json& params) const {
 std::expected<Json, rpc::Error> Host::DetachTab(const Json& params) {
   const auto tab_id = field::Int(params, "tabId");
   if (!tab_id)
-    return std::unexpected(InvalidParams(std::string(ext_request::kDetachTab) + " needs params.tabId (an integer)"));
+    return std::unexpected(
+        rpc::InvalidParams(std::string(ext_request::kDetachTab) + " needs params.tabId (an integer)"));
   Json detached = Json::array();
   for (auto& [id, session] : sessions_) {
     if (session->focused_tab() != *tab_id) continue;
@@ -124,7 +120,7 @@ std::expected<Json, rpc::Error> Host::DisconnectSession(const Json& params) {
   const auto session_id = field::Int(params, "sessionId");
   if (!session_id) {
     return std::unexpected(
-        InvalidParams(std::string(ext_request::kDisconnectSession) + " needs params.sessionId (an integer)"));
+        rpc::InvalidParams(std::string(ext_request::kDisconnectSession) + " needs params.sessionId (an integer)"));
   }
   Session* session = FindSession(*session_id);
   if (session == nullptr) {

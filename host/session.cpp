@@ -109,8 +109,6 @@ void Session::OnRequest(rpc::Message& msg) {
     const Json client = field::Object(msg.params, hello_param::kClient);
     client_name_ = field::String(client, "name").value_or("");
     client_version_ = field::String(client, "version").value_or("");
-    client_ = client_name_;
-    if (field::String(client, "version")) client_ += " " + client_version_;
     told_fingerprint_ = ToolsFingerprint();
     Send(rpc::MakeResult(msg.id, host_.HelloResult()));
     host_.NoteStateChanged();  // attached: the popup lists it

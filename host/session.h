@@ -35,7 +35,7 @@ class Session {
   // tabbridge --read-only: the policy's `read` alone, whatever the file allows.
   bool read_only() const { return read_only_; }
   // The MCP client behind the shim, "name version" (for the audit log).
-  const std::string& client() const { return client_; }
+  std::string client() const { return client_version_.empty() ? client_name_ : client_name_ + " " + client_version_; }
   // Its clientInfo as hello gave it (host.state: the popup shows them).
   const std::string& client_name() const { return client_name_; }
   const std::string& client_version() const { return client_version_; }
@@ -83,7 +83,6 @@ class Session {
   std::vector<std::string> caps_;  // page-tool capabilities from hello (tabbridge --caps)
   bool lists_own_tools_ = true;
   bool read_only_ = false;
-  std::string client_;
   std::string client_name_, client_version_;
   std::string last_tool_;
   std::int64_t last_tool_at_ms_ = 0;

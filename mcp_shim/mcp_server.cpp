@@ -45,8 +45,6 @@ Json VersionArray(const auto& versions) {
   return out;
 }
 
-rpc::Error InvalidParams(std::string message) { return {rpc_error::kInvalidParams, std::move(message), nullptr}; }
-
 std::string MetaKey(std::string_view key) { return "params._meta[\"" + std::string(key) + "\"]"; }
 
 // Whether a request is served as 2026-07-28: its _meta names that revision
@@ -55,11 +53,11 @@ std::string MetaKey(std::string_view key) { return "params._meta[\"" + std::stri
 std::expected<bool, rpc::Error> IsStateless(const Json& params) {
   const Json* meta = field::Find(params, "_meta");
   if (meta == nullptr || meta->is_null()) return false;
-  if (!meta->is_object()) return std::unexpected(InvalidParams("params._meta must be an object"));
+  if (!meta->is_object()) return std::unexpected(rpc::InvalidParams("params._meta must be an object"));
   const Json* version = field::Find(*meta, mcp::kMetaProtocolVersion);
   if (version == nullptr) return false;
   if (!version->is_string())
-    return std::unexpected(InvalidParams(MetaKey(mcp::kMetaProtocolVersion) + " must be a string"));
+    return std::unexpected(rpc::InvalidParams(MetaKey(mcp::kMetaProtocolVersion) + " must be a string"));
   const std::string& requested = version->get_ref<const std::string&>();
   if (Contains(mcp::kInitializeVersions, requested)) return false;
   if (!Contains(mcp::kStatelessVersions, requested)) {
@@ -70,19 +68,19 @@ std::expected<bool, rpc::Error> IsStateless(const Json& params) {
   }
   const Json* caps = field::Find(*meta, mcp::kMetaClientCapabilities);
   if (caps == nullptr) {
-    return std::unexpected(InvalidParams(MetaKey(mcp::kMetaClientCapabilities) + " (an object) is required on every " +
-                                         requested + " request"));
+    return std::unexpected(rpc::InvalidParams(MetaKey(mcp::kMetaClientCapabilities) +
+                                              " (an object) is required on every " + requested + " request"));
   }
   if (!caps->is_object())
-    return std::unexpected(InvalidParams(MetaKey(mcp::kMetaClientCapabilities) + " must be an object"));
+    return std::unexpected(rpc::InvalidParams(MetaKey(mcp::kMetaClientCapabilities) + " must be an object"));
   if (const Json* info = field::Find(*meta, mcp::kMetaClientInfo); info != nullptr && !info->is_object()) {
-    return std::unexpected(InvalidParams(MetaKey(mcp::kMetaClientInfo) + " must be an object"));
+    return std::unexpected(rpc::InvalidParams(MetaKey(mcp::kMetaClientInfo) + " must be an object"));
   }
   if (const Json* level = field::Find(*meta, mcp::kMetaLogLevel);
       level != nullptr && (!level->is_string() || LevelIndex(level->get_ref<const std::string&>()) < 0)) {
     return std::unexpected(
-        InvalidParams(MetaKey(mcp::kMetaLogLevel) +
-                      " must be one of debug, info, notice, warning, error, critical, alert, emergency"));
+        rpc::InvalidParams(MetaKey(mcp::kMetaLogLevel) +
+                           " must be one of debug, info, notice, warning, error, critical, alert, emergency"));
   }
   return true;
 }
@@ -91,19 +89,19 @@ std::expected<bool, rpc::Error> IsStateless(const Json& params) {
 std::expected<bool, rpc::Error> ToolsListChangedWanted(const Json& params) {
   const Json* filter = field::Find(params, "notifications");
   if (filter == nullptr || !filter->is_object()) {
-    return std::unexpected(InvalidParams("subscriptions/listen needs params.notifications (an object)"));
+    return std::unexpected(rpc::InvalidParams("subscriptions/listen needs params.notifications (an object)"));
   }
   for (const char* flag : {"toolsListChanged", "promptsListChanged", "resourcesListChanged"}) {
     if (const Json* v = field::Find(*filter, flag); v != nullptr && !v->is_boolean()) {
       return std::unexpected(
-          InvalidParams(std::string("subscriptions/listen: notifications.") + flag + " must be a boolean"));
+          rpc::InvalidParams(std::string("subscriptions/listen: notifications.") + flag + " must be a boolean"));
     }
   }
   if (const Json* uris = field::Find(*filter, "resourceSubscriptions");
       uris != nullptr &&
       !(uris->is_array() && std::ranges::all_of(*uris, [](const Json& u) { return u.is_string(); }))) {
     return std::unexpected(
-        InvalidParams("subscriptions/listen: notifications.resourceSubscriptions must be an array of strings"));
+        rpc::InvalidParams("subscriptions/listen: notifications.resourceSubscriptions must be an array of strings"));
   }
   return filter->value("toolsListChanged", false);
 }

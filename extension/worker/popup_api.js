@@ -11,13 +11,15 @@ import { isConnected, requestHost } from './native_port.js';
 import { hostState, lastDisconnect } from './host_state.js';
 import { browserInfo } from './browser_info.js';
 import { ownToolLists } from './tab_state.js';
+import { tabUrl } from './site_key.js';
+import { freshTab } from './tab_cache.js';
 
 export const POPUP_MESSAGE = 'tabbridge.popup';
 const MAX_TOOLS_SHOWN = 50;
 const MAX_DESCRIPTION = 160;
 
-const tabBrief = (tab) => (tab ? { id: tab.id, title: tab.title ?? '', url: tab.url || tab.pendingUrl || '' } : null);
-const getTab = (tabId) => (Number.isInteger(tabId) ? chrome.tabs.get(tabId).catch(() => null) : Promise.resolve(null));
+const tabBrief = (tab) => (tab ? { id: tab.id, title: tab.title ?? '', url: tabUrl(tab) } : null);
+const getTab = async (tabId) => (Number.isInteger(tabId) ? freshTab(tabId) : null);
 
 // The tab's own tools as the worker knows them (tools/own/own_tools.js).
 function pageToolsOf(tabId) {
@@ -54,9 +56,9 @@ async function state({ tabId }) {
   })));
   const here = tab ? {
     ...tabBrief(tab),
-    agentUrl: isAgentUrl(tab.url || tab.pendingUrl || ''),
+    agentUrl: isAgentUrl(tabUrl(tab)),
     pageTools: pageToolsOf(tab.id),
-    policy: await policyFor(tab.url || tab.pendingUrl || ''),
+    policy: await policyFor(tabUrl(tab)),
   } : null;
   return {
     connected: host !== null,

@@ -1,7 +1,6 @@
 // The tabs as Chrome last reported them, so that a page tool's checks before
 // it acts (the site, a crashed tab: tools/stack/page_tool.js) cost no round
-// trip to the browser — chrome.tabs.get was ~0.4 ms of evaluate's ~1.6 ms in
-// the worker.
+// trip to the browser (bench/README.md: where evaluate's time goes).
 //
 //   knownTab(tabId)  -> the tab as of its last event or look, or null
 //   freshTab(tabId)  -> chrome.tabs.get (null when gone), kept for next time
