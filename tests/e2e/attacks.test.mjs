@@ -7,7 +7,11 @@
 // The socket-directory attack (another local user plants a fake host) needs
 // a second uid: it is a host/shim test, tests/host/socket_trust_test.cpp.
 
-import { describe } from 'node:test';
+import { before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { useHarness } from './harness.mjs';
+import { allText, startPageBrowser } from './page_helpers.mjs';
 
 // Site A allowed, site D denied, as the review tested it.
 export const DENY_D = { rules: [{ sites: ['localhost'], deny: ['all'] }] };
@@ -36,6 +40,51 @@ describe('attack: page-aimed input', () => {});
 // ==== medium: page text, untrusted marks, console forgery, secrets ==========
 
 describe('attack: page text and console', () => {});
+
+// secrets: the lead's. A textarea the page masks, password values inside
+// <template> and <noscript>, and text inputs whose autocomplete names a
+// password, a card number or code or a one-time code: before the fix the
+// snapshot showed their values and read_page html their markup.
+describe('attack: secrets a page hides', { timeout: 300_000 }, () => {
+  const h = useHarness();
+  const SECRETS = ['textarea-Sk3-771', 'current-Pw-5521', 'new-Pw-8830', '4111-0000-7731-2290', 'csc-917', 'otp-640211',
+    'template-Pw-3309', 'noscript-Pw-1187'];
+  let env;
+  let tab;
+
+  before(async () => {
+    env = await startPageBrowser(h, { name: 'attack-secrets', caps: 'html' });
+    tab = await env.open('/attack-secrets.html');
+    // The page really holds them, and one field that is not a secret shows.
+    assert.equal(await tab.eval("document.getElementById('notes').value"), 'textarea-Sk3-771');
+    assert.equal(await tab.eval("document.getElementById('card').value"), '4111-0000-7731-2290');
+  });
+
+  const assertNone = (result, what) => {
+    const json = JSON.stringify(result);
+    for (const secret of SECRETS) assert.ok(!json.includes(secret), `${what} shows ${secret}`);
+  };
+
+  it('snapshot shows the secret fields as dots', async () => {
+    const [text, result] = await env.snapshot();
+    assertNone(result, 'snapshot');
+    assert.match(text, /visible-nick-42/, 'a field that is no secret still shows its value');
+    assert.match(text, /textbox "Card number"[^\n]*\[value="•+"\]/);
+  });
+
+  for (const mode of ['html', 'text', 'markdown']) {
+    it(`read_page ${mode} masks them, in <template> and <noscript> too`, async () => {
+      const result = await env.s.pageOk('read_page', { mode });
+      assertNone(result, `read_page ${mode}`);
+      if (mode === 'html') {
+        const html = allText(result);
+        assert.match(html, /<template id="later">.*type="password"[^>]*value="•••"/s, 'the template keeps its field, masked');
+        assert.match(html, /<noscript>.*type="password"[^>]*value="•••"/s, 'the noscript markup keeps its field, masked');
+        assert.match(html, /visible-nick-42/);
+      }
+    });
+  }
+});
 
 // ---- end of section medium (pages) ------------------------------------------
 

@@ -10,7 +10,62 @@
 (function (agent) {
   'use strict';
 
-  const { isSecret } = agent.roles;
+  const { isSecret, isSecretMarkup } = agent.roles;
+  const MASK = '•••';
+
+  // The outer HTML of `top` with every secret masked (readPage's html mode).
+  // Live fields are judged as the page shows them (isSecret); fields inside
+  // <template> content and <noscript> markup by their markup alone.
+  function maskedHtml(top) {
+    const fields = (el) => [...(el.matches('input, textarea') ? [el] : []), ...el.querySelectorAll('input, textarea')];
+    const live = fields(top);
+    const secret = live.map((el) => (el.localName === 'input' ? el.hasAttribute('value') : el.textContent !== '') && isSecret(el));
+    const unrendered = top.matches('template, noscript') || !!top.querySelector('template, noscript');
+    if (!secret.includes(true) && !unrendered) return top.outerHTML;
+    const copy = top.cloneNode(true);
+    const copied = fields(copy); // the same fields, in the same order (template content is not cloned into them)
+    secret.forEach((s, i) => { if (s && copied[i]) mask(copied[i]); });
+    maskUnrendered(copy);
+    return copy.outerHTML;
+  }
+
+  function mask(el) {
+    if (el.localName === 'input') el.setAttribute('value', MASK);
+    else el.textContent = MASK;
+  }
+
+  // Masks secret fields by their markup inside every <template>'s content and
+  // every <noscript>'s markup under `root` (nested ones included); how many
+  // it masked. An inert <template> parses the noscript markup: nothing in it
+  // runs or loads.
+  function maskUnrendered(root) {
+    let n = 0;
+    const found = [...(root.matches?.('template, noscript') ? [root] : []), ...root.querySelectorAll('template, noscript')];
+    for (const el of found) {
+      if (el.localName === 'template') {
+        n += maskMarkup(el.content) + maskUnrendered(el.content);
+        continue;
+      }
+      const inert = document.createElement('template');
+      inert.innerHTML = el.textContent;
+      const masked = maskMarkup(inert.content) + maskUnrendered(inert.content);
+      if (masked > 0) el.textContent = inert.innerHTML;
+      n += masked;
+    }
+    return n;
+  }
+
+  // Masks the secret fields of a fragment by their markup; how many it masked.
+  function maskMarkup(fragment) {
+    let n = 0;
+    for (const el of fragment.querySelectorAll('input, textarea')) {
+      const hasValue = el.localName === 'input' ? el.hasAttribute('value') : el.textContent !== '';
+      if (!hasValue || !isSecretMarkup(el)) continue;
+      mask(el);
+      n++;
+    }
+    return n;
+  }
 
   function readPage({ mode, selector, sameOrigin = false, include, exclude, offset = 0, maxChars = 20000 }) {
     const out = { url: location.href, title: document.title };
@@ -72,26 +127,17 @@
     }
 
     // --- html -------------------------------------------------------------------
-    // A password field's value attribute (a server-filled form, a framework that
-    // mirrors the value into it) is masked: secrets stay out of what the model
-    // reads. The live value is never in outerHTML. Masked fields: password
-    // inputs and text inputs the page masks (-webkit-text-security): roles.js's
-    // isSecret; the page is copied only when it has one.
+    // Secrets stay out of what the model reads: the value attribute of a
+    // secret field (roles.js isSecret: a password input, a field whose
+    // autocomplete names a password, card or one-time code, one the page masks
+    // with -webkit-text-security) — a server-filled form, a framework that
+    // mirrors the value into it —, a secret textarea's text, and the same in
+    // markup the page does not render: <template> content and <noscript>
+    // (its markup is text while scripts run). The live value is never in
+    // outerHTML. The page is copied only when it holds one.
     if (mode === 'html') {
       const top = selector ? root : document.documentElement;
-      const inputs = (el) => [...(el.localName === 'input' ? [el] : []), ...el.querySelectorAll('input')];
-      const live = inputs(top);
-      const secret = live.map((el) => el.hasAttribute('value') && isSecret(el));
-      let html;
-      if (secret.includes(true)) {
-        const copy = top.cloneNode(true);
-        const copied = inputs(copy); // the same inputs, in the same order
-        secret.forEach((s, i) => { if (s && copied[i]) copied[i].setAttribute('value', '•••'); });
-        html = copy.outerHTML;
-      } else {
-        html = top.outerHTML;
-      }
-      return { ...out, ...paginate(html) };
+      return { ...out, ...paginate(maskedHtml(top)) };
     }
 
     // --- text -------------------------------------------------------------------

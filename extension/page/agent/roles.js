@@ -54,12 +54,27 @@
     }
   }
 
-  // A field whose value is a secret: a password input, or a text input the
-  // page masks the same way (-webkit-text-security). One a "show password"
-  // button switched to plain text is shown as the page shows it.
+  // A field whose value is a secret: a password input; a text input or
+  // textarea whose autocomplete says it holds a password, a card number or
+  // code, or a one-time code (whatever its type); or one the page masks the
+  // way a password is (-webkit-text-security). A "show password" button that
+  // switches a field to plain text shows it only where nothing else says secret.
+  const SECRET_AUTOCOMPLETE = new Set(['current-password', 'new-password', 'cc-number', 'cc-csc', 'one-time-code']);
+  const SECRET_STYLE = /-webkit-text-security\s*:\s*(?!none)[a-z]/i;
+  // From the markup alone: what a field says of itself, for fields with no
+  // computed style (inside <template> content, or <noscript> text).
+  const isSecretMarkup = (el) => {
+    if (el.localName !== 'input' && el.localName !== 'textarea') return false;
+    if (el.localName === 'input' && inputType(el) === 'password') return true;
+    const tokens = (el.getAttribute('autocomplete') || '').toLowerCase().split(/\s+/);
+    if (tokens.some((t) => SECRET_AUTOCOMPLETE.has(t))) return true;
+    return SECRET_STYLE.test(el.getAttribute('style') || '');
+  };
   const isSecret = (el) => {
-    if (el.localName !== 'input') return false;
-    if (inputType(el) === 'password') return true;
+    if (el.localName !== 'input' && el.localName !== 'textarea') return false;
+    if (isSecretMarkup(el)) return true;
+    const view = el.ownerDocument.defaultView;
+    if (!view) return false;
     const masked = styleOf(el).getPropertyValue('-webkit-text-security');
     return !!masked && masked !== 'none';
   };
@@ -69,5 +84,5 @@
   const isTexty = (el) => (el.localName === 'input' && TEXTY_INPUTS.has(inputType(el))) || el.localName === 'textarea' ||
     (el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable));
 
-  agent.roles = { INTERACTIVE_ROLES, NAME_FROM_CONTENT, CONTAINERS, NEED_NAME, roleOf, isSecret, isTexty };
+  agent.roles = { INTERACTIVE_ROLES, NAME_FROM_CONTENT, CONTAINERS, NEED_NAME, roleOf, isSecret, isSecretMarkup, isTexty };
 })(globalThis.__tabbridgeAgent ??= {});
