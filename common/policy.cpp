@@ -12,7 +12,8 @@
 // which denies everything: a typo must never widen what the agent may do.
 // Errors name the place, rules counted from 1: `rule 2: unknown capability "reed" (…)`.
 //
-// Patterns: "*" (every site, hostless ones like about:blank and file: included),
+// Patterns: "*" (every site, hostless ones like about:blank included, local
+// files not: a file: URL is reached only where a rule names "file:"),
 // "x.com" (that host), "*.x.com" (x.com and its subdomains), each with an
 // optional ":port" ("*:8080", "[::1]:8080"); "file:" / "file://" / "file:///"
 // (local files). Host names are lower-cased (ASCII, and the upper-case letters
@@ -527,7 +528,7 @@ std::expected<Pattern, std::string> ParsePattern(std::string_view text) {
 bool Matches(const Pattern& pattern, const Site& site) {
   bool match = false;
   if (pattern.any) {
-    match = true;
+    match = site.scheme != "file";  // "*" is the web; local files are named (file:)
   } else if (pattern.file) {
     match = site.scheme == "file";
   } else if (!site.host.empty() && !pattern.host.empty()) {
@@ -665,6 +666,10 @@ Decision Decide(const Policy& policy, Cap cap, std::string_view url) {
             .rule = std::nullopt,
             .reason = "no rule allows " + std::string(Name(cap)) + " there (" +
                       (matching.size() == 1 ? "rule " + numbers + " matches" : "rules " + numbers + " match") + ")"};
+  }
+  // The user's files (~/.ssh, …) are never reached by a default: a rule names them.
+  if (site.scheme == "file") {
+    return {.allowed = false, .rule = std::nullopt, .reason = "local files are reached only where a rule names file:"};
   }
   if (policy.default_deny) {
     return {.allowed = false, .rule = std::nullopt, .reason = "no rule matches it and the default is deny"};

@@ -34,12 +34,13 @@ struct Site {
 // blob:/filesystem: URLs are the site of the URL inside them.
 std::optional<Site> SiteOf(std::string_view url);
 
-// One entry of a rule's "sites": "*", "x.com", "*.x.com" (x.com and its
-// subdomains), each with an optional ":port"; "file:" for local files.
+// One entry of a rule's "sites": "*" (every site but local files), "x.com",
+// "*.x.com" (x.com and its subdomains), each with an optional ":port";
+// "file:" for local files, which only it matches.
 struct Pattern {
   std::string text;         // as written, for messages
   std::string host;         // lower case, punycode; empty for "*" and "file:"
-  bool any = false;         // "*"
+  bool any = false;         // "*": not file: URLs
   bool subdomains = false;  // "*.host"
   bool file = false;        // "file:" / "file://"
   std::optional<int> port;

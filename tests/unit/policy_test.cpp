@@ -452,10 +452,10 @@ TEST(PolicySite, InvalidPortOrHostIsNoUrl) {
 
 // ---- Matching ---------------------------------------------------------------
 
-TEST(PolicyMatch, StarMatchesEverySite) {
+TEST(PolicyMatch, StarMatchesEverySiteButLocalFiles) {
   EXPECT_TRUE(M("*", "https://x.com/"));
   EXPECT_TRUE(M("*", "http://localhost:8080/"));
-  EXPECT_TRUE(M("*", "file:///tmp/a.html"));
+  EXPECT_FALSE(M("*", "file:///tmp/a.html"));
   EXPECT_TRUE(M("*", "about:blank"));
   EXPECT_TRUE(Matches(P("*"), Site{}));
 }
@@ -817,6 +817,20 @@ TEST(PolicyDecide, FileUrlsByFilePattern) {
       FromJson(R"({"rules": [{"sites": ["file:"], "deny": ["read"]}, {"sites": ["*"], "allow": ["all"]}]})");
   EXPECT_FALSE(Decide(policy, Cap::kRead, "file:///etc/passwd").allowed);
   EXPECT_TRUE(Decide(policy, Cap::kRead, "https://x.com/").allowed);
+}
+
+TEST(PolicyDecide, FileUrlsOnlyWhereARuleNamesFile) {
+  // The README's example allows "*": that must not reach ~/.ssh.
+  const Policy star = FromJson(R"({"rules": [{"sites": ["*"], "allow": ["all"]}]})");
+  const auto decision = Decide(star, Cap::kRead, "file:///root/.ssh/id_ed25519");
+  EXPECT_FALSE(decision.allowed);
+  EXPECT_EQ(decision.reason, "local files are reached only where a rule names file:");
+  EXPECT_FALSE(
+      Decide(FromJson(R"({"rules": []})"), Cap::kRead, "file:///etc/passwd").allowed);  // not by default allow either
+  const Policy named =
+      FromJson(R"({"rules": [{"sites": ["file:"], "allow": ["read"]}, {"sites": ["*"], "allow": ["all"]}]})");
+  EXPECT_TRUE(Decide(named, Cap::kRead, "file:///home/me/notes.html").allowed);
+  EXPECT_FALSE(Decide(named, Cap::kAct, "file:///home/me/notes.html").allowed);
 }
 
 TEST(PolicyDecide, UnparsableUrlIsMatchedByStarOnly) {
