@@ -44,10 +44,17 @@ std::expected<void, std::string> CheckPrivateDir(const std::string& dir) {
   }
   if ((st.st_mode & 077) != 0) {
     char mode[8];
-    std::snprintf(mode, sizeof(mode), "%03o", st.st_mode & 0777);
+    std::snprintf(mode, sizeof(mode), "%04o", st.st_mode & 0777);
     return std::unexpected(dir + " has mode " + mode + "; it must be 0700");
   }
   return {};
+}
+
+std::expected<bool, std::string> ExistingPrivateDir(const std::string& dir) {
+  struct stat st {};
+  if (lstat(dir.c_str(), &st) != 0 && errno == ENOENT) return false;
+  if (auto ok = CheckPrivateDir(dir); !ok) return std::unexpected(ok.error());
+  return true;
 }
 
 std::expected<void, std::string> EnsurePrivateDir(const std::string& dir) {

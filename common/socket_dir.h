@@ -30,6 +30,12 @@ std::expected<void, std::string> EnsurePrivateDir(const std::string& dir);
 // Checks the directory without changing it (for `tabbridge doctor`).
 std::expected<void, std::string> CheckPrivateDir(const std::string& dir);
 
+// For a client about to trust what listens in `dir`: false when it does not
+// exist (no host has run), true when it is ours and 0700, else why not —
+// another user may have made it first (/tmp/tabbridge-<uid>) and put a fake
+// host in it. Never creates or changes it: that is the host's to do.
+std::expected<bool, std::string> ExistingPrivateDir(const std::string& dir);
+
 std::string SlotName(int slot);  // "browser-<slot>"
 std::string SocketPath(const std::string& dir, int slot);
 std::string LockPath(const std::string& dir, int slot);

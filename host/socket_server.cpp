@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 #include <boost/interprocess/sync/file_lock.hpp>
 
+#include "common/peer_cred.h"
 #include "common/socket_dir.h"
 #include "common/uv_util.h"
 
@@ -17,24 +18,6 @@ namespace ipc = boost::interprocess;
 SocketServer::SocketServer(uv_loop_t* loop, long allowed_uid) : loop_(loop), allowed_uid_(allowed_uid) {}
 
 SocketServer::~SocketServer() { Close(); }
-
-long SocketServer::PeerUid(int fd) {
-#if defined(__APPLE__) || defined(__FreeBSD__)
-  // The BSDs have no SO_PEERCRED; getpeereid reads the same kernel record
-  // (the peer's credentials as of connect()).
-  uid_t uid = 0;
-  gid_t gid = 0;
-  if (getpeereid(fd, &uid, &gid) != 0) return -1;
-  return static_cast<long>(uid);
-#else
-  struct ucred cred {};
-  socklen_t len = sizeof(cred);
-  if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) return -1;
-  return static_cast<long>(cred.uid);
-#endif
-}
-
-bool SocketServer::PeerAllowed(long peer_uid, long allowed_uid) { return peer_uid >= 0 && peer_uid == allowed_uid; }
 
 std::expected<void, std::string> SocketServer::Listen(const std::string& dir, OnConnection on_connection) {
   if (auto ok = EnsurePrivateDir(dir); !ok) return ok;
@@ -92,7 +75,7 @@ void SocketServer::OnAccept() {
   }
   uv_os_fd_t fd = -1;
   uv_fileno(reinterpret_cast<uv_handle_t*>(connection), &fd);
-  const long uid = PeerUid(fd);
+  const long uid = tb::PeerUid(fd);
   if (!PeerAllowed(uid, allowed_uid_)) {
     spdlog::warn("refused a connection from uid {} (only uid {} may connect)", uid, allowed_uid_);
     CloseHandle(reinterpret_cast<uv_handle_t*>(connection));

@@ -31,12 +31,6 @@ class SocketServer {
   const std::string& path() const { return path_; }
   int slot() const { return slot_; }
 
-  // The uid of a connected Unix-socket peer (SO_PEERCRED on Linux, getpeereid
-  // on macOS), or -1.
-  static long PeerUid(int fd);
-  // The decision, apart from the system call: a known uid that is `allowed_uid`.
-  static bool PeerAllowed(long peer_uid, long allowed_uid);
-
  private:
   void OnAccept();
 

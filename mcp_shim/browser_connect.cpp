@@ -7,7 +7,7 @@
 
 #include "common/json_field.h"
 #include "common/protocol.h"
-#include "common/socket_dir.h"
+#include "common/socket_dir.h"  // SocketDir, for the advice
 #include "common/tool_catalog.h"
 #include "mcp_shim/host_probe.h"
 
@@ -52,9 +52,21 @@ void BrowserConnect::Start() {
 void BrowserConnect::Round() {
   ++rounds_;
   std::weak_ptr<bool> alive = alive_;
-  ProbeHosts(loop_, hello_params_, [this, alive](std::vector<LiveHost> found) {
+  ProbeHosts(loop_, hello_params_, [this, alive](std::expected<ProbeResult, std::string> found) {
     if (alive.expired()) return;  // cancelled while probing; the links close with `found`
-    OnRound(std::move(found));
+    if (!found) {
+      // Someone else's directory, or one open to others: another user may have
+      // planted a fake host there. Say so at once; waiting cannot fix it.
+      return Fail(found.error() + " — refusing to use it: another user could have planted a fake host there",
+                  "if you did not make it, remove it (rm -r " + SocketDir() +
+                      ") and reconnect; or set XDG_RUNTIME_DIR (or TABBRIDGE_SOCKET_DIR) to a private directory. "
+                      "`tabbridge doctor` checks it");
+    }
+    if (found->hosts.empty() && !found->refused.empty() && !launch_) {
+      return Fail("refused " + found->refused.front(),
+                  "remove that socket if you did not expect it; `tabbridge doctor` checks the setup");
+    }
+    OnRound(std::move(found->hosts));
   });
 }
 

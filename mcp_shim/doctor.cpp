@@ -101,8 +101,12 @@ int RunDoctor() {
     uv_loop_t loop;
     uv_loop_init(&loop);
     std::vector<LiveHost> live;
-    ProbeHosts(&loop, {{"name", "tabbridge-doctor"}}, [&](std::vector<LiveHost> found) {
-      live = std::move(found);
+    std::vector<std::string> refused;
+    ProbeHosts(&loop, {{"name", "tabbridge-doctor"}}, [&](std::expected<ProbeResult, std::string> found) {
+      if (found) {
+        live = std::move(found->hosts);
+        refused = std::move(found->refused);
+      }
       uv_stop(&loop);  // the live links stay open; we are done waiting
     });
     uv_run(&loop, UV_RUN_DEFAULT);
@@ -136,6 +140,7 @@ int RunDoctor() {
                     "browser with --enable-features=WebMCP for native ones (connect_browser {launch: true} does)");
       }
     }
+    for (const auto& why : refused) report.Fail("refused " + why, "remove that socket; only your own hosts are used");
     if (live.size() < slots.size()) {
       report.Note(std::to_string(slots.size() - live.size()) +
                   " stale socket(s) from crashed hosts; the next host replaces them");

@@ -1,6 +1,9 @@
 #include "mcp_shim/host_link.h"
 
+#include <unistd.h>
+
 #include "common/json_field.h"
+#include "common/peer_cred.h"
 #include "common/protocol.h"
 #include "common/uv_util.h"
 
@@ -29,7 +32,19 @@ void HostLink::Connect(uv_loop_t* loop, const std::string& path, const Json& hel
     std::unique_ptr<ConnectRequest> request(static_cast<ConnectRequest*>(req->data));
     if (status != 0) {
       CloseHandle(reinterpret_cast<uv_handle_t*>(request->pipe));
-      return request->done(std::unexpected(request->path + ": " + uv_strerror(status)));
+      return request->done(std::unexpected(ConnectError{request->path + ": " + uv_strerror(status)}));
+    }
+    // Before the hello: what we send (and every call after it) must reach
+    // no other user's process, whatever the directory allowed.
+    uv_os_fd_t fd = -1;
+    const long uid = uv_fileno(reinterpret_cast<uv_handle_t*>(request->pipe), &fd) == 0 ? PeerUid(fd) : -1;
+    if (!PeerAllowed(uid, static_cast<long>(::getuid()))) {
+      CloseHandle(reinterpret_cast<uv_handle_t*>(request->pipe));
+      const std::string who = uid < 0 ? "an unknown user" : "uid " + std::to_string(uid);
+      return request->done(std::unexpected(ConnectError{request->path + ": the process listening there runs as " + who +
+                                                            ", not as you (uid " + std::to_string(::getuid()) +
+                                                            ") — not a tabbridge host of yours; nothing was sent to it",
+                                                        true}));
     }
     auto* stream = reinterpret_cast<uv_stream_t*>(request->pipe);
     uv_loop_t* link_loop = req->handle->loop;
@@ -43,11 +58,11 @@ void HostLink::Connect(uv_loop_t* loop, const std::string& path, const Json& hel
                    std::unique_ptr<HostLink> owned(raw);
                    if (!outcome) {
                      DeleteSoon(link_loop, std::move(owned));  // we may be inside its own FailAll
-                     return done(std::unexpected(path + ": " + outcome.error().message));
+                     return done(std::unexpected(ConnectError{path + ": " + outcome.error().message}));
                    }
                    if (!outcome->is_object()) {
                      DeleteSoon(link_loop, std::move(owned));
-                     return done(std::unexpected(path + ": the host's hello answer is not an object"));
+                     return done(std::unexpected(ConnectError{path + ": the host's hello answer is not an object"}));
                    }
                    owned->hello_ = std::move(*outcome);
                    done(std::move(owned));

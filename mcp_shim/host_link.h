@@ -16,10 +16,15 @@ namespace tb {
 
 class HostLink {
  public:
-  using Connected = std::function<void(std::expected<std::unique_ptr<HostLink>, std::string>)>;
+  struct ConnectError {
+    std::string message;
+    bool refused = false;  // the listener is not ours (another uid): nothing was sent
+  };
+  using Connected = std::function<void(std::expected<std::unique_ptr<HostLink>, ConnectError>)>;
 
-  // Connects to the socket at `path` and says hello with `hello_params`
-  // ({client, caps}); `done` runs once.
+  // Connects to the socket at `path`, checks that the process listening there
+  // runs as our uid, and only then says hello with `hello_params` ({client,
+  // caps}): a host of another user never sees a byte. `done` runs once.
   static void Connect(uv_loop_t* loop, const std::string& path, const Json& hello_params, Connected done);
 
   HostLink(uv_loop_t* loop, std::unique_ptr<Transport> transport, std::string path);

@@ -8,26 +8,33 @@
 
 namespace tb {
 
-void ProbeHosts(uv_loop_t* loop, const Json& hello_params, std::function<void(std::vector<LiveHost>)> done) {
+void ProbeHosts(uv_loop_t* loop, const Json& hello_params,
+                std::function<void(std::expected<ProbeResult, std::string>)> done) {
   const std::string dir = SocketDir();
-  const auto slots = ListSlots(dir);
-  if (slots.empty()) return done({});
+  const auto usable = ExistingPrivateDir(dir);
+  if (!usable) return done(std::unexpected("the socket directory " + usable.error()));
+  const auto slots = *usable ? ListSlots(dir) : std::vector<int>{};
+  if (slots.empty()) return done(ProbeResult{});
   struct Gather {
     std::size_t waiting;
-    std::vector<LiveHost> found;
-    std::function<void(std::vector<LiveHost>)> done;
+    ProbeResult result;
+    std::function<void(std::expected<ProbeResult, std::string>)> done;
   };
   auto gather = std::make_shared<Gather>(Gather{slots.size(), {}, std::move(done)});
   for (int slot : slots) {
     HostLink::Connect(loop, SocketPath(dir, slot), hello_params,
-                      [gather, slot](std::expected<std::unique_ptr<HostLink>, std::string> link) {
-                        if (link)
-                          gather->found.push_back({slot, SlotName(slot), std::move(*link)});
-                        else
-                          spdlog::debug("no live host: {}", link.error());
+                      [gather, slot](std::expected<std::unique_ptr<HostLink>, HostLink::ConnectError> link) {
+                        if (link) {
+                          gather->result.hosts.push_back({slot, SlotName(slot), std::move(*link)});
+                        } else if (link.error().refused) {
+                          spdlog::warn("refused {}", link.error().message);
+                          gather->result.refused.push_back(link.error().message);
+                        } else {
+                          spdlog::debug("no live host: {}", link.error().message);
+                        }
                         if (--gather->waiting > 0) return;
-                        std::ranges::sort(gather->found, {}, &LiveHost::slot);
-                        gather->done(std::move(gather->found));
+                        std::ranges::sort(gather->result.hosts, {}, &LiveHost::slot);
+                        gather->done(std::move(gather->result));
                       });
   }
 }

@@ -2,6 +2,7 @@
 // once and keep those that answer hello.
 #pragma once
 
+#include <expected>
 #include <functional>
 #include <memory>
 #include <string>
@@ -19,8 +20,15 @@ struct LiveHost {
   std::unique_ptr<HostLink> link;
 };
 
-// `done` runs once with the live hosts in slot order; a stale socket (crashed
-// host) simply does not answer.
-void ProbeHosts(uv_loop_t* loop, const Json& hello_params, std::function<void(std::vector<LiveHost>)> done);
+struct ProbeResult {
+  std::vector<LiveHost> hosts;       // in slot order
+  std::vector<std::string> refused;  // sockets whose listener is not ours: why, one each
+};
+
+// `done` runs once with the live hosts; a stale socket (crashed host) simply
+// does not answer. A socket directory that is not ours and private is an
+// error, and no socket in it is touched.
+void ProbeHosts(uv_loop_t* loop, const Json& hello_params,
+                std::function<void(std::expected<ProbeResult, std::string>)> done);
 
 }  // namespace tb

@@ -83,7 +83,7 @@ describe('tabbridge doctor', { timeout: 90_000 }, () => {
     try {
       const { code, stdout } = await tabbridge(['doctor'], env);
       assert.equal(code, 1);
-      assert.match(stdout, /has mode 755; it must be 0700/);
+      assert.match(stdout, /has mode 0755; it must be 0700/);
     } finally {
       fs.chmodSync(env.TABBRIDGE_SOCKET_DIR, 0o700);
     }

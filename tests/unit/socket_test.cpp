@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <uv.h>
 
+#include "common/peer_cred.h"
 #include "common/socket_dir.h"
 #include "common/uv_util.h"
 #include "host/socket_server.h"
@@ -114,21 +115,21 @@ TEST(SocketDir, TheOverrideWinsOnEveryPlatform) {
 }
 
 TEST(PeerCheck, OnlyAKnownUidEqualToOursPasses) {
-  EXPECT_TRUE(SocketServer::PeerAllowed(1000, 1000));
-  EXPECT_FALSE(SocketServer::PeerAllowed(1001, 1000));
-  EXPECT_FALSE(SocketServer::PeerAllowed(0, 1000)) << "not even root";
-  EXPECT_FALSE(SocketServer::PeerAllowed(-1, -1)) << "an unknown peer never passes, whatever we were given";
+  EXPECT_TRUE(PeerAllowed(1000, 1000));
+  EXPECT_FALSE(PeerAllowed(1001, 1000));
+  EXPECT_FALSE(PeerAllowed(0, 1000)) << "not even root";
+  EXPECT_FALSE(PeerAllowed(-1, -1)) << "an unknown peer never passes, whatever we were given";
 }
 
 TEST(PeerCheck, ReadsTheUidOfASocketPeer) {
   int fds[2];
   ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
-  EXPECT_EQ(SocketServer::PeerUid(fds[0]), static_cast<long>(getuid()));
+  EXPECT_EQ(PeerUid(fds[0]), static_cast<long>(getuid()));
   ::close(fds[0]);
   ::close(fds[1]);
   int pipe_fds[2];
   ASSERT_EQ(::pipe(pipe_fds), 0);
-  EXPECT_EQ(SocketServer::PeerUid(pipe_fds[0]), -1) << "not a socket: no peer";
+  EXPECT_EQ(PeerUid(pipe_fds[0]), -1) << "not a socket: no peer";
   ::close(pipe_fds[0]);
   ::close(pipe_fds[1]);
 }
@@ -158,8 +159,8 @@ TEST(PeerCheck, ReadsTheUidOfAPeerOfAnotherUser) {
   }
   const int peer = ::accept(listener, nullptr, nullptr);
   ASSERT_GE(peer, 0);
-  EXPECT_EQ(SocketServer::PeerUid(peer), 65534);
-  EXPECT_FALSE(SocketServer::PeerAllowed(SocketServer::PeerUid(peer), 0));
+  EXPECT_EQ(PeerUid(peer), 65534);
+  EXPECT_FALSE(PeerAllowed(PeerUid(peer), 0));
   ::close(peer);
   ::close(listener);
   int status = 0;
