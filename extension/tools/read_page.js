@@ -76,7 +76,7 @@ async function readPageTool(tabId, { mode = 'markdown', selector, sameOrigin = f
   return documentResult(body, meta);
 }
 
-export const tool = pageTool(readPageTool);
+export const tool = pageTool(readPageTool, { name: 'read_page', pinTop: true });
 
 const stripHash = (u) => String(u ?? '').replace(/#.*$/, '');
 

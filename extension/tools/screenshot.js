@@ -3,7 +3,8 @@
 // within what a model can take in one look.
 
 import { cdp } from '../worker/cdp.js';
-import { HUNG_ADVICE, ToolError } from './stack/errors.js';
+import { HUNG_ADVICE, tabGone, ToolError } from './stack/errors.js';
+import { withTimeout } from '../worker/time.js';
 import { pageTool } from './stack/page_tool.js';
 import { assertNoDialog } from './shared/act.js';
 import { locate } from './shared/targets.js';
@@ -13,6 +14,9 @@ const FULL_PAGE_CAP_CSS = 8000; // full-page height (and width) cap, CSS px
 
 // A tab that is not shown draws no frames, so capturing it would hang: bring
 // it to the front for the capture and give the window its tab back after.
+// The page sees that (visibilitychange) and may navigate on it: the site is
+// checked after, on the document itself, and the capture kept only if that
+// document is still there (pinned_top.js).
 async function withTabShown(tabId, fn) {
   const tab = await chrome.tabs.get(tabId);
   if (tab.active) return { value: await fn(), shown: false };
@@ -25,23 +29,22 @@ async function withTabShown(tabId, fn) {
   }
 }
 
-async function screenshot(tabId, args = {}) {
-  const { value, shown } = await withTabShown(tabId, () => capture(tabId, args));
+async function screenshot(tabId, args, pin) {
+  const { value, shown } = await withTabShown(tabId, async () => {
+    const documentId = await pin.check();
+    if (documentId === null) throw tabGone(tabId);
+    return capture(tabId, args, documentId);
+  });
   if (shown) value.content[1].text += ' (the tab was brought to the front for the capture)';
   return value;
 }
 
 // Page.captureScreenshot's clip is in DIP (CSS px x page zoom), its image in
 // device px (DIP x device scale factor) x clip.scale.
-async function capture(tabId, { ref, selector, fullPage = false, format = 'jpeg', quality } = {}) {
+async function capture(tabId, { ref, selector, fullPage = false, format = 'jpeg', quality } = {}, documentId) {
   let metrics = await cdp(tabId, 'Page.getLayoutMetrics');
   const zoom = metrics.cssLayoutViewport.clientWidth ? metrics.layoutViewport.clientWidth / metrics.cssLayoutViewport.clientWidth : 1;
-  let dpr = zoom;
-  try {
-    const r = await cdp(tabId, 'Runtime.evaluate', { expression: 'devicePixelRatio', returnByValue: true }, { timeoutMs: 3000 });
-    if (typeof r.result?.value === 'number' && r.result.value > 0) dpr = r.result.value;
-  } catch { /* assume no device scaling */ }
-  const dsf = Math.max(1, dpr / zoom);
+  const dsf = Math.max(1, (await devicePixelRatio(tabId, documentId, zoom)) / zoom);
 
   let css; // the clip in CSS px, document coordinates
   let what;
@@ -103,10 +106,24 @@ async function capture(tabId, { ref, selector, fullPage = false, format = 'jpeg'
   };
 }
 
-async function screenshotTool(tabId, args) {
+// window.devicePixelRatio as the browser has it: read in our isolated world
+// of the pinned document, never in the page's own world, where a getter the
+// page defined would run (and could navigate). `fallback` when it cannot be read.
+async function devicePixelRatio(tabId, documentId, fallback) {
+  try {
+    const [r] = await withTimeout(chrome.scripting.executeScript({
+      target: { tabId, documentIds: [documentId] }, world: 'ISOLATED', func: () => window.devicePixelRatio,
+    }), 3000);
+    return typeof r?.result === 'number' && r.result > 0 ? r.result : fallback;
+  } catch {
+    return fallback; // the document went: the pin's check after the capture says so
+  }
+}
+
+async function screenshotTool(tabId, args, ctx) {
   assertNoDialog(tabId);
   try {
-    return await screenshot(tabId, args);
+    return await screenshot(tabId, args, ctx.pin);
   } catch (e) {
     // A hung renderer never paints: say so rather than which CDP step waited.
     if (/timed out/.test(e?.message)) {
@@ -116,4 +133,4 @@ async function screenshotTool(tabId, args) {
   }
 }
 
-export const tool = pageTool(screenshotTool, { debugger: 'required', name: 'screenshot' });
+export const tool = pageTool(screenshotTool, { debugger: 'required', name: 'screenshot', pinTop: 'tool' });

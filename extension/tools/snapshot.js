@@ -125,4 +125,4 @@ async function snapshot(tabId, { maxChars = DEFAULT_MAX_CHARS, cursor } = {}) {
 }
 
 // It can do without the debugger (a tab DevTools holds): the agent runs through chrome.scripting.
-export const tool = pageTool(async (tabId, args) => textResult(await snapshot(tabId, args)), { debugger: 'optional', name: 'snapshot' });
+export const tool = pageTool(async (tabId, args) => textResult(await snapshot(tabId, args)), { debugger: 'optional', name: 'snapshot', pinTop: true });

@@ -10,15 +10,97 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { useHarness } from './harness.mjs';
-import { allText, startPageBrowser } from './page_helpers.mjs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+
+import { CdpConnection, cdpEvaluate, devToolsPages, openTabFromBrowser, targetWsUrl, useHarness, waitFor } from './harness.mjs';
+import { allText, decodePng, imagesOf, startPageBrowser } from './page_helpers.mjs';
 
 // Site A allowed, site D denied, as the review tested it.
 export const DENY_D = { rules: [{ sites: ['localhost'], deny: ['all'] }] };
 
 // ==== 1. screenshot and reads return a denied page ==========================
 
-describe('attack: capture', () => {});
+// A page on A that navigates on what a screenshot makes it see — the tab
+// brought forward (visibilitychange), a devicePixelRatio getter — or goes
+// back to a D page in its history. Before the fix the image was D's page
+// (solid red); now the answer is an error and carries no image.
+describe('attack: capture', { timeout: 300_000 }, () => {
+  const h = useHarness();
+  const TRIES = 5;
+  let env;
+
+  before(async () => {
+    const dir = await h.tempDir('tb-e2e-attack-capture-');
+    const policy = path.join(dir, 'policy.json');
+    await fsp.writeFile(policy, JSON.stringify(DENY_D));
+    env = await startPageBrowser(h, { name: 'attack-capture', env: { TABBRIDGE_POLICY: policy } });
+    env.web.vars.DENIED_ORIGIN = env.web.localhostOrigin;
+  });
+
+  // The screenshot must not be D's (solid red). A page captured before it
+  // left is A's (green); a page that left first is an error: denied, or moved.
+  const assertNotD = (result, what) => {
+    for (const image of imagesOf(result)) {
+      const png = decodePng(Buffer.from(image.data, 'base64'));
+      const [r, g] = png.pixel(Math.floor(png.width / 2), Math.floor(png.height / 2));
+      assert.ok(!(r > 200 && g < 60), `${what}: the screenshot shows site D's page`);
+    }
+  };
+  // An image of A (captured before the page left) may come back; D's never.
+  const assertNotDenied = (result, what) => {
+    assertNotD(result, what);
+    if (result.isError) assert.match(allText(result), /denied on localhost|moved/, what);
+  };
+
+  const screenshotOf = async (tab) => {
+    await env.s.callOk('focus_tab', { tabId: tab.tabId });
+    return env.s.call('screenshot', { format: 'png' });
+  };
+
+  it('a background page that leaves for D when it is brought forward', async (t) => {
+    for (let i = 0; i < TRIES; i++) {
+      const tab = await env.open('/attack-capture-visible.html', { t, focus: true });
+      assert.equal(await tab.eval('document.visibilityState'), 'hidden', 'precondition: a background tab');
+      assertNotDenied(await screenshotOf(tab), `try ${i + 1}`);
+    }
+  });
+
+  it('a page whose devicePixelRatio getter leaves for D', async (t) => {
+    for (let i = 0; i < TRIES; i++) {
+      const tab = await env.open('/attack-capture-dpr.html', { t });
+      assertNotDenied(await screenshotOf(tab), `try ${i + 1}`);
+      assert.equal(await tab.eval('location.href'), tab.url, 'the getter ran: the screenshot measured in the page\'s own world');
+    }
+  });
+
+  // A guard more than an exploit: here the capture usually wins the race
+  // with the way back (old code too); the pin also covers a return to the
+  // same document from the back/forward cache.
+  it('a page that goes back to a D page in its history when it is brought forward', async (t) => {
+    for (let i = 0; i < TRIES; i++) {
+      // D first (opened from the browser's side: tabbridge may not), then A in the same tab.
+      const denied = `${env.web.localhostOrigin}/attack-capture-denied.html?n=${i}`;
+      const targetId = await openTabFromBrowser(env.port, denied);
+      const target = await waitFor(async () => (await devToolsPages(env.port)).find((p) => p.id === targetId && p.url === denied),
+        { what: 'the D page' });
+      const url = env.web.url(`/attack-capture-visible.html?back&n=${i}`);
+      const cdp = await CdpConnection.open(targetWsUrl(env.port, target));
+      try {
+        await cdp.send('Page.navigate', { url });
+      } finally {
+        cdp.close();
+      }
+      await waitFor(async () => (await devToolsPages(env.port)).find((p) => p.id === targetId && p.url === url), { what: 'the A page' });
+      await openTabFromBrowser(env.port, 'about:blank'); // A goes to the background
+      const listed = await waitFor(async () => (await env.s.callOk('list_tabs')).tabs.find((x) => x.url === url), { what: 'A in list_tabs' });
+      const tab = { tabId: listed.id };
+      t.after(() => env.s.call('close_tab', { tabId: listed.id }).catch(() => {}));
+      assert.equal(await cdpEvaluate(targetWsUrl(env.port, target), 'document.visibilityState'), 'hidden', 'precondition: a background tab');
+      assertNotDenied(await screenshotOf(tab), `try ${i + 1}`);
+    }
+  });
+});
 
 // ---- end of section 1 -------------------------------------------------------
 

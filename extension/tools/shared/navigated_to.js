@@ -65,6 +65,8 @@ export function watchTopFrame(tabId) {
       // Another document without a commit seen (an activated prerender): the tab says where.
       return was && now && now !== was ? tabUrl(tab) || null : null;
     },
+    // Whether the top frame committed another document since the watch began.
+    committed: () => seen.committed !== null,
     dispose() {
       watches.delete(seen);
     },

@@ -21,6 +21,7 @@ import { POLICY_URL_PARAM, RpcError } from '../../worker/protocol.js';
 import { assertOnSite, isOnSite } from '../../worker/site_key.js';
 import { freshTab, knownTab } from '../../worker/tab_cache.js';
 import { watchTopFrame } from '../shared/navigated_to.js';
+import { pinTop as pinTopFrame } from './pinned_top.js';
 import { tabGone, ToolError } from './errors.js';
 import { errorResult } from './results.js';
 import { requireTabId } from './tab.js';
@@ -30,7 +31,12 @@ import { requireTabId } from './tab.js';
 // watchTop: the tool gets ctx.nav, a watch of the tab's top frame started
 // before the site check (navigated_to.js) — a commit after the check is seen
 // without checking the site again.
-export function pageTool(run, { onCrashedTab = false, debugger: needsDebugger = 'none', name = 'tool', watchTop = false } = {}) {
+// pinTop: the answer comes from the top document the site check passed for,
+// or is dropped for PAGE_MOVED (pinned_top.js): true checks before the tool
+// runs; 'tool' gives the tool ctx.pin to check when it is ready (screenshot:
+// after the tab was brought forward, which the page sees).
+export function pageTool(run, { onCrashedTab = false, debugger: needsDebugger = 'none', name = 'tool', watchTop = false,
+  pinTop = false } = {}) {
   const answer = catchToolError(run);
   return (params, ctx) => {
     const { [POLICY_URL_PARAM]: policyUrl, tabId, ...args } = params ?? {};
@@ -39,6 +45,7 @@ export function pageTool(run, { onCrashedTab = false, debugger: needsDebugger = 
     const recheckSite = async () => assertOnSite(await currentTab(), policyUrl);
     return usingTab(tabId, async () => {
       const nav = watchTop && Number.isInteger(tabId) ? watchTopFrame(tabId) : null;
+      const pin = pinTop && Number.isInteger(tabId) ? pinTopFrame(tabId, policyUrl) : null;
       try {
         // The tab as last reported, when it passes; a look at the browser when
         // not (tab_cache.js: an event on its way may have been overtaken). A
@@ -52,9 +59,13 @@ export function pageTool(run, { onCrashedTab = false, debugger: needsDebugger = 
         requireTabId(tabId);
         if (!tab) throw tabGone(tabId);
         if (needsDebugger !== 'none') await attachFor(name, tabId, needsDebugger === 'required');
-        return await answer(tabId, args, { ...ctx, tab, recheckSite, policyUrl, nav });
+        if (pinTop === true) await pin.check();
+        const result = await answer(tabId, args, { ...ctx, tab, recheckSite, policyUrl, nav, pin });
+        await pin?.assertSame();
+        return result;
       } finally {
         nav?.dispose();
+        pin?.dispose();
       }
     });
   };
