@@ -218,6 +218,10 @@ inline constexpr std::string_view kPolicyUrlParam = "policyUrl";
 // result _meta key: the URL a call's action navigated the tab's top frame to,
 // which the host checks against the policy before the model sees the result.
 inline constexpr std::string_view kNavigatedToMeta = "tabbridge/navigatedTo";
+// result _meta key: where a call really went when the page or a server chose
+// it ({link?, url}: a link the call resolved, the final URL after redirects),
+// for the audit line; the host removes it before the model sees the result.
+inline constexpr std::string_view kWentToMeta = "tabbridge/wentTo";
 // notifications, host -> extension
 inline constexpr std::string_view kChunk = "chunk";
 inline constexpr std::string_view kCancel = "cancel";
@@ -233,6 +237,10 @@ namespace ext_request {
 inline constexpr std::string_view kPolicyCheck = "policy.check";              // {url}
 inline constexpr std::string_view kDetachTab = "tab.detach";                  // {tabId}
 inline constexpr std::string_view kDisconnectSession = "session.disconnect";  // {sessionId}
+// A page call in flight reaches a URL the host did not check (a download
+// redirected to another site): may that call's session do `capability` there?
+// {call: the host's request id, url, capability} -> {allowed, result?: the denial}
+inline constexpr std::string_view kPolicyDecide = "policy.decide";
 }  // namespace ext_request
 
 // host.state goes out at most once per this: a session calling tools in a

@@ -95,6 +95,7 @@ class Host {
   // The extension's requests: policy.check, tab.detach, session.disconnect.
   std::expected<Json, rpc::Error> OnExtensionRequest(const std::string& method, const Json& params);
   std::expected<Json, rpc::Error> CheckPolicy(const Json& params) const;
+  std::expected<Json, rpc::Error> DecideForCall(const Json& params);
   std::expected<Json, rpc::Error> DetachTab(const Json& params);
   std::expected<Json, rpc::Error> DisconnectSession(const Json& params);
   // host.state's params: the host, its policy and the attached sessions.
@@ -195,6 +196,9 @@ class Host {
   std::map<std::int64_t, std::unique_ptr<Session>> sessions_;
   // Extension calls whose progress goes to a session: call id -> (session, token).
   std::map<std::int64_t, std::pair<std::int64_t, Json>> progress_routes_;
+  // Page calls in flight, by the id the extension knows them by: {session, tool}
+  // (policy.decide decides a URL the call reached for that session).
+  std::map<std::int64_t, std::pair<std::int64_t, std::string>> page_calls_;
   // Every tab's own tools, by tab id (tabs without any have no entry).
   std::map<std::int64_t, own_tools::OwnToolSet> own_tools_;
   // The WebMCP runtime pages last reported: native once any page had it.

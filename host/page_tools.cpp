@@ -56,6 +56,7 @@ void Host::CallPageTool(Session& session, const std::string& request_key, const 
       std::string(ext_method::kPagePrefix) + name, std::move(params),
       [this, name, tab_id, session_id, reply, call_id](std::expected<Json, rpc::Error> outcome) {
         progress_routes_.erase(*call_id);
+        page_calls_.erase(*call_id);
         if (auto instead = RecheckAfter(session_id, name, *tools::CapabilityOf(name), outcome))
           return reply(std::move(*instead));
         reply(ExtensionToolResult(name, tab_id, std::move(outcome)));
@@ -63,9 +64,11 @@ void Host::CallPageTool(Session& session, const std::string& request_key, const 
       tools::PageToolDeadline(name, args));
   if (call == 0) return;  // answered at once: the extension is gone
   *call_id = call;
+  page_calls_[call] = {session_id, name};
   if (!progress_token.is_null()) progress_routes_[call] = {session_id, progress_token};
   session.SetCanceller(request_key, [this, call] {
     progress_routes_.erase(call);
+    page_calls_.erase(call);
     extension_.Cancel(call);
   });
 }

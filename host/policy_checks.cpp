@@ -82,6 +82,24 @@ std::optional<Json> Host::PolicyDenial(const Session& session, const std::string
   return std::nullopt;
 }
 
+// Where the call really went, as the extension found it (a link it resolved,
+// the URL a download was redirected to): the audit line's target. Taken out
+// of the result: it is for the log, not for the model.
+static void TakeWentTo(Json& result, AuditNote& note) {
+  if (!result.is_object() || !result.contains("_meta") || !result["_meta"].is_object()) return;
+  Json* meta = &result["_meta"];
+  const auto went = meta->find(std::string(ext_method::kWentToMeta));
+  if (went == meta->end()) return;
+  const std::string link = field::String(*went, "link").value_or("");
+  const std::string final_url = field::String(*went, "url").value_or("");
+  std::string target = link.empty() ? note.target : "link " + link;
+  if (!final_url.empty() && final_url != link && final_url != note.target)
+    target += (target.empty() ? "" : " redirected to ") + final_url;
+  if (!target.empty()) note.target = std::move(target);
+  meta->erase(went);
+  if (meta->empty()) result.erase("_meta");
+}
+
 Host::Reply Host::WithAuditLine(const Session& session, const std::string& name, policy::Cap cap,
                                 const std::vector<std::string>& urls, const Json& args, Reply reply) {
   if (!PolicyGate::IsAudited(cap)) return reply;
@@ -99,7 +117,8 @@ Host::Reply Host::WithAuditLine(const Session& session, const std::string& name,
   // Their errors may quote what was typed or filled (docs/audit.md: no values).
   note.error_text = !(name == "type" || name == "fill_form" || name == "select_option" || name == "press_key" ||
                       name == tools::kCallWebMcpTool || !tools::Find(name));
-  return [this, session_id = session.id(), name, url, note, reply = std::move(reply)](Json result) {
+  return [this, session_id = session.id(), name, url, note, reply = std::move(reply)](Json result) mutable {
+    TakeWentTo(result, note);
     const Session* s = FindSession(session_id);
     auto entry = s != nullptr ? policy_.AuditEntry(*s, name, url, result, note) : std::nullopt;
     reply(std::move(result));

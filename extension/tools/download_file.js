@@ -4,14 +4,22 @@
 // overwriting (uniquify), never past MAX_BYTES; suggestedName (sanitized the
 // same way) instead of the server's or the link's name; answers once the file is
 // complete with its absolute path, size and MIME type.
+//
+// A server may redirect the download to another site, one the policy denies
+// (docs/policy.md "Threat model"): Chrome's choice of a file name waits while
+// the host decides that final URL for the call's session (policy.decide); a
+// denied one is cancelled and erased before the file is kept, and the answer
+// is the denial, naming where it was redirected. The audit line names the
+// link a ref/selector resolved to and the final URL (_meta WENT_TO_META).
 
 import { ToolError } from './stack/errors.js';
 import { pageTool } from './stack/page_tool.js';
 import { progressReporter } from './stack/progress.js';
-import { dataResult } from './stack/results.js';
+import { dataResult, errorResult } from './stack/results.js';
 import { targetInfo } from './shared/targets.js';
 import { sanitizeFileName } from './shared/file_name.js';
-import { Deadlines } from '../worker/protocol.js';
+import { requestHost } from '../worker/native_port.js';
+import { Deadlines, HostRequest, WENT_TO_META } from '../worker/protocol.js';
 import { PAGE_TOOLS } from '../worker/tool_catalog.js';
 import { siteKey } from '../worker/site_key.js';
 
@@ -23,18 +31,58 @@ const POLL_MS = 250;
 const DANGER_GRACE_MS = 1000;
 const OK_DANGER = new Set(['safe', 'accepted', 'allowlistedByPolicy']);
 
-const ours = new Map(); // downloadId -> {name: string|null}
-const oursByUrl = new Map(); // url -> {name} until download() has returned the id
+const ours = new Map(); // downloadId -> Mine
+const oursByUrl = new Map(); // url -> Mine until download() has returned the id
 
 // Must run synchronously at the service worker's top level.
 export function registerListeners() {
   chrome.downloads.onDeterminingFilename.addListener((item, suggest) => {
     const mine = ours.get(item.id) ?? (item.byExtensionId === chrome.runtime.id ? oursByUrl.get(item.url) : undefined);
-    if (!mine) return; // the user's own download: Chrome decides
+    if (!mine) return undefined; // the user's own download: Chrome decides
     const name = sanitizeFileName(mine.name || item.filename);
-    suggest({ filename: `${DOWNLOAD_SUBFOLDER}/${name}`, conflictAction: 'uniquify' });
+    const keep = () => suggest({ filename: `${DOWNLOAD_SUBFOLDER}/${name}`, conflictAction: 'uniquify' });
+    // Where the server sent it, now that its headers are in: kept only if allowed there.
+    mine.decide(item.finalUrl || item.url).then((allowed) => { if (allowed) keep(); });
+    return true; // suggest() comes once the host has decided
   });
 }
+
+// One download of ours: its name, and the decision on its final URL.
+// decide(url) resolves true (keep it) or false (denied: `denied` resolves
+// with the denial to answer; the tool cancels and erases the download).
+function newMine(name, source, ctx) {
+  let deny;
+  const mine = { name, finalUrl: source, denied: new Promise((resolve) => { deny = resolve; }) };
+  mine.decide = async (finalUrl) => {
+    mine.finalUrl = finalUrl;
+    if (finalUrl.startsWith('data:') || siteKey(finalUrl) === siteKey(source)) return true; // the site the call was checked for
+    let verdict;
+    try {
+      verdict = await requestHost(HostRequest.POLICY_DECIDE, { call: ctx.requestId, url: finalUrl, capability: 'download' });
+    } catch (e) {
+      verdict = { allowed: false, result: errorResult(`the host could not decide it (${e.message})`) };
+    }
+    if (verdict?.allowed === true) return true;
+    deny(verdict?.result ?? errorResult('denied'));
+    return false;
+  };
+  return mine;
+}
+
+// The host's denial, saying where the download was redirected.
+function redirectDenial(denial, finalUrl) {
+  const result = structuredClone(denial);
+  const first = result.content?.find((c) => c.type === 'text');
+  const why = first?.text ?? 'denied';
+  const text = `download_file: the download was redirected to ${finalUrl} — ${why}; it was cancelled and nothing was kept`;
+  if (first) first.text = text;
+  else result.content = [{ type: 'text', text }];
+  result.isError = true;
+  if (result.structuredContent?.denied) result.structuredContent.denied.redirectedTo = finalUrl;
+  return result;
+}
+
+const wentTo = (result, link, url) => ({ ...result, _meta: { ...(result._meta ?? {}), [WENT_TO_META]: { ...(link ? { link } : {}), url } } });
 
 async function downloadTool(tabId, { url, ref, selector, suggestedName }, ctx) {
   const { tab } = ctx;
@@ -64,7 +112,9 @@ async function downloadTool(tabId, { url, ref, selector, suggestedName }, ctx) {
 
   const report = progressReporter(ctx);
   report(0, undefined, `downloading ${source}`);
-  oursByUrl.set(source, { name });
+  const mine = newMine(name, source, ctx);
+  const link = url === undefined ? source : null;
+  oursByUrl.set(source, mine);
   let id;
   try {
     id = await chrome.downloads.download({ url: source, conflictAction: 'uniquify', saveAs: false });
@@ -73,11 +123,23 @@ async function downloadTool(tabId, { url, ref, selector, suggestedName }, ctx) {
   } finally {
     oursByUrl.delete(source);
   }
-  ours.set(id, { name });
+  ours.set(id, mine);
+  const stop = new AbortController();
   try {
-    const item = await waitForDownload(id, ctx.signal, report);
+    const outcome = await Promise.race([
+      waitForDownload(id, AbortSignal.any([stop.signal, ...(ctx.signal ? [ctx.signal] : [])]), report).then((item) => ({ item })),
+      mine.denied.then((denial) => ({ denial })),
+    ]);
+    if (outcome.denial) {
+      stop.abort();
+      await chrome.downloads.cancel(id).catch(() => {});
+      await chrome.downloads.erase({ id }).catch(() => {});
+      return wentTo(redirectDenial(outcome.denial, mine.finalUrl), link, mine.finalUrl);
+    }
+    const { item } = outcome;
     const structured = { path: item.filename, bytes: item.fileSize || item.bytesReceived, mimeType: item.mime || null, url: item.finalUrl || source };
-    return dataResult(`downloaded ${structured.bytes} bytes${structured.mimeType ? ` (${structured.mimeType})` : ''} to ${structured.path}`, structured);
+    return wentTo(dataResult(`downloaded ${structured.bytes} bytes${structured.mimeType ? ` (${structured.mimeType})` : ''} to ${structured.path}`, structured),
+      link, structured.url);
   } finally {
     ours.delete(id);
   }

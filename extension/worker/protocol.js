@@ -67,6 +67,8 @@ export const HostRequest = Object.freeze({
   POLICY_CHECK: 'policy.check', // {url} -> {site, agentUrl, policy, caps, sessions}
   DETACH_TAB: 'tab.detach', // {tabId} -> {tabId, detached: [sessionId]}
   DISCONNECT_SESSION: 'session.disconnect', // {sessionId} -> {sessionId, disconnected}
+  // A page call reached a URL the host did not check (a download's redirect).
+  POLICY_DECIDE: 'policy.decide', // {call, url, capability} -> {allowed, result?: the denial}
 });
 
 // host.state comes at most this often (kHostStateCoalesceMs).
@@ -122,6 +124,8 @@ export const ErrorCode = Object.freeze({
 // where in _meta[NAVIGATED_TO_META], for the host to check.
 export const POLICY_URL_PARAM = 'policyUrl';
 export const NAVIGATED_TO_META = 'tabbridge/navigatedTo';
+// Where a call really went ({link?, url}), for the audit line; the host takes it out.
+export const WENT_TO_META = 'tabbridge/wentTo';
 
 // Thrown by handlers to answer with a specific code (and the error's `data`,
 // when given); any other exception becomes BROWSER_ERROR with its message.

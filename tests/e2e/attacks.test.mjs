@@ -107,7 +107,66 @@ describe('attack: capture', { timeout: 300_000 }, () => {
 
 // ==== 2. download_file follows redirects into denied sites ==================
 
-describe('attack: download redirects', () => {});
+// download_file of an A URL (or a same-site link) that the server redirects
+// to D's file: before the fix D's file landed in the download folder and the
+// audit line said ok without naming D. Now: a denial naming where it was
+// redirected, no file kept, and the audit line names the final URL.
+describe('attack: download redirects', { timeout: 300_000 }, () => {
+  const h = useHarness();
+  let env;
+  let s;
+
+  before(async () => {
+    const dir = await h.tempDir('tb-e2e-attack-download-');
+    const policy = path.join(dir, 'policy.json');
+    await fsp.writeFile(policy, JSON.stringify(DENY_D));
+    env = await startPageBrowser(h, { name: 'attack-download', caps: 'download', env: { TABBRIDGE_POLICY: policy } });
+    s = env.s;
+    env.web.vars.DENIED_ORIGIN = env.web.localhostOrigin;
+  });
+
+  const downloaded = async () => {
+    const dir = path.join(s.homeDir, 'Downloads');
+    const names = await fsp.readdir(dir, { recursive: true }).catch(() => []);
+    return names.filter((n) => /d-by-|crdownload/.test(n));
+  };
+  const auditLines = async () => {
+    const text = await fsp.readFile(path.join(s.stateDir, 'tabbridge', 'audit.jsonl'), 'utf8').catch(() => '');
+    return text.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  };
+  const assertDenied = async (result, file) => {
+    const text = allText(result);
+    assert.equal(result.isError, true, `the download of D's file succeeded: ${text}`);
+    assert.match(text, new RegExp(`redirected to ${env.web.localhostOrigin}/download/${file}`));
+    assert.match(text, /denied on localhost/);
+    assert.equal(result.structuredContent?.denied?.redirectedTo, `${env.web.localhostOrigin}/download/${file}`);
+    assert.deepEqual(await downloaded(), [], 'a file of D is in the download folder');
+    const line = (await auditLines()).filter((l) => l.tool === 'download_file').at(-1);
+    assert.equal(line?.outcome, 'denied', JSON.stringify(line));
+    assert.match(line.detail, new RegExp(`/download/${file}`), 'the audit line names the final URL');
+    return line;
+  };
+
+  it('download_file {url} that redirects to D is denied, and nothing is kept', async (t) => {
+    await env.open('/attack-download.html', { t });
+    const r = await s.call('download_file', { url: env.web.url(`/redirect?to=${env.web.localhostOrigin}/download/d-by-url.bin`) });
+    await assertDenied(r, 'd-by-url.bin');
+  });
+
+  it('download_file {selector} of a same-site link that redirects to D is denied', async (t) => {
+    await env.open('/attack-download.html', { t });
+    const r = await s.call('download_file', { selector: '#report' });
+    const line = await assertDenied(r, 'd-by-link.bin');
+    assert.match(line.detail, /link http:\/\/127\.0\.0\.1:\d+\/redirect/, 'the audit line names the link');
+  });
+
+  it('a redirect within the allowed site still downloads', async (t) => {
+    await env.open('/attack-download.html', { t });
+    const r = await s.pageOk('download_file', { url: env.web.url('/redirect?to=/download/a-same-site.bin') });
+    assert.match(allText(r), /downloaded \d+ bytes/);
+    assert.equal(r._meta?.['tabbridge/wentTo'], undefined, 'the audit note is not the model\'s');
+  });
+});
 
 // ---- end of section 2 -------------------------------------------------------
 

@@ -90,7 +90,7 @@ describe('extension/worker/protocol.js agrees with common/protocol.h', () => {
     assert.equal(js.Notification.TABS_FOCUSED, cppValue('ext_method::kTabsFocused'));
     assert.equal(js.Notification.HOST_STATE, cppValue('ext_method::kHostState'));
     assert.equal(js.HOST_STATE_COALESCE_MS, cppValue('kHostStateCoalesceMs'));
-    const requests = { POLICY_CHECK: 'kPolicyCheck', DETACH_TAB: 'kDetachTab', DISCONNECT_SESSION: 'kDisconnectSession' };
+    const requests = { POLICY_CHECK: 'kPolicyCheck', DETACH_TAB: 'kDetachTab', DISCONNECT_SESSION: 'kDisconnectSession', POLICY_DECIDE: 'kPolicyDecide' };
     assert.deepEqual(Object.keys(js.HostRequest).sort(), Object.keys(requests).sort(), 'every JS host request has a C++ twin');
     for (const [key, name] of Object.entries(requests)) {
       assert.equal(js.HostRequest[key], cppValue(`ext_request::${name}`), `HostRequest.${key}`);
@@ -98,6 +98,7 @@ describe('extension/worker/protocol.js agrees with common/protocol.h', () => {
     assert.equal(js.DEBUGGER_IDLE_MS, cppValue('kDebuggerIdleMs'));
     assert.equal(js.POLICY_URL_PARAM, cppValue('ext_method::kPolicyUrlParam'));
     assert.equal(js.NAVIGATED_TO_META, cppValue('ext_method::kNavigatedToMeta'));
+    assert.equal(js.WENT_TO_META, cppValue('ext_method::kWentToMeta'));
     const events = {
       HELLO: 'kHello', TAB_CREATED: 'kTabCreated', TAB_UPDATED: 'kTabUpdated', TAB_REMOVED: 'kTabRemoved',
       PAGE_PROGRESS: 'kPageProgress', CONSOLE_ENTRY: 'kConsoleEntry', PAGE_TOOLS: 'kPageTools',

@@ -239,6 +239,45 @@ TEST_F(PopupHostTest, PolicyCheckSaysWhatTheFileAndEachSessionAllowOnAUrl) {
   EXPECT_EQ(blank["result"]["agentUrl"], false);
 }
 
+// A download the server redirects: the extension asks for the URL it landed
+// on, and gets the verdict of the session whose call it is — the denial the
+// model will read — while the call is in flight, and never after it.
+TEST_F(PopupHostTest, PolicyDecideAnswersForTheSessionOfACallInFlight) {
+  const std::string path = files_ + "/policy.json";
+  std::ofstream(path) << R"({"rules": [{"sites": ["b.test"], "deny": ["all"]}]})";
+  policy_path_ = path;
+  StartWithTabs();
+  Peer& s = Session(Json::array({"download"}));
+  CallTool(s, "focus_tab", {{"tabId", 1}});
+  StartTool(s, 61, "download_file", {{"url", "https://a.test/file"}});
+  const Json request = ExtRequest("page.download_file");
+  const std::int64_t call = request["id"];
+
+  const Json allowed = ExtCall(ext_request::kPolicyDecide,
+                               {{"call", call}, {"url", "https://a.test/cdn/file"}, {"capability", "download"}});
+  EXPECT_EQ(allowed["result"], Json({{"allowed", true}})) << allowed;
+  const Json denied =
+      ExtCall(ext_request::kPolicyDecide, {{"call", call}, {"url", "https://b.test/file"}, {"capability", "download"}});
+  ASSERT_EQ(denied["result"]["allowed"], false) << denied;
+  const Json& denial = denied["result"]["result"];
+  EXPECT_EQ(denial["isError"], true);
+  EXPECT_EQ(denial["structuredContent"]["denied"]["rule"], 1);
+  EXPECT_EQ(denial["content"][0]["text"].get<std::string>().rfind("download_file denied on b.test: rule 1", 0), 0u)
+      << denial;
+
+  SendExt(rpc::MakeResult(request["id"], {{"content", {{{"type", "text"}, {"text", "downloaded"}}}}}));
+  ASSERT_TRUE(AwaitReply(s, 61));
+  const Json over =
+      ExtCall(ext_request::kPolicyDecide, {{"call", call}, {"url", "https://a.test/x"}, {"capability", "download"}});
+  EXPECT_EQ(over["result"]["allowed"], false) << "a call that is over decides nothing";
+  EXPECT_EQ(Code(ExtCall(ext_request::kPolicyDecide,
+                         {{"call", "1"}, {"url", "https://a.test/"}, {"capability", "download"}})),
+            rpc_error::kInvalidParams);
+  EXPECT_EQ(
+      Code(ExtCall(ext_request::kPolicyDecide, {{"call", call}, {"url", "https://a.test/"}, {"capability", "fly"}})),
+      rpc_error::kInvalidParams);
+}
+
 TEST_F(PopupHostTest, WrongTypedFieldsGetAPreciseErrorAndTheHostKeepsWorking) {
   StartWithTabs();
   Peer& s = Client("s", "1");
