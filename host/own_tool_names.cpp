@@ -12,6 +12,7 @@ namespace tb::own_tools {
 namespace {
 
 constexpr std::string_view kWebMcpPrefix = "webmcp_";
+constexpr std::string_view kFormPrefix = "form_";  // form tools: the page names the rest
 constexpr std::size_t kHashChars = 4;
 
 std::string Lower(std::string_view text) {
@@ -116,8 +117,8 @@ std::string WebMcpName(const Site& site, std::size_t page_index, std::string_vie
   if (std::ranges::none_of(clean, [](char c) { return std::isalnum(static_cast<unsigned char>(c)); })) {
     clean = "tool_" + ShortHash(tool);  // "添加" would be "__": say something distinct
   }
-  const std::string middle = "_page" + std::to_string(page_index) + "_";
   const std::size_t max = kMaxToolNameChars;
+  const std::string middle = "_page" + std::to_string(page_index) + "_";
   std::string name = std::string(kWebMcpPrefix) + site.name + middle + clean;
   for (int attempt = 0; name.size() > max || taken.contains(name); ++attempt) {
     // Hash what tells this tool apart: the site, the page's own name, the attempt.
@@ -142,19 +143,15 @@ std::string FormName(std::string_view suggested, const std::set<std::string>& ta
     squeezed.push_back(c);
   }
   while (!squeezed.empty() && squeezed.back() == '_') squeezed.pop_back();
-  base = squeezed.empty() ? "form" : squeezed;
-  const std::size_t max = kMaxToolNameChars;
-  base = Cut(base, max);
-  const auto& reserved = tools::ReservedNames();
-  if (base.starts_with(kWebMcpPrefix) || std::ranges::find(reserved, base) != reserved.end()) {
-    const std::string with_suffix = Cut(base, max - 5) + "_form";
-    if (!taken.contains(with_suffix) && !with_suffix.starts_with(kWebMcpPrefix)) return with_suffix;
-    base = with_suffix.starts_with(kWebMcpPrefix) ? "form_" + Cut(base, max - 10) : with_suffix;
-  }
+  // A fixed mark, as WebMCP tools have theirs: a page cannot name a form like
+  // one of our tools or another server's ("take_screenshot" -> form_take_screenshot).
+  if (!squeezed.starts_with(kFormPrefix)) squeezed = std::string(kFormPrefix) + (squeezed.empty() ? "1" : squeezed);
+  base = squeezed;
+  base = Cut(base, kMaxToolNameChars);
   std::string name = base;
   for (int n = 2; taken.contains(name); ++n) {
     const std::string suffix = "_" + std::to_string(n);
-    name = Cut(base, max - suffix.size()) + suffix;
+    name = Cut(base, kMaxToolNameChars - suffix.size()) + suffix;
   }
   return name;
 }

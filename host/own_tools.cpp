@@ -160,11 +160,10 @@ std::vector<Offered> Offer(const OwnToolSet& set, std::size_t page_index, const 
     o.tool = &tool;
     o.mcp_name = tool.is_form() ? FormName(tool.name, taken) : WebMcpName(site, page_index, tool.name, taken);
     taken.insert(o.mcp_name);
+    // The page's word that a tool only reads is not ours to give: nothing
+    // checks it (a GET form can still change things), so no readOnlyHint or
+    // destructiveHint from it; list_webmcp_tools shows what the page said.
     Json annotations = {{"openWorldHint", true}};
-    if (tool.read_only) {
-      annotations["readOnlyHint"] = *tool.read_only;
-      annotations["destructiveHint"] = !*tool.read_only;
-    }
     o.mcp_tool = {{"name", o.mcp_name},
                   {"description", Describe(tool, site.display, page_index)},
                   {"inputSchema", tool.input_schema},

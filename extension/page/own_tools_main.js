@@ -1,10 +1,13 @@
 // The page's own tools, page side (MAIN world, top frame of http(s) pages,
 // document_start; see manifest.json and docs/protocol.md "The page's own
 // tools"). Defines the registry at window[Symbol.for('tabbridge.pagetools.v1')]
-// that every tool source (WebMCP here, forms in forms_main.js) plugs into,
-// merges their lists and hands the result to own_tools_relay.js (ISOLATED
-// world) as a CustomEvent whose detail is a JSON string (objects do not cross
-// worlds; strings do). Everything the page could later replace is captured up
+// that lists the page's WebMCP tools (native, the polyfill, the legacy API)
+// and runs them, and hands the list to own_tools_relay.js (ISOLATED world) as
+// a CustomEvent whose detail is a JSON string (objects do not cross worlds;
+// strings do). The page can reach this registry, so it holds nothing the page
+// may not: no other source, no targets — form tools live in the isolated
+// world (forms_isolated.js), and what this world lists is only ever run by
+// the page itself. Everything the page could later replace is captured up
 // front. A classic script, not a module: content scripts cannot be modules.
 //
 // What the real APIs do (Chromium 156 --enable-features=WebMCP, @mcp-b/global 5.1):
@@ -60,7 +63,6 @@
   const race = Promise.race;
   const WeakSetCtor = WeakSet;
   const ErrorCtor = Error;
-  const AbortControllerCtor = AbortController;
   const MutationObserverCtor = MutationObserver;
   const isArray = Array.isArray;
   const ownKeys = Object.keys;
@@ -71,8 +73,6 @@
   const utf8Length = ((enc) => (s) => enc.encode(s).length)(new TextEncoder());
   const doc = document;
   const nav = navigator;
-  const querySelectorAll = Document.prototype.querySelectorAll;
-  const getAttribute = Element.prototype.getAttribute;
   const later = (fn, ms) => setT.call(window, fn, ms);
 
   const cut = (s, max) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
@@ -246,8 +246,6 @@
   // --- the registry ---------------------------------------------------------------
 
   const sources = new MapCtor(); // id -> {list, call?}, in the order added: first wins
-  let current = new MapCtor(); // name -> {descriptor, sourceId}
-  let webmcpNames = []; // the WebMCP list's names, for nativeDeclarative()
   let lastDetail = null; // JSON text of the last list handed over: what "changed" compares
   let relayReady = false;
   let timer = null;
@@ -317,7 +315,6 @@
             list = []; // this source is broken for now; the others still count
           }
           if (!isArray(list)) list = [];
-          if (id === 'webmcp') webmcpNames = list.map((d) => d?.name);
           for (const d of list) {
             const pub = publicTool(d);
             if (!pub || next.has(pub.name)) continue; // first source wins
@@ -325,7 +322,6 @@
             tools.push(pub);
           }
         }
-        current = next;
         const api = runtime().api;
         const shown = tools.slice(0, MAX_REPORTED_TOOLS);
         const detail = stringify({ api, native: nativeAtStart, total: tools.length, tools: shown });
@@ -346,49 +342,11 @@
   }
 
   const registry = freeze({
-    addSource(id, source) {
-      if (typeof id !== 'string' || !source || typeof source.list !== 'function') {
-        throw new ErrorCtor('addSource(id, {list, call?})');
-      }
-      if (sources.has(id)) throw new ErrorCtor(`source ${id} already added`);
-      sources.set(id, { list: source.list, call: typeof source.call === 'function' ? source.call : null });
-      registry.changed();
-    },
     changed() {
       if (timer !== null) clearT.call(window, timer);
       timer = later(() => { timer = null; relist(); }, DEBOUNCE_MS);
     },
-    api() {
-      try { return runtime().api; } catch { return null; }
-    },
-    // True when the WebMCP runtime lists <form toolname> forms itself (native
-    // Chromium does; the polyfill may), so forms_main.js need not generate them.
-    nativeDeclarative() {
-      const api = registry.api();
-      if (api === 'native') return true;
-      if (!api) return false;
-      try {
-        for (const f of querySelectorAll.call(doc, 'form[toolname]')) {
-          if (webmcpNames.includes(getAttribute.call(f, 'toolname'))) return true;
-        }
-      } catch { /* ignore */ }
-      return false;
-    },
-    describe(name) {
-      const d = current.get(name)?.descriptor;
-      if (!d) return null;
-      const copy = {};
-      for (const k of ownKeys(d)) copy[k] = d[k];
-      return copy;
-    },
-    async call(name, args) {
-      const entry = current.get(name);
-      const src = entry ? sources.get(entry.sourceId) : null;
-      if (src?.call && entry.sourceId !== 'webmcp') {
-        return src.call(name, args, { signal: new AbortControllerCtor().signal });
-      }
-      return webmcpCall(name, args);
-    },
+    call: (name, args) => webmcpCall(name, args),
     report() {
       if (lastDetail === null) {
         registry.changed(); // nothing listed yet: the first list goes out when ready
@@ -404,7 +362,8 @@
     return;
   }
 
-  registry.addSource('webmcp', { list: webmcpList, call: webmcpCall });
+  sources.set('webmcp', { list: webmcpList, call: webmcpCall });
+  registry.changed();
 
   listen.call(window, READY_EVENT, () => {
     relayReady = true;

@@ -1,6 +1,11 @@
 // The page's own tools, relay (ISOLATED world, top frame of http(s) pages,
-// document_start; see manifest.json): takes each tool list own_tools_main.js
-// dispatches in the page and sends it to the service worker (own_tools.js);
+// document_start; see manifest.json): takes each WebMCP tool list
+// own_tools_main.js dispatches in the page, adds the form tools
+// forms_isolated.js (this world) found, and sends the list to the service
+// worker (own_tools.js). The page can dispatch a list itself: what comes from
+// its world is only ever a WebMCP tool, run by the page — an entry that
+// claims to be a form tool is relabelled, and form tools come from this
+// world alone (docs/policy.md "Threat model");
 // when the service worker asks (it restarted, or a document came back from
 // the back/forward cache) it has the page report its list again.
 // It also holds the `tabbridge.alive` port open: the service worker hears it
@@ -21,6 +26,11 @@
   previous?.stop();
 
   const ALIVE_PORT = 'tabbridge.alive';
+  const FORM_SOURCES = new Set(['form', 'declarative']);
+  const WEBMCP_APIS = new Set(['native', 'polyfill', 'legacy']);
+  const MAX_REPORTED_TOOLS = 256; // PageToolLimits.MAX_REPORTED_TOOLS (protocol.js)
+  const forms = globalThis.__tabbridgeForms ?? null;
+  let main = null; // the page's last WebMCP list: {api, native, total, tools}
 
   let stopped = false;
   let port = null;
@@ -47,17 +57,43 @@
       return;
     }
     if (!list || typeof list !== 'object') return;
+    const tools = Array.isArray(list.tools) ? list.tools.filter((t) => t && typeof t === 'object') : [];
+    const api = WEBMCP_APIS.has(list.api) ? list.api : null;
+    // The page's world speaks for WebMCP only.
+    for (const t of tools) if (FORM_SOURCES.has(t.source) || !WEBMCP_APIS.has(t.source)) t.source = api ?? 'native';
+    main = { api, native: list.native === true, total: Number.isInteger(list.total) ? list.total : tools.length, tools };
+    // Where the browser lists <form toolname> itself, those are WebMCP tools.
+    let declared = [];
+    try {
+      declared = [...document.querySelectorAll('form[toolname]')].map((f) => f.getAttribute('toolname'));
+    } catch { /* none */ }
+    forms?.setNativeDeclarative(api === 'native' || tools.some((t) => declared.includes(t.name)));
+    report();
+  }
+
+  // The page's WebMCP tools, then our form tools whose names are free.
+  function report() {
+    if (stopped) return;
     if (!alive()) {
       stop();
       return;
     }
+    const tools = [...(main?.tools ?? [])];
+    const names = new Set(tools.map((t) => t.name));
+    let total = main?.total ?? 0;
+    for (const d of forms?.list() ?? []) {
+      if (names.has(d.name)) continue;
+      names.add(d.name);
+      total++;
+      tools.push({ name: d.name, source: d.source, description: d.description, inputSchema: d.inputSchema, readOnly: d.readOnly });
+    }
     try {
       chrome.runtime.sendMessage({
         type: 'tabbridge.pagetools',
-        api: list.api ?? null,
-        native: list.native === true,
-        total: list.total,
-        tools: list.tools,
+        api: main?.api ?? null,
+        native: main?.native === true,
+        total,
+        tools: tools.slice(0, MAX_REPORTED_TOOLS),
       }).catch(() => {});
     } catch {
       stop(); // "Extension context invalidated"
@@ -97,6 +133,7 @@
   }
 
   window.addEventListener(LIST_EVENT, onList);
+  forms?.onChange(report);
   window.addEventListener(PING_EVENT, announce);
   window.addEventListener('pageshow', onPageShow);
   chrome.runtime.onMessage.addListener(onMessage);

@@ -15,6 +15,7 @@ import path from 'node:path';
 
 import { CdpConnection, cdpEvaluate, devToolsPages, openTabFromBrowser, targetWsUrl, useHarness, waitFor } from './harness.mjs';
 import { allText, decodePng, imagesOf, startPageBrowser } from './page_helpers.mjs';
+import { listTools } from './own_tools_helpers.mjs';
 
 // Site A allowed, site D denied, as the review tested it.
 export const DENY_D = { rules: [{ sites: ['localhost'], deny: ['all'] }] };
@@ -173,7 +174,40 @@ describe('attack: download redirects', { timeout: 300_000 }, () => {
 
 // ==== 4. a page aims trusted typing and clicks; form tools' names ==========
 
-describe('attack: page-aimed input', () => {});
+// An A page that frames D and forges a form tool aimed at the frame (issue
+// 17, finding 4). Before the fix it was listed as "check_balance" (no
+// webmcp_ mark, read-only) and calling it made a trusted click on D's
+// "Transfer" button. Now forms are found and aimed in our isolated world
+// only; whatever the page's world lists is a WebMCP tool the page runs.
+describe('attack: page-aimed input', { timeout: 300_000 }, () => {
+  const h = useHarness();
+  let env;
+
+  before(async () => {
+    const dir = await h.tempDir('tb-e2e-attack-input-');
+    const policy = path.join(dir, 'policy.json');
+    await fsp.writeFile(policy, JSON.stringify(DENY_D));
+    env = await startPageBrowser(h, { name: 'attack-input', env: { TABBRIDGE_POLICY: policy } });
+    env.web.vars.DENIED_ORIGIN = env.web.localhostOrigin;
+  });
+
+  it('a forged form tool cannot aim trusted input into a denied frame', async (t) => {
+    const tab = await env.open('/attack-input.html', { t });
+    assert.equal(await tab.frameEval('attack-input-bank', 'window.trustedClicks'), 0, 'precondition: D framed, no clicks');
+    const forged = await waitFor(async () => (await listTools(env.s)).find((x) => x.name.includes('check_balance')),
+      { what: 'the forged tool in tools/list' });
+    await env.s.call(forged.name, {});
+    assert.equal(await tab.frameEval('attack-input-bank', 'window.trustedClicks'), 0, 'trusted input reached the denied frame');
+    assert.match(forged.name, /^webmcp_/, `the page's tool is listed like one of ours: ${forged.name}`);
+    assert.notEqual(forged.annotations?.readOnlyHint, true, "the page's word read-only became ours");
+  });
+
+  it('the page cannot add a tool source to the registry it can reach', async (t) => {
+    const tab = await env.open('/attack-input.html', { t });
+    assert.equal(await tab.eval("typeof window[Symbol.for('tabbridge.pagetools.v1')].addSource"), 'undefined');
+    assert.equal(await tab.eval("typeof window[Symbol.for('tabbridge.pagetools.v1')].describe"), 'undefined');
+  });
+});
 
 // ---- end of section 4 -------------------------------------------------------
 

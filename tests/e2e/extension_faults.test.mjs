@@ -244,7 +244,7 @@ describe('a crashed tab', { timeout: 150_000 }, () => {
   let login;
   let plain;
 
-  const ownToolNames = async () => (await s.toolNames()).filter((n) => n === 'sign_in');
+  const ownToolNames = async () => (await s.toolNames()).filter((n) => n === 'form_sign_in');
 
   before(async () => {
     env = await startPageBrowser(h, { name: 'crash' });

@@ -48,19 +48,19 @@ describe("the page's own tools: forms", { timeout: 300_000 }, () => {
   };
   const openFlights = async (t, opts) => {
     const tab = await env.open('/flights.html', { t, ...opts });
-    const own = await waitOwnNames(s, ['search_flights'], 'search_flights in tools/list');
-    return { tab, flights: tool(own, 'search_flights') };
+    const own = await waitOwnNames(s, ['form_search_flights'], 'search_flights in tools/list');
+    return { tab, flights: tool(own, 'form_search_flights') };
   };
 
   describe('flight search (plain GET form)', () => {
-    it('is listed as search_flights with "[Form • localhost:PORT • Page N] " and read-only (GET, no password)', async (t) => {
+    it('is listed as form_search_flights with "[Form • localhost:PORT • Page N] " and no read-only hint (the page\'s word is not ours)', async (t) => {
       const { tab, flights } = await openFlights(t);
       const idx = await pageIndex(s, tab.tabId);
       assert.ok(
         flights.description.startsWith(formPrefix(port, idx)),
         `description ${JSON.stringify(flights.description)} should start with ${JSON.stringify(formPrefix(port, idx))}`,
       );
-      assert.equal(flights.annotations?.readOnlyHint, true, `annotations ${JSON.stringify(flights.annotations)}`);
+      assert.equal(flights.annotations?.readOnlyHint, undefined, `annotations ${JSON.stringify(flights.annotations)}`);
     });
 
     it('parameters are typed from the fields: text, date, number with min/max, select and radio enums, checkbox boolean, required', async (t) => {
@@ -85,7 +85,7 @@ describe("the page's own tools: forms", { timeout: 300_000 }, () => {
     it('a call fills and submits: the server saw exactly the query, the answer says where it navigated', async (t) => {
       const { tab } = await openFlights(t);
       const before = env.web.queriesOf('/search').length;
-      const r = await s.pageOk('search_flights', FLIGHT_ARGS);
+      const r = await s.pageOk('form_search_flights', FLIGHT_ARGS);
       const queries = env.web.queriesOf('/search');
       assert.equal(queries.length, before + 1, 'exactly one search reached the server');
       assert.deepEqual(queries.at(-1), {
@@ -107,7 +107,7 @@ describe("the page's own tools: forms", { timeout: 300_000 }, () => {
     it('a call without the required date is isError and submits nothing', async (t) => {
       const { tab } = await openFlights(t);
       const before = env.web.queriesOf('/search').length;
-      const [, text] = await callExpectingToolError(s, 'search_flights', { from: 'PAR', to: 'NYC' }, 'missing depart');
+      const [, text] = await callExpectingToolError(s, 'form_search_flights', { from: 'PAR', to: 'NYC' }, 'missing depart');
       assert.match(text, /depart/, `the message should name the missing field: ${text}`);
       assert.equal(env.web.queriesOf('/search').length, before, 'no search reached the server');
       assert.equal(await tab.eval('location.pathname'), '/flights.html');
@@ -122,11 +122,11 @@ describe("the page's own tools: forms", { timeout: 300_000 }, () => {
   describe('login form (POST with a password)', () => {
     it('sign_in logs in; the password is never echoed in the result', async (t) => {
       const tab = await env.open('/login.html', { t });
-      const own = await waitOwnNames(s, ['sign_in'], 'sign_in in tools/list');
-      const signIn = tool(own, 'sign_in');
+      const own = await waitOwnNames(s, ['form_sign_in'], 'sign_in in tools/list');
+      const signIn = tool(own, 'form_sign_in');
       assert.deepEqual(Object.keys(signIn.inputSchema?.properties ?? {}).sort(), ['password', 'user'], JSON.stringify(signIn.inputSchema));
       assert.notEqual(signIn.annotations?.readOnlyHint, true, 'a POST form with a password is not read-only');
-      const r = await s.pageOk('sign_in', { user: LOGIN.user, password: LOGIN.password });
+      const r = await s.pageOk('form_sign_in', { user: LOGIN.user, password: LOGIN.password });
       await tab.waitEval(`location.pathname === '/welcome'`, 'the tab to reach /welcome');
       assert.equal(await tab.eval(`document.getElementById('welcome').textContent`), `Welcome, ${LOGIN.user}!`);
       const post = env.web.requests.filter((x) => x.method === 'POST' && x.path === '/login').at(-1);
@@ -143,10 +143,10 @@ describe("the page's own tools: forms", { timeout: 300_000 }, () => {
       const base = s.listChanged;
       await s.pageOk('click', { selector: '#show' });
       await tab.waitEval(`!!document.getElementById('newsletter')`, 'the form to appear');
-      const own = await waitOwnNames(s, ['subscribe'], 'subscribe in tools/list');
+      const own = await waitOwnNames(s, ['form_subscribe'], 'subscribe in tools/list');
       await expectListChangedEventually(s, base + 1, 'a form appeared');
-      assert.equal(tool(own, 'subscribe').inputSchema?.properties?.email?.type, 'string');
-      await s.pageOk('subscribe', { email: 'ada@example.org' });
+      assert.equal(tool(own, 'form_subscribe').inputSchema?.properties?.email?.type, 'string');
+      await s.pageOk('form_subscribe', { email: 'ada@example.org' });
       await waitFor(() => env.web.queriesOf('/subscribe').some((q) => q.email === 'ada@example.org'), { what: 'GET /subscribe?email=ada@example.org' });
     });
 
@@ -158,7 +158,7 @@ describe("the page's own tools: forms", { timeout: 300_000 }, () => {
       await s.pageOk('navigate', { url: second });
       await tab.waitEval(`location.search === '?second=1' && document.readyState === 'complete'`, 'the second flights page');
       await waitWebmcpList(s, (sc) => sc.url === second, 'the second document\'s tools reported');
-      await waitOwnNames(s, ['search_flights'], 'search_flights still listed');
+      await waitOwnNames(s, ['form_search_flights'], 'search_flights still listed');
       await s.barrier();
       assert.equal(s.listChanged, base, 'the tools did not change: no list_changed');
     });
@@ -168,7 +168,7 @@ describe("the page's own tools: forms", { timeout: 300_000 }, () => {
       await s.barrier();
       const base = s.listChanged;
       await s.pageOk('navigate', { url: env.web.url('/login.html') });
-      await waitOwnNames(s, ['sign_in'], 'sign_in replaces search_flights');
+      await waitOwnNames(s, ['form_sign_in'], 'sign_in replaces search_flights');
       await expectListChangedEventually(s, base + 1, 'flights → login');
     });
   });
@@ -176,7 +176,7 @@ describe("the page's own tools: forms", { timeout: 300_000 }, () => {
   describe('limits and names', () => {
     it(`at most ${MAX_FORM_TOOLS} form tools a page: the first ones in document order`, async (t) => {
       await env.open('/many-forms.html', { t });
-      const want = Array.from({ length: MAX_FORM_TOOLS }, (_, i) => `find_item_${i + 1}`);
+      const want = Array.from({ length: MAX_FORM_TOOLS }, (_, i) => `form_find_item_${i + 1}`);
       await waitOwnNames(s, want, `the first ${MAX_FORM_TOOLS} of 10 forms`);
     });
 
@@ -195,7 +195,7 @@ describe("the page's own tools: forms", { timeout: 300_000 }, () => {
   describe('field names a model API refuses as parameter keys', () => {
     it('user[email], items[]: clean unique keys ([A-Za-z0-9_.-], ≤ 64); a call fills the real fields', async (t) => {
       const tab = await env.open('/bracket-form.html', { t });
-      const [save] = await waitOwnNames(s, ['save_account'], 'save_account in tools/list');
+      const [save] = await waitOwnNames(s, ['form_save_account'], 'save_account in tools/list');
       // The SDK client's parsing of tools/list drops a "__proto__" key: list_webmcp_tools shows it.
       const want = ['__proto__', 'items__', 'user_email_', 'user_email__2'];
       const listed = Object.keys(save.inputSchema?.properties ?? {});
@@ -206,7 +206,7 @@ describe("the page's own tools: forms", { timeout: 300_000 }, () => {
       // A clean field name is its own key; the cleaned user[email] gets _2.
       assert.deepEqual(keys.sort(), want, JSON.stringify(sc));
       const before = env.web.queriesOf('/subscribe').length;
-      await s.pageOk('save_account', { user_email__2: 'ada@example.org', user_email_: 'plain', ['__proto__']: 'proto', items__: ['a', 'b'] });
+      await s.pageOk('form_save_account', { user_email__2: 'ada@example.org', user_email_: 'plain', ['__proto__']: 'proto', items__: ['a', 'b'] });
       await waitFor(() => env.web.queriesOf('/subscribe').length > before, { what: 'GET /subscribe' });
       await tab.waitEval(`location.pathname === '/subscribe'`, 'the tab to show /subscribe');
       const sent = new URLSearchParams(await tab.eval('location.search'));

@@ -115,16 +115,18 @@ describe("the page's own tools: native WebMCP", { timeout: 420_000 }, () => {
       assert.match(d, /untrusted/i);
     });
 
-    it("inputSchema is the page's; annotations.readOnlyHint carries the page's readOnlyHint", async (t) => {
+    it("inputSchema is the page's; its readOnlyHint is not passed on as ours (list_webmcp_tools shows it)", async (t) => {
       const { name, own } = await focusedTodo(t);
       const add = byName(own, name('add-todo'));
       assert.equal(add.inputSchema?.type, 'object');
       assert.equal(add.inputSchema?.properties?.text?.type, 'string', JSON.stringify(add.inputSchema));
       assert.equal(add.inputSchema?.properties?.done?.type, 'boolean', JSON.stringify(add.inputSchema));
       assert.deepEqual(add.inputSchema?.required, ['text']);
-      assert.equal(add.annotations?.readOnlyHint, false, `add-todo annotations: ${JSON.stringify(add.annotations)}`);
+      assert.equal(add.annotations?.readOnlyHint, undefined, `add-todo annotations: ${JSON.stringify(add.annotations)}`);
       const list = byName(own, name('list-todos'));
-      assert.equal(list.annotations?.readOnlyHint, true, `list-todos annotations: ${JSON.stringify(list.annotations)}`);
+      assert.equal(list.annotations?.readOnlyHint, undefined, `list-todos annotations: ${JSON.stringify(list.annotations)}`);
+      const listed = await waitWebmcpList(s, (x) => x.tools?.some((y) => y.name === 'list-todos'), 'list-todos in list_webmcp_tools');
+      assert.equal(listed.tools.find((y) => y.name === 'list-todos').readOnly, true, "the page's own word, as the page's");
     });
 
     it('a long tool name is shortened to 48 characters at most, keeping the tool name, the same every time', async (t) => {

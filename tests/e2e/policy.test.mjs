@@ -96,7 +96,7 @@ describe('policy', { timeout: 300_000 }, () => {
     const r = await s.pageOk('evaluate', { expression: '6*7' });
     assert.match(JSON.stringify(r.content), /42/);
     // Its form is one of the page's own tools: listed here (the denied host's must not be).
-    await waitFor(async () => (await ownNames(s)).includes('sign_in'), { what: 'the login form tool' });
+    await waitFor(async () => (await ownNames(s)).includes('form_sign_in'), { what: 'the login form tool' });
   }));
 
   it('navigate to the denied host is refused and the tab stays', step(async () => {

@@ -161,15 +161,15 @@ describe('secrets stay out of results (--caps html)', { timeout: 300_000 }, () =
 
   it("the page's own form tool: no preset secret in its schema, none in its answer though the page echoes it", async (t) => {
     const tab = await openSecrets(t);
-    const own = await waitOwnNames(s, ['sign_in'], 'sign_in in tools/list');
-    const signIn = own.find((x) => x.name === 'sign_in');
+    const own = await waitOwnNames(s, ['form_sign_in'], 'sign_in in tools/list');
+    const signIn = own.find((x) => x.name === 'form_sign_in');
     assertNoSecret(ownOf(await listTools(s)), 'tools/list');
     const props = signIn.inputSchema?.properties ?? {};
     for (const key of ['saved', 'password', 'pin']) {
       assert.equal(props[key]?.format, 'password', `${key} is a password parameter: ${JSON.stringify(signIn.inputSchema)}`);
     }
     const secrets = [...PAGE_SECRETS, TYPED];
-    const r = await s.pageOk('sign_in', { user: 'alice', password: TYPED });
+    const r = await s.pageOk('form_sign_in', { user: 'alice', password: TYPED });
     assertNoSecret(r, 'sign_in', secrets);
     // The page did echo the typed password: the answer masked it.
     assert.equal(await tab.eval(`${byId('says')}.textContent`), `Wrong password "${TYPED}" for alice.`);

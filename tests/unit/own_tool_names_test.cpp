@@ -79,22 +79,32 @@ TEST(OwnToolName, AClashAfterSanitisingGetsAnotherName) {
   EXPECT_LE(second.size(), kMaxToolNameChars);
 }
 
-TEST(FormToolName, IsSnakeCaseAndAvoidsGenericToolNames) {
+TEST(FormToolName, IsSnakeCaseWithTheFormMark) {
   const auto& reserved = tools::ReservedNames();
   const std::set<std::string> taken(reserved.begin(), reserved.end());
-  EXPECT_EQ(FormName("Search Flights!", taken), "search_flights");
-  EXPECT_EQ(FormName("navigate", taken), "navigate_form");
-  EXPECT_EQ(FormName("click", taken), "click_form");
+  EXPECT_EQ(FormName("Search Flights!", taken), "form_search_flights");
+  EXPECT_EQ(FormName("navigate", taken), "form_navigate");
   EXPECT_EQ(FormName("webmcp_x", taken), "form_webmcp_x");  // never mistaken for a WebMCP tool
-  EXPECT_FALSE(FormName("webmcp_x", taken).starts_with("webmcp_"));
-  EXPECT_EQ(FormName("", taken), "form");
+  EXPECT_EQ(FormName("form_3", taken), "form_3");           // the extension's own fallback keeps its one mark
+  EXPECT_EQ(FormName("", taken), "form_1");
+}
+
+// Issue 17: a page named its form like another server's tool to pass as it.
+TEST(FormToolName, APageCannotNameAFormLikeATool) {
+  const auto& reserved = tools::ReservedNames();
+  const std::set<std::string> taken(reserved.begin(), reserved.end());
+  for (const char* name : {"take_screenshot", "click", "screenshot", "evaluate_script", "list_tabs"}) {
+    const std::string got = FormName(name, taken);
+    EXPECT_TRUE(got.starts_with("form_")) << got;
+    EXPECT_EQ(std::ranges::find(reserved, got), reserved.end()) << got;
+  }
 }
 
 TEST(FormToolName, TwoFormsOfTheSameNameAreNumbered) {
-  std::set<std::string> taken = {"search"};
-  EXPECT_EQ(FormName("search", taken), "search_2");
-  taken.insert("search_2");
-  EXPECT_EQ(FormName("search", taken), "search_3");
+  std::set<std::string> taken = {"form_search"};
+  EXPECT_EQ(FormName("search", taken), "form_search_2");
+  taken.insert("form_search_2");
+  EXPECT_EQ(FormName("search", taken), "form_search_3");
   EXPECT_LE(FormName(std::string(100, 'a'), taken).size(), kMaxToolNameChars);
 }
 
@@ -154,13 +164,15 @@ TEST(OfferOwnTools, DescribesWithTheSeedPrefixAndMarksPageText) {
   EXPECT_TRUE(offered[0].listed);
 }
 
-TEST(OfferOwnTools, CarriesTheReadOnlyHint) {
+// Issue 17: the page's "read-only" is its word, not ours: no annotation says it.
+TEST(OfferOwnTools, PassesNoReadOnlyHintThePageGave) {
   Json tool = WebMcpTool("list");
   tool["readOnly"] = true;
   auto parsed = ParsePageToolsEvent(Event({tool, WebMcpTool("other")}));
   const auto offered = Offer(parsed->set, 0, {}, true);
-  EXPECT_EQ(offered[0].mcp_tool["annotations"]["readOnlyHint"], true);
-  EXPECT_FALSE(offered[1].mcp_tool["annotations"].contains("readOnlyHint"));
+  EXPECT_FALSE(offered[0].mcp_tool["annotations"].contains("readOnlyHint"));
+  EXPECT_FALSE(offered[0].mcp_tool["annotations"].contains("destructiveHint"));
+  EXPECT_EQ(offered[0].mcp_tool["annotations"]["openWorldHint"], true);
 }
 
 TEST(OfferOwnTools, ListsAtMostTheBudgetAndNamesTheRest) {
@@ -195,7 +207,7 @@ TEST(OfferOwnTools, NothingIsListedWhenAutoRegisterIsOffButEveryToolHasAName) {
   }
 }
 
-TEST(OfferOwnTools, AFormNamedLikeAGenericToolIsRenamed) {
+TEST(OfferOwnTools, AFormNamedLikeAGenericToolGetsTheMark) {
   Json form = {{"name", "navigate"},
                {"source", "form"},
                {"description", "Fill and submit"},
@@ -203,7 +215,7 @@ TEST(OfferOwnTools, AFormNamedLikeAGenericToolIsRenamed) {
   auto parsed = ParsePageToolsEvent(Event({form}));
   const auto& reserved = tools::ReservedNames();
   const auto offered = Offer(parsed->set, 0, {reserved.begin(), reserved.end()}, true);
-  EXPECT_EQ(offered[0].mcp_name, "navigate_form");
+  EXPECT_EQ(offered[0].mcp_name, "form_navigate");
   EXPECT_TRUE(offered[0].mcp_tool["description"].get<std::string>().starts_with("[Form • localhost:8000 • Page 0] "));
 }
 

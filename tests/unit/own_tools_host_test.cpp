@@ -237,10 +237,10 @@ TEST_F(OwnToolsTest, APageNameEqualToAnotherToolsMcpNameDoesNotShadowIt) {
   SetUpTabs();
   Peer& s = Session();
   CallTool(s, "focus_tab", {{"tabId", 4}});
-  Json form = OwnTool("navigate", "form");         // listed as navigate_form
-  PageTools(4, {form, OwnTool("navigate_form")});  // and a WebMCP tool the page named navigate_form
-  ASSERT_TRUE(PumpUntil([&] { return HasTool(s, "navigate_form"); }));
-  StartTool(s, 82, "call_webmcp_tool", {{"name", "navigate_form"}, {"arguments", {{"text", "x"}}}});
+  Json form = OwnTool("navigate", "form");         // listed as form_navigate
+  PageTools(4, {form, OwnTool("form_navigate")});  // and a WebMCP tool the page named form_navigate
+  ASSERT_TRUE(PumpUntil([&] { return HasTool(s, "form_navigate"); }));
+  StartTool(s, 82, "call_webmcp_tool", {{"name", "form_navigate"}, {"arguments", {{"text", "x"}}}});
   EXPECT_EQ(ExtRequest(ext_method::kPageToolCall)["params"]["source"], "form");
 }
 

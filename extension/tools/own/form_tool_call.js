@@ -1,5 +1,7 @@
-// Runs a form tool (source "form" or "declarative", made by forms_main.js):
-// reads its descriptor from the page's registry, checks the arguments, fills
+// Runs a form tool (source "form" or "declarative", made by forms_isolated.js):
+// reads its descriptor from our isolated world — never from the page's own,
+// which could aim our trusted input (docs/policy.md "Threat model"), checks
+// the arguments, fills
 // the fields with trusted input as fill_form does, then submits with a trusted
 // click on the form's submit button (requestSubmit() when it has none) and
 // answers as click does (docs/protocol.md "The page's own tools").
@@ -207,10 +209,7 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped) {
 
   let d;
   try {
-    d = await inDocument(tabId, documentId, (n) => {
-      const reg = window[Symbol.for('tabbridge.pagetools.v1')];
-      return reg && typeof reg.describe === 'function' ? reg.describe(n) : null;
-    }, [name], 'MAIN');
+    d = await inDocument(tabId, documentId, (n) => globalThis.__tabbridgeForms?.describe(n) ?? null, [name], 'ISOLATED');
   } catch (e) {
     if (e instanceof DocumentGone) throw changed();
     throw e;

@@ -1,6 +1,6 @@
 // The page's own tools, service-worker side (docs/protocol.md "The page's own
 // tools"): keeps the tool list each tab's top document reported (through
-// own_tools_relay.js, from own_tools_main.js), tells the host with
+// own_tools_relay.js, from own_tools_main.js and forms_isolated.js), tells the host with
 // `page.tools` whenever it changes, and runs `pagetool.call` in the document
 // the list came from. Form tools are run by form_tool_call.js.
 
@@ -16,8 +16,9 @@ import { navGraceWithin, watchTopFrame, withNavigatedTo } from '../shared/naviga
 import { errorResult } from '../stack/results.js';
 import { cleanTools, normalise } from './own_tools_checks.js';
 
-const MAIN_SCRIPTS = ['page/own_tools_main.js', 'page/forms_main.js'];
-const RELAY_SCRIPT = 'page/own_tools_relay.js';
+// The page's world lists WebMCP tools; ours finds the forms and relays both.
+const MAIN_SCRIPTS = ['page/own_tools_main.js'];
+const ISOLATED_SCRIPTS = ['page/forms_isolated.js', 'page/own_tools_relay.js'];
 const WATCHED_URL = /^https?:/;
 const APIS = new Set(['native', 'polyfill', 'legacy']);
 // A page can dispatch its reports itself, in a loop: at most one report of a
@@ -183,7 +184,7 @@ async function injectIntoOpenTabs() {
     const target = { tabId: t.id }; // the top frame
     try {
       await chrome.scripting.executeScript({ target, world: 'MAIN', files: MAIN_SCRIPTS, injectImmediately: true });
-      await chrome.scripting.executeScript({ target, world: 'ISOLATED', files: [RELAY_SCRIPT], injectImmediately: true });
+      await chrome.scripting.executeScript({ target, world: 'ISOLATED', files: ISOLATED_SCRIPTS, injectImmediately: true });
     } catch (e) {
       console.debug(`tabbridge: page tools not injected into tab ${t.id}: ${e.message}`);
     }

@@ -1,7 +1,14 @@
-// Forms as tools (MAIN world, top frame, document_start; loaded right after
-// own_tools_main.js, whose registry this plugs into as the source "forms").
+// Forms as tools (ISOLATED world, top frame, document_start; loaded right
+// before own_tools_relay.js, which merges this list with the page's WebMCP
+// list and asks describe() when a form tool is called).
 // docs/protocol.md "The page's own tools": source "form" (introspected) and
 // "declarative" (<form toolname>, only where the browser does not list them).
+//
+// Why the isolated world: a form tool is run with trusted input (CDP clicks
+// and typing, which a page cannot tell from the user's), aimed where the
+// descriptor below says. Only our own code may write that: the page's scripts
+// cannot reach this world's objects (docs/policy.md "Threat model"). The
+// page sees the same DOM; what it defines on its own window does not reach here.
 //
 // Decisions:
 // * Top document only: forms in iframes are not introspected (the registry
@@ -30,13 +37,14 @@
 // before it, else the action path's last segment, else the generic button
 // text, else form_N.
 //
-// Captures what it uses at document_start: the page may replace globals later.
+// Captures what it uses at document_start (a habit from the main world; here
+// the page cannot replace them).
 (() => {
   'use strict';
   try {
     if (window.top !== window) return;
-    const registry = window[Symbol.for('tabbridge.pagetools.v1')];
-    if (!registry || typeof registry.addSource !== 'function') return;
+    // Injected twice (manifest, then programmatically after an update): the first stays.
+    if (globalThis.__tabbridgeForms) return;
 
     const MAX_FORM_TOOLS = 8; // PageToolLimits.MAX_FORM_TOOLS (protocol.js)
     const MAX_SCHEMA_CHARS = 7 * 1024; // under MAX_SCHEMA_BYTES (8 KiB), room for escaping
@@ -577,10 +585,7 @@
       } catch {
         return out;
       }
-      let native = false;
-      try {
-        native = !!registry.nativeDeclarative();
-      } catch { /* treat as absent */ }
+      const native = nativeDeclarative;
       // Declarative names are the page's: reserve them before making ours.
       const declared = forms.filter((f) => hasAttr(f, 'toolname') && collapse(getAttr(f, 'toolname')));
       if (!native) for (const f of declared) used.add(collapse(getAttr(f, 'toolname')));
@@ -627,8 +632,8 @@
       if (sig === last) return;
       last = sig;
       try {
-        registry.changed();
-      } catch { /* registry gone */ }
+        onChange?.();
+      } catch { /* the relay's to handle */ }
     };
     const schedule = () => {
       if (pending) return;
@@ -669,15 +674,33 @@
       }
     };
 
-    registry.addSource('forms', { list: () => {
-      try {
-        const tools = scan();
-        last = JSONstringify(tools);
-        return tools;
-      } catch {
-        return [];
-      }
-    } });
+    // What own_tools_relay.js (this world) uses. Descriptors keep their
+    // _target (selectors of our own making) here; the relay sends only the
+    // public part.
+    let current = new Map(); // name -> descriptor of the last list
+    let nativeDeclarative = false; // the browser lists <form toolname> itself
+    let onChange = null;
+    globalThis.__tabbridgeForms = Object.freeze({
+      list() {
+        try {
+          const tools = scan();
+          last = JSONstringify(tools);
+          current = new Map(tools.map((t) => [t.name, t]));
+          return tools;
+        } catch {
+          return [];
+        }
+      },
+      describe: (name) => current.get(name) ?? null,
+      setNativeDeclarative(value) {
+        if (nativeDeclarative === !!value) return;
+        nativeDeclarative = !!value;
+        schedule();
+      },
+      onChange(fn) {
+        onChange = fn;
+      },
+    });
 
     const mo = new MO(onMutations);
     moObserve(mo, document, {
