@@ -18,4 +18,4 @@ async function clickTool(tabId, { ref, selector, button = 'left', doubleClick = 
   return navResult(textResult(account(how, loc.note, await afterState(tabId, loc.frameId, loc.args, loc.state, fx), fx.effects)), fx);
 }
 
-export const tool = pageTool(clickTool, { debugger: 'required', name: 'click' });
+export const tool = pageTool(clickTool, { debugger: 'required', name: 'click', acts: true });

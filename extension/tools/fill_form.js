@@ -103,4 +103,4 @@ async function fillFormTool(tabId, { fields, submit = false, submitRef }, { sign
   return answer(account(filled, how, outcome, fx.effects), false, submitted);
 }
 
-export const tool = pageTool(fillFormTool, { debugger: 'required', name: 'fill_form' });
+export const tool = pageTool(fillFormTool, { debugger: 'required', name: 'fill_form', acts: true });

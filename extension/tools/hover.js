@@ -19,4 +19,4 @@ async function hoverTool(tabId, { ref, selector }, { signal, recheckSite }) {
   return navResult(textResult(account(`hovering over ${loc.desc}`, loc.note, await afterState(tabId, loc.frameId, loc.args, loc.state, fx), fx.effects)), fx);
 }
 
-export const tool = pageTool(hoverTool, { debugger: 'required', name: 'hover' });
+export const tool = pageTool(hoverTool, { debugger: 'required', name: 'hover', acts: true });

@@ -53,4 +53,4 @@ async function scrollTool(tabId, { ref, selector, dx, dy, x, y }, { signal, rech
   return navResult(done(now, moved ? `scrolled ${now.what} by mouse wheel (${by})` : `${now.what} did not move (mouse wheel ${by})`), fx);
 }
 
-export const tool = pageTool(scrollTool, { debugger: 'required', name: 'scroll' });
+export const tool = pageTool(scrollTool, { debugger: 'required', name: 'scroll', acts: true });

@@ -17,4 +17,4 @@ async function selectOptionTool(tabId, { ref, selector, values }, { signal, rech
   return navResult(textResult(account(`selected ${r.selected.map(show).join(', ')} in ${r.desc}`, fx.effects)), fx);
 }
 
-export const tool = pageTool(selectOptionTool, { debugger: 'required', name: 'select_option' });
+export const tool = pageTool(selectOptionTool, { debugger: 'required', name: 'select_option', acts: true });

@@ -42,4 +42,4 @@ async function typeTextTool(tabId, { ref, selector, text, clear = false, submit 
   return navResult(maskSecrets(textResult(account(how, f.note, submit ? 'pressed Enter' : '', after, fx.effects)), secrets), fx);
 }
 
-export const tool = pageTool(typeTextTool, { debugger: 'required', name: 'type' });
+export const tool = pageTool(typeTextTool, { debugger: 'required', name: 'type', acts: true });

@@ -14,7 +14,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 
 import { CdpConnection, cdpEvaluate, devToolsPages, openTabFromBrowser, targetWsUrl, useHarness, waitFor } from './harness.mjs';
-import { allText, decodePng, imagesOf, startPageBrowser } from './page_helpers.mjs';
+import { allText, decodePng, el, imagesOf, refOf, startPageBrowser } from './page_helpers.mjs';
 import { listTools } from './own_tools_helpers.mjs';
 
 // Site A allowed, site D denied, as the review tested it.
@@ -200,6 +200,21 @@ describe('attack: page-aimed input', { timeout: 300_000 }, () => {
     assert.equal(await tab.frameEval('attack-input-bank', 'window.trustedClicks'), 0, 'trusted input reached the denied frame');
     assert.match(forged.name, /^webmcp_/, `the page's tool is listed like one of ours: ${forged.name}`);
     assert.notEqual(forged.annotations?.readOnlyHint, true, "the page's word read-only became ours");
+  });
+
+  it('a click on a ref inside a frame of a denied site is denied, and no trusted click lands there', async (t) => {
+    const tab = await env.open('/attack-input-frame.html', { t });
+    await tab.frameEval('attack-input-bank', 'window.trustedClicks');
+    const snap = await waitFor(async () => {
+      const [text] = await env.snapshot();
+      return /Transfer all funds/.test(text) ? text : null;
+    }, { what: "the D frame's button in the snapshot" });
+    const ref = refOf(snap, el('button', 'Transfer all funds'));
+    const r = await env.s.call('click', { ref });
+    assert.equal(await tab.frameEval('attack-input-bank', 'window.trustedClicks'), 0, 'a trusted click landed in the denied frame');
+    assert.equal(r.isError, true, allText(r));
+    assert.match(allText(r), /frame of http:\/\/localhost:\d+: click denied on localhost/);
+    assert.equal(r.structuredContent?.denied?.rule, 1);
   });
 
   it('the page cannot add a tool source to the registry it can reach', async (t) => {

@@ -7,6 +7,7 @@
 // parent finds the <iframe> whose chrome.runtime.getFrameId() is the child and
 // adds its content-box offset (and scale), scrolling it into view if needed.
 
+import { assertFrameAllowed } from '../stack/frame_guard.js';
 import { Deadlines } from '../../worker/protocol.js';
 import { checkpoint, chromeErrorKind, HUNG_ADVICE, tabGone, ToolError } from '../stack/errors.js';
 import { sleep, withTimeout } from '../../worker/time.js';
@@ -80,6 +81,7 @@ export async function targetOf(tabId, { ref, selector } = {}) {
     const parsed = await parseRef(tabId, ref);
     if (!parsed) throw new ToolError(`"${ref}" is not a ref; refs look like e12 or f1e3 (from snapshot)`);
     if (parsed.frameId === null) throw new ToolError(`stale ref ${ref}: that frame is gone — take a new snapshot`, { stale: true });
+    await assertFrameAllowed(tabId, parsed.frameId); // an acting call's target in a frame of another site: the policy decides
     return { frameId: parsed.frameId, args: { ref: String(ref), localRef: parsed.local } };
   }
   if (typeof selector === 'string' && selector.trim()) return { frameId: 0, args: { selector } };

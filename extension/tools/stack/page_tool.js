@@ -22,6 +22,7 @@ import { assertOnSite, isOnSite } from '../../worker/site_key.js';
 import { freshTab, knownTab } from '../../worker/tab_cache.js';
 import { watchTopFrame } from '../shared/navigated_to.js';
 import { pinTop as pinTopFrame } from './pinned_top.js';
+import { Denied, guardFrames } from './frame_guard.js';
 import { tabGone, ToolError } from './errors.js';
 import { errorResult } from './results.js';
 import { requireTabId } from './tab.js';
@@ -35,8 +36,10 @@ import { requireTabId } from './tab.js';
 // or is dropped for PAGE_MOVED (pinned_top.js): true checks before the tool
 // runs; 'tool' gives the tool ctx.pin to check when it is ready (screenshot:
 // after the tab was brought forward, which the page sees).
+// acts: trusted input; its targets in frames of another site are decided by
+// the host first (frame_guard.js).
 export function pageTool(run, { onCrashedTab = false, debugger: needsDebugger = 'none', name = 'tool', watchTop = false,
-  pinTop = false } = {}) {
+  pinTop = false, acts = false } = {}) {
   const answer = catchToolError(run);
   return (params, ctx) => {
     const { [POLICY_URL_PARAM]: policyUrl, tabId, ...args } = params ?? {};
@@ -46,6 +49,7 @@ export function pageTool(run, { onCrashedTab = false, debugger: needsDebugger = 
     return usingTab(tabId, async () => {
       const nav = watchTop && Number.isInteger(tabId) ? watchTopFrame(tabId) : null;
       const pin = pinTop && Number.isInteger(tabId) ? pinTopFrame(tabId, policyUrl) : null;
+      const releaseFrames = acts && Number.isInteger(tabId) ? guardFrames(tabId, policyUrl, ctx?.requestId) : null;
       try {
         // The tab as last reported, when it passes; a look at the browser when
         // not (tab_cache.js: an event on its way may have been overtaken). A
@@ -66,6 +70,7 @@ export function pageTool(run, { onCrashedTab = false, debugger: needsDebugger = 
       } finally {
         nav?.dispose();
         pin?.dispose();
+        releaseFrames?.();
       }
     });
   };
@@ -101,6 +106,7 @@ export function catchToolError(fn) {
       return await fn(...args);
     } catch (e) {
       if (e instanceof ToolError) return errorResult(e.message);
+      if (e instanceof Denied) return e.result;
       throw e;
     }
   };
