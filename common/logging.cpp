@@ -1,5 +1,9 @@
 #include "common/logging.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -15,6 +19,13 @@ void InitLogging(std::string_view program, std::string_view default_level) {
   std::vector<spdlog::sink_ptr> sinks;
   sinks.push_back(std::make_shared<spdlog::sinks::stderr_sink_st>());
   if (const char* file = std::getenv("TABBRIDGE_LOG_FILE"); file != nullptr && *file != '\0') {
+    // Logs name pages and calls: the user's alone (0600), also a file an
+    // older version made 0644. The sink appends to what this made.
+    const int fd = ::open(file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+      (void)::fchmod(fd, 0600);
+      ::close(fd);
+    }
     try {
       sinks.push_back(std::make_shared<spdlog::sinks::basic_file_sink_st>(file));
     } catch (const spdlog::spdlog_ex& e) {

@@ -204,11 +204,20 @@ std::optional<std::string> ClearStaleProfileLock(const std::string& profile_dir)
   return owner;
 }
 
+std::expected<void, std::string> PrepareProfileDir(const std::string& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return std::unexpected("cannot create the profile " + dir + ": " + ec.message());
+  // The browser keeps the user's logins (cookies) here: the user's alone,
+  // also when an older tabbridge made it 0755.
+  fs::permissions(dir, fs::perms::owner_all, fs::perm_options::replace, ec);
+  if (ec) return std::unexpected("cannot make the profile " + dir + " private: " + ec.message());
+  return {};
+}
+
 void Launch(uv_loop_t* loop, const LaunchPlan& plan, std::uint64_t answer_within_ms,
             std::function<void(std::expected<std::unique_ptr<LaunchedBrowser>, std::string>)> done) {
-  std::error_code ec;
-  fs::create_directories(plan.profile_dir, ec);
-  if (ec) return done(std::unexpected("cannot create the profile " + plan.profile_dir + ": " + ec.message()));
+  if (auto ready = PrepareProfileDir(plan.profile_dir); !ready) return done(std::unexpected(ready.error()));
   if (const auto owner = ClearStaleProfileLock(plan.profile_dir)) {
     spdlog::warn("removed the profile lock left by a browser that is gone ({})", *owner);
   }

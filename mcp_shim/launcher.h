@@ -72,6 +72,9 @@ class LaunchedBrowser {
 // `done` runs once the extension load is requested (at once for --load-extension).
 // Over the pipe the browser must answer within answer_within_ms, or it is
 // stopped and `done` gets the error.
+// Creates the launch profile directory (and its parents) and makes it 0700.
+std::expected<void, std::string> PrepareProfileDir(const std::string& dir);
+
 void Launch(uv_loop_t* loop, const LaunchPlan& plan, std::uint64_t answer_within_ms,
             std::function<void(std::expected<std::unique_ptr<LaunchedBrowser>, std::string>)> done);
 

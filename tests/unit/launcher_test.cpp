@@ -5,6 +5,7 @@
 
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -183,6 +184,35 @@ TEST_F(ProfileLockTest, ALockOfABrowserStillStartingOnTheProfileStays) {
 }
 
 TEST_F(ProfileLockTest, NoLockIsNothingToDo) { EXPECT_EQ(ClearStaleProfileLock(dir_), std::nullopt); }
+
+}  // namespace
+}  // namespace tb
+
+namespace tb {
+namespace {
+
+mode_t ModeOfPath(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 0777) : 0;
+}
+
+// The launch profile holds the launched browser's logins: the user's alone.
+TEST(PrepareProfileDir, CreatesItPrivate) {
+  char tmpl[] = "/tmp/tb-profile-XXXXXX";
+  const std::string root = ::mkdtemp(tmpl);
+  ASSERT_TRUE(PrepareProfileDir(root + "/share/tabbridge/profile"));
+  EXPECT_EQ(ModeOfPath(root + "/share/tabbridge/profile"), 0700u);
+  std::filesystem::remove_all(root);
+}
+
+TEST(PrepareProfileDir, MakesAnOpenOnePrivate) {
+  char tmpl[] = "/tmp/tb-profile-XXXXXX";
+  const std::string root = ::mkdtemp(tmpl);
+  ASSERT_EQ(::chmod(root.c_str(), 0755), 0);
+  ASSERT_TRUE(PrepareProfileDir(root));
+  EXPECT_EQ(ModeOfPath(root), 0700u);
+  std::filesystem::remove_all(root);
+}
 
 }  // namespace
 }  // namespace tb
