@@ -114,9 +114,12 @@ Host::Reply Host::WithAuditLine(const Session& session, const std::string& name,
   AuditNote note;
   note.target = target;
   if (name == tools::kCallWebMcpTool) note.page_tool = field::String(args, "name").value_or("");
-  // Their errors may quote what was typed or filled (docs/audit.md: no values).
-  note.error_text = !(name == "type" || name == "fill_form" || name == "select_option" || name == "press_key" ||
-                      name == tools::kCallWebMcpTool || !tools::Find(name));
+  // An error's words only where they can quote nothing of the call or the
+  // page: the others may hold evaluated code and the values it met
+  // (evaluate), selectors and page text (click…), what was typed (type…) —
+  // docs/audit.md "What is never logged". An allow-list: a new tool logs none.
+  note.error_text =
+      name == tools::kOpenTab || name == tools::kCloseTab || name == "navigate" || name == "download_file";
   return [this, session_id = session.id(), name, url, note, reply = std::move(reply)](Json result) mutable {
     TakeWentTo(result, note);
     const Session* s = FindSession(session_id);

@@ -281,6 +281,45 @@ describe('attack: secrets a page hides', { timeout: 300_000 }, () => {
 
 // ==== medium: loopback aliases, the audit log, list_changed flood ===========
 
-describe('attack: policy sites, audit, notifications', () => {});
+describe('attack: policy sites, audit, notifications', { timeout: 300_000 }, () => {
+  const h = useHarness();
+  let env;
+  let s;
+
+  before(async () => {
+    const dir = await h.tempDir('tb-e2e-attack-host-');
+    const policy = path.join(dir, 'policy.json');
+    // D as the review had it, and the loopback address spelled as an IPv4-mapped IPv6 one.
+    await fsp.writeFile(policy, JSON.stringify(DENY_D));
+    env = await startPageBrowser(h, { name: 'attack-host', caps: 'eval', env: { TABBRIDGE_POLICY: policy } });
+    s = env.s;
+  });
+
+  const auditLines = async () => {
+    const text = await fsp.readFile(path.join(s.stateDir, 'tabbridge', 'audit.jsonl'), 'utf8').catch(() => '');
+    return text.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  };
+
+  // docs/audit.md: no evaluated code, no page values, no selectors. Before
+  // the fix an evaluate error and a click error carried them into the file.
+  it('the audit log keeps no code, page value or selector of a failed call', async (t) => {
+    const tab = await env.open('/a.html', { t });
+    await tab.eval("window.pageSecret = 'page-value-7731'");
+    const code = "(() => { const marker = 'code-marker-5519'; throw new Error(marker + window.pageSecret); })()";
+    const e = await s.call('evaluate', { expression: code });
+    assert.equal(e.isError, true, allText(e));
+    const c = await s.call('click', { selector: '#selector-marker-2284' });
+    assert.equal(c.isError, true, allText(c));
+    const lines = await waitFor(async () => {
+      const all = await auditLines();
+      return all.some((l) => l.tool === 'click') && all.some((l) => l.tool === 'evaluate') ? all : null;
+    }, { what: 'the audit lines of both calls' });
+    const text = JSON.stringify(lines);
+    for (const marker of ['code-marker-5519', 'page-value-7731', 'selector-marker-2284']) {
+      assert.ok(!text.includes(marker), `the audit log holds ${marker}: ${text}`);
+    }
+    assert.deepEqual(lines.filter((l) => ['evaluate', 'click'].includes(l.tool)).map((l) => l.outcome), ['error', 'error']);
+  });
+});
 
 // ---- end of section medium (host) -------------------------------------------
