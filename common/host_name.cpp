@@ -145,6 +145,19 @@ std::optional<std::string> CanonicalIpv6(std::string_view text) {
   return out;
 }
 
+// The dotted quad an IPv4-mapped IPv6 address (::ffff:0:0/96) carries.
+std::optional<std::string> MappedIpv4(std::string_view text) {
+  unsigned char bytes[16];
+  if (text.empty() || text.size() > 64 || inet_pton(AF_INET6, std::string(text).c_str(), bytes) != 1) {
+    return std::nullopt;
+  }
+  for (int i = 0; i < 10; ++i)
+    if (bytes[i] != 0) return std::nullopt;
+  if (bytes[10] != 0xff || bytes[11] != 0xff) return std::nullopt;
+  return std::to_string(bytes[12]) + "." + std::to_string(bytes[13]) + "." + std::to_string(bytes[14]) + "." +
+         std::to_string(bytes[15]);
+}
+
 // One part of a WHATWG IPv4 address: decimal, 0x hex or 0-led octal.
 std::optional<std::uint64_t> Ipv4Number(std::string_view part) {
   if (part.empty()) return std::nullopt;
@@ -249,6 +262,9 @@ std::expected<std::string, std::string> CanonicalHost(std::string_view raw, bool
     if (!raw.ends_with(']')) return std::unexpected("an IPv6 address needs its closing \"]\"");
     const auto v6 = CanonicalIpv6(raw.substr(1, raw.size() - 2));
     if (!v6) return std::unexpected("not an IPv6 address");
+    // An IPv4-mapped address (::ffff:a.b.c.d) reaches that IPv4 host: it is
+    // that site, so a rule on 127.0.0.1 or 169.254.169.254 holds for it too.
+    if (auto v4 = MappedIpv4(raw.substr(1, raw.size() - 2))) return *v4;
     return "[" + *v6 + "]";
   }
   if (raw.find_first_of("[]") != std::string_view::npos) return std::unexpected("not a host name");

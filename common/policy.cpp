@@ -525,6 +525,17 @@ std::expected<Pattern, std::string> ParsePattern(std::string_view text) {
   return pattern;
 }
 
+// Other spellings of this machine's loopback that reach what a rule names
+// (docs/policy.md "Sites"): 127.0.0.1 stands for 127.0.0.0/8 and 0.0.0.0,
+// localhost for *.localhost (RFC 6761). localhost and 127.0.0.1 stay two
+// sites: a rule names each one it means.
+static bool LoopbackAlias(std::string_view pattern_host, std::string_view site_host) {
+  if (pattern_host == "127.0.0.1")
+    return site_host == "0.0.0.0" || (site_host.starts_with("127.") && IsIpHost(site_host));
+  if (pattern_host == "localhost") return site_host.ends_with(".localhost");
+  return false;
+}
+
 bool Matches(const Pattern& pattern, const Site& site) {
   bool match = false;
   if (pattern.any) {
@@ -532,7 +543,7 @@ bool Matches(const Pattern& pattern, const Site& site) {
   } else if (pattern.file) {
     match = site.scheme == "file";
   } else if (!site.host.empty() && !pattern.host.empty()) {
-    match = site.host == pattern.host ||
+    match = site.host == pattern.host || LoopbackAlias(pattern.host, site.host) ||
             (pattern.subdomains && site.host.size() > pattern.host.size() && site.host.ends_with(pattern.host) &&
              site.host[site.host.size() - pattern.host.size() - 1] == '.');
   }

@@ -300,6 +300,17 @@ describe('attack: policy sites, audit, notifications', { timeout: 300_000 }, () 
     return text.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
   };
 
+  // With localhost denied, another name of loopback reached the same server
+  // (RFC 6761: *.localhost is loopback; Chrome resolves it so). Before the
+  // fix open_tab opened it.
+  it('a subdomain of a denied localhost is denied too', async () => {
+    const port = new URL(env.web.localhostOrigin).port;
+    const [result, text] = await s.pageErr('open_tab', { url: `http://app.localhost:${port}/a.html?alias` });
+    assert.match(text, /^open_tab denied on app\.localhost:\d+: rule 1 /);
+    assert.equal(result.structuredContent.denied.rule, 1);
+    assert.ok(!(await devToolsPages(env.port)).some((p) => p.url.includes('?alias')), 'a tab was opened');
+  });
+
   // docs/audit.md: no evaluated code, no page values, no selectors. Before
   // the fix an evaluate error and a click error carried them into the file.
   it('the audit log keeps no code, page value or selector of a failed call', async (t) => {

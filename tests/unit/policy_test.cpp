@@ -819,6 +819,31 @@ TEST(PolicyDecide, FileUrlsByFilePattern) {
   EXPECT_TRUE(Decide(policy, Cap::kRead, "https://x.com/").allowed);
 }
 
+// Issue 17: with 127.0.0.1 denied, the other spellings of loopback reached it.
+TEST(PolicySites, AnIpv4MappedIpv6AddressIsItsIpv4Site) {
+  EXPECT_EQ(S("http://[::ffff:127.0.0.1]:8080/").host, "127.0.0.1");
+  EXPECT_EQ(S("http://[::ffff:7f00:1]/").host, "127.0.0.1");
+  EXPECT_EQ(S("http://[::FFFF:a9fe:a9fe]/latest/meta-data").host, "169.254.169.254");
+  EXPECT_EQ(S("http://[::1]/").host, "[::1]");  // loopback IPv6 stays itself
+  EXPECT_EQ(S("http://[2001:db8::1]/").host, "[2001:db8::1]");
+}
+
+TEST(PolicyDecide, LoopbackAliasesAreDecidedAsTheLoopbackRuleSays) {
+  const Policy policy =
+      FromJson(R"({"rules": [{"sites": ["127.0.0.1", "localhost", "169.254.169.254"], "deny": ["all"]},
+                                               {"sites": ["*"], "allow": ["all"]}]})");
+  for (const char* url :
+       {"http://127.0.0.1:9/", "http://[::ffff:127.0.0.1]:9/", "http://127.0.0.2/", "http://127.1.2.3/",
+        "http://0.0.0.0:9/", "http://localhost/", "http://app.localhost/", "http://[::ffff:a9fe:a9fe]/"}) {
+    EXPECT_FALSE(Decide(policy, Cap::kRead, url).allowed) << url;
+  }
+  EXPECT_TRUE(Decide(policy, Cap::kRead, "http://128.0.0.1/").allowed);
+  EXPECT_TRUE(Decide(policy, Cap::kRead, "http://notlocalhost/").allowed);
+  // localhost and 127.0.0.1 stay two sites: a rule names each one it means.
+  const Policy only_v4 = FromJson(R"({"rules": [{"sites": ["127.0.0.1"], "deny": ["all"]}]})");
+  EXPECT_TRUE(Decide(only_v4, Cap::kRead, "http://localhost/").allowed);
+}
+
 TEST(PolicyDecide, FileUrlsOnlyWhereARuleNamesFile) {
   // The README's example allows "*": that must not reach ~/.ssh.
   const Policy star = FromJson(R"({"rules": [{"sites": ["*"], "allow": ["all"]}]})");
