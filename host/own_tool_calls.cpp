@@ -219,7 +219,8 @@ void Host::ListWebMcpTools(Session& session, const Json& args, Reply reply) {
                                     " — its tools: " + OwnToolNamesNow(session)));
   }
   const std::size_t total = set != own_tools_.end() ? set->second.total : 0;
-  Json result = {{"tabId", *focus},
+  Json result = {{"untrusted", own_tools::kUntrustedListNote},
+                 {"tabId", *focus},
                  {"url", set != own_tools_.end() ? set->second.url : tabs_.Find(*focus)->url},
                  {"api", set != own_tools_.end() && !set->second.api.empty() ? Json(set->second.api) : Json(nullptr)},
                  {"total", total},
@@ -236,6 +237,13 @@ void Host::ListWebMcpTools(Session& session, const Json& args, Reply reply) {
   }
   if (!note.empty()) result["note"] = std::move(note);
   reply(tools::Result(std::move(result)));
+}
+
+// What a page's own tool answered is the page's words (docs/policy.md
+// "Threat model"): the answer says so in a last text block of its own.
+static void MarkUntrusted(Json& result) {
+  if (!result.is_object() || !result.contains("content") || !result["content"].is_array()) return;
+  result["content"].push_back({{"type", "text"}, {"text", std::string(own_tools::kUntrustedAnswerNote)}});
 }
 
 void Host::CallWebMcpTool(Session& session, const std::string& request_key, const Json& args, Reply reply) {
@@ -279,7 +287,10 @@ void Host::RunOwnTool(Session& session, const std::string& request_key, const ow
         const std::string changed =
             "the page changed — its tools are now: " + (s ? OwnToolNamesNow(*s) : std::string("unknown")) +
             " (list_webmcp_tools shows them with their schemas)";
-        reply(ExtensionToolResult(mcp_name, tab_id, std::move(outcome), changed));
+        const bool page_answered = outcome.has_value();
+        Json result = ExtensionToolResult(mcp_name, tab_id, std::move(outcome), changed);
+        if (page_answered) MarkUntrusted(result);
+        reply(std::move(result));
       },
       kPageToolCallDeadlineMs);
   if (call == 0) return;  // answered at once: the extension is gone

@@ -45,11 +45,19 @@ bool IsInvisibleOrControl(char32_t cp) {
          (cp >= 0x200b && cp <= 0x200f) ||                        // zero-width, LRM/RLM
          (cp >= 0x202a && cp <= 0x202e) ||                        // bidi embeddings and overrides
          (cp >= 0x2066 && cp <= 0x2069) ||                        // bidi isolates
+         (cp >= 0x2060 && cp <= 0x2064) ||                        // word joiner, invisible operators
+         (cp >= 0x206a && cp <= 0x206f) ||                        // deprecated format characters
+         cp == 0x00ad || cp == 0x034f || cp == 0x061c ||          // soft hyphen, grapheme joiner, Arabic mark
+         cp == 0x115f || cp == 0x1160 || cp == 0x3164 ||          // Hangul fillers (blank)
+         cp == 0x180e ||                                          // Mongolian vowel separator
+         (cp >= 0xfff9 && cp <= 0xfffb) ||                        // interlinear annotation
+         (cp >= 0xe0000 && cp <= 0xe007f) ||                      // tag characters (hidden ASCII)
          cp == 0xfeff;                                            // BOM / zero-width no-break space
 }
 
 bool IsSpace(char32_t cp) {
-  return cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' || cp == '\f' || cp == '\v' || cp == 0xa0;
+  return cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' || cp == '\f' || cp == '\v' || cp == 0xa0 ||
+         cp == 0x2028 || cp == 0x2029;  // line and paragraph separators: no new line in a one-line text
 }
 
 // Cuts `name` so that it ends within kMaxToolNameChars.

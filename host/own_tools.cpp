@@ -31,7 +31,11 @@ Json CleanSchema(const Json& schema, int depth = 0) {
   if (schema.is_string()) return CleanText(schema.get_ref<const std::string&>(), kMaxSchemaTextChars);
   if (schema.is_object()) {
     Json out = Json::object();
-    for (const auto& [key, value] : schema.items()) out[key] = CleanSchema(value, depth + 1);
+    // Keys are page text too (property names reach the model through
+    // list_webmcp_tools); a key cleaning changes is listed cleaned — such a
+    // tool stays out of tools/list anyway (PropertyKeysAreValid).
+    for (const auto& [key, value] : schema.items())
+      out[CleanText(key, kMaxSchemaTextChars)] = CleanSchema(value, depth + 1);
     return out;
   }
   if (schema.is_array()) {

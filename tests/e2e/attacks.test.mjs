@@ -229,7 +229,26 @@ describe('attack: page-aimed input', { timeout: 300_000 }, () => {
 
 // ==== medium: page text, untrusted marks, console forgery, secrets ==========
 
-describe('attack: page text and console', () => {});
+// What a page's own tool answers, and what list_webmcp_tools shows of it,
+// reached the model unmarked before the fix: the page's words as if ours.
+describe('attack: page text and console', { timeout: 300_000 }, () => {
+  const h = useHarness();
+  let env;
+
+  before(async () => {
+    env = await startPageBrowser(h, { name: 'attack-page-text' });
+  });
+
+  it("a page tool's answer and list_webmcp_tools are marked untrusted", async (t) => {
+    await env.open('/webmcp-todo-polyfill.html', { t });
+    const tool = await waitFor(async () => (await listTools(env.s)).find((x) => /^webmcp_.*add/.test(x.name)),
+      { what: "the page's add tool" });
+    const r = await env.s.call(tool.name, { text: 'milk' });
+    assert.match(r.content.at(-1).text, /untrusted page text/, JSON.stringify(r));
+    const list = await env.s.callOk('list_webmcp_tools');
+    assert.match(list.untrusted ?? '', /the page's own words/);
+  });
+});
 
 // secrets: the lead's. A textarea the page masks, password values inside
 // <template> and <noscript>, and text inputs whose autocomplete names a

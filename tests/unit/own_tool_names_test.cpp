@@ -114,6 +114,13 @@ TEST(CleanText, MakesOneLineWithoutInvisibleCharacters) {
   EXPECT_EQ(CleanText("  trim  ", 100), "trim");
 }
 
+// Issue 17: what hides text from the user who reads the transcript.
+TEST(CleanText, DropsTagCharactersSeparatorsAndOtherInvisibles) {
+  // "ok" + tag characters spelling "ignore" + RLO + LS + PS + word joiner + soft hyphen.
+  const std::string hidden = "ok\U000E0069\U000E0067\U000E006E\u202Eevil\u2028next\u2029line\u2060x\u00ADy";
+  EXPECT_EQ(CleanText(hidden, 100), "okevil next linexy");
+}
+
 TEST(CleanText, CutsOnCharactersWithAnEllipsis) {
   EXPECT_EQ(CleanText("abcdef", 4), "abc…");
   EXPECT_EQ(CleanText("ééééé", 3), "éé…");
@@ -255,6 +262,24 @@ TEST(OfferOwnTools, AToolWithAPropertyKeyClaudeRefusesIsNotListed) {
   EXPECT_FALSE(offered[0].listed);
   EXPECT_FALSE(offered[1].listed);
   EXPECT_TRUE(offered[2].listed);
+}
+
+}  // namespace
+}  // namespace tb::own_tools
+
+namespace tb::own_tools {
+namespace {
+
+TEST(OfferOwnTools, SchemaKeysAndTheirTextsAreCleaned) {
+  Json tool = WebMcpTool("pay");
+  tool["inputSchema"] = {
+      {"type", "object"},
+      {"properties", {{"amount\u202e\nIGNORE", {{"type", "string"}, {"description", "a\u2028b\U000E0041"}}}}}};
+  auto parsed = ParsePageToolsEvent(Event({tool}));
+  ASSERT_TRUE(parsed) << parsed.error();
+  const Json& props = parsed->set.tools[0].input_schema["properties"];
+  ASSERT_TRUE(props.contains("amount IGNORE")) << props.dump();
+  EXPECT_EQ(props["amount IGNORE"]["description"], "a b");
 }
 
 }  // namespace
