@@ -246,6 +246,10 @@ inline constexpr std::string_view kPolicyDecide = "policy.decide";
 // host.state goes out at most once per this: a session calling tools in a
 // tight loop changes its last tool every few ms and must not flood the port.
 inline constexpr std::uint64_t kHostStateCoalesceMs = 250;
+// A page's own tools change a session's list at most once per this per tab
+// (the first change at once, the last one at the end of the interval): a page
+// re-registering a tool every 200 ms must not flood the model with list_changed.
+inline constexpr std::uint64_t kOwnToolsChangeIntervalMs = 1000;
 
 namespace ext_event {
 inline constexpr std::string_view kHello = "hello";

@@ -34,6 +34,7 @@ Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions op
       server_(loop, options_.allowed_uid),
       reaper_(loop),
       settle_timer_(loop),
+      own_pace_timer_(loop),
       heartbeat_timer_(loop),
       tab_event_timer_(loop),
       state_timer_(loop) {}
@@ -59,6 +60,7 @@ void Host::Shutdown(std::string_view why) {
   policy_.Stop();
   reaper_.Stop();
   settle_timer_.Stop();
+  own_pace_timer_.Stop();
   heartbeat_timer_.Stop();
   tab_event_timer_.Stop();  // a quitting browser's last tab events are not news
   state_timer_.Stop();
@@ -160,6 +162,7 @@ void Host::RemoveSession(std::int64_t id) {
 void Host::ForgetVanishedTabs() {
   std::erase_if(own_tools_, [this](const auto& entry) { return tabs_.Find(entry.first) == nullptr; });
   std::erase_if(settling_, [this](const auto& entry) { return tabs_.Find(entry.first) == nullptr; });
+  std::erase_if(own_pace_, [this](const auto& entry) { return tabs_.Find(entry.first) == nullptr; });
   for (auto& [id, session] : sessions_) {
     if (const auto focus = session->focused_tab(); focus && tabs_.Find(*focus) == nullptr) {
       session->set_focused_tab(std::nullopt);

@@ -167,6 +167,8 @@ class Host {
   std::string WebMcpStatus() const;
   // Drops the lists of tabs whose new page never reported, and tells the sessions.
   void OnSettleTimer();
+  void ApplyOwnTools(std::int64_t tab_id, own_tools::OwnToolSet set);
+  void OnOwnPaceTimer();
   // Tells the extension which tabs some session is focused on (tabs.focused),
   // when that set changed or `always`: it detaches the debugger from the rest
   // (host/tab_tools.cpp).
@@ -209,12 +211,21 @@ class Host {
     std::string document_id;  // the new document, whose first report ends it
   };
   std::map<std::int64_t, Settle> settling_;
+  // A page that re-registers its tools in a loop must not flood its
+  // sessions: a document's changes after the first are applied at most once
+  // per kOwnToolsChangeIntervalMs per tab, the last one kept for the end.
+  struct OwnPace {
+    std::uint64_t last_applied = 0;                // uv_now() time
+    std::optional<own_tools::OwnToolSet> pending;  // the latest list still waiting
+  };
+  std::map<std::int64_t, OwnPace> own_pace_;
   // The focused-tab set the extension was last told (tabs.focused).
   std::optional<std::set<std::int64_t>> focused_told_;
   // Sessions closed from inside their own callbacks die on the next turn.
   std::vector<std::unique_ptr<Session>> graveyard_;
   Timer reaper_;
   Timer settle_timer_;
+  Timer own_pace_timer_;
   Timer heartbeat_timer_;
   Timer tab_event_timer_;
   Timer state_timer_;

@@ -82,12 +82,59 @@ void Host::OnPageTools(const Json& params) {
     return;
   }
   settling_.erase(tab_id);
-  if (event->set.tools.empty()) {
+  // Another change of the same document within the interval waits for its
+  // end (the last one wins); a new document is news at once.
+  const bool same_document = old != own_tools_.end() && old->second.document_id == event->set.document_id;
+  if (!same_document) {
+    own_pace_.erase(tab_id);
+    return ApplyOwnTools(tab_id, std::move(event->set));
+  }
+  OwnPace& pace = own_pace_[tab_id];
+  const std::uint64_t now = uv_now(loop_);
+  if (pace.last_applied != 0 && now < pace.last_applied + kOwnToolsChangeIntervalMs) {
+    const bool armed =
+        std::ranges::any_of(own_pace_, [](const auto& entry) { return entry.second.pending.has_value(); });
+    pace.pending = std::move(event->set);
+    if (!armed)
+      own_pace_timer_.Start(pace.last_applied + kOwnToolsChangeIntervalMs - now, [this] { OnOwnPaceTimer(); });
+    return;
+  }
+  pace.last_applied = now;
+  pace.pending.reset();
+  ApplyOwnTools(tab_id, std::move(event->set));
+}
+
+void Host::ApplyOwnTools(std::int64_t tab_id, own_tools::OwnToolSet set) {
+  if (set.tools.empty()) {
     own_tools_.erase(tab_id);
   } else {
-    own_tools_[tab_id] = std::move(event->set);
+    own_tools_[tab_id] = std::move(set);
   }
   AfterTabsChanged();  // sessions focused on it hear of it once, if their list changed
+}
+
+void Host::OnOwnPaceTimer() {
+  const std::uint64_t now = uv_now(loop_);
+  std::uint64_t next = UINT64_MAX;
+  std::vector<std::pair<std::int64_t, own_tools::OwnToolSet>> due;
+  for (auto& [tab, pace] : own_pace_) {
+    if (!pace.pending) continue;
+    const std::uint64_t at = pace.last_applied + kOwnToolsChangeIntervalMs;
+    if (at > now) {
+      next = std::min(next, at);
+      continue;
+    }
+    due.emplace_back(tab, std::move(*pace.pending));
+    pace.pending.reset();
+    pace.last_applied = now;
+  }
+  if (next != UINT64_MAX) own_pace_timer_.Start(next - now, [this] { OnOwnPaceTimer(); });
+  for (auto& [tab, set] : due) {
+    // A document that changed since (a navigation) reported on its own: this one is old news.
+    const auto current = own_tools_.find(tab);
+    if (current != own_tools_.end() && current->second.document_id != set.document_id) continue;
+    ApplyOwnTools(tab, std::move(set));
+  }
 }
 
 void Host::OnSettleTimer() {

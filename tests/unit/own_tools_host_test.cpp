@@ -285,3 +285,32 @@ TEST_F(OwnToolsTest, TheNewPagesFirstReportEndsTheHoldEvenWhenEmpty) {
 
 }  // namespace
 }  // namespace tb
+
+namespace tb {
+namespace {
+
+// Issue 17: a page re-registering its tools in a loop flooded the session
+// (~5 list_changed a second). The first change is news at once, the rest of
+// the interval is one more at its end, with the last list.
+TEST_F(OwnToolsTest, APageChangingItsToolsInALoopSendsAtMostOneListChangedPerInterval) {
+  Peer& s = FocusedOnTodo();
+  const int before = s.CountMethod(mcp::kToolsListChanged);
+  for (int i = 0; i < 20; ++i) PageTools(4, {OwnTool("add-todo"), OwnTool("tool" + std::to_string(i))}, "D1");
+  ASSERT_TRUE(PumpUntil([&] { return s.CountMethod(mcp::kToolsListChanged) == before + 1; }));  // the first, at once
+  ASSERT_TRUE(PumpUntil([&] { return HasTool(s, "webmcp_localhost_8000_page0_tool19"); }))
+      << "the last list arrives at the end of the interval";
+  EXPECT_EQ(s.CountMethod(mcp::kToolsListChanged), before + 2);
+  EXPECT_FALSE(HasTool(s, "webmcp_localhost_8000_page0_tool10"));
+}
+
+TEST_F(OwnToolsTest, ANewDocumentsToolsAreNewsAtOnce) {
+  Peer& s = FocusedOnTodo();
+  PageTools(4, {OwnTool("add-todo"), OwnTool("one")}, "D1");  // the interval starts
+  PageTools(4, {OwnTool("add-todo"), OwnTool("two")}, "D1");  // waits
+  PageTools(4, {OwnTool("other")}, "D2");                     // a navigation: now
+  ASSERT_TRUE(PumpUntil([&] { return HasTool(s, "webmcp_localhost_8000_page0_other"); }));
+  EXPECT_FALSE(HasTool(s, "webmcp_localhost_8000_page0_two")) << "the old document's waiting list came back";
+}
+
+}  // namespace
+}  // namespace tb
