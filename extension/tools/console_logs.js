@@ -37,7 +37,8 @@ async function consoleLogsTool(tabId, { level = 'all', limit = DEFAULT_LIMIT, si
     for (const e of group) {
       lines.push(`- [${clock(e.timestamp)}] ${indent(e.text)}`);
       if (e.stack) lines.push(...stackLines(e.stack));
-      if (e.url && e.url !== here) lines.push(`  (on ${truncate(e.url, 300)})`);
+      if (e.frameId) lines.push(`  (from a frame: ${truncate(e.url, 300)})`);
+      else if (e.url && e.url !== here) lines.push(`  (on ${truncate(e.url, 300)})`);
     }
   }
   return documentResult(lines.join('\n'), { tabId, level, total: matching.length, count: entries.length, counts });

@@ -81,17 +81,27 @@ async function injectIntoOpenTabs() {
   }));
 }
 
+// Where an entry came from is the browser's word, never the page's: any
+// frame (a third-party ad included) can dispatch the relay's event with any
+// URL and time (docs/policy.md "Threat model"). The URL, origin and frame are
+// the sender's; a time in the future or long past is the time it arrived.
+const MAX_ENTRY_AGE_MS = 60_000;
 function clean(raw, sender) {
   if (!raw || typeof raw !== 'object') return null;
   const level = LEVELS.includes(raw.level) ? raw.level : 'log';
+  const now = Date.now();
+  const said = Number(raw.timestamp);
   const entry = {
     level,
     text: truncate(raw.text, MAX_TEXT),
-    timestamp: Number.isFinite(raw.timestamp) ? raw.timestamp : Date.now(),
-    url: typeof raw.url === 'string' ? raw.url : (sender.url ?? ''),
+    timestamp: Number.isFinite(said) && said <= now && said >= now - MAX_ENTRY_AGE_MS ? said : now,
+    url: sender.url ?? '',
   };
   if (typeof raw.stack === 'string' && raw.stack) entry.stack = truncate(raw.stack, MAX_STACK);
-  if (sender.frameId) entry.frameId = sender.frameId;
+  if (sender.frameId) {
+    entry.frameId = sender.frameId;
+    if (sender.origin) entry.origin = sender.origin;
+  }
   return entry;
 }
 

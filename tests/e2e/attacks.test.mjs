@@ -248,6 +248,18 @@ describe('attack: page text and console', { timeout: 300_000 }, () => {
     const list = await env.s.callOk('list_webmcp_tools');
     assert.match(list.untrusted ?? '', /the page's own words/);
   });
+
+  // A third-party frame wrote console entries claiming the top page's URL,
+  // an error level and a time of its choosing: console_logs showed them as
+  // the page's. Entries now carry the frame the browser says they came from.
+  it("a frame cannot write console entries in the page's name", async (t) => {
+    env.web.vars.DENIED_ORIGIN = env.web.localhostOrigin;
+    env.web.vars.TOP_URL = encodeURIComponent(env.web.url('/attack-console.html'));
+    const tab = await env.open('/attack-console.html', { t });
+    await waitFor(() => tab.frameEval('attack-console-ad', 'window.forged === true'), { what: 'the frame to forge' });
+    const logs = allText(await env.s.pageOk('console_logs', {}));
+    assert.ok(!logs.includes('forged-entry-6612'), `console_logs shows the frame's entry as the page's: ${logs}`);
+  });
 });
 
 // secrets: the lead's. A textarea the page masks, password values inside
