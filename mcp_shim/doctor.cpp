@@ -176,6 +176,11 @@ int RunDoctor() {
                   "fix it (docs/policy.md); `tabbridge policy` checks it again");
       break;
   }
+  // What no policy covers (docs/policy.md "Threat model"), said where the policy is.
+  report.Note(
+      "policy does not cover: frames of other sites inside an allowed page are read with it "
+      "(acting in them is decided for their own site); \"*\" is the web, local files only where a rule "
+      "names file:; any process of your own user can connect to the socket and drive every session");
 
   // 7. What MCP clients can speak to this shim.
   report.Ok("MCP revisions spoken: " + mcp::ProtocolVersionList() + " (tabbridge " + std::string(kVersion) + ")");

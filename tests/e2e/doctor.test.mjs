@@ -67,6 +67,7 @@ describe('tabbridge doctor', { timeout: 90_000 }, () => {
     assert.match(stdout, /FAIL {2}policy: .*policy\.json is malformed: rule 1: .*alow.* — the host denies everything/);
     // The host found its file in the browser's environment: the session's own (none).
     assert.match(stdout, /ok {4}live host browser-0: no policy file at .*policy\.json/);
+    assert.match(stdout, /note {2}policy does not cover: frames of other sites .*any process of your own user/);
   });
 
   it('names a manifest whose host is not executable', async () => {
