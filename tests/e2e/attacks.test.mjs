@@ -20,6 +20,15 @@ import { listTools } from './own_tools_helpers.mjs';
 // Site A allowed, site D denied, as the review tested it.
 export const DENY_D = { rules: [{ sites: ['localhost'], deny: ['all'] }] };
 
+// A browser whose host enforces DENY_D; fixture pages name D as {{DENIED_ORIGIN}}.
+async function startDenyingD(h, name, { caps = null } = {}) {
+  const policy = path.join(await h.tempDir(`tb-e2e-${name}-`), 'policy.json');
+  await fsp.writeFile(policy, JSON.stringify(DENY_D));
+  const env = await startPageBrowser(h, { name, caps, env: { TABBRIDGE_POLICY: policy } });
+  env.web.vars.DENIED_ORIGIN = env.web.localhostOrigin;
+  return env;
+}
+
 // ==== 1. screenshot and reads return a denied page ==========================
 
 // A page on A that navigates on what a screenshot makes it see — the tab
@@ -32,11 +41,7 @@ describe('attack: capture', { timeout: 300_000 }, () => {
   let env;
 
   before(async () => {
-    const dir = await h.tempDir('tb-e2e-attack-capture-');
-    const policy = path.join(dir, 'policy.json');
-    await fsp.writeFile(policy, JSON.stringify(DENY_D));
-    env = await startPageBrowser(h, { name: 'attack-capture', env: { TABBRIDGE_POLICY: policy } });
-    env.web.vars.DENIED_ORIGIN = env.web.localhostOrigin;
+    env = await startDenyingD(h, 'attack-capture');
   });
 
   // The screenshot must not be D's (solid red). A page captured before it
@@ -118,12 +123,8 @@ describe('attack: download redirects', { timeout: 300_000 }, () => {
   let s;
 
   before(async () => {
-    const dir = await h.tempDir('tb-e2e-attack-download-');
-    const policy = path.join(dir, 'policy.json');
-    await fsp.writeFile(policy, JSON.stringify(DENY_D));
-    env = await startPageBrowser(h, { name: 'attack-download', caps: 'download', env: { TABBRIDGE_POLICY: policy } });
+    env = await startDenyingD(h, 'attack-download', { caps: 'download' });
     s = env.s;
-    env.web.vars.DENIED_ORIGIN = env.web.localhostOrigin;
   });
 
   const downloaded = async () => {
@@ -184,11 +185,7 @@ describe('attack: page-aimed input', { timeout: 300_000 }, () => {
   let env;
 
   before(async () => {
-    const dir = await h.tempDir('tb-e2e-attack-input-');
-    const policy = path.join(dir, 'policy.json');
-    await fsp.writeFile(policy, JSON.stringify(DENY_D));
-    env = await startPageBrowser(h, { name: 'attack-input', env: { TABBRIDGE_POLICY: policy } });
-    env.web.vars.DENIED_ORIGIN = env.web.localhostOrigin;
+    env = await startDenyingD(h, 'attack-input');
   });
 
   it('a forged form tool cannot aim trusted input into a denied frame', async (t) => {
@@ -318,11 +315,7 @@ describe('attack: policy sites, audit, notifications', { timeout: 300_000 }, () 
   let s;
 
   before(async () => {
-    const dir = await h.tempDir('tb-e2e-attack-host-');
-    const policy = path.join(dir, 'policy.json');
-    // D as the review had it, and the loopback address spelled as an IPv4-mapped IPv6 one.
-    await fsp.writeFile(policy, JSON.stringify(DENY_D));
-    env = await startPageBrowser(h, { name: 'attack-host', caps: 'eval', env: { TABBRIDGE_POLICY: policy } });
+    env = await startDenyingD(h, 'attack-host', { caps: 'eval' });
     s = env.s;
   });
 
