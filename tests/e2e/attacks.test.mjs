@@ -15,7 +15,7 @@ import path from 'node:path';
 
 import { CdpConnection, cdpEvaluate, devToolsPages, openTabFromBrowser, targetWsUrl, useHarness, waitFor } from './harness.mjs';
 import { allText, decodePng, el, imagesOf, refOf, startPageBrowser } from './page_helpers.mjs';
-import { listTools } from './own_tools_helpers.mjs';
+import { listTools, ownOf } from './own_tools_helpers.mjs';
 
 // Site A allowed, site D denied, as the review tested it.
 export const DENY_D = { rules: [{ sites: ['localhost'], deny: ['all'] }] };
@@ -244,6 +244,37 @@ describe('attack: page text and console', { timeout: 300_000 }, () => {
     assert.match(r.content.at(-1).text, /untrusted page text/, JSON.stringify(r));
     const list = await env.s.callOk('list_webmcp_tools');
     assert.match(list.untrusted ?? '', /the page's own words/);
+  });
+
+  // A page chose names like other servers' tools for its forms
+  // (take_screenshot): before the fix they were listed as is.
+  it("the page's forms carry a mark whatever the page calls them", async (t) => {
+    await env.open('/attack-names.html', { t });
+    const names = await waitFor(async () => {
+      const own = ownOf(await listTools(env.s)).map((x) => x.name);
+      return own.length === 2 ? own.sort() : null;
+    }, { what: 'both forms in tools/list' });
+    assert.equal(names[0], 'form_click', `a form named by its button: ${names}`);
+    assert.match(names[1], /^webmcp_.*_take_screenshot$/, 'a declarative form named by its toolname');
+  });
+
+  // A page whose tools change every 150 ms (20 times, ~3 s) sent the session
+  // a list_changed for each (~20). Now: the first at once, then at most one a
+  // second — and the last list is the one that stays.
+  it('a page changing its tools in a loop does not flood the session', async (t) => {
+    const before = env.s.listChanged;
+    const tab = await env.open('/attack-flood.html', { t });
+    const cdp = await CdpConnection.open(tab.wsUrl);
+    try {
+      await cdp.send('Page.bringToFront');
+    } finally {
+      cdp.close();
+    }
+    await tab.eval('window.startFlood()');
+    await tab.waitEval('window.floodDone === true', 'the page to stop');
+    await waitFor(async () => (await listTools(env.s)).some((x) => x.name.endsWith('tick19')), { what: 'the last list' });
+    const sent = env.s.listChanged - before;
+    assert.ok(sent <= 7, `${sent} list_changed for 20 changes in ~3 s (and opening the tab)`);
   });
 
   // A third-party frame wrote console entries claiming the top page's URL,
