@@ -52,6 +52,11 @@ inline constexpr std::size_t kMaxToolResultBytes = 16 * 1024 * 1024;
 // --- deadlines --------------------------------------------------------------
 // Every request to the extension ends by then; tab operations take milliseconds.
 inline constexpr std::uint64_t kDefaultExtensionDeadlineMs = 10'000;
+// open_tab answers once the new tab's page is parsed (DOMContentLoaded), or
+// after this with loading: true — within the request's own deadline, with
+// room for the answer (the host asks for less when that deadline is shorter).
+inline constexpr std::uint64_t kOpenTabLoadWaitMs = 8'000;
+static_assert(kOpenTabLoadWaitMs + 2'000 <= kDefaultExtensionDeadlineMs);
 // Page tools (snapshot of a huge page, a slow click) end by then; navigate and
 // wait_for get their own timeout plus kPageDeadlineMarginMs.
 inline constexpr std::uint64_t kPageToolDeadlineMs = 30'000;

@@ -1,4 +1,5 @@
 // The tab tools of seed 000: list_tabs, open_tab, focus_tab, close_tab.
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -56,8 +57,11 @@ void Host::OpenTab(Session& session, const std::string& request_key, const Json&
   }
   session.Hold();
   const auto session_id = session.id();
+  // The page's wait leaves 2 s of the request's deadline for the answer.
+  const std::uint64_t deadline = options_.extension_deadline_ms;
+  const std::uint64_t load_wait = deadline > 2'000 ? std::min(kOpenTabLoadWaitMs, deadline - 2'000) : 0;
   const auto call = extension_.Call(
-      ext_method::kTabsCreate, {{"url", url}, {"active", false}},
+      ext_method::kTabsCreate, {{"url", url}, {"active", false}, {"loadWaitMs", load_wait}},
       [this, session_id, focus, url, reply](std::expected<Json, rpc::Error> outcome) {
         Session* s = FindSession(session_id);
         std::optional<Tab> tab;
@@ -75,8 +79,10 @@ void Host::OpenTab(Session& session, const std::string& request_key, const Json&
         if (s == nullptr) return reply(tools::Result({{"tab", {{"id", tab->id}}}, {"focused", focus}}));
         Json available = Json::array();
         if (focus) available = PageToolNames(*s);
-        reply(tools::Result(
-            {{"tab", TabSummary(*tab, *s)}, {"focused", focus}, {"toolsAvailable", std::move(available)}}));
+        Json result = {{"tab", TabSummary(*tab, *s)}, {"focused", focus}, {"toolsAvailable", std::move(available)}};
+        // Not parsed within the wait: the model knows to wait_for it.
+        if (field::Bool(*outcome, "loading").value_or(false)) result["loading"] = true;
+        reply(tools::Result(std::move(result)));
       });
   session.SetCanceller(request_key, [this, call, session_id] {
     extension_.Cancel(call);

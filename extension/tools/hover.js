@@ -7,14 +7,17 @@ import { textResult } from './stack/results.js';
 import { account, afterState, assertNoDialog, navResult } from './shared/act.js';
 import { withEffects } from './shared/effects.js';
 import { hover } from './shared/input.js';
-import { locate, pointAt } from './shared/targets.js';
+import { assertReached, locate, pointAt } from './shared/targets.js';
 
 async function hoverTool(tabId, { ref, selector }, { signal, recheckSite }) {
   assertNoDialog(tabId);
   const loc = await locate(tabId, { ref, selector }, { signal });
   const fx = await withEffects(tabId, async () => {
     const p = await pointAt(tabId, loc, (x, y) => hover(tabId, x, y, { signal }), { signal });
-    return p.dialog ? p : hover(tabId, p.x, p.y, { signal });
+    if (p.dialog) return p;
+    const r = await hover(tabId, p.x, p.y, { signal });
+    if (!r.dialog) await assertReached(tabId, loc, ['mousemove', 'mouseover'], 'pointer', signal);
+    return r;
   }, { frameId: loc.frameId, signal, recheckSite });
   return navResult(textResult(account(`hovering over ${loc.desc}`, loc.note, await afterState(tabId, loc.frameId, loc.args, loc.state, fx), fx.effects)), fx);
 }

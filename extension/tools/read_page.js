@@ -10,6 +10,7 @@ import { pageTool } from './stack/page_tool.js';
 import { dataResult, documentResult } from './stack/results.js';
 import { decodeCursor, encodeCursor } from '../worker/read_format.js';
 import { PAGE_TOOLS } from '../worker/tool_catalog.js';
+import { READ_LOAD_WAIT_MS, topDocumentParsed } from '../worker/page_load.js';
 
 const DEFAULT_MAX_CHARS = PAGE_TOOLS.read_page.defaults.maxChars;
 const MAX_MAX_CHARS = 200000;
@@ -37,6 +38,8 @@ async function readPageTool(tabId, { mode = 'markdown', selector, sameOrigin = f
     offset = c.o;
   }
 
+  // A page still loading: its parsed document, or what it has after the wait (said below).
+  const parsed = cursor !== undefined || mode === 'info' || await topDocumentParsed(tabId, READ_LOAD_WAIT_MS);
   const r = mainResult(await inject(tabId, {
     frameIds: [0],
     agentOp: 'readPage',
@@ -73,6 +76,10 @@ async function readPageTool(tabId, { mode = 'markdown', selector, sameOrigin = f
   }
   if (!r.total) body = emptyMessage(mode, selector, sameOrigin || include || exclude);
   else if (r.offset >= r.total) body = '[end of page: nothing after this cursor]';
+  if (!parsed) {
+    meta.loading = true;
+    body = `[the page is still loading — this is what it has so far; wait_for, then read again]\n\n${body}`;
+  }
   return documentResult(body, meta);
 }
 

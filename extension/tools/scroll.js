@@ -9,7 +9,7 @@ import { sleep } from '../worker/time.js';
 import { account, assertNoDialog, navResult } from './shared/act.js';
 import { withEffects } from './shared/effects.js';
 import { mouseWheel } from './shared/input.js';
-import { locate, onTarget, runAgent } from './shared/targets.js';
+import { assertReached, locate, onTarget, runAgent } from './shared/targets.js';
 
 // scroll: x/y scroll the page (or the element's scroller) to that position;
 // dx/dy (or nothing: a page down) are a trusted mouse wheel over the page's
@@ -32,11 +32,14 @@ async function scrollTool(tabId, { ref, selector, dx, dy, x, y }, { signal, rech
   const loc = targeted ? await locate(tabId, { ref, selector }, { signal }) : null; // scrolls it into view first
   const before = await run({ dx: dx ?? 0, dy: dy ?? 0 });
   const wheel = { deltaX: dx ?? 0, deltaY: dy ?? (dx ? 0 : Math.round(before.viewport.height * 0.8)) };
-  // Over the element: the centre of its visible part (a wide element may
-  // overflow its scroller); over the page: a spot no inner scroller covers.
-  const point = !loc ? before.point : before.visible ? { x: loc.rect.x + before.visible.x, y: loc.rect.y + before.visible.y } : loc;
-  const fx = await withEffects(tabId, () => mouseWheel(tabId, point.x, point.y, wheel.deltaX, wheel.deltaY, { signal }),
-    { quietMs: 0, signal, recheckSite });
+  // Over the element: the point of it the pointer reaches (locate); over the
+  // page: a spot no inner scroller covers.
+  const point = loc ?? before.point;
+  const fx = await withEffects(tabId, async () => {
+    const r = await mouseWheel(tabId, point.x, point.y, wheel.deltaX, wheel.deltaY, { signal });
+    if (loc && !r.dialog) await assertReached(tabId, loc, ['wheel'], 'mouse wheel', signal, { around: true });
+    return r;
+  }, { quietMs: 0, signal, recheckSite });
   if (fx.dialog || fx.navigated) return navResult(textResult(account('sent the mouse wheel', fx.effects)), fx);
   // The wheel scrolls on the compositor (maybe animated): read until it stops.
   let now = before;

@@ -13,6 +13,7 @@ import { getTab } from './stack/tab.js';
 import { framePrefix, runAgent, runAgentFrames } from './shared/targets.js';
 import { noteNext } from './shared/refs.js';
 import { PAGE_TOOLS } from '../worker/tool_catalog.js';
+import { READ_LOAD_WAIT_MS, topDocumentParsed } from '../worker/page_load.js';
 
 const DEFAULT_MAX_CHARS = PAGE_TOOLS.snapshot.defaults.maxChars;
 const MAX_FRAMES = 40;
@@ -87,8 +88,11 @@ function parseCursor(cursor) {
 }
 
 async function snapshot(tabId, { maxChars = DEFAULT_MAX_CHARS, cursor } = {}) {
+  // A page still loading: its parsed document, or what it has after the wait (said in the head).
+  const parsed = cursor !== undefined || await topDocumentParsed(tabId, READ_LOAD_WAIT_MS);
   const tab = await getTab(tabId);
   let head = `url: ${tab.url || tab.pendingUrl || ''}\ntitle: ${tab.title ?? ''}\n`;
+  if (!parsed) head += 'loading: the page is still loading — this is what it has so far (wait_for, then snapshot again)\n';
   const dialog = dialogOf(tabId);
   if (dialog) {
     return `${head}dialog: ${describeDialog(dialog)} is open and blocks the page — call handle_dialog\n`;

@@ -4,6 +4,7 @@ import { ErrorCode, Event, Method, RpcError, isAgentUrl } from './protocol.js';
 import { registerHandler, sendEvent } from './native_port.js';
 import { chromeErrorKind } from './chrome_errors.js';
 import { isCrashed, onTabCrashed } from './crash_watch.js';
+import { watchTopLoads } from './page_load.js';
 
 // Anything else (chrome:, javascript:, extension pages, ...) is not the agent's to open.
 
@@ -54,9 +55,19 @@ export function registerTabs() {
 const invalid = (message) => new RpcError(ErrorCode.INVALID_ARGUMENT, message);
 const shorten = (s) => (s.length > 200 ? `${s.slice(0, 200)}…` : s); // data: URLs can be huge
 
-async function createTab({ url, active = false }) {
+// The longest open_tab waits for the page (the host sends loadWaitMs,
+// common/protocol.h kOpenTabLoadWaitMs; this caps what a request may ask).
+const MAX_LOAD_WAIT_MS = 30_000;
+
+// tabs.create {url, active?, loadWaitMs?} -> {tab, loading?}: the tab once its
+// document committed and was parsed (DOMContentLoaded: its real URL and
+// title; a load that failed shows the browser's error page), or after
+// loadWaitMs with loading: true. Its tab events have left before the answer,
+// so the host never applies an older one after it.
+async function createTab({ url, active = false, loadWaitMs = 0 }) {
   if (typeof url !== 'string') throw invalid('url must be a string');
   if (typeof active !== 'boolean') throw invalid('active must be a boolean');
+  if (!Number.isInteger(loadWaitMs) || loadWaitMs < 0) throw invalid('loadWaitMs must be a non-negative integer');
   let parsed;
   try {
     parsed = new URL(url);
@@ -66,11 +77,21 @@ async function createTab({ url, active = false }) {
   if (!isAgentUrl(parsed.href)) {
     throw invalid(`cannot open "${shorten(url)}"; use an http, https or file URL (the pages the agent works on)`);
   }
+  const watch = watchTopLoads();
   try {
-    return { tab: toTab(await createInAWindow(url, active)) };
-  } catch (e) {
-    // Chrome's own URL refusals ("Invalid url", "Cannot navigate to a file URL ...").
-    throw /\burl\b/i.test(e.message) ? invalid(e.message) : e;
+    let created;
+    try {
+      created = await createInAWindow(url, active);
+    } catch (e) {
+      // Chrome's own URL refusals ("Invalid url", "Cannot navigate to a file URL ...").
+      throw /\burl\b/i.test(e.message) ? invalid(e.message) : e;
+    }
+    const load = loadWaitMs > 0 ? await watch.until(created.id, Math.min(loadWaitMs, MAX_LOAD_WAIT_MS)) : { parsed: false };
+    const tab = await chrome.tabs.get(created.id).catch(() => created);
+    await events; // the tab's events go out first
+    return { tab: toTab(tab), ...(load.parsed || load.error ? {} : { loading: true }) };
+  } finally {
+    watch.dispose();
   }
 }
 

@@ -2,7 +2,8 @@
 // promise of it). Injected last: the service worker's call (agent_runner.js)
 // looks for agent.run. Ops and their args:
 //   snapshot {startAt, textMax?}            -> {items, next}   items: line strings, or {frameRef, depth, head}
-//   prepare  {ref|selector, scroll?, hitTest?} -> {desc, x, y, rect, state, note?, scrolled, covered} | {error}
+//   prepare  {ref|selector, scroll?, hitTest?, watch?} -> {desc, x, y, rect, aim, viewport, state, note?, scrolled, cover?} | {error}
+//   seen {}                                  -> {events: [{type, reached, on}], gone} | {none} (what the armed watch saw)
 //   hoverCheck {ref|selector, arm?, waitMs?} -> {armed} | {hit}  (did the last mouse move reach it)
 //   settle {frames?, maxMs?, extraMs?}       -> {ok} after two animation frames
 //   quiet {quietMs?, maxMs?}                 -> {mutations, waitedMs} once the DOM stopped changing (quiet.js)
@@ -27,13 +28,14 @@
 (function (agent) {
   'use strict';
 
-  const { geometry, frames, snapshot, scroll, fields, read, quiet } = agent;
+  const { geometry, pointer, frames, snapshot, scroll, fields, read, quiet } = agent;
 
   const pageFailed = (e) => ({ error: `page script failed: ${e?.message ?? e}` });
 
   const OPS = {
     snapshot: snapshot.snapshot,
     prepare: geometry.prepare,
+    seen: pointer.seen,
     hoverCheck: geometry.hoverCheck,
     settle: geometry.settle,
     quiet: quiet.quiet,

@@ -45,6 +45,7 @@
     let active = el.ownerDocument.activeElement;
     while (active && shadowOf(active)?.activeElement) active = shadowOf(active).activeElement;
     const focused = active === el || (el.isContentEditable && el.contains(active));
+    if (a.watch) agent.pointer.watch(el, a.startAt); // what the typing reaches (pointer.js)
     return { desc, focused: focused && el.ownerDocument.hasFocus(), note: res.note, empty: !(el.value ?? el.textContent), secret: isSecret(el) };
   }
 
@@ -92,6 +93,11 @@
     else el.selectedIndex = opts.indexOf(chosen[0]);
     el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
     el.dispatchEvent(new Event('change', { bubbles: true }));
+    // What the page made of it: its handlers may have put it back.
+    if (!chosen.every((o) => o.selected)) {
+      const now = [...el.selectedOptions].map((o) => quote(label(o))).join(', ') || 'nothing';
+      return { error: `${desc}: the page changed the selection back (now ${now}) — take a snapshot to see why`, desc };
+    }
     return { desc, selected: chosen.map(label), state: stateOf(el, roleOf(el)) };
   }
 

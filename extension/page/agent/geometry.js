@@ -1,11 +1,11 @@
-// The page agent's geometry and pointing: where an element is in this
-// frame's top-level viewport (through same-origin frames), scrolled into
-// view, whether something covers it; whether a mouse move reached it; waiting
+// The page agent's geometry: where an element is in this frame's top-level
+// viewport (through same-origin frames), scrolled into view, and the point to
+// aim at (pointer.js hit-tests it); whether a mouse move reached it; waiting
 // for the compositor to catch up with a scroll.
 (function (agent) {
   'use strict';
 
-  const { shadowOf, styleOf, winOf } = agent.dom;
+  const { styleOf, winOf } = agent.dom;
   const { resolve, ensure } = agent.registry;
   const { roleOf } = agent.roles;
   const { describe } = agent.names;
@@ -45,56 +45,20 @@
     return r;
   }
 
-  function labelsOf(el) {
-    return el.labels ? [...el.labels] : [];
+  // Is the whole box in win's viewport (or, when larger, its centre)?
+  function inView(win, r) {
+    const fits = r.width <= win.innerWidth && r.height <= win.innerHeight;
+    if (!fits) {
+      const cx = r.x + r.width / 2;
+      const cy = r.y + r.height / 2;
+      return cx >= 0 && cy >= 0 && cx <= win.innerWidth && cy <= win.innerHeight;
+    }
+    return r.x >= 0 && r.y >= 0 && r.x + r.width <= win.innerWidth && r.y + r.height <= win.innerHeight;
   }
 
-  function prepare(a) {
-    const res = resolve(a);
-    if (res.error) return res;
-    const el = res.el;
-    const desc = describe(el);
-    const before = firstBox(el);
-    if (a.scroll !== false) {
-      if (el.scrollIntoViewIfNeeded) el.scrollIntoViewIfNeeded(true);
-      else el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-    }
-    let box = firstBox(el);
-    if (box.width === 0 && box.height === 0) {
-      return { error: `${desc} has no size on screen (hidden?) — take a new snapshot`, desc };
-    }
-    // Hit test in the element's own frame.
-    const local = { x: box.x, y: box.y, width: box.width, height: box.height };
-    let note = res.note || '';
-    if (a.hitTest !== false) {
-      const cx = local.x + local.width / 2;
-      const cy = local.y + local.height / 2;
-      const root = el.getRootNode();
-      const hitRoot = typeof root.elementFromPoint === 'function' ? root : el.ownerDocument;
-      let hit = hitRoot.elementFromPoint(cx, cy);
-      // Descend into shadow roots at that point.
-      for (let i = 0; hit && i < 20; i++) {
-        const sr = shadowOf(hit);
-        const inner = sr?.elementFromPoint?.(cx, cy);
-        if (!inner || inner === hit) break;
-        hit = inner;
-      }
-      const related = (h) => h && (h === el || el.contains(h) || labelsOf(el).some((l) => l === h || l.contains(h)) ||
-        (h.getRootNode() !== document && el.contains(h.getRootNode().host)));
-      let h = hit;
-      let ok = false;
-      for (let i = 0; h && i < 30; i++) {
-        if (related(h)) { ok = true; break; }
-        if (shadowOf(el)?.contains(h)) { ok = true; break; }
-        h = h.parentElement || h.getRootNode()?.host || null;
-        if (h && h.contains(el) && h !== el) break;
-      }
-      if (!ok && hit) {
-        note = `${note ? `${note}; ` : ''}but ${describe(hit)} covers it there and gets the pointer`;
-        res.covered = true;
-      }
-    }
-    // Up through same-origin frames (inline in this document's registry).
+  // Up through same-origin frames (inline in this document's registry): the
+  // rect in the top viewport, each frame scrolled to show it (scroll !== false).
+  function toTop(el, local, scroll) {
     let rect = local;
     let win = winOf(el);
     while (win !== window) {
@@ -103,14 +67,50 @@
       const inner = rect;
       rect = intoParent(fe, inner);
       const w = winOf(fe);
-      rect = ensureVisible(w, rect, fe, () => intoParent(fe, inner));
+      if (scroll) rect = ensureVisible(w, rect, fe, () => intoParent(fe, inner));
       win = w;
     }
-    rect = ensureVisible(window, rect, null, () => rect);
+    return scroll ? ensureVisible(window, rect, null, () => rect) : rect;
+  }
+
+  // prepare {ref|selector, scroll?, hitTest?, watch?}: the element scrolled
+  // into view (instantly, whatever the page's scroll-behavior), its box in the
+  // top viewport (rect) and the point to aim at (x, y; aim: where in the box,
+  // as fractions — the same in any frame's coordinates), what is in the way
+  // when nothing of it can be hit (cover), and the viewport it was measured
+  // in. The service worker measures twice and acts only on a box that held
+  // still (targets.js). watch: arm the watch of the call's input (pointer.js).
+  function prepare(a) {
+    const res = resolve(a);
+    if (res.error) return res;
+    const el = res.el;
+    const desc = describe(el);
+    const before = firstBox(el);
+    if (a.scroll !== false && !inView(winOf(el), before)) {
+      el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    }
+    let box = firstBox(el);
+    if (box.width === 0 && box.height === 0) {
+      return { error: `${desc} has no size on screen (hidden?) — take a new snapshot`, desc };
+    }
+    const rect = toTop(el, { x: box.x, y: box.y, width: box.width, height: box.height }, a.scroll !== false);
+    box = firstBox(el); // the frames' scrolling does not move it in its own viewport
+    let aim = { fx: 0.5, fy: 0.5 };
+    let cover = null;
+    let passThrough = false;
+    if (a.hitTest !== false) {
+      const p = agent.pointer.aim(el, box);
+      if (p.cover) ({ cover, passThrough = false } = p);
+      else aim = { fx: box.width ? (p.x - box.x) / box.width : 0.5, fy: box.height ? (p.y - box.y) / box.height : 0.5 };
+    }
+    if (a.watch) agent.pointer.watch(el, a.startAt);
     const role = roleOf(el);
-    const after = firstBox(el);
-    const scrolled = before.x !== after.x || before.y !== after.y;
-    return { desc, rect, x: rect.x + rect.width / 2, y: rect.y + rect.height / 2, state: stateOf(el, role), note, scrolled, covered: !!res.covered };
+    const scrolled = before.x !== box.x || before.y !== box.y;
+    return {
+      desc, rect, aim, x: rect.x + rect.width * aim.fx, y: rect.y + rect.height * aim.fy, state: stateOf(el, role),
+      note: res.note || '', scrolled, cover, passThrough,
+      viewport: { width: window.innerWidth, height: window.innerHeight, x: Math.round(winOf(el).scrollX), y: Math.round(winOf(el).scrollY) },
+    };
   }
 
   // Did a mouse move reach the target? (Input to out-of-process frames is

@@ -5,7 +5,7 @@
 import { describeDialog, dialogOf } from '../../worker/dialogs.js';
 import { ToolError } from '../stack/errors.js';
 import { click, hover } from './input.js';
-import { pointAt, runAgent } from './targets.js';
+import { assertReached, pointAt, runAgent } from './targets.js';
 import { withNavigatedTo } from './navigated_to.js';
 
 export function assertNoDialog(tabId) {
@@ -48,12 +48,23 @@ export async function afterState(tabId, frameId, args, before, fx) {
 
 export const account = (...parts) => parts.flat().filter(Boolean).join('; ');
 
-// A trusted click on a located element (see pointAt for pages with
-// out-of-process iframes). opts: click's, and signal.
+// The events by which a click of each button counts as having reached its
+// target: the press, or the click the browser makes of press and release.
+const CLICK_EVENTS = {
+  left: ['pointerdown', 'mousedown', 'click'],
+  right: ['pointerdown', 'mousedown', 'contextmenu'],
+  middle: ['pointerdown', 'mousedown', 'auxclick'],
+};
+
+// A trusted click on an element located with {watch: true} (see pointAt for
+// pages with out-of-process iframes); a click the page saw land elsewhere is
+// an error, never "clicked" (assertReached). opts: click's, and signal.
 export async function clickAt(tabId, loc, opts = {}) {
   const { signal } = opts;
   const p = await pointAt(tabId, loc, (x, y) => hover(tabId, x, y, { signal }), { signal });
   if (p.dialog) return p;
   if (p.unverified) loc.note = [loc.note, 'the pointer could not be confirmed on it (frames still settling?)'].filter(Boolean).join('; ');
-  return click(tabId, p.x, p.y, opts);
+  const r = await click(tabId, p.x, p.y, opts);
+  if (!r.dialog) await assertReached(tabId, loc, CLICK_EVENTS[opts.button ?? 'left'] ?? CLICK_EVENTS.left, 'click', signal);
+  return r;
 }

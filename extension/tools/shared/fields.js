@@ -3,28 +3,34 @@
 
 import { ToolError } from '../stack/errors.js';
 import { insertText, parseChord, pressChord, typeKeys } from './input.js';
-import { locate, onTarget, runAgent, targetOf } from './targets.js';
+import { assertReached, locate, onTarget, runAgent, targetOf } from './targets.js';
 import { clickAt, show } from './act.js';
 
 // Focuses a text field (script focus, else a real click) with its text selected
 // (clear) or the caret at the end. Returns the focus op's answer.
 export async function focusField(tabId, target, clear, signal) {
   const t = await targetOf(tabId, target);
-  let f = await runAgent(tabId, t.frameId, 'focus', { ...t.args, clear }, { signal });
+  let f = await runAgent(tabId, t.frameId, 'focus', { ...t.args, clear, watch: true }, { signal });
   if (!f.focused) {
     const loc = await locate(tabId, target, { signal });
     const r = await clickAt(tabId, loc, { signal });
     if (r.dialog) return { ...f, dialog: r.dialog, frameId: t.frameId, args: t.args };
-    f = await runAgent(tabId, t.frameId, 'focus', { ...t.args, clear }, { signal });
+    f = await runAgent(tabId, t.frameId, 'focus', { ...t.args, clear, watch: true }, { signal });
     if (!f.focused) throw new ToolError(`could not focus ${f.desc} — click it first, then use press_key`);
   }
   return { ...f, frameId: t.frameId, args: t.args };
 }
 
+// Types text into the field focusField focused (or clears it), and makes sure
+// the typing reached it: text that went to another element (the page moved
+// the focus) is an error (assertReached).
 export async function typeInto(tabId, f, text, clear, signal, keyEvents = false) {
-  if (text.length) return keyEvents ? typeKeys(tabId, text, { signal }) : insertText(tabId, text, { signal });
-  if (clear && !f.empty) return pressChord(tabId, await parseChord('Backspace'), { signal });
-  return {};
+  let r = {};
+  if (text.length) r = await (keyEvents ? typeKeys(tabId, text, { signal }) : insertText(tabId, text, { signal }));
+  else if (clear && !f.empty) r = await pressChord(tabId, await parseChord('Backspace'), { signal });
+  else return r;
+  if (!r.dialog) await assertReached(tabId, f, ['keydown', 'beforeinput', 'input'], 'typing', signal);
+  return r;
 }
 
 const TRUE_WORDS = new Set(['true', 'on', 'yes', 'checked', '1', 'y']);

@@ -14,6 +14,7 @@ import { sleep, withTimeout } from '../../worker/time.js';
 import { executeAgent } from '../stack/agent_runner.js';
 import { framePrefix, nextRef, parseRef } from './refs.js';
 import { attachStalled, childTargets, clearStalled } from '../../worker/cdp.js';
+import { barSettled } from '../../worker/debugger_bar.js';
 
 const AGENT_TIMEOUT_MS = Deadlines.PAGE_SCRIPT_MS;
 
@@ -123,11 +124,56 @@ async function mapToTop(tabId, frameId, rect, signal) {
   return { rect: r, scrolled };
 }
 
+// How long a pointer action waits for its target to hold still (two
+// measurements STEADY_GAP_MS apart agree: box, point and viewport) and for
+// something in front of it to go away (a closing modal's fade), before it
+// answers that it moves or what covers it.
+const STEADY_MS = 2_000;
+const STEADY_GAP_MS = 16; // about a frame: an animation moves it in between
+const COVER_MS = 600;
+
+const sameSpot = (a, b) => ['x', 'y', 'width', 'height'].every((k) => Math.abs(a.rect[k] - b.rect[k]) < 0.5) &&
+  Math.abs(a.x - b.x) < 0.5 && Math.abs(a.y - b.y) < 0.5 &&
+  ['width', 'height', 'x', 'y'].every((k) => a.viewport?.[k] === b.viewport?.[k]) && a.cover === b.cover;
+
+// prepare (page/agent/geometry.js) until two measurements agree and nothing
+// covers the element, or the time is up (an error that says which).
+async function steady(tabId, t, first, { scroll, watch, signal }) {
+  const start = Date.now();
+  let prev = first;
+  for (;;) {
+    await sleep(STEADY_GAP_MS);
+    checkpoint(signal, 'waiting for the element to hold still');
+    // scroll: back into view if the viewport changed under it (prepare scrolls only then).
+    const cur = await runAgent(tabId, t.frameId, 'prepare', { ...t.args, scroll, watch }, { signal });
+    const waited = Date.now() - start;
+    if (sameSpot(prev, cur)) {
+      if (!cur.cover) return cur;
+      if (waited >= COVER_MS) {
+        throw new ToolError(cur.passThrough
+          ? `${cur.desc} takes no pointer (CSS pointer-events: none): a click there goes to ${cur.cover} — act on that, or take a new snapshot`
+          : `${cur.desc} is covered by ${cur.cover}, which would get the pointer — close or dismiss it first (take a snapshot to see it), or scroll`);
+      }
+    } else if (waited >= STEADY_MS) {
+      throw new ToolError(`${cur.desc} kept moving for ${Math.round(waited / 1000)} s (an animation, or a page still laying out) — ` +
+        'wait_for the page to settle, then try again');
+    }
+    prev = cur;
+  }
+}
+
 // Scrolls the target into view and answers where to point the mouse:
 // {frameId, args, desc, x, y, rect, state, note} in top-level CSS px.
+// hitTest (pointer actions): wait for the debugger bar to arrive (an attach
+// that brings it shrinks the viewport, debugger_bar.js), then for a box that
+// holds still, and aim at a point of it the pointer reaches (page/agent/pointer.js);
+// the last measurement arms the watch of what the page sees of the input
+// that follows (assertReached).
 export async function locate(tabId, target, { scroll = true, hitTest = true, signal } = {}) {
   const t = await targetOf(tabId, target);
-  const res = await runAgent(tabId, t.frameId, 'prepare', { ...t.args, scroll, hitTest }, { signal });
+  if (hitTest) await barSettled(tabId, signal);
+  let res = await runAgent(tabId, t.frameId, 'prepare', { ...t.args, scroll, hitTest }, { signal });
+  if (hitTest) res = await steady(tabId, t, res, { scroll, watch: true, signal });
   let rect = res.rect;
   let scrolled = res.scrolled;
   if (t.frameId !== 0) {
@@ -139,9 +185,37 @@ export async function locate(tabId, target, { scroll = true, hitTest = true, sig
   // data: after a scroll, let a frame or two through before pointing there.
   if (scrolled || t.frameId !== 0) await runAgent(tabId, 0, 'settle', {}, { timeoutMs: 2000, signal }).catch(() => {});
   checkpoint(signal, 'pointing at the element');
-  const x = rect.x + rect.width / 2;
-  const y = rect.y + rect.height / 2;
+  const x = rect.x + rect.width * res.aim.fx;
+  const y = rect.y + rect.height * res.aim.fy;
   return { ...res, frameId: t.frameId, args: t.args, rect, x, y };
+}
+
+// A mouse move or wheel turn reaches the page at its next frame, after the
+// browser's acknowledgement: how long to wait for the first one (a
+// background tab at full frame rate takes one or two frames).
+const SEEN_WAIT_MS = 1_000;
+
+// What the page saw of the input since locate armed the watch:
+// throws ToolError when events reached the page but none reached the
+// target (the pointer landed elsewhere: the page moved, something covered it).
+// kinds: the event types that count as reaching it (a click: the press or
+// the click). A document that is gone (the input navigated) or did not
+// answer tells nothing: no error.
+// around: an event on an element around the target (its scroller) counts too.
+export async function assertReached(tabId, loc, kinds, what, signal, { around = false } = {}) {
+  let r;
+  try {
+    r = await runAgent(tabId, loc.frameId, 'seen', { kinds, waitMs: SEEN_WAIT_MS }, { timeoutMs: SEEN_WAIT_MS + 2000, signal });
+  } catch {
+    return; // navigated away, or busy: the effects say what happened
+  }
+  if (r.none || r.gone) return;
+  const mine = r.events.filter((e) => kinds.includes(e.type));
+  if (mine.some((e) => e.reached || (around && e.around))) return;
+  const landed = mine[0]?.on ?? r.events.find((e) => !e.reached)?.on;
+  throw new ToolError(landed
+    ? `the ${what} did not reach ${loc.desc}: it landed on ${landed} (the page moved, or something came in front, after it was measured) — take a new snapshot before trying again`
+    : `the ${what} did not reach ${loc.desc}: the page saw none of it — take a new snapshot before trying again`);
 }
 
 // True when the tab has out-of-process iframes (their input routing needs
@@ -152,7 +226,7 @@ const hasOopif = (tabId) => childTargets(tabId).some((t) => t.targetInfo?.type =
 // (retrying, a pixel apart, while the compositor catches up with a scroll).
 // move(x, y) dispatches the mouseMoved. Returns {x, y, dialog?, unverified?}.
 export async function pointAt(tabId, loc, move, { signal } = {}) {
-  if (!hasOopif(tabId) || loc.covered) return { x: loc.x, y: loc.y };
+  if (!hasOopif(tabId)) return { x: loc.x, y: loc.y };
   const check = (extra) => runAgent(tabId, loc.frameId, 'hoverCheck', { ...loc.args, ...extra }, { timeoutMs: 3000, signal });
   const jitter = [[0, 0], [1, 0], [0, 1], [-1, 0], [0, -1], [1, 1], [-1, -1], [2, 0], [0, 2], [-2, 0]];
   const w = Math.max(0, loc.rect.width / 2 - 1);

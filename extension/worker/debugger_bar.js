@@ -1,0 +1,57 @@
+// The browser's "tabbridge started debugging this browser" bar, and the
+// viewport it takes away.
+//
+// The bar is shown on every tab while any tab has our debugger attached, and
+// stays about BAR_LINGER_MS after the last one is let go (debugger_release.js).
+// It arrives ~150 ms *after* chrome.debugger.attach resolves and shrinks the
+// page's viewport (56 px in headless Chromium 14x), so an element measured in
+// between is aimed at with a point the page no longer shows: a click on the
+// last row of a list landed below the shrunken viewport, on <html>
+// (issue 18: 1 in 3 first clicks in a fresh tab; 10 in 10 in a fresh browser).
+// A tab the browser shows gets the new size at once; a background tab keeps
+// its size until it is shown.
+//
+// So an attach that brings the bar (none of ours was attached, and the last
+// went away long enough ago) marks the tab; barSettled(tabId) — called before
+// measuring for a pointer action — waits for the shown tab's size to change,
+// up to BAR_WAIT_MS after the attach (a browser started with
+// --silent-debugger-extension-api shows no bar: that is the wait's cost).
+
+import { onAttach, onDetach, attachedTabs } from './cdp.js';
+import { sleep } from './time.js';
+
+// Chrome removes the bar 5 s after the last detach; a little less, so that a
+// re-attach within it is taken for "no bar coming" only when surely still up.
+const BAR_LINGER_MS = 4_500;
+// Longest wait for the bar after an attach (it took 130-210 ms here).
+const BAR_WAIT_MS = 1_000;
+const POLL_MS = 25;
+
+let lastDetachAt = -Infinity; // when the last of our attaches went away
+const pending = new Map(); // tabId -> {since, width, height}: the bar may still be on its way
+
+onAttach(async (tabId, send, { sessionId }) => {
+  if (sessionId) return;
+  const others = attachedTabs().filter((id) => id !== tabId);
+  if (others.length > 0 || Date.now() - lastDetachAt < BAR_LINGER_MS) return;
+  const tab = await chrome.tabs.get(tabId).catch(() => null);
+  if (tab?.active) pending.set(tabId, { since: Date.now(), width: tab.width, height: tab.height });
+});
+
+onDetach((tabId) => {
+  pending.delete(tabId);
+  if (attachedTabs().length === 0) lastDetachAt = Date.now();
+});
+
+// Resolves once the bar an attach brought has reached tabId's viewport (its
+// size changed), or BAR_WAIT_MS after the attach; at once for every other tab.
+export async function barSettled(tabId, signal) {
+  const p = pending.get(tabId);
+  if (!p) return;
+  while (Date.now() - p.since < BAR_WAIT_MS && !signal?.aborted) {
+    const tab = await chrome.tabs.get(tabId).catch(() => null);
+    if (!tab || !tab.active || tab.width !== p.width || tab.height !== p.height) break;
+    await sleep(POLL_MS);
+  }
+  pending.delete(tabId);
+}
