@@ -31,9 +31,10 @@ export async function timeCalls(fn, runs, warmup = 0) {
 // titled with it). Resolves to {server, url}.
 export async function serveBenchFixture() {
   const fixture = fs.readFileSync(path.join(repo, 'tests/e2e/fixtures/bench-fixture.html'));
+  const rows = fs.readFileSync(path.join(repo, 'tests/e2e/fixtures/rows.html')); // /rows.html: 100 rows, the page counts trusted clicks per row
   const server = http.createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(req.url === '/' ? fixture : `<title>${req.url}</title>`);
+    res.end(req.url === '/' ? fixture : req.url.startsWith('/rows.html') ? rows : `<title>${req.url}</title>`);
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   return { server, url: `http://127.0.0.1:${server.address().port}/` };

@@ -97,10 +97,10 @@
     box = firstBox(el); // the frames' scrolling does not move it in its own viewport
     let aim = { fx: 0.5, fy: 0.5 };
     let cover = null;
-    let passThrough = false;
+    let passThrough = null;
     if (a.hitTest !== false) {
       const p = agent.pointer.aim(el, box);
-      if (p.cover) ({ cover, passThrough = false } = p);
+      if (p.cover) ({ cover, passThrough = null } = p);
       else aim = { fx: box.width ? (p.x - box.x) / box.width : 0.5, fy: box.height ? (p.y - box.y) / box.height : 0.5 };
     }
     if (a.watch) agent.pointer.watch(el, a.startAt);

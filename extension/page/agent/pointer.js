@@ -79,7 +79,8 @@
   }
 
   // Where to point at el whose box (in its own viewport) is box:
-  // {x, y} (its viewport) | {cover: name of what is in the way, passThrough?}.
+  // {x, y} (its viewport) | {cover: name of what is in the way, passThrough?:
+  // the CSS that lets the pointer through el}.
   function aim(el, box) {
     const doc = el.ownerDocument;
     const w = doc.defaultView;
@@ -93,8 +94,10 @@
       } else first ??= hit;
     }
     if (!first) return { cover: 'the edge of the window (it is outside the visible page)' };
-    // The pointer falls through el to something under it: el itself takes no pointer.
-    if (first.contains?.(el) && styleOf(el).pointerEvents === 'none') return { cover: coverName(first), passThrough: true };
+    // The pointer falls through el to what is under it: el itself takes none.
+    const st = styleOf(el);
+    if (st.visibility !== 'visible') return { cover: coverName(first), passThrough: 'visibility: hidden' };
+    if (first.contains?.(el) && st.pointerEvents === 'none') return { cover: coverName(first), passThrough: 'pointer-events: none' };
     return { cover: coverName(first) };
   }
 

@@ -151,7 +151,7 @@ async function steady(tabId, t, first, { scroll, watch, signal }) {
       if (!cur.cover) return cur;
       if (waited >= COVER_MS) {
         throw new ToolError(cur.passThrough
-          ? `${cur.desc} takes no pointer (CSS pointer-events: none): a click there goes to ${cur.cover} — act on that, or take a new snapshot`
+          ? `${cur.desc} takes no pointer (CSS ${cur.passThrough}): a click there goes to ${cur.cover} — act on that, or take a new snapshot`
           : `${cur.desc} is covered by ${cur.cover}, which would get the pointer — close or dismiss it first (take a snapshot to see it), or scroll`);
       }
     } else if (waited >= STEADY_MS) {
