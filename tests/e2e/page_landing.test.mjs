@@ -50,6 +50,9 @@ describe('actions land where they say', { timeout: 600_000 }, () => {
       }
       const tab = await env.open('/rows.html');
       await activate(tab);
+      // As a model does: look, then click what it saw. The snapshot attaches
+      // the debugger, so the bar arrives while the click measures and aims.
+      await s.pageOk('snapshot', { maxChars: 100_000 });
       const r = await s.call('click', { selector: 'button[data-n="100"]' });
       const page = JSON.parse(await tab.eval('JSON.stringify({hits: window.hits, misses: window.misses, events: window.events, sizes: window.sizes})'));
       assert.deepEqual(page.hits, { 100: 1 },
