@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
 # One command from a checkout to a working tabbridge:
-#   install/install.sh [--prefix DIR]   build deps, build, install, register with every browser found
+#   install/install.sh [--prefix DIR] [--no-browser]
+#       build deps, build, install, register with every browser found; with no
+#       Chrome-family browser on a Debian/Ubuntu machine, install Debian's
+#       chromium first (--no-browser: do not)
 #   install/install.sh --uninstall [--prefix DIR]
 # The prefix defaults to ~/.local (binaries in ~/.local/bin).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 prefix="$HOME/.local"
 uninstall=0
+install_browser=1
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --prefix) prefix=$2; shift 2 ;;
     --prefix=*) prefix=${1#*=}; shift ;;
     --uninstall) uninstall=1; shift ;;
-    -h|--help) sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --no-browser) install_browser=0; shift ;;
+    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -30,6 +35,11 @@ build="$repo/build-release"
 cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release -DTABBRIDGE_TESTS=OFF >/dev/null
 cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)"
 cmake --install "$build" --prefix "$prefix" >/dev/null
+
+# A browser to drive (Debian's chromium when there is none; --no-browser: not).
+browser_args=()
+[[ $install_browser -eq 0 ]] && browser_args=(--no-browser)
+browser=$("$repo/install/browser.sh" "$prefix/bin/tabbridge" "${browser_args[@]}" | tee /dev/stderr | tail -n 1)
 "$prefix/bin/tabbridge" register
 
 cat <<MSG
@@ -41,4 +51,5 @@ tabbridge is installed in $prefix/bin. Two steps remain:
   2. Add it to your MCP client, e.g.:
        claude mcp add tabbridge -- $prefix/bin/tabbridge
 Check the setup at any time with: $prefix/bin/tabbridge doctor
+$browser
 MSG

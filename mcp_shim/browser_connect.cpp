@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fstream>
+#include <iterator>
 
 #include <spdlog/spdlog.h>
 
@@ -10,6 +12,7 @@
 #include "common/socket_dir.h"  // SocketDir, for the advice
 #include "common/tool_catalog.h"
 #include "mcp_shim/host_probe.h"
+#include "mcp_shim/launch_env.h"
 
 namespace tb {
 namespace {
@@ -85,6 +88,8 @@ void BrowserConnect::OnRound(std::vector<LiveHost> candidates) {
                      {"tabCount", field::Int(hello, "tabCount").value_or(0)},
                      {"launched", launched_ != nullptr},
                      {"hostPid", field::Int(hello, "hostPid").value_or(0)}};
+      // What the machine made the launch choose (no sandbox, headless), said once.
+      if (!launch_notes_.empty()) result["notes"] = launch_notes_;
       return Finish({std::move(chosen.link), tools::Result(std::move(result))});
     }
     Json browsers = Json::array();
@@ -99,18 +104,33 @@ void BrowserConnect::OnRound(std::vector<LiveHost> candidates) {
                                 true)});
   }
 
+  if (launch_ && !launching_ && !HostSocketOverride().empty()) {
+    return Fail("TABBRIDGE_HOST_SOCKET is set (" + HostSocketOverride() +
+                    "): tabbridge uses the browser that socket reaches and launches none here, and nothing answers "
+                    "there",
+                "start the browser with the tabbridge extension on its machine and the ssh forwarding to this one "
+                "(`tabbridge remote` there prints the command), then call connect_browser without launch");
+  }
   if (launch_ && !launching_) {
     launching_ = true;
     auto plan = PlanLaunch();
-    if (!plan) return Fail(plan.error(), "install Chrome or Chromium, or set TABBRIDGE_BROWSER to its path");
+    if (!plan) {
+      const std::string install = BrowserInstallCommand();
+      return Fail(plan.error(), install.empty()
+                                    ? "install Chrome or Chromium, or set TABBRIDGE_BROWSER to its path"
+                                    : "run `" + install + "`, then call connect_browser {launch: true} again");
+    }
     deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(kLaunchWaitMs);
     std::weak_ptr<bool> alive = alive_;
     const bool headless = IsHeadless(plan->args);
+    launch_notes_ = plan->notes;
+    for (const auto& note : launch_notes_) spdlog::warn("{}", note);
+    const std::string log_path = plan->profile_dir + "/tabbridge-browser.log";
     // The pipe's answer and the host both within kLaunchWaitMs (deadline_).
     Launch(loop_, *plan, kLaunchWaitMs,
-           [this, alive, headless](std::expected<std::unique_ptr<LaunchedBrowser>, std::string> launched) {
+           [this, alive, headless, log_path](std::expected<std::unique_ptr<LaunchedBrowser>, std::string> launched) {
              if (alive.expired()) return;
-             if (!launched) return Fail(launched.error(), "check the browser log in the profile directory");
+             if (!launched) return Fail(launched.error(), AdviceForBrowserErrors(launched.error(), log_path));
              launched_ = std::move(*launched);
              // Its host may close the launch tab: nobody looks at a headless one.
              if (headless) hello_params_[hello_param::kLaunchedHeadlessPid] = static_cast<long>(launched_->pid());
@@ -122,11 +142,20 @@ void BrowserConnect::OnRound(std::vector<LiveHost> candidates) {
     return;
   }
 
+  if (launched_) {
+    if (const auto exit = launched_->exited(); exit && !HandedOver(*exit)) return FailExited(*exit);
+  }
   if (std::chrono::steady_clock::now() >= deadline_) {
     if (launched_) {
       return Fail("the launched browser (pid " + std::to_string(launched_->pid()) +
                       ") did not start its tabbridge host within " + std::to_string(kLaunchWaitMs / 1000) + " s",
                   "run `tabbridge doctor`, and check tabbridge-browser.log in the profile directory");
+    }
+    if (const std::string path = HostSocketOverride(); !path.empty()) {
+      return Fail("No browser answers at " + path + " (TABBRIDGE_HOST_SOCKET)",
+                  "On the machine with the browser: open it with the tabbridge extension, and run the ssh command "
+                  "`tabbridge remote` prints there (it forwards that browser's socket to " +
+                      path + "). `tabbridge doctor` here checks the socket.");
     }
     return Fail("No browser found",
                 "Open Chrome (or Chromium, Brave, Edge) with the tabbridge extension enabled, or call "
@@ -136,6 +165,26 @@ void BrowserConnect::OnRound(std::vector<LiveHost> candidates) {
     progress_(rounds_, "waiting for the browser to start its tabbridge host");
   }
   retry_.Start(kRetryMs, [this] { Round(); });
+}
+
+// A browser started on a profile another one of it already runs hands the
+// start over to that one and exits 0 ("Opening in existing browser
+// session."): that one's host is what we wait for.
+bool BrowserConnect::HandedOver(const BrowserExit& exit) const {
+  if (exit.status != 0 || exit.signal != 0) return false;
+  std::ifstream in(launched_->log_path(), std::ios::binary);
+  in.seekg(static_cast<std::streamoff>(launched_->log_offset()));
+  const std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return log.find("existing browser session") != std::string::npos;
+}
+
+// The launched browser is gone before its host came: say so now, in its words.
+void BrowserConnect::FailExited(const BrowserExit& exit) {
+  std::string errors = BrowserLogErrors(launched_->log_path(), launched_->log_offset());
+  std::string error = "the launched browser (pid " + std::to_string(launched_->pid()) + ") " + DescribeExit(exit) +
+                      " before its tabbridge host started";
+  error += errors.empty() ? " (it logged no error)" : ": " + errors;
+  Fail(std::move(error), AdviceForBrowserErrors(errors, launched_->log_path()));
 }
 
 void BrowserConnect::Fail(std::string error, std::string instructions) {

@@ -40,6 +40,8 @@ class BrowserConnect {
   void OnRound(std::vector<LiveHost> candidates);
   void Finish(ConnectOutcome outcome);
   void Fail(std::string error, std::string instructions);
+  bool HandedOver(const BrowserExit& exit) const;
+  void FailExited(const BrowserExit& exit);
 
   uv_loop_t* loop_;
   bool launch_;
@@ -51,6 +53,7 @@ class BrowserConnect {
   std::chrono::steady_clock::time_point deadline_;
   bool launching_ = false;
   std::unique_ptr<LaunchedBrowser> launched_;
+  std::vector<std::string> launch_notes_;
   int rounds_ = 0;
   bool finished_ = false;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);

@@ -14,6 +14,7 @@
 #include "common/socket_dir.h"
 #include "mcp_shim/extension_id.h"
 #include "mcp_shim/host_probe.h"
+#include "mcp_shim/launcher.h"
 #include "mcp_shim/native_manifest.h"
 #include "mcp_shim/paths.h"
 
@@ -83,10 +84,23 @@ int RunDoctor() {
   if (registered == 0)
     report.Note("no Chrome-family browser found to register with; connect_browser {launch: true} still works");
 
-  // 4. The socket directory.
+  // 3b. What a launched browser would be, and what this machine makes it do.
+  if (auto plan = PlanLaunch(); plan) {
+    report.Ok("launch: " + plan->executable);
+    for (const auto& note : plan->notes) report.Note("launch: " + note);
+  } else {
+    report.Note("launch: " + plan.error());
+  }
+
+  // 4. The socket directory (or the one socket the user named).
+  const std::string override_socket = HostSocketOverride();
   const std::string dir = SocketDir();
   bool dir_ok = false;
-  if (!std::filesystem::exists(dir)) {
+  if (!override_socket.empty()) {
+    report.Note("TABBRIDGE_HOST_SOCKET=" + override_socket + ": only the host there is used (the socket directory " +
+                dir + " is not looked at)");
+    dir_ok = true;
+  } else if (!std::filesystem::exists(dir)) {
     report.Note("socket directory " + dir + " does not exist yet (no host has run)");
   } else if (auto ok = CheckPrivateDir(dir); !ok) {
     report.Fail("socket directory: " + ok.error(), "chmod 700 " + dir + " (or remove it; the host recreates it)");
@@ -97,7 +111,7 @@ int RunDoctor() {
 
   // 5. Live hosts.
   if (dir_ok) {
-    const auto slots = ListSlots(dir);
+    const auto slots = override_socket.empty() ? ListSlots(dir) : std::vector<int>{0};
     uv_loop_t loop;
     uv_loop_init(&loop);
     std::vector<LiveHost> live;
@@ -141,11 +155,14 @@ int RunDoctor() {
       }
     }
     for (const auto& why : refused) report.Fail("refused " + why, "remove that socket; only your own hosts are used");
-    if (live.size() < slots.size()) {
+    if (override_socket.empty() && live.size() < slots.size()) {
       report.Note(std::to_string(slots.size() - live.size()) +
                   " stale socket(s) from crashed hosts; the next host replaces them");
     }
-    if (live.empty()) {
+    if (live.empty() && !override_socket.empty()) {
+      report.Fail("no tabbridge host answers at " + override_socket,
+                  "on the machine with the browser, run the ssh command `tabbridge remote` prints there");
+    } else if (live.empty()) {
       report.Fail("no browser is running the tabbridge extension",
                   "open your browser and load the extension (chrome://extensions → Developer mode → Load unpacked → " +
                       extension + "), or let connect_browser {launch: true} start one");

@@ -1,6 +1,10 @@
 #include "mcp_shim/host_probe.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
 
 #include <spdlog/spdlog.h>
 
@@ -8,8 +12,49 @@
 
 namespace tb {
 
+std::string HostSocketOverride() {
+  const char* path = std::getenv("TABBRIDGE_HOST_SOCKET");
+  return path != nullptr ? path : "";
+}
+
+namespace {
+
+// Only the named socket. A file another user made is refused before we
+// connect (the listener's uid is checked again by HostLink::Connect).
+void ProbeOne(uv_loop_t* loop, const std::string& path, const Json& hello_params,
+              std::function<void(std::expected<ProbeResult, std::string>)> done) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return done(ProbeResult{});  // not forwarded (yet)
+  if (!S_ISSOCK(st.st_mode)) {
+    return done(ProbeResult{{}, {path + " (TABBRIDGE_HOST_SOCKET) is not a socket"}});
+  }
+  if (st.st_uid != ::getuid()) {
+    return done(ProbeResult{{},
+                            {path + " (TABBRIDGE_HOST_SOCKET) belongs to uid " + std::to_string(st.st_uid) +
+                             ", not to you — not a tabbridge host of yours; nothing was sent to it"}});
+  }
+  HostLink::Connect(
+      loop, path, hello_params,
+      [path, done = std::move(done)](std::expected<std::unique_ptr<HostLink>, HostLink::ConnectError> link) {
+        ProbeResult result;
+        if (link) {
+          result.hosts.push_back({0, path, std::move(*link)});
+        } else if (link.error().refused) {
+          spdlog::warn("refused {}", link.error().message);
+          result.refused.push_back(link.error().message);
+        } else {
+          spdlog::debug("no live host: {}", link.error().message);
+        }
+        done(std::move(result));
+      });
+}
+
+}  // namespace
+
 void ProbeHosts(uv_loop_t* loop, const Json& hello_params,
                 std::function<void(std::expected<ProbeResult, std::string>)> done) {
+  if (const std::string path = HostSocketOverride(); !path.empty())
+    return ProbeOne(loop, path, hello_params, std::move(done));
   const std::string dir = SocketDir();
   const auto usable = ExistingPrivateDir(dir);
   if (!usable) return done(std::unexpected("the socket directory " + usable.error()));

@@ -18,6 +18,7 @@
 #include "common/json_field.h"
 #include "common/jsonrpc.h"
 #include "common/uv_util.h"
+#include "mcp_shim/launch_env.h"
 #include "mcp_shim/native_manifest.h"
 #include "mcp_shim/paths.h"
 
@@ -54,6 +55,9 @@ std::vector<std::string> SplitArgs(const char* text) {
   return args;
 }
 
+// Set by the process's exit callback, which may outlive the SpawnedBrowser.
+using ExitState = std::shared_ptr<std::optional<BrowserExit>>;
+
 class SpawnedBrowser : public LaunchedBrowser {
  public:
   explicit SpawnedBrowser(int pid) : pid_(pid) {}
@@ -62,8 +66,14 @@ class SpawnedBrowser : public LaunchedBrowser {
     CloseHandle(reinterpret_cast<uv_handle_t*>(from_browser_));
   }
   int pid() const override { return pid_; }
+  std::optional<BrowserExit> exited() const override { return *exit_; }
+  std::string log_path() const override { return log_path_; }
+  std::uint64_t log_offset() const override { return log_offset_; }
 
   int pid_;
+  ExitState exit_ = std::make_shared<std::optional<BrowserExit>>();
+  std::string log_path_;
+  std::uint64_t log_offset_ = 0;
   uv_pipe_t* to_browser_ = nullptr;    // the browser's fd 3
   uv_pipe_t* from_browser_ = nullptr;  // the browser's fd 4
   std::string reply_;
@@ -131,7 +141,11 @@ std::expected<LaunchPlan, std::string> PlanLaunch() {
   const char* env_browser = std::getenv("TABBRIDGE_BROWSER");
   plan.executable = env_browser != nullptr && *env_browser != '\0' ? env_browser : DetectBrowser();
   if (plan.executable.empty()) {
-    return std::unexpected("no Chrome-family browser found on PATH — install one or set TABBRIDGE_BROWSER");
+    const std::string install = BrowserInstallCommand();
+    return std::unexpected(
+        "no Chrome-family browser found on PATH — " +
+        (install.empty() ? std::string("install Chrome or Chromium") : "install one with `" + install + "`") +
+        " (or run install/install.sh, which does), or set TABBRIDGE_BROWSER to a browser's path");
   }
   if (::access(plan.executable.c_str(), X_OK) != 0) {
     return std::unexpected("TABBRIDGE_BROWSER=" + plan.executable + " is not an executable");
@@ -152,7 +166,11 @@ std::expected<LaunchPlan, std::string> PlanLaunch() {
   } else {
     plan.args.push_back("--load-extension=" + plan.extension_dir);
   }
-  for (auto& extra : SplitArgs(std::getenv("TABBRIDGE_BROWSER_ARGS"))) plan.args.push_back(std::move(extra));
+  const auto user_args = SplitArgs(std::getenv("TABBRIDGE_BROWSER_ARGS"));
+  LaunchChoice choice = ChooseLaunchArgs(ReadLaunchEnv(plan.executable), user_args);
+  plan.args.insert(plan.args.end(), choice.args.begin(), choice.args.end());
+  plan.notes = std::move(choice.notes);
+  plan.args.insert(plan.args.end(), user_args.begin(), user_args.end());
   EnableWebMcp(plan.args);
   DisableIdleRenderers(plan.args);
   KeepHeadlessAlive(plan.args);
@@ -238,6 +256,8 @@ void Launch(uv_loop_t* loop, const LaunchPlan& plan, std::uint64_t answer_within
   const std::string log_path = plan.profile_dir + "/tabbridge-browser.log";
   const int log_fd = ::open(log_path.c_str(), O_CREAT | O_WRONLY | O_APPEND | O_CLOEXEC, 0600);
   auto browser = std::make_unique<SpawnedBrowser>(0);
+  browser->log_path_ = log_path;
+  if (log_fd >= 0) browser->log_offset_ = static_cast<std::uint64_t>(std::max<off_t>(::lseek(log_fd, 0, SEEK_END), 0));
   uv_stdio_container_t stdio[7] = {};
   stdio[0].flags = UV_IGNORE;
   for (int fd : {1, 2}) {
@@ -276,8 +296,12 @@ void Launch(uv_loop_t* loop, const LaunchPlan& plan, std::uint64_t answer_within
   options.flags = UV_PROCESS_DETACHED;  // the browser outlives this shim
   options.stdio = stdio;
   options.stdio_count = stdio_count;
+  process->data = new ExitState(browser->exit_);
   options.exit_cb = [](uv_process_t* p, int64_t status, int signal) {
     spdlog::info("browser process {} exited (status {}, signal {})", p->pid, status, signal);
+    std::unique_ptr<ExitState> state(static_cast<ExitState*>(p->data));
+    p->data = nullptr;
+    **state = BrowserExit{status, signal};
     CloseHandle(reinterpret_cast<uv_handle_t*>(p));
   };
   const int rc = uv_spawn(loop, process, &options);
@@ -287,6 +311,8 @@ void Launch(uv_loop_t* loop, const LaunchPlan& plan, std::uint64_t answer_within
   if (rc != 0) {
     for (int fd : our_fds)
       if (fd >= 0) ::close(fd);
+    delete static_cast<ExitState*>(process->data);
+    process->data = nullptr;
     CloseHandle(reinterpret_cast<uv_handle_t*>(process));
     return done(std::unexpected("cannot start " + plan.executable + ": " + uv_strerror(rc)));
   }
@@ -333,7 +359,9 @@ void Launch(uv_loop_t* loop, const LaunchPlan& plan, std::uint64_t answer_within
         s->data = nullptr;
         std::unique_ptr<PipeRead> owned(r);
         if (end == std::string::npos) {
-          return owned->done(std::unexpected("the browser closed its DevTools pipe before loading the extension"));
+          const std::string errors = BrowserLogErrors(owned->browser->log_path(), owned->browser->log_offset());
+          return owned->done(std::unexpected("the browser closed its DevTools pipe before loading the extension" +
+                                             (errors.empty() ? std::string() : ": " + errors)));
         }
         const Json reply = Json::parse(owned->browser->reply_.substr(0, end), nullptr, false);
         if (const Json* error = field::Find(reply, "error")) {
@@ -353,6 +381,57 @@ void Launch(uv_loop_t* loop, const LaunchPlan& plan, std::uint64_t answer_within
                                 ") did not answer on its DevTools pipe within " +
                                 std::to_string(answer_within_ms / 1000) + " s, so tabbridge stopped it"));
   });
+}
+
+std::string BrowserLogErrors(const std::string& log_path, std::uint64_t offset, std::size_t max_lines) {
+  std::ifstream in(log_path, std::ios::binary);
+  if (!in) return "";
+  in.seekg(static_cast<std::streamoff>(offset));
+  std::vector<std::string> errors;
+  for (std::string line; std::getline(in, line);) {
+    // [12:12:1125/101010.123456:ERROR:zygote_host_impl_linux.cc(101)] Running as root without …
+    std::string text = line;
+    if (line.starts_with('[')) {
+      const auto close = line.find("] ");
+      if (close == std::string::npos) continue;
+      const std::string prefix = line.substr(0, close);
+      if (prefix.find(":ERROR:") == std::string::npos && prefix.find(":FATAL:") == std::string::npos) continue;
+      text = line.substr(close + 2);
+    } else if (line.find("rror") == std::string::npos && line.find("cannot") == std::string::npos &&
+               line.find("not found") == std::string::npos) {
+      continue;  // a wrapper script's own words count only when they say something failed
+    }
+    while (!text.empty() && (text.back() == '\r' || text.back() == ' ')) text.pop_back();
+    if (text.empty() || (!errors.empty() && errors.back() == text)) continue;
+    errors.push_back(text.size() > 300 ? text.substr(0, 299) + "…" : text);
+  }
+  if (errors.size() > max_lines) errors.erase(errors.begin(), errors.end() - static_cast<std::ptrdiff_t>(max_lines));
+  std::string joined;
+  for (const auto& e : errors) joined += (joined.empty() ? "" : "\n") + e;
+  return joined;
+}
+
+std::string AdviceForBrowserErrors(const std::string& errors, const std::string& log_path) {
+  const std::string log = "the whole log is " + log_path;
+  if (errors.find("without --no-sandbox") != std::string::npos ||
+      errors.find("No usable sandbox") != std::string::npos) {
+    return "the browser's sandbox cannot start here: put --no-sandbox in TABBRIDGE_BROWSER_ARGS (tabbridge adds it "
+           "itself as root and where user namespaces are blocked); " +
+           log;
+  }
+  if (errors.find("Missing X server") != std::string::npos ||
+      errors.find("platform failed to initialize") != std::string::npos) {
+    return "the browser found no display: set DISPLAY, or put --headless=new in TABBRIDGE_BROWSER_ARGS; " + log;
+  }
+  if (errors.find("in use by another") != std::string::npos || errors.find("ProcessSingleton") != std::string::npos) {
+    return "another browser holds the profile: close it, or set TABBRIDGE_PROFILE_DIR to another directory; " + log;
+  }
+  return "run `tabbridge doctor`; " + log;
+}
+
+std::string DescribeExit(const BrowserExit& exit) {
+  if (exit.signal != 0) return "was killed by signal " + std::to_string(exit.signal);
+  return "exited with status " + std::to_string(exit.status);
 }
 
 }  // namespace tb

@@ -23,6 +23,9 @@ struct LaunchPlan {
   // Branded Chrome 137+ ignores --load-extension; it gets the extension over
   // the DevTools pipe (CDP Extensions.loadUnpacked) instead.
   bool load_over_pipe = false;
+  // Said once in connect_browser's answer: what the machine made us choose
+  // (no sandbox, headless), ChooseLaunchArgs.
+  std::vector<std::string> notes;
 };
 
 // Adds `feature` to the last `which` switch ("--enable-features=" or
@@ -61,12 +64,35 @@ std::expected<LaunchPlan, std::string> PlanLaunch();
 // named, or nullopt when there was no lock or it is held.
 std::optional<std::string> ClearStaleProfileLock(const std::string& profile_dir);
 
-// Owns what a launched browser needs from us while it runs (the DevTools pipe).
+// How a launched browser ended.
+struct BrowserExit {
+  std::int64_t status = 0;
+  int signal = 0;
+};
+
+// Owns what a launched browser needs from us while it runs (the DevTools pipe),
+// and knows whether it has exited already.
 class LaunchedBrowser {
  public:
   virtual ~LaunchedBrowser() = default;
   virtual int pid() const = 0;
+  virtual std::optional<BrowserExit> exited() const = 0;
+  // What the browser wrote to its log since this launch.
+  virtual std::string log_path() const = 0;
+  virtual std::uint64_t log_offset() const = 0;
 };
+
+// The browser's own words on why it stopped: the last few ERROR/FATAL lines
+// it logged after `offset` of `log_path`, without Chromium's
+// [pid:tid:time:LEVEL:file(line)] prefix, one per line ("" if none).
+std::string BrowserLogErrors(const std::string& log_path, std::uint64_t offset, std::size_t max_lines = 3);
+
+// A sentence on what to do about a browser that stopped with `errors` (its
+// log lines), for connect_browser's instructions.
+std::string AdviceForBrowserErrors(const std::string& errors, const std::string& log_path);
+
+// "exited with status 1" / "was killed by signal 9".
+std::string DescribeExit(const BrowserExit& exit);
 
 // Prepares the profile (manifest) and starts the browser detached from us;
 // `done` runs once the extension load is requested (at once for --load-extension).

@@ -1,6 +1,7 @@
 // tabbridge: the MCP server an MCP client spawns. With no arguments it speaks
 // MCP on stdin/stdout (stdout carries protocol only; logs go to stderr).
 #include <signal.h>
+#include <stdlib.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -18,12 +19,14 @@
 #include "common/protocol.h"
 #include "common/tool_catalog.h"
 #include "mcp_shim/audit_command.h"
+#include "mcp_shim/browser_command.h"
 #include "mcp_shim/doctor.h"
 #include "mcp_shim/mcp_server.h"
 #include "mcp_shim/native_manifest.h"
 #include "mcp_shim/paths.h"
 #include "mcp_shim/policy_command.h"
 #include "mcp_shim/register_command.h"
+#include "mcp_shim/remote_command.h"
 #include "mcp_shim/tools_command.h"
 
 namespace {
@@ -32,7 +35,7 @@ constexpr std::string_view kDisableAutoRegister = "--disable-webmcp-auto-registe
 constexpr std::string_view kReadOnly = "--read-only";
 
 constexpr const char* kUsage =
-    "usage: tabbridge [--caps LIST] [--read-only] [--disable-webmcp-auto-register]\n"
+    "usage: tabbridge [--caps LIST] [--read-only] [--disable-webmcp-auto-register] [--host-socket PATH]\n"
     "                                 serve MCP on stdin/stdout (what MCP clients run)\n"
     "                                 LIST: comma-separated extra page tools: eval (evaluate),\n"
     "                                 download (download_file), html (read_page mode html), or all\n"
@@ -41,11 +44,16 @@ constexpr const char* kUsage =
     "                                 --disable-webmcp-auto-register: keep the page's own tools\n"
     "                                 (WebMCP, forms) out of tools/list; list_webmcp_tools and\n"
     "                                 call_webmcp_tool still reach them\n"
+    "                                 --host-socket PATH: use only the browser host at PATH (as\n"
+    "                                 TABBRIDGE_HOST_SOCKET), e.g. one forwarded over ssh\n"
     "       tabbridge doctor          check every link: manifests, extension, socket, live host, policy\n"
     "       tabbridge policy [URL]    print the effective policy; with URL, what is allowed there and why\n"
     "       tabbridge audit [-n N] [--json]\n"
     "                                 the last N (20) entries of the audit log\n"
     "       tabbridge tools [--json]  the tools tabbridge serves, with the policy capability each needs\n"
+    "       tabbridge browser         the browser connect_browser {launch: true} would start here\n"
+    "       tabbridge remote [--remote-socket PATH] [USER@]HOST\n"
+    "                                 the ssh command that lets an agent on HOST drive this machine's browser\n"
     "       tabbridge register [DIR]  write the native-messaging manifest for every browser found\n"
     "                                 (or into DIR, a NativeMessagingHosts directory)\n"
     "       tabbridge register --system [--root R] [--host-path P]\n"
@@ -55,7 +63,7 @@ constexpr const char* kUsage =
     "                                 remove those manifests\n"
     "       tabbridge --version\n"
     "\n"
-    "environment: TABBRIDGE_BROWSER, TABBRIDGE_BROWSER_ARGS, TABBRIDGE_PROFILE_DIR,\n"
+    "environment: TABBRIDGE_BROWSER, TABBRIDGE_BROWSER_ARGS, TABBRIDGE_PROFILE_DIR, TABBRIDGE_HOST_SOCKET,\n"
     "             TABBRIDGE_EXTENSION_DIR, TABBRIDGE_SOCKET_DIR, TABBRIDGE_LOG_FILE, TABBRIDGE_LOG_LEVEL,\n"
     "             TABBRIDGE_POLICY (the policy file), XDG_CONFIG_HOME, XDG_STATE_HOME (the audit log)\n";
 
@@ -112,6 +120,14 @@ int ServeWithOptions(const std::vector<std::string>& args) {
       options.list_page_tools = false;
     } else if (arg == kReadOnly) {
       options.read_only = true;
+    } else if (arg == "--host-socket" || arg.starts_with("--host-socket=")) {
+      const bool inline_value = arg.starts_with("--host-socket=");
+      if (!inline_value && i + 1 >= args.size()) {
+        std::fprintf(stderr, "tabbridge: --host-socket needs a path\n\n%s", kUsage);
+        return 2;
+      }
+      // One source for the probe, doctor and this session: the environment.
+      ::setenv("TABBRIDGE_HOST_SOCKET", (inline_value ? arg.substr(14) : args[++i]).c_str(), 1);
     } else if (arg == "--caps" || arg.starts_with("--caps=")) {
       const bool inline_value = arg.starts_with("--caps=");
       if (!inline_value && i + 1 >= args.size()) {
@@ -136,7 +152,8 @@ int ServeWithOptions(const std::vector<std::string>& args) {
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || args[0].starts_with("--caps") || args[0] == kDisableAutoRegister || args[0] == kReadOnly) {
+  if (args.empty() || args[0].starts_with("--caps") || args[0].starts_with("--host-socket") ||
+      args[0] == kDisableAutoRegister || args[0] == kReadOnly) {
     return ServeWithOptions(args);
   }
   const std::string& command = args[0];
@@ -153,6 +170,8 @@ int main(int argc, char** argv) {
   if (command == "audit") return tb::RunAudit({args.begin() + 1, args.end()});
   if (command == "tools") return tb::RunTools({args.begin() + 1, args.end()});
   if (command == "register") return tb::RunRegister({args.begin() + 1, args.end()});
+  if (command == "remote") return tb::RunRemote({args.begin() + 1, args.end()});
+  if (command == "browser" && args.size() == 1) return tb::RunBrowser();
   if (command == "unregister") return tb::RunUnregister({args.begin() + 1, args.end()});
   std::fprintf(stderr, "tabbridge: unknown command '%s'\n\n%s", command.c_str(), kUsage);
   return 2;

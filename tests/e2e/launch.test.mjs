@@ -159,3 +159,75 @@ describe('the last tab', { timeout: 90_000 }, () => {
     assert.equal(again.tab.url, web.url('/b.html'), 'the host still opens tabs');
   });
 });
+
+// Where users run their agent (issue 19): as root in a container with no
+// display, a launched browser gets --no-sandbox and --headless=new by itself
+// and the answer says so; a browser that dies at start is reported at once.
+describe('launch where the machine decides', { timeout: 90_000 }, () => {
+  const h = useHarness();
+  const root = process.getuid?.() === 0;
+
+  const cmdline = (pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+
+  it('as root with no TABBRIDGE_BROWSER_ARGS and no display: connects headless without the sandbox, and says so', { skip: !root && 'needs root' }, async () => {
+    const s = await h.startSession({
+      name: 'root-no-display',
+      env: { TABBRIDGE_BROWSER_ARGS: '', DISPLAY: undefined, WAYLAND_DISPLAY: undefined },
+    });
+    const connected = await s.callOk('connect_browser', { launch: true });
+    assert.equal(connected.launched, true);
+    const notes = (connected.notes ?? []).join('\n');
+    assert.match(notes, /security: the browser was started with --no-sandbox because tabbridge runs as root/, notes);
+    assert.match(notes, /headless: there is no display here/, notes);
+    const args = cmdline(connected.browser.pid);
+    assert.ok(args.includes('--no-sandbox'), `browser command line: ${args.join(' ')}`);
+    assert.ok(args.includes('--headless=new'), `browser command line: ${args.join(' ')}`);
+    assertToolSet(await s.toolNames(), TOOLS_NO_TABS);
+    // Said once: another session connecting to that browser is told nothing.
+    const other = await h.startSession({ name: 'root-no-display-2', socketDir: s.socketDir, profileDir: s.profileDir,
+      env: { TABBRIDGE_BROWSER_ARGS: '', DISPLAY: undefined, WAYLAND_DISPLAY: undefined } });
+    const again = await other.callOk('connect_browser', { launch: true });
+    assert.equal(again.launched, false);
+    assert.equal(again.notes, undefined);
+  });
+
+  it("the user's own switches decide: their --headless and --no-sandbox are not doubled and nothing is said", async () => {
+    const s = await h.startSession({ name: 'own-switches', env: { DISPLAY: undefined, WAYLAND_DISPLAY: undefined } });
+    const connected = await s.callOk('connect_browser', { launch: true });
+    assert.equal(connected.notes, undefined, JSON.stringify(connected.notes));
+    const args = cmdline(connected.browser.pid);
+    assert.equal(args.filter((a) => a === '--no-sandbox').length, 1);
+    assert.equal(args.filter((a) => a.startsWith('--headless')).length, 1);
+  });
+
+  for (const method of ['flag', 'pipe']) {
+    it(`over ${method}, a browser that exits at once is reported at once, in its own words`, async () => {
+      const dir = await h.tempDir('tb-e2e-dying-');
+      const stub = path.join(dir, 'dying-browser');
+      // What Chromium says and does as root without --no-sandbox.
+      fs.writeFileSync(stub, '#!/bin/sh\n' +
+        'echo "[99:99:1125/101010.000001:ERROR:zygote_host_impl_linux.cc(101)] Running as root without --no-sandbox is not supported. See https://crbug.com/638180." >&2\n' +
+        'exit 1\n', { mode: 0o755 });
+      const s = await h.startSession({ name: `dying-${method}`, env: { TABBRIDGE_BROWSER: stub, TABBRIDGE_LAUNCH_METHOD: method } });
+      // The launch wait is 30 s; an answer within this call's 10 s is not that wait.
+      const result = await s.callErr('connect_browser', { launch: true }, { timeoutMs: 10_000 });
+      const { error, instructions } = result.structuredContent;
+      if (method === 'flag') assert.match(error, /the launched browser \(pid \d+\) exited with status 1 before its tabbridge host started/, error);
+      else assert.match(error, /closed its DevTools pipe before loading the extension/, error);
+      assert.match(error, /Running as root without --no-sandbox is not supported/, error);
+      assert.match(instructions, /--no-sandbox in TABBRIDGE_BROWSER_ARGS/, instructions);
+      assert.match(instructions, /tabbridge-browser\.log/, instructions);
+      assert.deepEqual(await s.toolNames(), ['connect_browser']);
+    });
+  }
+
+  it('with no browser anywhere, connect_browser names the command that installs one', async () => {
+    const s = await h.startSession({ name: 'no-browser', env: { TABBRIDGE_BROWSER: '', PATH: '/nonexistent' } });
+    const result = await s.callErr('connect_browser', { launch: true }, { timeoutMs: 10_000 });
+    const { error, instructions } = result.structuredContent;
+    assert.match(error, /no Chrome-family browser found/, error);
+    if (fs.existsSync('/etc/debian_version')) {
+      assert.match(instructions, /apt-get install -y chromium/, instructions);
+    }
+  });
+});

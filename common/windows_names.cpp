@@ -1,0 +1,58 @@
+#include "common/windows_names.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "common/protocol.h"
+#include "common/socket_dir.h"
+
+namespace tb::windows {
+
+std::string PipeName(std::string_view user, int slot) {
+  std::string safe(user.empty() ? std::string_view("user") : user);
+  for (char& c : safe) {
+    const auto u = static_cast<unsigned char>(c);
+    if (!std::isalnum(u) && c != '.' && c != '_' && c != '-') c = '_';
+  }
+  return "\\\\.\\pipe\\tabbridge-" + safe + "-" + SlotName(slot);
+}
+
+bool IsSid(std::string_view sid) {
+  if (!sid.starts_with("S-1-")) return false;
+  int parts = 0;
+  for (std::size_t start = 4; start <= sid.size(); ++parts) {
+    const std::size_t dash = std::min(sid.find('-', start), sid.size());
+    const std::string_view part = sid.substr(start, dash - start);
+    if (part.empty() || part.size() > 10 || !std::ranges::all_of(part, [](char c) { return c >= '0' && c <= '9'; })) {
+      return false;
+    }
+    start = dash + 1;
+  }
+  return parts >= 2 && parts <= 16;  // authority + at most 15 sub-authorities
+}
+
+std::expected<std::string, std::string> PipeSecurityDescriptor(std::string_view user_sid) {
+  if (!IsSid(user_sid)) return std::unexpected("not a SID: " + std::string(user_sid));
+  const std::string sid(user_sid);
+  // O: owner, G: group, D:P protected DACL; (A;;GA;;;sid) allow generic-all.
+  return "O:" + sid + "G:" + sid + "D:P(A;;GA;;;" + sid + ")";
+}
+
+std::vector<RegistryKey> NativeMessagingKeys() {
+  const std::string host = "\\NativeMessagingHosts\\" + std::string(kNativeHostName);
+  return {
+      {"Google Chrome", "Software\\Google\\Chrome" + host},
+      {"Chromium", "Software\\Chromium" + host},
+      {"Microsoft Edge", "Software\\Microsoft\\Edge" + host},
+      {"Brave", "Software\\BraveSoftware\\Brave-Browser" + host},
+      {"Vivaldi", "Software\\Vivaldi" + host},
+  };
+}
+
+bool IsWsl(std::string_view proc_version) {
+  std::string lower(proc_version);
+  std::ranges::transform(lower, lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  return lower.find("microsoft") != std::string::npos || lower.find("wsl") != std::string::npos;
+}
+
+}  // namespace tb::windows

@@ -1,0 +1,109 @@
+#include "mcp_shim/remote_command.h"
+
+#include <pwd.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include <uv.h>
+
+#include "common/socket_dir.h"
+#include "mcp_shim/host_probe.h"
+
+namespace tb {
+
+namespace {
+
+std::string LocalUser() {
+  if (const passwd* pw = ::getpwuid(::getuid()); pw != nullptr && pw->pw_name != nullptr) return pw->pw_name;
+  const char* user = std::getenv("USER");
+  return user != nullptr ? user : "me";
+}
+
+// This machine's live host socket, or "" when no browser runs the extension.
+std::string LiveHostSocket() {
+  uv_loop_t loop;
+  uv_loop_init(&loop);
+  std::string path;
+  ProbeHosts(&loop, {{"name", "tabbridge-remote"}}, [&](std::expected<ProbeResult, std::string> found) {
+    if (found && !found->hosts.empty()) path = found->hosts.front().link->path();
+  });
+  uv_run(&loop, UV_RUN_DEFAULT);
+  uv_loop_close(&loop);
+  return path;
+}
+
+constexpr const char* kUsage =
+    "usage: tabbridge remote [--remote-socket PATH] [USER@]HOST\n"
+    "  prints the ssh command that lets an agent on HOST drive the browser on this machine\n";
+
+}  // namespace
+
+std::string ShellQuote(const std::string& word) {
+  if (!word.empty() &&
+      word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./_-") ==
+          std::string::npos) {
+    return word;
+  }
+  std::string quoted = "'";
+  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+std::string DefaultRemoteSocket(const std::string& destination, const std::string& local_user) {
+  const auto at = destination.rfind('@');
+  const std::string user = at != std::string::npos && at > 0 ? destination.substr(0, at) : local_user;
+  return "/tmp/tabbridge-" + user + ".sock";
+}
+
+std::string RemoteInstructions(const RemoteSetup& s) {
+  const std::string forward = ShellQuote(s.remote_socket + ":" + s.local_socket);
+  const std::string env = "TABBRIDGE_HOST_SOCKET=" + ShellQuote(s.remote_socket);
+  return "# On this machine (it runs the browser), log in to " + s.destination +
+         " with the browser's socket forwarded:\n"
+         "ssh -o ExitOnForwardFailure=yes -R " +
+         forward + " " + ShellQuote(s.destination) +
+         "\n"
+         "# There, start tabbridge with " +
+         env +
+         ", e.g. for Claude Code:\n"
+         "#   claude mcp add tabbridge -e " +
+         env +
+         " -- tabbridge\n"
+         "# If ssh says the forwarding failed, the socket of an earlier login is still there: remove it\n"
+         "# (ssh " +
+         ShellQuote(s.destination) + " rm " + ShellQuote(s.remote_socket) +
+         "), or set StreamLocalBindUnlink yes in the remote sshd_config.\n";
+}
+
+int RunRemote(const std::vector<std::string>& args) {
+  RemoteSetup setup;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--remote-socket" && i + 1 < args.size()) {
+      setup.remote_socket = args[++i];
+    } else if (args[i].starts_with("-") || !setup.destination.empty()) {
+      std::fputs(kUsage, stderr);
+      return 2;
+    } else {
+      setup.destination = args[i];
+    }
+  }
+  if (setup.destination.empty()) {
+    std::fputs(kUsage, stderr);
+    return 2;
+  }
+  if (setup.remote_socket.empty()) setup.remote_socket = DefaultRemoteSocket(setup.destination, LocalUser());
+  setup.local_socket = LiveHostSocket();
+  if (setup.local_socket.empty()) {
+    setup.local_socket = SocketPath(SocketDir(), 0);
+    std::fprintf(stderr,
+                 "tabbridge: no browser runs the tabbridge extension on this machine yet; the command below forwards "
+                 "the socket its host will open (%s)\n",
+                 setup.local_socket.c_str());
+  }
+  std::fputs(RemoteInstructions(setup).c_str(), stdout);
+  return 0;
+}
+
+}  // namespace tb

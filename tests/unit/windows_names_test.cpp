@@ -1,0 +1,54 @@
+// The platform-independent parts of the Windows and WSL design (docs/windows.md).
+#include "common/windows_names.h"
+
+#include <gtest/gtest.h>
+
+namespace tb::windows {
+namespace {
+
+TEST(PipeName, IsPerUserAndPerBrowser) {
+  EXPECT_EQ(PipeName("ann", 0), "\\\\.\\pipe\\tabbridge-ann-browser-0");
+  EXPECT_EQ(PipeName("ann", 3), "\\\\.\\pipe\\tabbridge-ann-browser-3");
+}
+
+TEST(PipeName, KeepsOnlySafeCharactersOfTheUser) {
+  // A backslash would start another path component; spaces and domain marks go too.
+  EXPECT_EQ(PipeName("CORP\\Ann Lee", 0), "\\\\.\\pipe\\tabbridge-CORP_Ann_Lee-browser-0");
+  EXPECT_EQ(PipeName("", 0), "\\\\.\\pipe\\tabbridge-user-browser-0");
+}
+
+TEST(IsSid, AcceptsSidsAndNothingElse) {
+  EXPECT_TRUE(IsSid("S-1-5-21-1004336348-1177238915-682003330-1001"));
+  EXPECT_TRUE(IsSid("S-1-5-18"));
+  EXPECT_FALSE(IsSid("S-1-"));
+  EXPECT_FALSE(IsSid("S-1-5-21-abc"));
+  EXPECT_FALSE(IsSid("S-1-5-21-1)(A;;GA;;;WD"));  // no smuggling another ACE in
+  EXPECT_FALSE(IsSid("WD"));
+}
+
+TEST(PipeSecurityDescriptor, GivesTheUserAloneAProtectedDacl) {
+  const auto sddl = PipeSecurityDescriptor("S-1-5-21-1-2-3-1001");
+  ASSERT_TRUE(sddl) << sddl.error();
+  EXPECT_EQ(*sddl, "O:S-1-5-21-1-2-3-1001G:S-1-5-21-1-2-3-1001D:P(A;;GA;;;S-1-5-21-1-2-3-1001)");
+  EXPECT_EQ(sddl->find(";WD)"), std::string::npos);  // not Everyone
+  EXPECT_FALSE(PipeSecurityDescriptor("S-1-5-21-1)(A;;GA;;;WD"));
+}
+
+TEST(NativeMessagingKeys, NameOurHostUnderEachBrowsersKey) {
+  const auto keys = NativeMessagingKeys();
+  ASSERT_FALSE(keys.empty());
+  EXPECT_EQ(keys.front().path, "Software\\Google\\Chrome\\NativeMessagingHosts\\com.tabbridge.host");
+  for (const auto& key : keys) {
+    EXPECT_TRUE(key.path.starts_with("Software\\")) << key.path;
+    EXPECT_TRUE(key.path.ends_with("\\NativeMessagingHosts\\com.tabbridge.host")) << key.path;
+  }
+}
+
+TEST(IsWsl, KnowsBothGenerations) {
+  EXPECT_TRUE(IsWsl("Linux version 5.15.153.1-microsoft-standard-WSL2 (root@941d701f84f1) (gcc (GCC) 11.2.0)"));
+  EXPECT_TRUE(IsWsl("Linux version 4.4.0-19041-Microsoft (Microsoft@Microsoft.com)"));
+  EXPECT_FALSE(IsWsl("Linux version 6.1.0-27-amd64 (debian-kernel@lists.debian.org)"));
+}
+
+}  // namespace
+}  // namespace tb::windows
