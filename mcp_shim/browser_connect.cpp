@@ -11,6 +11,7 @@
 #include "common/protocol.h"
 #include "common/socket_dir.h"  // SocketDir, for the advice
 #include "common/tool_catalog.h"
+#include "common/windows_names.h"
 #include "mcp_shim/host_probe.h"
 #include "mcp_shim/launch_env.h"
 
@@ -19,6 +20,14 @@ namespace {
 
 // Between probes of the socket directory while a host starts.
 constexpr std::uint64_t kRetryMs = 100;
+
+// WSL's kernel names itself in /proc/version (windows::IsWsl).
+bool RunsUnderWsl() {
+  std::ifstream in("/proc/version");
+  std::string version;
+  std::getline(in, version);
+  return windows::IsWsl(version);
+}
 
 std::string Lower(std::string text) {
   std::ranges::transform(text, text.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -157,9 +166,15 @@ void BrowserConnect::OnRound(std::vector<LiveHost> candidates) {
                   "`tabbridge remote` prints there (it forwards that browser's socket to " +
                       path + "). `tabbridge doctor` here checks the socket.");
     }
-    return Fail("No browser found",
-                "Open Chrome (or Chromium, Brave, Edge) with the tabbridge extension enabled, or call "
-                "connect_browser with launch=true. `tabbridge doctor` checks the setup.");
+    std::string instructions =
+        "Open Chrome (or Chromium, Brave, Edge) with the tabbridge extension enabled, or call "
+        "connect_browser with launch=true. `tabbridge doctor` checks the setup.";
+    if (RunsUnderWsl()) {
+      instructions +=
+          " This is WSL: a browser on Windows is reached by the Windows tabbridge.exe — configure the MCP "
+          "client with it (docs/windows.md).";
+    }
+    return Fail("No browser found", std::move(instructions));
   }
   if (launched_ && progress_ && rounds_ % 5 == 0) {
     progress_(rounds_, "waiting for the browser to start its tabbridge host");

@@ -89,7 +89,7 @@ LaunchChoice ChooseLaunchArgs(const LaunchEnv& env, const std::vector<std::strin
       choice.args.emplace_back("--no-sandbox");
       choice.no_sandbox = true;
       choice.notes.push_back(
-          "security: the browser was started with --no-sandbox because " + why +
+          "security: tabbridge starts the browser with --no-sandbox because " + why +
           "; a page that exploits a browser bug gets this user's rights. Use it on sites you trust, or run as a "
           "normal user where user namespaces work");
     }

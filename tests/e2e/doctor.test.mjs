@@ -59,6 +59,16 @@ describe('tabbridge doctor', { timeout: 90_000 }, () => {
     assert.match(stdout, /all links work/);
   });
 
+  it('says which browser a launch would start, and what this machine makes it do', async () => {
+    const bare = { ...env, TABBRIDGE_BROWSER_ARGS: '', DISPLAY: '', WAYLAND_DISPLAY: '' };
+    const { stdout } = await tabbridge(['doctor'], bare);
+    assert.match(stdout, /ok {4}launch: \/\S+/);
+    assert.match(stdout, /note {2}launch: headless: there is no display here/);
+    if (process.getuid?.() === 0) assert.match(stdout, /note {2}launch: security: tabbridge starts the browser with --no-sandbox because tabbridge runs as root/);
+    const own = await tabbridge(['doctor'], { ...bare, TABBRIDGE_BROWSER_ARGS: '--headless=new --no-sandbox' });
+    assert.doesNotMatch(own.stdout, /note {2}launch:/, 'the user\'s own switches: nothing to say');
+  });
+
   it('names a malformed policy file, and says which policy the live host enforces', async () => {
     const broken = path.join(home, 'policy.json');
     fs.writeFileSync(broken, '{"rules": [{"sites": ["*"], "alow": ["read"]}]}');

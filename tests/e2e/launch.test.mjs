@@ -177,7 +177,7 @@ describe('launch where the machine decides', { timeout: 90_000 }, () => {
     const connected = await s.callOk('connect_browser', { launch: true });
     assert.equal(connected.launched, true);
     const notes = (connected.notes ?? []).join('\n');
-    assert.match(notes, /security: the browser was started with --no-sandbox because tabbridge runs as root/, notes);
+    assert.match(notes, /security: tabbridge starts the browser with --no-sandbox because tabbridge runs as root/, notes);
     assert.match(notes, /headless: there is no display here/, notes);
     const args = cmdline(connected.browser.pid);
     assert.ok(args.includes('--no-sandbox'), `browser command line: ${args.join(' ')}`);
