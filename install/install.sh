@@ -39,7 +39,7 @@ cmake --install "$build" --prefix "$prefix" >/dev/null
 # A browser to drive (Debian's chromium when there is none; --no-browser: not).
 browser_args=()
 [[ $install_browser -eq 0 ]] && browser_args=(--no-browser)
-browser=$("$repo/install/browser.sh" "$prefix/bin/tabbridge" "${browser_args[@]}" | tee /dev/stderr | tail -n 1)
+"$repo/install/browser.sh" "$prefix/bin/tabbridge" "${browser_args[@]}" >&2
 "$prefix/bin/tabbridge" register
 
 cat <<MSG
@@ -51,5 +51,7 @@ tabbridge is installed in $prefix/bin. Two steps remain:
   2. Add it to your MCP client, e.g.:
        claude mcp add tabbridge -- $prefix/bin/tabbridge
 Check the setup at any time with: $prefix/bin/tabbridge doctor
-$browser
 MSG
+# The closing lines: which browser connect_browser {launch: true} starts, and how.
+printf 'Browser: '
+"$prefix/bin/tabbridge" browser 2>&1 || true
