@@ -233,6 +233,42 @@ std::expected<void, std::string> PrepareProfileDir(const std::string& dir) {
   return {};
 }
 
+namespace {
+
+// Waiting for the browser's answer on the DevTools pipe.
+struct PipeRead {
+  std::unique_ptr<SpawnedBrowser> browser;
+  std::function<void(std::expected<std::unique_ptr<LaunchedBrowser>, std::string>)> done;
+  char buffer[4096];
+  std::unique_ptr<Timer> deadline;  // ends the wait for an answer that never comes
+};
+
+// The exit callback comes a moment after the pipe's end: how long to wait
+// for it, so the answer can say how the browser ended.
+constexpr int kExitPolls = 20;
+constexpr std::uint64_t kExitPollMs = 25;
+
+// The pipe ended before the answer: the browser is gone (or going). Answers
+// with how it ended and its own last error lines.
+void ReportPipeClosed(PipeRead* r, int polls_left) {
+  const auto exit = r->browser->exited();
+  if (!exit && polls_left > 0) {
+    r->deadline->Start(kExitPollMs, [r, polls_left] { ReportPipeClosed(r, polls_left - 1); });
+    return;
+  }
+  std::unique_ptr<PipeRead> owned(r);
+  std::string error = "the launched browser (pid " + std::to_string(owned->browser->pid()) + ") " +
+                      (exit ? DescribeExit(*exit) + ", closing" : "closed") +
+                      " its DevTools pipe before loading the extension";
+  if (const std::string errors = BrowserLogErrors(owned->browser->log_path(), owned->browser->log_offset());
+      !errors.empty()) {
+    error += ": " + errors;
+  }
+  owned->done(std::unexpected(std::move(error)));
+}
+
+}  // namespace
+
 void Launch(uv_loop_t* loop, const LaunchPlan& plan, std::uint64_t answer_within_ms,
             std::function<void(std::expected<std::unique_ptr<LaunchedBrowser>, std::string>)> done) {
   if (auto ready = PrepareProfileDir(plan.profile_dir); !ready) return done(std::unexpected(ready.error()));
@@ -336,12 +372,6 @@ void Launch(uv_loop_t* loop, const LaunchPlan& plan, std::uint64_t answer_within
   uv_write(&write->first, reinterpret_cast<uv_stream_t*>(browser->to_browser_), &command_buf, 1,
            [](uv_write_t* req, int) { delete reinterpret_cast<std::pair<uv_write_t, std::string>*>(req); });
 
-  struct PipeRead {
-    std::unique_ptr<SpawnedBrowser> browser;
-    std::function<void(std::expected<std::unique_ptr<LaunchedBrowser>, std::string>)> done;
-    char buffer[4096];
-    std::unique_ptr<Timer> deadline;  // ends the wait for an answer that never comes
-  };
   auto* read = new PipeRead{std::move(browser), std::move(done), {}, std::make_unique<Timer>(loop)};
   read->browser->from_browser_->data = read;
   uv_read_start(
@@ -358,11 +388,7 @@ void Launch(uv_loop_t* loop, const LaunchPlan& plan, std::uint64_t answer_within
         uv_read_stop(s);
         s->data = nullptr;
         std::unique_ptr<PipeRead> owned(r);
-        if (end == std::string::npos) {
-          const std::string errors = BrowserLogErrors(owned->browser->log_path(), owned->browser->log_offset());
-          return owned->done(std::unexpected("the browser closed its DevTools pipe before loading the extension" +
-                                             (errors.empty() ? std::string() : ": " + errors)));
-        }
+        if (end == std::string::npos) return ReportPipeClosed(owned.release(), kExitPolls);
         const Json reply = Json::parse(owned->browser->reply_.substr(0, end), nullptr, false);
         if (const Json* error = field::Find(reply, "error")) {
           return owned->done(std::unexpected("the browser refused to load the extension: " +

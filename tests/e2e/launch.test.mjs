@@ -213,7 +213,7 @@ describe('launch where the machine decides', { timeout: 90_000 }, () => {
       const result = await s.callErr('connect_browser', { launch: true }, { timeoutMs: 10_000 });
       const { error, instructions } = result.structuredContent;
       if (method === 'flag') assert.match(error, /the launched browser \(pid \d+\) exited with status 1 before its tabbridge host started/, error);
-      else assert.match(error, /closed its DevTools pipe before loading the extension/, error);
+      else assert.match(error, /the launched browser \(pid \d+\) exited with status 1, closing its DevTools pipe before loading the extension/, error);
       assert.match(error, /Running as root without --no-sandbox is not supported/, error);
       assert.match(instructions, /--no-sandbox in TABBRIDGE_BROWSER_ARGS/, instructions);
       assert.match(instructions, /tabbridge-browser\.log/, instructions);
