@@ -147,7 +147,8 @@ describe('remote dev box over ssh', { timeout: 120_000, skip }, () => {
   it('when the forwarding ends, the far side answers that nothing is there and what to run', step(async () => {
     ssh.kill('SIGTERM');
     await waitFor(() => ssh.exitCode_ !== null, { what: 'ssh to exit' });
-    const fresh = await h.startSession({ name: 'devbox-after', env: { TABBRIDGE_HOST_SOCKET: remoteSocket } });
+    // The flag form of TABBRIDGE_HOST_SOCKET.
+    const fresh = await h.startSession({ name: 'devbox-after', shimArgs: ['--host-socket', remoteSocket] });
     const r = await fresh.callErr('connect_browser', {});
     assert.match(r.structuredContent.error, /No browser answers at .*TABBRIDGE_HOST_SOCKET/, r.structuredContent.error);
     assert.match(r.structuredContent.instructions, /tabbridge remote/);
