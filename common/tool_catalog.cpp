@@ -34,8 +34,8 @@ const std::array<Json, 7>& Catalog() {
   static const std::array<Json, 7> catalog = {
       Tool(
           kConnectBrowser,
-          "Connect to the user's browser (Chrome, Chromium, Brave, Edge, Vivaldi) running the tabbridge "
-          "extension. Set launch to start one with a dedicated profile if none is running.",
+          "Connect to the user's Chrome-family browser (Chrome, Chromium, Brave, Edge) running the tabbridge "
+          "extension; launch starts one with its own profile if none runs.",
           {{"launch",
             {{"type", "boolean"}, {"default", false}, {"description", "Launch a browser if none is running"}}},
            {"browser",

@@ -13,6 +13,15 @@ int ErrorCode(const Json& response) { return response.value("error", Json::objec
 
 class ShimErrorsTest : public HostTest {};
 
+// Neither a request nor a response, but the client waits on its id: answered -32600 on that id.
+TEST_F(ShimErrorsTest, AnIdWithoutMethodResultOrErrorIsAnsweredInvalidRequest) {
+  auto& shim = StartShim();
+  ASSERT_TRUE(shim.rpc().SendLine(R"({"jsonrpc":"2.0","id":"lonely"})"));
+  const auto response = shim.rpc().WaitResponse("lonely", fake::DeadlineIn(kWait));
+  ASSERT_TRUE(response) << "no answer on id \"lonely\"";
+  EXPECT_EQ(ErrorCode(*response), rpc_error::kInvalidRequest) << response->dump();
+}
+
 TEST_F(ShimErrorsTest, UnknownToolWhileConnectedIsInvalidParams) {
   StartServingExtension();
   auto& shim = ConnectedShim();

@@ -46,6 +46,16 @@ INSTANTIATE_TEST_SUITE_P(Lines, BadLineTest, ::testing::ValuesIn(BadLines()),
 
 class SocketProtocolTest : public HostTest {};
 
+// Neither a request nor a response, but the sender waits on its id: it is answered on that id.
+TEST_F(SocketProtocolTest, AnIdWithoutMethodResultOrErrorIsAnsweredInvalidRequest) {
+  StartServingExtension();
+  auto& client = RawClient(0, /*hello=*/false);
+  ASSERT_TRUE(client.rpc().SendLine(R"({"jsonrpc":"2.0","id":77})"));
+  const auto error = client.rpc().WaitResponse(77, fake::DeadlineIn(kWait));
+  ASSERT_TRUE(error) << "no answer on id 77";
+  EXPECT_EQ(error->value("error", Json::object()).value("code", 0), rpc_error::kInvalidRequest) << error->dump();
+}
+
 TEST_F(SocketProtocolTest, RequestBeforeHelloIsAnInvalidRequest) {
   StartServingExtension();
   auto& client = RawClient(0, /*hello=*/false);

@@ -74,10 +74,18 @@ TEST(JsonRpcParse, ScalarParamsAreAnInvalidRequest) {
   EXPECT_EQ(msg.error().error.code, rpc_error::kInvalidRequest);
 }
 
-TEST(JsonRpcParse, AResponseWithoutResultOrErrorIsAnInvalidRequest) {
+TEST(JsonRpcParse, AnIdWithoutMethodResultOrErrorIsAnInvalidRequestThatIsAnswered) {
   auto msg = rpc::Parse(R"({"jsonrpc":"2.0","id":1})");
   ASSERT_FALSE(msg);
   EXPECT_EQ(msg.error().error.code, rpc_error::kInvalidRequest);
+  EXPECT_EQ(msg.error().id, 1);
+  EXPECT_FALSE(msg.error().response) << "the sender waits on id 1: it gets an answer";
+}
+
+TEST(JsonRpcParse, AMalformedResponseIsNotAnswered) {
+  auto msg = rpc::Parse(R"({"jsonrpc":"2.0","id":1,"error":"boom"})");
+  ASSERT_FALSE(msg);
+  EXPECT_TRUE(msg.error().response);
 }
 
 TEST(JsonRpcParse, RefusesDeepNestingBeforeParsing) {

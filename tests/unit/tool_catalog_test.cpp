@@ -102,6 +102,11 @@ std::size_t FocusedTabListBytes(const std::vector<std::string>& caps) {
 // Every byte of tools/list is context the model pays for on every turn.
 TEST(ToolCatalog, FocusedTabListWithDefaultCapsStaysUnder8000Bytes) { EXPECT_LT(FocusedTabListBytes({}), 8000u); }
 
+// The list every session starts with (connect_browser alone), as the result of tools/list.
+TEST(ToolCatalog, TheListAtStartIsAtMost600Bytes) {
+  EXPECT_LE(rpc::Dump(Json{{"tools", {*tools::Find(tools::kConnectBrowser)}}}).size(), 600u);
+}
+
 TEST(ToolCatalog, CapsAddTheirToolsAndHtmlMode) {
   const Json plain = tools::PageTools({});
   const Json all = tools::PageTools({"eval", "download", "html"});
