@@ -7,6 +7,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 
 import {
@@ -20,6 +21,15 @@ import {
   useHarness,
   waitFor,
 } from './harness.mjs';
+
+/** Whether something accepts connections on the Unix socket at `file`. */
+function socketAnswers(file) {
+  return new Promise((resolve) => {
+    const c = net.connect(file);
+    c.once('connect', () => { c.destroy(); resolve(true); });
+    c.once('error', () => resolve(false));
+  });
+}
 
 for (const method of ['flag', 'pipe']) {
   describe(`launch over ${method}`, { timeout: 90_000 }, () => {
@@ -111,6 +121,10 @@ describe('launch after a crash', { timeout: 120_000 }, () => {
     const changes = s.listChanged;
     await killAndReap({ pids: [first.browser.pid] });
     await s.waitForListChanged(changes + 1); // the shim heard its host go
+    // Dead to the last process: nothing listens on its singleton socket any more
+    // (a helper still dying holds it open for a moment, and the lock is then kept).
+    await waitFor(async () => !(await socketAnswers(path.join(s.profileDir, 'SingletonSocket'))),
+      { what: 'the killed browser\'s singleton socket to stop answering' });
     assert.ok(fs.lstatSync(lock, { throwIfNoEntry: false })?.isSymbolicLink(), 'the killed browser left its lock');
     fs.unlinkSync(lock);
     fs.symlinkSync(`old-container-name-${first.browser.pid}`, lock);
