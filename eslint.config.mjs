@@ -52,7 +52,7 @@ export default [
   },
   // Node: tests, benches and this file.
   {
-    files: ['tests/**/*.mjs', 'bench/**/*.mjs', 'eslint.config.mjs'],
+    files: ['tests/**/*.mjs', 'bench/**/*.mjs', 'codegen/**/*.mjs', 'eslint.config.mjs'],
     languageOptions: {
       sourceType: 'module',
       globals: { ...globals.node },

@@ -86,7 +86,8 @@ std::expected<Message, ParseFailure> Parse(std::string_view text) {
   // Neither a request nor a response: the sender waits for an answer to that
   // id, so it gets one (a malformed response below gets none: nobody waits).
   if (error == json.end()) {
-    return std::unexpected(Invalid("a message with an id needs a method (a request) or a result or an error (a response)", msg.id));
+    return std::unexpected(
+        Invalid("a message with an id needs a method (a request) or a result or an error (a response)", msg.id));
   }
   if (!error->is_object()) return std::unexpected(Invalid("a response's error must be an object", msg.id, true));
   // JSON-RPC 2.0 §5.1: code is an integer, message a string.

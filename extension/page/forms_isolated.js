@@ -46,8 +46,11 @@
     // Injected twice (manifest, then programmatically after an update): the first stays.
     if (globalThis.__tabbridgeForms) return;
 
-    const MAX_FORM_TOOLS = 8; // PageToolLimits.MAX_FORM_TOOLS (protocol.js)
-    const MAX_SCHEMA_CHARS = 7 * 1024; // under MAX_SCHEMA_BYTES (8 KiB), room for escaping
+    // generated: constants MAX_FORM_TOOLS MAX_SCHEMA_BYTES
+    const MAX_FORM_TOOLS = 8;
+    const MAX_SCHEMA_BYTES = 8192;
+    // end generated (codegen/generate.mjs, from common/protocol.h)
+    const MAX_SCHEMA_CHARS = MAX_SCHEMA_BYTES - 1024; // room for escaping
     const NAME_MAX = 40;
     const SCAN_THROTTLE_MS = 200;
 
