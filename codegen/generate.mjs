@@ -102,6 +102,7 @@ const WHOLE = { 'extension/worker/tool_catalog.js': catalogJs, 'extension/worker
 const WITH_BLOCKS = [
   'extension/page/own_tools_main.js',
   'extension/page/own_tools_relay.js',
+  'extension/page/forms_kit.js',
   'extension/page/forms_isolated.js',
   'tests/e2e/page_helpers.mjs',
   'README.md',

@@ -18,6 +18,7 @@ const FILES = [
   'extension/worker/wire.js',
   'extension/page/own_tools_main.js',
   'extension/page/own_tools_relay.js',
+  'extension/page/forms_kit.js',
   'extension/page/forms_isolated.js',
   'tests/e2e/page_helpers.mjs',
   'README.md',
