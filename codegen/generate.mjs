@@ -4,6 +4,7 @@
 //   extension/worker/tool_catalog.js   the page tools' capabilities, deadlines, defaults (`tabbridge tools --js`)
 //   extension/worker/wire.js           the wire names, limits, deadlines, codes (`tabbridge tools --wire-js`)
 //   page scripts' constants blocks     classic scripts cannot import: a marked block per script
+//   the page-tool modules' imports     a marked block (extension/tools/registry.js)
 //   tests' tool name lists             a marked block (tests/e2e/page_helpers.mjs)
 //   the page-tool tables               a marked block in README.md and docs/page_tools.md
 //
@@ -64,6 +65,16 @@ function pageToolNamesBlock(indent) {
   return [`${indent}export const PAGE_TOOLS_DEFAULT = Object.freeze([${names.map((n) => `'${n}'`).join(', ')}]);`];
 }
 
+// tools/registry.js: one module per page tool, tools/<name>.js.
+function pageToolModulesBlock(indent) {
+  const names = Object.keys(PAGE_TOOLS);
+  return [
+    ...names.map((n) => `${indent}import * as ${n} from './${n}.js';`),
+    '',
+    `${indent}const PAGE_TOOL_MODULES = Object.freeze({ ${names.join(', ')} });`,
+  ];
+}
+
 function toolTableBlock() {
   const rows = ['| tool | needs | what it does |', '|---|---|---|'];
   for (const [name, t] of Object.entries(PAGE_TOOLS)) {
@@ -89,6 +100,7 @@ function rewriteBlocks(text, file) {
     if (kind === 'constants') out.push(...constantsBlock(indent, rest.match(/[A-Z][A-Z0-9_]+/g) ?? []));
     else if (kind === 'page-tool-names') out.push(...pageToolNamesBlock(indent));
     else if (kind === 'page-tool-table') out.push(...toolTableBlock());
+    else if (kind === 'page-tool-modules') out.push(...pageToolModulesBlock(indent));
     else throw new Error(`codegen: ${file}:${i + 1}: unknown block kind ${kind}`);
     out.push(lines[end]);
     i = end;
@@ -104,6 +116,7 @@ const WITH_BLOCKS = [
   'extension/page/own_tools_relay.js',
   'extension/page/forms_kit.js',
   'extension/page/forms_isolated.js',
+  'extension/tools/registry.js',
   'tests/e2e/page_helpers.mjs',
   'README.md',
   'docs/page_tools.md',

@@ -25,7 +25,7 @@ inline constexpr std::string_view kExtensionId = "adpkeaffmapkegingficmdcbffgoap
 // The one rule for which URLs are the agent's: tabs on them are listed and
 // focusable, open_tab and navigate go only there (about:blank, data:,
 // chrome:// and the like stay the user's). extension/worker/protocol.js has the
-// same list (AGENT_URL_SCHEMES); tests/e2e/protocol_sync.test.mjs holds them equal.
+// same list (AGENT_URL_SCHEMES); extension/worker/wire.js is generated from it (codegen/generate.mjs).
 inline constexpr std::string_view kAgentUrlSchemes[] = {"http", "https", "file"};
 constexpr bool IsAgentUrl(std::string_view url) {
   for (const std::string_view scheme : kAgentUrlSchemes) {

@@ -20,6 +20,7 @@ const FILES = [
   'extension/page/own_tools_relay.js',
   'extension/page/forms_kit.js',
   'extension/page/forms_isolated.js',
+  'extension/tools/registry.js',
   'tests/e2e/page_helpers.mjs',
   'README.md',
   'docs/page_tools.md',
