@@ -25,7 +25,7 @@ inline constexpr std::string_view kExtensionId = "adpkeaffmapkegingficmdcbffgoap
 // The one rule for which URLs are the agent's: tabs on them are listed and
 // focusable, open_tab and navigate go only there (about:blank, data:,
 // chrome:// and the like stay the user's). extension/worker/protocol.js has the
-// same list (AGENT_URL_SCHEMES); tests/e2e/protocol_sync.test.mjs holds them equal.
+// same list (AGENT_URL_SCHEMES); extension/worker/wire.js is generated from it (codegen/generate.mjs).
 inline constexpr std::string_view kAgentUrlSchemes[] = {"http", "https", "file"};
 constexpr bool IsAgentUrl(std::string_view url) {
   for (const std::string_view scheme : kAgentUrlSchemes) {
@@ -90,6 +90,16 @@ static_assert(kDownloadDeadlineMs < kDefaultHostDeadlineMs && kPageToolDeadlineM
 inline constexpr std::size_t kMaxReportedPageTools = 256;
 // Introspected form tools a page: forms beyond are left to fill_form.
 inline constexpr std::size_t kMaxFormTools = 8;
+// What the page scripts keep of a tool a page registers: longer names and
+// descriptions are cut, larger schemas dropped (the page wrote them).
+inline constexpr std::size_t kMaxOwnToolNameChars = 128;
+inline constexpr std::size_t kMaxOwnToolDescriptionChars = 1024;
+inline constexpr std::size_t kMaxOwnToolSchemaBytes = 8 * 1024;
+// A page tool's answer text and a page's own error message, as they reach the model.
+inline constexpr std::size_t kMaxOwnToolResultChars = 64 * 1024;
+inline constexpr std::size_t kMaxOwnToolErrorChars = 4 * 1024;
+// A page changing its tools is reported once it has been quiet this long.
+inline constexpr std::uint64_t kOwnToolsDebounceMs = 150;
 // What tools/list carries of one tab's own tools: a page that registers 200
 // tools must not flood the model's context; list_webmcp_tools shows them all.
 inline constexpr std::size_t kMaxListedPageTools = 24;

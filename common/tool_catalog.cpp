@@ -73,100 +73,148 @@ Json Timeout() { return {{"type", "integer"}, {"minimum", 0}, {"maximum", 120000
 // How much text snapshot and read_page answer at once (the model pages on with cursor).
 Json MaxChars() { return {{"type", "integer"}, {"minimum", 500}, {"default", 20000}}; }
 
-const std::vector<Json>& PageCatalog() {
-  static const std::vector<Json> catalog = {
-      Tool("snapshot",
-           "Accessibility snapshot of the focused tab. Elements you can act on carry [ref=eN]: pass ref (or a CSS "
-           "selector) to the action tools.",
-           {{"maxChars", MaxChars()}, {"cursor", {{"type", "string"}}}}, Json::array(),
-           Annotations(true, false, true, false)),
-      Tool("click", "Click an element; answers what happened (navigation, dialog, …).",
-           Target({{"button", {{"type", "string"}, {"enum", {"left", "right", "middle"}}}},
-                   {"doubleClick", {{"type", "boolean"}}}}),
-           Json::array(), Annotations(false, true, false, true)),
-      Tool("type", "Type text into an element; clear first and/or press Enter after.",
-           Target({{"text", {{"type", "string"}}},
-                   {"clear", {{"type", "boolean"}}},
-                   {"submit", {{"type", "boolean"}}},
-                   {"keyEvents", {{"type", "boolean"}}}}),
-           {"text"}, Annotations(false, true, false, true)),
-      Tool("fill_form",
-           "Fill fields: text, checkbox (true/false), radio, select; then submit their form or "
-           "click submitRef.",
-           {{"fields",
-             {{"type", "array"},
-              {"items",
-               {{"type", "object"},
-                {"properties", Target({{"value", {{"type", {"string", "boolean"}}}}})},
-                {"required", {"value"}}}}}},
-            {"submit", {{"type", "boolean"}}},
-            {"submitRef", {{"type", "string"}}}},
-           {"fields"}, Annotations(false, true, false, true)),
-      Tool("select_option", "Select options of a <select> by value or label.",
-           Target({{"values", {{"type", "array"}, {"items", {{"type", "string"}}}}}}), {"values"},
-           Annotations(false, true, false, true)),
-      Tool("hover", "Move the mouse over an element.", Target(Json::object()), Json::array(),
-           Annotations(false, false, true, true)),
-      Tool("scroll", "Scroll an element into view, or the page (or element) by dx/dy px or to x/y.",
-           Target({{"dx", {{"type", "number"}}},
-                   {"dy", {{"type", "number"}}},
-                   {"x", {{"type", "number"}}},
-                   {"y", {{"type", "number"}}}}),
-           Json::array(), Annotations(false, false, false, true)),
-      Tool("press_key", "Press a key or chord in the page, e.g. Enter, Escape, Control+A.",
-           {{"key", {{"type", "string"}}}}, {"key"}, Annotations(false, true, false, true)),
-      Tool("navigate", "Go to url, or back/forward/reload; waits for the page.",
-           {{"url", {{"type", "string"}}},
-            {"action", {{"type", "string"}, {"enum", {"back", "forward", "reload"}}}},
-            {"waitUntil", {{"type", "string"}, {"enum", {"load", "domcontentloaded", "networkidle"}}}},
-            {"timeoutMs", Timeout()}},
-           Json::array(), Annotations(false, false, false, true)),
-      Tool("wait_for", "Wait until a selector or text appears (or, with gone, disappears).",
-           {{"selector", {{"type", "string"}}},
-            {"text", {{"type", "string"}}},
-            {"gone", {{"type", "boolean"}}},
-            {"timeoutMs", Timeout()}},
-           Json::array(), Annotations(true, false, true, false)),
-      Tool("screenshot", "Screenshot of the viewport, full page or one element, scaled down.",
-           Target({{"fullPage", {{"type", "boolean"}}},
-                   {"format", {{"type", "string"}, {"enum", {"jpeg", "png"}}}},
-                   {"quality", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}}}}),
-           Json::array(), Annotations(true, false, true, false)),
-      Tool("read_page", "Read the page as markdown (main content), text, links, info or the selection.",
-           {{"mode", {{"type", "string"}, {"enum", {"markdown", "text", "links", "info", "selection"}}}},
-            {"selector", {{"type", "string"}}},
-            {"sameOrigin", {{"type", "boolean"}, {"description", "links: only this site's"}}},
-            {"include", {{"type", "string"}, {"description", "links: href part, * wildcard"}}},
-            {"exclude", {{"type", "string"}}},
-            {"maxChars", MaxChars()},
-            {"cursor", {{"type", "string"}}}},
-           Json::array(), Annotations(true, false, true, false)),
-      Tool("console_logs", "The tab's console messages and uncaught errors.",
-           {{"level", {{"type", "string"}, {"enum", {"all", "error", "warn", "info", "log", "debug"}}}},
-            {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 1000}}},
-            {"since", {{"type", "number"}, {"description", "epoch ms"}}},
-            {"format", {{"type", "string"}, {"enum", {"markdown", "json"}}}}},
-           Json::array(), Annotations(true, false, true, false)),
-      Tool("network_errors", "The tab's failed requests: network errors and HTTP status >= 400.",
-           {{"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 1000}}},
-            {"since", {{"type", "number"}}},
-            {"format", {{"type", "string"}, {"enum", {"markdown", "json"}}}}},
-           Json::array(), Annotations(true, false, true, false)),
-      Tool("handle_dialog", "Accept or dismiss the open alert/confirm/prompt/beforeunload dialog.",
-           {{"accept", {{"type", "boolean"}}}, {"promptText", {{"type", "string"}}}}, {"accept"},
-           Annotations(false, false, false, false)),
-      // Behind capabilities (kCapEval, kCapDownload).
-      Tool("evaluate",
-           "Run a JavaScript expression or function body in the page (CSP cannot block it); awaits promises, "
-           "returns JSON.",
-           {{"expression", {{"type", "string"}}}, {"allFrames", {{"type", "boolean"}}}}, {"expression"},
-           Annotations(false, true, false, true)),
-      Tool("download_file",
-           "Download a URL or a link (ref) into tabbridge's download folder; answers path, bytes, type.",
-           Target({{"url", {{"type", "string"}}}, {"suggestedName", {{"type", "string"}}}}), Json::array(),
-           Annotations(false, false, false, true)),
+// Every page tool, once: its MCP object (name, description, schema,
+// annotations), the policy capability it needs, its deadline (0: the call's
+// timeoutMs, default_timeout_ms when absent, plus kPageDeadlineMarginMs), and
+// the session capability (--caps) that lists it. Everything else — the
+// extension's tool_catalog.js, the docs' tables, the tests' name lists — is
+// generated from this (codegen/generate.mjs).
+struct PageToolDef {
+  Json tool;
+  policy::Cap cap;
+  std::uint64_t deadline_ms;
+  std::int64_t default_timeout_ms = 0;
+  std::string_view session_cap = {};
+};
+
+const std::vector<PageToolDef>& PageToolDefs() {
+  using policy::Cap;
+  static const std::vector<PageToolDef> defs = {
+      {Tool("snapshot",
+            "Accessibility snapshot of the focused tab. Elements you can act on carry [ref=eN]: pass ref (or a CSS "
+            "selector) to the action tools.",
+            {{"maxChars", MaxChars()}, {"cursor", {{"type", "string"}}}}, Json::array(),
+            Annotations(true, false, true, false)),
+       Cap::kRead, kPageToolDeadlineMs},
+      {Tool("click", "Click an element; answers what happened (navigation, dialog, …).",
+            Target({{"button", {{"type", "string"}, {"enum", {"left", "right", "middle"}}}},
+                    {"doubleClick", {{"type", "boolean"}}}}),
+            Json::array(), Annotations(false, true, false, true)),
+       Cap::kAct, kPageToolDeadlineMs},
+      {Tool("type", "Type text into an element; clear first and/or press Enter after.",
+            Target({{"text", {{"type", "string"}}},
+                    {"clear", {{"type", "boolean"}}},
+                    {"submit", {{"type", "boolean"}}},
+                    {"keyEvents", {{"type", "boolean"}}}}),
+            {"text"}, Annotations(false, true, false, true)),
+       Cap::kAct, kPageToolDeadlineMs},
+      {Tool("fill_form",
+            "Fill fields: text, checkbox (true/false), radio, select; then submit their form or "
+            "click submitRef.",
+            {{"fields",
+              {{"type", "array"},
+               {"items",
+                {{"type", "object"},
+                 {"properties", Target({{"value", {{"type", {"string", "boolean"}}}}})},
+                 {"required", {"value"}}}}}},
+             {"submit", {{"type", "boolean"}}},
+             {"submitRef", {{"type", "string"}}}},
+            {"fields"}, Annotations(false, true, false, true)),
+       Cap::kAct, kPageToolDeadlineMs},
+      {Tool("select_option", "Select options of a <select> by value or label.",
+            Target({{"values", {{"type", "array"}, {"items", {{"type", "string"}}}}}}), {"values"},
+            Annotations(false, true, false, true)),
+       Cap::kAct, kPageToolDeadlineMs},
+      {Tool("hover", "Move the mouse over an element.", Target(Json::object()), Json::array(),
+            Annotations(false, false, true, true)),
+       Cap::kAct, kPageToolDeadlineMs},
+      {Tool("scroll", "Scroll an element into view, or the page (or element) by dx/dy px or to x/y.",
+            Target({{"dx", {{"type", "number"}}},
+                    {"dy", {{"type", "number"}}},
+                    {"x", {{"type", "number"}}},
+                    {"y", {{"type", "number"}}}}),
+            Json::array(), Annotations(false, false, false, true)),
+       Cap::kAct, kPageToolDeadlineMs},
+      {Tool("press_key", "Press a key or chord in the page, e.g. Enter, Escape, Control+A.",
+            {{"key", {{"type", "string"}}}}, {"key"}, Annotations(false, true, false, true)),
+       Cap::kAct, kPageToolDeadlineMs},
+      {Tool("navigate", "Go to url, or back/forward/reload; waits for the page.",
+            {{"url", {{"type", "string"}}},
+             {"action", {{"type", "string"}, {"enum", {"back", "forward", "reload"}}}},
+             {"waitUntil", {{"type", "string"}, {"enum", {"load", "domcontentloaded", "networkidle"}}}},
+             {"timeoutMs", Timeout()}},
+            Json::array(), Annotations(false, false, false, true)),
+       Cap::kNavigate, 0, 30'000},
+      {Tool("wait_for", "Wait until a selector or text appears (or, with gone, disappears).",
+            {{"selector", {{"type", "string"}}},
+             {"text", {{"type", "string"}}},
+             {"gone", {{"type", "boolean"}}},
+             {"timeoutMs", Timeout()}},
+            Json::array(), Annotations(true, false, true, false)),
+       Cap::kRead, 0, 10'000},
+      {Tool("screenshot", "Screenshot of the viewport, full page or one element, scaled down.",
+            Target({{"fullPage", {{"type", "boolean"}}},
+                    {"format", {{"type", "string"}, {"enum", {"jpeg", "png"}}}},
+                    {"quality", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}}}}),
+            Json::array(), Annotations(true, false, true, false)),
+       Cap::kRead, kPageToolDeadlineMs},
+      {Tool("read_page", "Read the page as markdown (main content), text, links, info or the selection.",
+            {{"mode", {{"type", "string"}, {"enum", {"markdown", "text", "links", "info", "selection"}}}},
+             {"selector", {{"type", "string"}}},
+             {"sameOrigin", {{"type", "boolean"}, {"description", "links: only this site's"}}},
+             {"include", {{"type", "string"}, {"description", "links: href part, * wildcard"}}},
+             {"exclude", {{"type", "string"}}},
+             {"maxChars", MaxChars()},
+             {"cursor", {{"type", "string"}}}},
+            Json::array(), Annotations(true, false, true, false)),
+       Cap::kRead, kPageToolDeadlineMs},
+      {Tool("console_logs", "The tab's console messages and uncaught errors.",
+            {{"level", {{"type", "string"}, {"enum", {"all", "error", "warn", "info", "log", "debug"}}}},
+             {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 1000}}},
+             {"since", {{"type", "number"}, {"description", "epoch ms"}}},
+             {"format", {{"type", "string"}, {"enum", {"markdown", "json"}}}}},
+            Json::array(), Annotations(true, false, true, false)),
+       Cap::kRead, kPageToolDeadlineMs},
+      {Tool("network_errors", "The tab's failed requests: network errors and HTTP status >= 400.",
+            {{"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 1000}}},
+             {"since", {{"type", "number"}}},
+             {"format", {{"type", "string"}, {"enum", {"markdown", "json"}}}}},
+            Json::array(), Annotations(true, false, true, false)),
+       Cap::kRead, kPageToolDeadlineMs},
+      {Tool("handle_dialog", "Accept or dismiss the open alert/confirm/prompt/beforeunload dialog.",
+            {{"accept", {{"type", "boolean"}}}, {"promptText", {{"type", "string"}}}}, {"accept"},
+            Annotations(false, false, false, false)),
+       Cap::kAct, kPageToolDeadlineMs},
+      // Listed only with --caps (session_cap).
+      {Tool("evaluate",
+            "Run a JavaScript expression or function body in the page (CSP cannot block it); awaits promises, "
+            "returns JSON.",
+            {{"expression", {{"type", "string"}}}, {"allFrames", {{"type", "boolean"}}}}, {"expression"},
+            Annotations(false, true, false, true)),
+       Cap::kEval, kPageToolDeadlineMs, 0, kCapEval},
+      {Tool("download_file",
+            "Download a URL or a link (ref) into tabbridge's download folder; answers path, bytes, type.",
+            Target({{"url", {{"type", "string"}}}, {"suggestedName", {{"type", "string"}}}}), Json::array(),
+            Annotations(false, false, false, true)),
+       Cap::kDownload, kDownloadDeadlineMs, 0, kCapDownload},
   };
+  return defs;
+}
+
+const std::vector<Json>& PageCatalog() {
+  static const std::vector<Json> catalog = [] {
+    std::vector<Json> tools;
+    for (const auto& def : PageToolDefs()) tools.push_back(def.tool);
+    return tools;
+  }();
   return catalog;
+}
+
+const PageToolDef* FindDef(std::string_view name) {
+  for (const auto& def : PageToolDefs()) {
+    if (def.tool["name"] == name) return &def;
+  }
+  return nullptr;
 }
 
 std::string_view TypeName(const Json& value) {
@@ -272,26 +320,13 @@ bool IsPageTool(std::string_view name) {
 }
 
 const std::vector<PageToolSpec>& PageToolSpecs() {
-  using policy::Cap;
-  static const std::vector<PageToolSpec> specs = {
-      {"snapshot", Cap::kRead, kPageToolDeadlineMs},
-      {"click", Cap::kAct, kPageToolDeadlineMs},
-      {"type", Cap::kAct, kPageToolDeadlineMs},
-      {"fill_form", Cap::kAct, kPageToolDeadlineMs},
-      {"select_option", Cap::kAct, kPageToolDeadlineMs},
-      {"hover", Cap::kAct, kPageToolDeadlineMs},
-      {"scroll", Cap::kAct, kPageToolDeadlineMs},
-      {"press_key", Cap::kAct, kPageToolDeadlineMs},
-      {"navigate", Cap::kNavigate, 0, 30'000},
-      {"wait_for", Cap::kRead, 0, 10'000},
-      {"screenshot", Cap::kRead, kPageToolDeadlineMs},
-      {"read_page", Cap::kRead, kPageToolDeadlineMs},
-      {"console_logs", Cap::kRead, kPageToolDeadlineMs},
-      {"network_errors", Cap::kRead, kPageToolDeadlineMs},
-      {"handle_dialog", Cap::kAct, kPageToolDeadlineMs},
-      {"evaluate", Cap::kEval, kPageToolDeadlineMs},
-      {"download_file", Cap::kDownload, kDownloadDeadlineMs},
-  };
+  static const std::vector<PageToolSpec> specs = [] {
+    std::vector<PageToolSpec> out;
+    for (const auto& def : PageToolDefs()) {
+      out.push_back({def.tool["name"].get_ref<const std::string&>(), def.cap, def.deadline_ms, def.default_timeout_ms});
+    }
+    return out;
+  }();
   return specs;
 }
 
@@ -326,9 +361,9 @@ std::optional<policy::Cap> CapabilityOf(std::string_view name) {
 
 std::string ExtensionCatalogJs() {
   std::string out =
-      "// GENERATED from common/tool_catalog.cpp by `tabbridge tools --js` — do not edit.\n"
-      "// The test extension_catalog_in_sync fails when this file and the C++ catalog\n"
-      "// differ; regenerate it with: build/bin/tabbridge tools --js > extension/worker/tool_catalog.js\n"
+      "// GENERATED from common/tool_catalog.cpp by `tabbridge tools --js` (codegen/generate.mjs) — do not edit.\n"
+      "// The test generated_in_sync fails when this file and the C++ catalog\n"
+      "// differ; regenerate it with: node codegen/generate.mjs\n"
       "//\n"
       "// Every page tool the host sends as page.<name>: the policy capability it\n"
       "// needs, its deadline (0: timeoutMs + marginMs) and its arguments' defaults.\n\n"
@@ -350,9 +385,8 @@ std::string ExtensionCatalogJs() {
 }
 
 std::string_view RequiredCap(std::string_view name) {
-  if (name == "evaluate") return kCapEval;
-  if (name == "download_file") return kCapDownload;
-  return "";
+  const PageToolDef* def = FindDef(name);
+  return def != nullptr ? def->session_cap : std::string_view();
 }
 
 namespace {

@@ -3,14 +3,24 @@
 #include <cstdio>
 
 #include "common/tool_catalog.h"
+#include "common/wire_js.h"
 
 namespace tb {
 
 int RunTools(const std::vector<std::string>& args) {
   const std::string mode = args.empty() ? "" : args[0];
-  if (args.size() > 1 || (!mode.empty() && mode != "--json" && mode != "--js")) {
-    std::fputs("usage: tabbridge tools [--json | --js]\n", stderr);
+  if (args.size() > 1 ||
+      (!mode.empty() && mode != "--json" && mode != "--js" && mode != "--wire-js" && mode != "--wire-json")) {
+    std::fputs("usage: tabbridge tools [--json | --js | --wire-js | --wire-json]\n", stderr);
     return 2;
+  }
+  if (mode == "--wire-js") {
+    std::fputs(WireJs().c_str(), stdout);
+    return 0;
+  }
+  if (mode == "--wire-json") {
+    std::printf("%s\n", WireConstants().dump(2).c_str());
+    return 0;
   }
   if (mode == "--js") {
     std::fputs(tools::ExtensionCatalogJs().c_str(), stdout);

@@ -41,13 +41,15 @@
   const READY_EVENT = 'tabbridge:pagetools-ready:v1'; // ← relay: listening, (re)send the list
   const PING_EVENT = 'tabbridge:pagetools-ping:v1'; // → relay: announce yourself
 
-  // extension/protocol.js PageToolLimits (a content script cannot import it).
+  // PageToolLimits of worker/wire.js (a content script cannot import it).
+  // generated: constants MAX_REPORTED_TOOLS MAX_NAME_CHARS MAX_DESCRIPTION_CHARS MAX_SCHEMA_BYTES MAX_ERROR_CHARS DEBOUNCE_MS
   const MAX_REPORTED_TOOLS = 256;
   const MAX_NAME_CHARS = 128;
   const MAX_DESCRIPTION_CHARS = 1024;
-  const MAX_SCHEMA_BYTES = 8 * 1024;
-  const MAX_ERROR_CHARS = 4 * 1024;
+  const MAX_SCHEMA_BYTES = 8192;
+  const MAX_ERROR_CHARS = 4096;
   const DEBOUNCE_MS = 150;
+  // end generated (codegen/generate.mjs, from common/protocol.h)
   const SOURCE_LIST_TIMEOUT_MS = 3000; // a source whose list hangs must not stall the others
   const PROBE_AFTER_LOAD_MS = [250, 1000, 3000, 8000]; // @mcp-b/global often comes late
 

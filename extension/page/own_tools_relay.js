@@ -28,7 +28,9 @@
   const ALIVE_PORT = 'tabbridge.alive';
   const FORM_SOURCES = new Set(['form', 'declarative']);
   const WEBMCP_APIS = new Set(['native', 'polyfill', 'legacy']);
-  const MAX_REPORTED_TOOLS = 256; // PageToolLimits.MAX_REPORTED_TOOLS (protocol.js)
+  // generated: constants MAX_REPORTED_TOOLS
+  const MAX_REPORTED_TOOLS = 256;
+  // end generated (codegen/generate.mjs, from common/protocol.h)
   const forms = globalThis.__tabbridgeForms ?? null;
   let main = null; // the page's last WebMCP list: {api, native, total, tools}
 

@@ -1,6 +1,6 @@
-// GENERATED from common/tool_catalog.cpp by `tabbridge tools --js` — do not edit.
-// The test extension_catalog_in_sync fails when this file and the C++ catalog
-// differ; regenerate it with: build/bin/tabbridge tools --js > extension/worker/tool_catalog.js
+// GENERATED from common/tool_catalog.cpp by `tabbridge tools --js` (codegen/generate.mjs) — do not edit.
+// The test generated_in_sync fails when this file and the C++ catalog
+// differ; regenerate it with: node codegen/generate.mjs
 //
 // Every page tool the host sends as page.<name>: the policy capability it
 // needs, its deadline (0: timeoutMs + marginMs) and its arguments' defaults.

@@ -28,23 +28,9 @@ import {
 } from './harness.mjs';
 
 /** The page tools a focused tab offers with default caps (common/tool_catalog.cpp). */
-export const PAGE_TOOLS_DEFAULT = [
-  'snapshot',
-  'click',
-  'type',
-  'fill_form',
-  'select_option',
-  'hover',
-  'scroll',
-  'press_key',
-  'navigate',
-  'wait_for',
-  'screenshot',
-  'read_page',
-  'console_logs',
-  'network_errors',
-  'handle_dialog',
-];
+// generated: page-tool-names
+export const PAGE_TOOLS_DEFAULT = Object.freeze(['snapshot', 'click', 'type', 'fill_form', 'select_option', 'hover', 'scroll', 'press_key', 'navigate', 'wait_for', 'screenshot', 'read_page', 'console_logs', 'network_errors', 'handle_dialog']);
+// end generated (codegen/generate.mjs, from common/tool_catalog.cpp)
 
 /**
  * Largest width and height of an image a page tool may answer. The tool

@@ -1,4 +1,4 @@
-// The README's "Use it from your MCP client" snippets: each is valid JSON of
+// docs/clients.md's client snippets (the README points there): each is valid JSON of
 // its client's documented shape (Claude Code's .mcp.json, Claude Desktop's
 // claude_desktop_config.json, Cursor's mcp.json: "mcpServers"; VS Code's
 // .vscode/mcp.json: "servers" with "type": "stdio"), names the installed
@@ -11,8 +11,7 @@ import { basename, join } from 'node:path';
 import { test } from 'node:test';
 
 const repo = new URL('../../', import.meta.url).pathname;
-const readme = readFileSync(join(repo, 'README.md'), 'utf8');
-const section = readme.split('\n## Use it from your MCP client\n')[1]?.split('\n## ')[0] ?? '';
+const section = readFileSync(join(repo, 'docs/clients.md'), 'utf8');
 
 // <!-- client: NAME --> then a ```json block.
 const snippets = new Map(
@@ -30,8 +29,8 @@ const shapes = {
   vscode: { table: 'servers', type: 'required' },
 };
 
-test('the README has a snippet for every client', () => {
-  assert.ok(section, 'no "## Use it from your MCP client" section');
+test('docs/clients.md has a snippet for every client', () => {
+  assert.ok(section, 'docs/clients.md is empty');
   assert.deepEqual([...snippets.keys()].sort(), Object.keys(shapes).sort());
 });
 

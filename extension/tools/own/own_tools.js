@@ -18,7 +18,7 @@ import { cleanTools, normalise } from './own_tools_checks.js';
 
 // The page's world lists WebMCP tools; ours finds the forms and relays both.
 const MAIN_SCRIPTS = ['page/own_tools_main.js'];
-const ISOLATED_SCRIPTS = ['page/forms_isolated.js', 'page/own_tools_relay.js'];
+const ISOLATED_SCRIPTS = ['page/forms_kit.js', 'page/forms_isolated.js', 'page/own_tools_relay.js'];
 const WATCHED_URL = /^https?:/;
 const APIS = new Set(['native', 'polyfill', 'legacy']);
 // A page can dispatch its reports itself, in a loop: at most one report of a

@@ -1,0 +1,82 @@
+// codegen/generate.mjs: the JavaScript and Markdown copies of what C++
+// defines once are rewritten from it, and --check (CTest generated_in_sync)
+// fails naming each stale file. Runs on a copy of the files in a temp dir.
+
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const TABBRIDGE = path.join(process.env.TABBRIDGE_BUILD_DIR || path.join(ROOT, 'build'), 'bin', 'tabbridge');
+const FILES = [
+  'codegen/generate.mjs',
+  'extension/worker/tool_catalog.js',
+  'extension/worker/wire.js',
+  'extension/page/own_tools_main.js',
+  'extension/page/own_tools_relay.js',
+  'extension/page/forms_kit.js',
+  'extension/page/forms_isolated.js',
+  'extension/tools/registry.js',
+  'tests/e2e/page_helpers.mjs',
+  'README.md',
+  'docs/page_tools.md',
+];
+
+describe('codegen/generate.mjs', { skip: !fs.existsSync(TABBRIDGE) && `no ${TABBRIDGE}` }, () => {
+  let dir;
+  const gen = (...args) => spawnSync(process.execPath, [path.join(dir, 'codegen/generate.mjs'), ...args, '--tabbridge', TABBRIDGE], { encoding: 'utf8' });
+  const read = (rel) => fs.readFileSync(path.join(dir, rel), 'utf8');
+  const edit = (rel, from, to) => {
+    const text = read(rel);
+    assert.ok(text.includes(from), `${rel} has ${from}`);
+    fs.writeFileSync(path.join(dir, rel), text.replace(from, to));
+  };
+
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-codegen-'));
+    for (const rel of FILES) {
+      fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+      fs.copyFileSync(path.join(ROOT, rel), path.join(dir, rel));
+    }
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('the tree as committed is up to date', () => {
+    const r = gen('--check');
+    assert.equal(r.status, 0, r.stderr);
+  });
+
+  it('--check names every stale copy and changes nothing', () => {
+    edit('extension/worker/wire.js', 'PAGE_TOOL_MS: 30000', 'PAGE_TOOL_MS: 31000');
+    edit('extension/page/own_tools_main.js', 'const MAX_NAME_CHARS = 128;', 'const MAX_NAME_CHARS = 64;');
+    edit('tests/e2e/page_helpers.mjs', "'snapshot', ", '');
+    edit('docs/page_tools.md', '| `click` |', '| `klick` |');
+    const r = gen('--check');
+    assert.equal(r.status, 1);
+    for (const rel of ['extension/worker/wire.js', 'extension/page/own_tools_main.js', 'tests/e2e/page_helpers.mjs', 'docs/page_tools.md']) {
+      assert.match(r.stderr, new RegExp(rel.replace(/[./]/g, '\\$&')), r.stderr);
+    }
+    assert.match(read('extension/worker/wire.js'), /PAGE_TOOL_MS: 31000/, '--check writes nothing');
+  });
+
+  it('without --check it rewrites them from C++, and the tree is up to date again', () => {
+    const r = gen();
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(read('extension/worker/wire.js'), /PAGE_TOOL_MS: 30000, \/\/ kPageToolDeadlineMs/);
+    assert.match(read('extension/page/own_tools_main.js'), /const MAX_NAME_CHARS = 128;/);
+    assert.match(read('tests/e2e/page_helpers.mjs'), /PAGE_TOOLS_DEFAULT = Object\.freeze\(\['snapshot', 'click'/);
+    assert.match(read('docs/page_tools.md'), /\| `click` \| `act` \|/);
+    assert.equal(gen('--check').status, 0);
+  });
+
+  it('a block naming a constant C++ does not define is an error, not a silent gap', () => {
+    edit('extension/page/own_tools_relay.js', 'generated: constants MAX_REPORTED_TOOLS', 'generated: constants MAX_REPORTED_TOOLS NO_SUCH_LIMIT');
+    const r = gen('--check');
+    assert.notEqual(r.status, 0);
+    assert.match(r.stderr, /no wire constant NO_SUCH_LIMIT/);
+  });
+});
