@@ -8,9 +8,9 @@
 //   tests' tool name lists             a marked block (tests/e2e/page_helpers.mjs)
 //   the page-tool tables               a marked block in README.md and docs/page_tools.md
 //
-//   node codegen/generate.mjs [--check] [--tabbridge build/bin/tabbridge]
+//   node codegen/generate.mjs [--check | --list] [--tabbridge build/bin/tabbridge]
 // --check writes nothing and exits 1 naming every stale file (the CTest
-// generated_in_sync runs it).
+// generated_in_sync runs it); --list prints the files it writes, one a line.
 //
 // A marked block: a line containing "generated: <kind>" (and, for constants,
 // the names it wants), the generated lines, and a line containing
@@ -121,6 +121,11 @@ const WITH_BLOCKS = [
   'README.md',
   'docs/page_tools.md',
 ];
+
+if (args.includes('--list')) {
+  console.log([...Object.keys(WHOLE), ...WITH_BLOCKS].join('\n'));
+  process.exit(0);
+}
 
 const stale = [];
 const write = (rel, text) => {
