@@ -35,7 +35,7 @@ const std::array<Json, 7>& Catalog() {
       Tool(
           kConnectBrowser,
           "Connect to the user's Chrome-family browser (Chrome, Chromium, Brave, Edge) running the tabbridge "
-          "extension; launch starts one with its own profile if none runs.",
+          "extension; launch starts one if none runs.",
           {{"launch",
             {{"type", "boolean"}, {"default", false}, {"description", "Launch a browser if none is running"}}},
            {"browser",
