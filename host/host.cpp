@@ -39,7 +39,10 @@ Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions op
       tab_event_timer_(loop),
       state_timer_(loop) {}
 
-Host::~Host() { Shutdown("host destroyed"); }
+Host::~Host() {
+  Shutdown("host destroyed");
+  alive_.reset();  // answers dropped from here on (members going) reach no session
+}
 
 void Host::Start() {
   // A changed policy may change what each session's focused tab offers.

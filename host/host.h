@@ -20,6 +20,7 @@
 #include "host/extension_link.h"
 #include "host/own_tools.h"
 #include "host/policy_gate.h"
+#include "host/reply_once.h"
 #include "host/session.h"
 #include "host/socket_server.h"
 #include "host/tab_table.h"
@@ -70,7 +71,7 @@ class Host {
   // agent never uses. Only the first such hello counts.
   void NoteLaunchedHeadless(long pid);
   Json ToolsFor(const Session& session) const;
-  using Reply = std::function<void(Json result)>;
+  using Reply = ReplyOnce;  // one answer per call; a dropped one answers at once (reply_once.h)
   // Runs a checked tool call for `session`; `reply` gets the MCP result.
   void CallTool(Session& session, const std::string& request_key, const std::string& name, const Json& args,
                 const Json& progress_token, Reply reply);
@@ -83,6 +84,9 @@ class Host {
   // keeps the previous page's list (at most kNavigationSettleMs).
   bool Settling(std::int64_t tab_id) const { return settling_.contains(tab_id); }
   Session* FindSession(std::int64_t id);
+  // Expires when the host is destroyed: what outlives it (an answer dropped
+  // as the host's members go) must not reach back into it.
+  std::weak_ptr<bool> AliveToken() const { return alive_; }
   void RemoveSession(std::int64_t id);
   // Something host.state shows changed (a session attached, left, focused,
   // called a tool; the policy): the extension hears of it within
@@ -193,6 +197,7 @@ class Host {
   Json extension_info_ = Json::object();
   bool ready_ = false;
   bool shutting_down_ = false;
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);  // AliveToken
   int exit_code_ = 0;
   std::int64_t next_session_id_ = 1;
   std::map<std::int64_t, std::unique_ptr<Session>> sessions_;

@@ -25,10 +25,13 @@ Session::Session(Host& host, std::int64_t id, std::unique_ptr<Transport> transpo
 Session::~Session() { Close(); }
 
 void Session::Close() {
-  for (auto& [key, call] : in_flight_) {
+  // Taken out first: a cancel drops its call's answer, and a dropped answer
+  // looks its call up here (reply_once.h) — a closing session answers none.
+  auto calls = std::move(in_flight_);
+  in_flight_.clear();
+  for (auto& [key, call] : calls) {
     if (call.cancel) call.cancel();
   }
-  in_flight_.clear();
   transport_->Close();
 }
 
@@ -147,11 +150,17 @@ void Session::OnToolsCall(const Json& id, const Json& params) {
     Send(rpc::MakeError(id, rpc_error::kInvalidRequest, "request id " + key + " is already in use"));
     return;
   }
-  Host::Reply reply = [&host = host_, session_id = id_, key, id](Json result) {
-    Session* self = host.FindSession(session_id);
-    if (self == nullptr || self->in_flight_.erase(key) == 0) return;  // gone or cancelled
-    self->Send(rpc::MakeResult(id, std::move(result)));
-  };
+  // One answer per call: a handler that drops it without answering answers
+  // this at once (reply_once.h), rather than leaving the client to its deadline.
+  Host::Reply reply(
+      [&host = host_, alive = host_.AliveToken(), session_id = id_, key, id](Json result) {
+        if (alive.expired()) return;
+        Session* self = host.FindSession(session_id);
+        if (self == nullptr || self->in_flight_.erase(key) == 0) return;  // gone or cancelled
+        self->Send(rpc::MakeResult(id, std::move(result)));
+      },
+      tools::ErrorResult(name + ": tabbridge-host dropped this call without an answer (a bug — please report it); "
+                                "whether it did anything is unknown: check the page before retrying"));
   const Json* tool = tools::Find(name);
   if (tool == nullptr) {
     // Not one of ours: perhaps one of the focused page's own tools.
