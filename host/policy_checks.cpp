@@ -123,9 +123,12 @@ Host::Reply Host::WithAuditLine(const Session& session, const std::string& name,
   return [this, session_id = session.id(), name, url, note, reply = std::move(reply)](Json result) mutable {
     TakeWentTo(result, note);
     const Session* s = FindSession(session_id);
-    auto entry = s != nullptr ? policy_.AuditEntry(*s, name, url, result, note) : std::nullopt;
+    // Logged before the answer leaves: the socket write may complete at once,
+    // and whoever reads the log after the answer must find the call there.
+    if (auto entry = s != nullptr ? policy_.AuditEntry(*s, name, url, result, note) : std::nullopt) {
+      policy_.WriteAudit(*entry);
+    }
     reply(std::move(result));
-    if (entry) policy_.WriteAudit(*entry);
   };
 }
 
