@@ -15,7 +15,9 @@ class ChunkingTest : public HostTest {
  protected:
   // Opens a tab on `url` through the shim; the tabs.create the extension got.
   std::optional<fake::Received> OpenThrough(const std::string& url) {
-    extension_ = &StartServingExtension();
+    // Multi-MB requests through the fake extension take seconds under ASan:
+    // a longer extension deadline keeps the test about framing, not speed.
+    extension_ = &StartServingExtension(0, WithEnv("TABBRIDGE_EXTENSION_DEADLINE_MS", "60000"));
     auto& shim = ConnectedShim();
     const auto response = shim.CallTool("open_tab", {{"url", url}, {"focus", false}}, kWait);
     if (!response) {
