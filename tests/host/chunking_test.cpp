@@ -10,22 +10,26 @@ namespace tb::test {
 namespace {
 
 constexpr std::size_t kHugeUrl = 3 * 1024 * 1024;
+// Every byte of it escaped twice is 4x the bytes to parse on each hop: 1.25 MiB
+// still makes several chunks, and stays within the wait under ASan at -O0.
+constexpr std::size_t kEscapedUrl = 1280 * 1024;
+// Multi-MB requests through the fake extension take seconds under ASan (20 s
+// for 3 MiB escaped on a slow machine): the test is about framing, not speed.
+constexpr std::chrono::milliseconds kChunkWait = 60s;
 
 class ChunkingTest : public HostTest {
  protected:
   // Opens a tab on `url` through the shim; the tabs.create the extension got.
   std::optional<fake::Received> OpenThrough(const std::string& url) {
-    // Multi-MB requests through the fake extension take seconds under ASan:
-    // a longer extension deadline keeps the test about framing, not speed.
     extension_ = &StartServingExtension(0, WithEnv("TABBRIDGE_EXTENSION_DEADLINE_MS", "60000"));
     auto& shim = ConnectedShim();
-    const auto response = shim.CallTool("open_tab", {{"url", url}, {"focus", false}}, kWait);
+    const auto response = shim.CallTool("open_tab", {{"url", url}, {"focus", false}}, kChunkWait);
     if (!response) {
       ADD_FAILURE() << "open_tab did not answer";
       return std::nullopt;
     }
     EXPECT_FALSE(fake::IsToolError(*response)) << fake::ToolText(*response).substr(0, 400);
-    return extension_->WaitForRequest(ext_method::kTabsCreate, kWait);
+    return extension_->WaitForRequest(ext_method::kTabsCreate, kChunkWait);
   }
 
   std::uint32_t LargestFrame() const {
@@ -78,7 +82,7 @@ TEST_F(ChunkingTest, ChunksAreCutOnUtf8CharacterBoundaries) {
 TEST_F(ChunkingTest, FramesStayUnderTheLimitWhenEveryByteNeedsEscaping) {
   // Quotes and backslashes are escaped twice on the way (the request's JSON,
   // then the chunk's data string): the worst case for a slice's frame size.
-  const std::string url = LongUrl(kHugeUrl, "\\\"");
+  const std::string url = LongUrl(kEscapedUrl, "\\\"");
   const auto request = OpenThrough(url);
   ASSERT_TRUE(request);
   EXPECT_TRUE(request->message["params"].value("url", "") == url) << "the reassembled url differs";
