@@ -1,7 +1,8 @@
-// What the page benches share: the flags our launched browser gets, and the
-// reference fixture served on 127.0.0.1.
+// What the page benches share: the flags our launched browser gets, the shim's
+// start and the run's end, and the reference fixture served on 127.0.0.1.
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -38,4 +39,44 @@ export async function serveBenchFixture() {
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   return { server, url: `http://127.0.0.1:${server.address().port}/` };
+}
+
+// The shim as the benches start it: our browser flags, a fresh profile and
+// socket directory in a temporary folder. Resolves nothing; returns
+// {tmp, shim} where shim is StdioClientTransport's options without args.
+export function benchShim(build, prefix = 'tb-bench-') {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  fs.mkdirSync(path.join(tmp, 'sock'), { mode: 0o700 });
+  const shim = {
+    command: path.join(build, 'bin', 'tabbridge'),
+    env: {
+      ...process.env,
+      TABBRIDGE_BROWSER: process.env.TABBRIDGE_BROWSER || '/usr/bin/chromium',
+      TABBRIDGE_BROWSER_ARGS: BENCH_BROWSER_ARGS,
+      TABBRIDGE_PROFILE_DIR: path.join(tmp, 'profile'),
+      TABBRIDGE_SOCKET_DIR: path.join(tmp, 'sock'),
+    },
+    stderr: 'ignore',
+  };
+  return { tmp, shim };
+}
+
+// Ends a bench run: closes the client, kills the browser it launched and waits
+// for it (its helpers write the profile until they notice), stops the server,
+// removes the temporary folder.
+export async function endBench({ client, browserPid, server, tmp }) {
+  await client?.close().catch(() => {});
+  if (browserPid) {
+    try { process.kill(browserPid, 'SIGKILL'); } catch { /* gone */ }
+    for (let i = 0; i < 100; i++) {
+      try { process.kill(browserPid, 0); } catch { break; }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  server?.close();
+  try {
+    fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
+  } catch (e) {
+    console.error(`note: could not remove ${tmp}: ${e.message}`);
+  }
 }

@@ -5,12 +5,10 @@
 // Prints figures; never passes or fails on time.
 // Usage: node bench/deadline_bench.mjs [buildDir]
 import { createRequire } from 'node:module';
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BENCH_BROWSER_ARGS } from './common.mjs';
+import { benchShim, endBench } from './common.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -36,21 +34,8 @@ const server = http.createServer((req, res) => {
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const origin = `http://127.0.0.1:${server.address().port}`;
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-bench-'));
-fs.mkdirSync(path.join(tmp, 'sock'), { mode: 0o700 });
-const transport = new StdioClientTransport({
-  command: path.join(build, 'bin', 'tabbridge'),
-  args: ['--caps', 'eval'],
-  env: {
-    ...process.env,
-    TABBRIDGE_BROWSER: process.env.TABBRIDGE_BROWSER || '/usr/bin/chromium',
-    TABBRIDGE_BROWSER_ARGS:
-      BENCH_BROWSER_ARGS,
-    TABBRIDGE_PROFILE_DIR: path.join(tmp, 'profile'),
-    TABBRIDGE_SOCKET_DIR: path.join(tmp, 'sock'),
-  },
-  stderr: 'ignore',
-});
+const { tmp, shim } = benchShim(build);
+const transport = new StdioClientTransport({ ...shim, args: ['--caps', 'eval'] });
 const client = new Client({ name: 'tabbridge-deadline-bench', version: '0' });
 await client.connect(transport);
 
@@ -85,19 +70,6 @@ try {
   console.log('|---|---|');
   for (const [what, value] of rows) console.log(`| ${what} | ${value} |`);
 } finally {
-  await client.close().catch(() => {});
   for (const res of held) res.destroy();
-  if (browserPid) {
-    try { process.kill(browserPid, 'SIGKILL'); } catch { /* gone */ }
-    for (let i = 0; i < 100; i++) {
-      try { process.kill(browserPid, 0); } catch { break; }
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  server.close();
-  try {
-    fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
-  } catch (e) {
-    console.error(`note: could not remove ${tmp}: ${e.message}`);
-  }
+  await endBench({ client, browserPid, server, tmp });
 }

@@ -12,10 +12,9 @@
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BENCH_BROWSER_ARGS } from './common.mjs';
+import { benchShim, endBench } from './common.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -41,21 +40,8 @@ const server = http.createServer((req, res) => {
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const origin = `http://127.0.0.1:${server.address().port}`;
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-bench-own-'));
-fs.mkdirSync(path.join(tmp, 'sock'), { mode: 0o700 });
-const transport = new StdioClientTransport({
-  command: path.join(build, 'bin', 'tabbridge'),
-  args: [],
-  env: {
-    ...process.env,
-    TABBRIDGE_BROWSER: process.env.TABBRIDGE_BROWSER || '/usr/bin/chromium',
-    TABBRIDGE_BROWSER_ARGS:
-      BENCH_BROWSER_ARGS,
-    TABBRIDGE_PROFILE_DIR: path.join(tmp, 'profile'),
-    TABBRIDGE_SOCKET_DIR: path.join(tmp, 'sock'),
-  },
-  stderr: 'ignore',
-});
+const { tmp, shim } = benchShim(build, 'tb-bench-own-');
+const transport = new StdioClientTransport({ ...shim, args: [] });
 const client = new Client({ name: 'tabbridge-bench-own', version: '0' });
 await client.connect(transport);
 
@@ -171,26 +157,5 @@ try {
   console.log(`| open_tab → the page's tools listed | ${quantiles(listed)} | (no discovery needed) |`);
   console.log(`| latency of one call | list_todos ${aLatency}; add_todo ${addLatency} | click ${clickLatency}; snapshot ${snapLatency} |`);
 } finally {
-  await client.close().catch(() => {});
-  if (browserPid) {
-    try {
-      process.kill(browserPid, 'SIGKILL');
-    } catch {
-      /* gone */
-    }
-    for (let i = 0; i < 100; i++) {
-      try {
-        process.kill(browserPid, 0);
-      } catch {
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  server.close();
-  try {
-    fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
-  } catch (e) {
-    console.error(`note: could not remove ${tmp}: ${e.message}`);
-  }
+  await endBench({ client, browserPid, server, tmp });
 }

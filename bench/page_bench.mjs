@@ -4,11 +4,9 @@
 // per-tool latency (evaluate 1+1, click, snapshot), p50/p95. Prints figures;
 // never passes or fails on time. Usage: node bench/page_bench.mjs [buildDir]
 import { createRequire } from 'node:module';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BENCH_BROWSER_ARGS, serveBenchFixture, timeCalls } from './common.mjs';
+import { benchShim, endBench, serveBenchFixture, timeCalls } from './common.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -21,20 +19,7 @@ const build = path.resolve(process.argv[2] || process.env.TABBRIDGE_BUILD_DIR ||
 const runs = Number(process.env.BENCH_PAGE_RUNS || 50);
 const { server, url } = await serveBenchFixture();
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-bench-'));
-fs.mkdirSync(path.join(tmp, 'sock'), { mode: 0o700 });
-const shim = {
-  command: path.join(build, 'bin', 'tabbridge'),
-  env: {
-    ...process.env,
-    TABBRIDGE_BROWSER: process.env.TABBRIDGE_BROWSER || '/usr/bin/chromium',
-    TABBRIDGE_BROWSER_ARGS:
-      BENCH_BROWSER_ARGS,
-    TABBRIDGE_PROFILE_DIR: path.join(tmp, 'profile'),
-    TABBRIDGE_SOCKET_DIR: path.join(tmp, 'sock'),
-  },
-  stderr: 'ignore',
-};
+const { tmp, shim } = benchShim(build);
 const transport = new StdioClientTransport({ ...shim, args: ['--caps', 'eval'] });
 const client = new Client({ name: 'tabbridge-bench', version: '0' });
 await client.connect(transport);
@@ -84,19 +69,5 @@ try {
   console.log(`| click (form submit button) | ${click} | |`);
   console.log(`| snapshot | ${snap} | |`);
 } finally {
-  await client.close().catch(() => {});
-  if (browserPid) {
-    try { process.kill(browserPid, 'SIGKILL'); } catch { /* gone */ }
-    // Its helpers write the profile until they notice; wait for the browser, then remove.
-    for (let i = 0; i < 100; i++) {
-      try { process.kill(browserPid, 0); } catch { break; }
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  server.close();
-  try {
-    fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
-  } catch (e) {
-    console.error(`note: could not remove ${tmp}: ${e.message}`);
-  }
+  await endBench({ client, browserPid, server, tmp });
 }

@@ -13,8 +13,8 @@ namespace tb {
 inline constexpr std::string_view kVersion = "0.1.0";
 
 // Bumped whenever a message changes shape; peers with another number refuse.
-inline constexpr int kExtensionProtocol = 1;
-inline constexpr int kShimProtocol = 1;
+inline constexpr int kExtensionProtocol = 2;
+inline constexpr int kShimProtocol = 2;
 
 // Native-messaging host name (lowercase, dots: Chrome's rule) and the ID that
 // the `key` in extension/manifest.json gives our unpacked extension.
@@ -85,9 +85,9 @@ static_assert(120'000 + kPageDeadlineMarginMs < kDefaultHostDeadlineMs);  // nav
 static_assert(kDownloadDeadlineMs < kDefaultHostDeadlineMs && kPageToolDeadlineMs < kDefaultHostDeadlineMs);
 
 // --- the page's own tools (WebMCP, forms) -------------------------------------
-// The extension reports at most this many tools a document (page.tools `total`
+// The extension reports at most this many tools a document (owntools.changed `total`
 // says how many there are): a page registering thousands must not flood the host.
-inline constexpr std::size_t kMaxReportedPageTools = 256;
+inline constexpr std::size_t kMaxReportedOwnTools = 256;
 // Introspected form tools a page: forms beyond are left to fill_form.
 inline constexpr std::size_t kMaxFormTools = 8;
 // What the page scripts keep of a tool a page registers: longer names and
@@ -95,28 +95,28 @@ inline constexpr std::size_t kMaxFormTools = 8;
 inline constexpr std::size_t kMaxOwnToolNameChars = 128;
 inline constexpr std::size_t kMaxOwnToolDescriptionChars = 1024;
 inline constexpr std::size_t kMaxOwnToolSchemaBytes = 8 * 1024;
-// A page tool's answer text and a page's own error message, as they reach the model.
+// What a page's own tool answered and its error message, as they reach the model.
 inline constexpr std::size_t kMaxOwnToolResultChars = 64 * 1024;
 inline constexpr std::size_t kMaxOwnToolErrorChars = 4 * 1024;
 // A page changing its tools is reported once it has been quiet this long.
 inline constexpr std::uint64_t kOwnToolsDebounceMs = 150;
 // What tools/list carries of one tab's own tools: a page that registers 200
 // tools must not flood the model's context; list_webmcp_tools shows them all.
-inline constexpr std::size_t kMaxListedPageTools = 24;
-inline constexpr std::size_t kMaxListedPageToolBytes = 12 * 1024;
+inline constexpr std::size_t kMaxListedOwnTools = 24;
+inline constexpr std::size_t kMaxListedOwnToolBytes = 12 * 1024;
 // A page-written description in tools/list is cut here (list_webmcp_tools: 1024).
 inline constexpr std::size_t kMaxListedDescriptionChars = 300;
-// A page tool whose schema is larger stays out of tools/list (call_webmcp_tool still runs it).
+// A page's own tool whose schema is larger stays out of tools/list (call_webmcp_tool still runs it).
 inline constexpr std::size_t kMaxListedSchemaBytes = 4 * 1024;
 // Claude's API refuses tool names over 64 characters including the client's
-// "mcp__tabbridge__" prefix (16), so page tool names stay within 48.
+// "mcp__tabbridge__" prefix (16), so the names we give stay within 48.
 inline constexpr std::size_t kMaxToolNameChars = 48;
 // After a navigation a tab's own tools are re-read; the sessions focused on it
 // hear of the change once the new page reported (or this long after the
 // commit), so a page that brings the same tools back changes nothing.
 inline constexpr std::uint64_t kNavigationSettleMs = 3'000;
-// A page tool's execute() ends by then (the extension gives up first: deadlineMs).
-inline constexpr std::uint64_t kPageToolCallDeadlineMs = 30'000;
+// A page's own tool's execute() ends by then (the extension gives up first: deadlineMs).
+inline constexpr std::uint64_t kOwnToolCallDeadlineMs = 30'000;
 
 // --- the debugger bar -----------------------------------------------------------
 // A focused tab keeps chrome.debugger attached this long after its last page
@@ -149,7 +149,7 @@ inline constexpr int kInternalError = -32603;
 inline constexpr int kBrowserError = -32000;
 inline constexpr int kTabNotFound = -32001;
 inline constexpr int kInvalidArgument = -32002;
-// pagetool.call named a document the tab no longer shows (the page changed).
+// owntool.call named a document the tab no longer shows (the page changed).
 inline constexpr int kDocumentChanged = -32003;
 // A page request's params.policyUrl names another site than the tab is on now:
 // the page moved after the host checked the policy, so nothing was done.
@@ -208,10 +208,10 @@ inline constexpr std::string_view kHello = "tabbridge/hello";
 // tabbridge/hello's params (docs/protocol.md §2 "Handshake").
 namespace hello_param {
 inline constexpr std::string_view kProtocol = "protocol";
-inline constexpr std::string_view kClient = "client";        // MCP clientInfo
-inline constexpr std::string_view kCaps = "caps";            // tabbridge --caps
-inline constexpr std::string_view kPageTools = "pageTools";  // false: --disable-webmcp-auto-register
-inline constexpr std::string_view kReadOnly = "readOnly";    // true: --read-only
+inline constexpr std::string_view kClient = "client";      // MCP clientInfo
+inline constexpr std::string_view kCaps = "caps";          // tabbridge --caps
+inline constexpr std::string_view kOwnTools = "ownTools";  // false: --disable-webmcp-auto-register
+inline constexpr std::string_view kReadOnly = "readOnly";  // true: --read-only
 // The pid of the headless browser this shim launched: that browser's launch
 // tab (about:blank) is closed once an agent tab is open (docs/protocol.md).
 inline constexpr std::string_view kLaunchedHeadlessPid = "launchedHeadlessPid";
@@ -226,7 +226,7 @@ inline constexpr std::string_view kTabsClose = "tabs.close";
 // page tools: "page." + the tool's name (docs/protocol.md "Page tools")
 inline constexpr std::string_view kPagePrefix = "page.";
 // one of the page's own tools (WebMCP, forms): docs/protocol.md "The page's own tools"
-inline constexpr std::string_view kPageToolCall = "pagetool.call";
+inline constexpr std::string_view kOwnToolCall = "owntool.call";
 // params of page requests: the tab URL the host's policy check approved
 // (docs/policy.md); the extension acts only while the tab is still on its site.
 inline constexpr std::string_view kPolicyUrlParam = "policyUrl";
@@ -273,7 +273,7 @@ inline constexpr std::string_view kTabUpdated = "tab.updated";
 inline constexpr std::string_view kTabRemoved = "tab.removed";
 inline constexpr std::string_view kPageProgress = "page.progress";
 inline constexpr std::string_view kConsoleEntry = "console.entry";
-inline constexpr std::string_view kPageTools = "page.tools";
+inline constexpr std::string_view kOwnTools = "owntools.changed";
 inline constexpr std::string_view kDebuggerDetached = "debugger.detached";
 }  // namespace ext_event
 

@@ -29,7 +29,11 @@ Timer::Timer(uv_loop_t* loop) : handle_(NewHandle<uv_timer_t>()) {
 
 Timer::~Timer() { CloseHandle(reinterpret_cast<uv_handle_t*>(handle_)); }
 
-void Timer::Start(std::uint64_t ms, std::function<void()> fire) {
+void Timer::Start(std::uint64_t ms, std::function<void()> fire) { Arm(ms, 0, std::move(fire)); }
+
+void Timer::StartRepeating(std::uint64_t ms, std::function<void()> fire) { Arm(ms, ms, std::move(fire)); }
+
+void Timer::Arm(std::uint64_t ms, std::uint64_t repeat_ms, std::function<void()> fire) {
   fire_ = std::move(fire);
   uv_timer_start(
       handle_,
@@ -39,20 +43,7 @@ void Timer::Start(std::uint64_t ms, std::function<void()> fire) {
         auto callback = self->fire_;  // the callback may destroy or restart this timer
         callback();
       },
-      ms, 0);
-}
-
-void Timer::StartRepeating(std::uint64_t ms, std::function<void()> fire) {
-  fire_ = std::move(fire);
-  uv_timer_start(
-      handle_,
-      [](uv_timer_t* t) {
-        auto* self = static_cast<Timer*>(t->data);
-        if (self == nullptr) return;
-        auto callback = self->fire_;
-        callback();
-      },
-      ms, ms);
+      ms, repeat_ms);
 }
 
 void Timer::Stop() { uv_timer_stop(handle_); }

@@ -41,6 +41,8 @@ class Timer {
   void Stop();
 
  private:
+  void Arm(std::uint64_t ms, std::uint64_t repeat_ms, std::function<void()> fire);
+
   uv_timer_t* handle_;
   std::function<void()> fire_;
 };

@@ -32,12 +32,17 @@ Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions op
                  options_.extension_deadline_ms),
       policy_(loop, options_.policy_path, options_.audit_path, options_.policy_poll_ms),
       server_(loop, options_.allowed_uid),
-      reaper_(loop),
-      settle_timer_(loop),
-      own_pace_timer_(loop),
-      heartbeat_timer_(loop),
-      tab_event_timer_(loop),
-      state_timer_(loop) {}
+      sessions_(loop),
+      own_tools_(loop, options_.navigation_settle_ms, [this] { AfterTabsChanged(); }),
+      heartbeat_(loop, extension_, options_.heartbeat_ms,
+                 [this] {
+                   exit_code_ = 1;
+                   Shutdown("the extension stopped answering");
+                 }),
+      state_(
+          loop, [this] { return HostState(); },
+          [this](Json state) { extension_.Notify(ext_method::kHostState, std::move(state)); }),
+      tab_events_(loop, kTabEventCoalesceMs, [this] { AfterTabsChanged(); }) {}
 
 Host::~Host() {
   Shutdown("host destroyed");
@@ -58,15 +63,14 @@ void Host::Shutdown(std::string_view why) {
   shutting_down_ = true;
   spdlog::info("shutting down: {}", why);
   server_.Close();
-  for (auto& [id, session] : sessions_) session->Close();
+  // Before the link: calls the link fails as it closes find them closed.
+  heartbeat_.Close();
+  state_.Close();
+  tab_events_.Close();  // a quitting browser's last tab events are not news
+  own_tools_.Close();
+  sessions_.Close();
   extension_.Close();
   policy_.Stop();
-  reaper_.Stop();
-  settle_timer_.Stop();
-  own_pace_timer_.Stop();
-  heartbeat_timer_.Stop();
-  tab_event_timer_.Stop();  // a quitting browser's last tab events are not news
-  state_timer_.Stop();
 }
 
 Json Host::HelloResult() const {
@@ -93,8 +97,8 @@ void Host::OnExtensionEvent(const std::string& event, const Json& params) {
     return OnPageProgress(params);
   } else if (event == ext_event::kConsoleEntry) {
     return OnConsoleEntry(params);
-  } else if (event == ext_event::kPageTools) {
-    return OnPageTools(params);
+  } else if (event == ext_event::kOwnTools) {
+    return OnOwnTools(params);
   } else if (event == ext_event::kDebuggerDetached) {
     return OnDebuggerDetached(params);
   } else if (event == ext_event::kTabRemoved) {
@@ -124,11 +128,12 @@ void Host::OnHello(const Json& params) {
   }
   tabs_.Reset(tabs);
   SyncFocusedTabs(/*always=*/true);  // a new port: the extension knows nothing of focus yet
-  SendHostState(/*always=*/true);    // nor of the sessions (its popup and badge show them)
-  last_heartbeat_ = uv_now(loop_);   // hello is a sign of life too
+  state_.Start();
+  state_.Publish(/*always=*/true);  // nor of the sessions (its popup and badge show them)
+  heartbeat_.NoteAlive();           // hello is a sign of life too
   if (ready_) return AfterTabsChanged();
   ready_ = true;
-  StartHeartbeat();
+  heartbeat_.Start();
   if (auto ok = server_.Listen(options_.socket_dir, [this](uv_pipe_t* c) { OnConnection(c); }); !ok) {
     spdlog::error("{}", ok.error());
     exit_code_ = 1;
@@ -139,33 +144,17 @@ void Host::OnHello(const Json& params) {
 }
 
 void Host::OnConnection(uv_pipe_t* connection) {
-  const std::int64_t id = next_session_id_++;
-  auto transport =
-      std::make_unique<Transport>(reinterpret_cast<uv_stream_t*>(connection),
-                                  reinterpret_cast<uv_stream_t*>(connection), Framing::kLine, kMaxLineBytes);
-  sessions_.emplace(id, std::make_unique<Session>(*this, id, std::move(transport)));
-  spdlog::info("session {} connected ({} open)", id, sessions_.size());
-}
-
-Session* Host::FindSession(std::int64_t id) {
-  const auto it = sessions_.find(id);
-  return it != sessions_.end() ? it->second.get() : nullptr;
+  sessions_.Add(*this,
+                std::make_unique<Transport>(reinterpret_cast<uv_stream_t*>(connection),
+                                            reinterpret_cast<uv_stream_t*>(connection), Framing::kLine, kMaxLineBytes));
 }
 
 void Host::RemoveSession(std::int64_t id) {
-  auto it = sessions_.find(id);
-  if (it == sessions_.end()) return;
-  it->second->Close();
-  graveyard_.push_back(std::move(it->second));
-  sessions_.erase(it);
-  SyncFocusedTabs();
-  reaper_.Start(0, [this] { graveyard_.clear(); });
+  if (sessions_.Remove(id)) SyncFocusedTabs();
 }
 
 void Host::ForgetVanishedTabs() {
-  std::erase_if(own_tools_, [this](const auto& entry) { return tabs_.Find(entry.first) == nullptr; });
-  std::erase_if(settling_, [this](const auto& entry) { return tabs_.Find(entry.first) == nullptr; });
-  std::erase_if(own_pace_, [this](const auto& entry) { return tabs_.Find(entry.first) == nullptr; });
+  own_tools_.Forget([this](std::int64_t tab_id) { return tabs_.Find(tab_id) == nullptr; });
   for (auto& [id, session] : sessions_) {
     if (const auto focus = session->focused_tab(); focus && tabs_.Find(*focus) == nullptr) {
       session->set_focused_tab(std::nullopt);
@@ -181,12 +170,7 @@ void Host::AfterTabsChanged() {
 
 void Host::AfterBrowserTabEvent() {
   ForgetVanishedTabs();  // a call now already sees the tab gone; only the news waits
-  if (tab_event_pending_) return;
-  tab_event_pending_ = true;
-  tab_event_timer_.Start(kTabEventCoalesceMs, [this] {
-    tab_event_pending_ = false;
-    AfterTabsChanged();
-  });
+  tab_events_.Note();
 }
 
 Json Host::ToolsFor(const Session& session) const {
@@ -211,7 +195,7 @@ Json Host::ToolsFor(const Session& session) const {
   return list;
 }
 
-Json Host::PageToolNames(const Session& session) const {
+Json Host::FocusedTabToolNames(const Session& session) const {
   Json names = Json::array();
   for (const auto& tool : ToolsFor(session)) {
     const std::string& name = tool["name"].get_ref<const std::string&>();
@@ -249,6 +233,14 @@ void Host::CallTool(Session& session, const std::string& request_key, const std:
   if (name == tools::kListWebMcpTools) return ListWebMcpTools(session, args, std::move(reply));
   if (name == tools::kCallWebMcpTool) return CallWebMcpTool(session, request_key, args, std::move(reply));
   reply(tools::ErrorResult("the host has no tool " + name));
+}
+
+Json Host::ConnectionStatus() const {
+  return {{"browser", browser_},
+          {"extension", extension_info_},
+          {"host", {{"version", kVersion}, {"pid", static_cast<long>(getpid())}}},
+          {"heartbeatAgeMs", heartbeat_.age_ms()},
+          {"sessions", sessions_.size()}};
 }
 
 }  // namespace tb

@@ -1,6 +1,7 @@
 // The host owns the truth: the tab table, the sessions and what each may see.
 // It is single-threaded on one libuv loop; the extension and the sessions are
-// its two kinds of peer.
+// its two kinds of peer. Its parts own their state and each closes on its own
+// (Shutdown closes them all); the Host routes between them and answers tools.
 #pragma once
 
 #include <cstdint>
@@ -17,12 +18,17 @@
 #include "common/jsonrpc.h"
 #include "common/protocol.h"
 #include "common/uv_util.h"
+#include "host/coalescer.h"
 #include "host/extension_link.h"
+#include "host/heartbeat.h"
+#include "host/own_tool_registry.h"
 #include "host/own_tools.h"
 #include "host/policy_gate.h"
 #include "host/reply_once.h"
 #include "host/session.h"
+#include "host/sessions.h"
 #include "host/socket_server.h"
+#include "host/state_publisher.h"
 #include "host/tab_table.h"
 
 namespace tb {
@@ -44,7 +50,7 @@ struct HostOptions {
 
 // The model's answer to a tool the extension ran on tab `tab_id`: its result
 // as the extension built it, or a tool error saying what to do next (tab
-// gone, no result, too large). `changed_page` words -32003 (page tools).
+// gone, no result, too large). `changed_page` words -32003 (own tools).
 Json ExtensionToolResult(const std::string& name, std::int64_t tab_id, std::expected<Json, rpc::Error> outcome,
                          const std::string& changed_page = "");
 
@@ -82,16 +88,16 @@ class Host {
                    Reply& reply);
   // While a tab's new document has not reported its own tools yet, the tab
   // keeps the previous page's list (at most kNavigationSettleMs).
-  bool Settling(std::int64_t tab_id) const { return settling_.contains(tab_id); }
-  Session* FindSession(std::int64_t id);
+  bool Settling(std::int64_t tab_id) const { return own_tools_.Settling(tab_id); }
+  Session* FindSession(std::int64_t id) { return sessions_.Find(id); }
   // Expires when the host is destroyed: what outlives it (an answer dropped
   // as the host's members go) must not reach back into it.
   std::weak_ptr<bool> AliveToken() const { return alive_; }
   void RemoveSession(std::int64_t id);
   // Something host.state shows changed (a session attached, left, focused,
   // called a tool; the policy): the extension hears of it within
-  // kHostStateCoalesceMs (host/popup_requests.cpp).
-  void NoteStateChanged();
+  // kHostStateCoalesceMs (host/state_publisher.h).
+  void NoteStateChanged() { state_.NoteChanged(); }
 
  private:
   void OnExtensionEvent(const std::string& event, const Json& params);
@@ -104,11 +110,9 @@ class Host {
   std::expected<Json, rpc::Error> DisconnectSession(const Json& params);
   // host.state's params: the host, its policy and the attached sessions.
   Json HostState() const;
-  // Sends host.state when it differs from what the extension was last told, or `always`.
-  void SendHostState(bool always = false);
   void OnHello(const Json& params);
   void OnConnection(uv_pipe_t* connection);
-  // Drops the own tools, settling and focus of tabs no longer in the table.
+  // Drops the own tools and the focus of tabs no longer in the table.
   void ForgetVanishedTabs();
   // After the tab table changed: drop focus on vanished tabs, tell sessions.
   void AfterTabsChanged();
@@ -118,8 +122,9 @@ class Host {
 
   // A tab as `session` may see it: title and URL withheld where the policy denies it `read`.
   Json TabSummary(const Tab& tab, const Session& session) const;
-  // The page tools a focused tab gives `session` (its capabilities and the policy decide).
-  Json PageToolNames(const Session& session) const;
+  // The tools a focused tab gives `session` beyond the tab tools: the page tools and the
+  // page's own tools (its capabilities and the policy decide).
+  Json FocusedTabToolNames(const Session& session) const;
 
   // --- the policy (host/policy_checks.cpp) ---
   // The URL of the tab `session` is focused on, if any.
@@ -155,7 +160,7 @@ class Host {
   void OnDebuggerDetached(const Json& params);
 
   // The page's own tools (host/own_tool_calls.cpp).
-  void OnPageTools(const Json& params);
+  void OnOwnTools(const Json& params);
   // The focused tab's own tools as `session` is offered them (empty when none).
   // What the policy must allow on the tab — and on the page that reported the
   // tools (the previous one while a navigation settles) — for them to be offered.
@@ -169,76 +174,43 @@ class Host {
   std::string OwnToolNamesNow(const Session& session) const;
   // native, absent or unknown: whether the browser has WebMCP of its own.
   std::string WebMcpStatus() const;
-  // Drops the lists of tabs whose new page never reported, and tells the sessions.
-  void OnSettleTimer();
-  void ApplyOwnTools(std::int64_t tab_id, own_tools::OwnToolSet set);
-  void OnOwnPaceTimer();
   // Tells the extension which tabs some session is focused on (tabs.focused),
   // when that set changed or `always`: it detaches the debugger from the rest
   // (host/tab_tools.cpp).
   void SyncFocusedTabs(bool always = false);
-  // Pings the extension every heartbeat_ms; kHeartbeatMissesAllowed misses in
-  // a row end the link (host/heartbeat.cpp).
-  void StartHeartbeat();
-  void OnHeartbeatTimer();
   // What list_tabs tells the model about the link (browser, versions,
   // heartbeat age, sessions): a cheap answer to "is it alive?".
   Json ConnectionStatus() const;
 
   uv_loop_t* loop_;
   HostOptions options_;
-  ExtensionLink extension_;
-  PolicyGate policy_;
-  SocketServer server_;
-  TabTable tabs_;
-  std::vector<std::int64_t> launch_tabs_;  // NoteLaunchedHeadless
-  bool launch_noted_ = false;
-  Json browser_ = Json::object();
-  Json extension_info_ = Json::object();
   bool ready_ = false;
   bool shutting_down_ = false;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);  // AliveToken
   int exit_code_ = 0;
-  std::int64_t next_session_id_ = 1;
-  std::map<std::int64_t, std::unique_ptr<Session>> sessions_;
+  Json browser_ = Json::object();
+  Json extension_info_ = Json::object();
+
+  // The parts, each owning its state (Shutdown closes each).
+  ExtensionLink extension_;
+  PolicyGate policy_;
+  SocketServer server_;
+  TabTable tabs_;
+  Sessions sessions_;
+  OwnToolRegistry own_tools_;  // the page's own tools of every tab
+  Heartbeat heartbeat_;
+  StatePublisher state_;  // host.state for the popup
+  Coalescer tab_events_;  // a burst of browser tab events is one list_changed
+
+  std::vector<std::int64_t> launch_tabs_;  // NoteLaunchedHeadless
+  bool launch_noted_ = false;
   // Extension calls whose progress goes to a session: call id -> (session, token).
   std::map<std::int64_t, std::pair<std::int64_t, Json>> progress_routes_;
   // Page calls in flight, by the id the extension knows them by: {session, tool}
   // (policy.decide decides a URL the call reached for that session).
   std::map<std::int64_t, std::pair<std::int64_t, std::string>> page_calls_;
-  // Every tab's own tools, by tab id (tabs without any have no entry).
-  std::map<std::int64_t, own_tools::OwnToolSet> own_tools_;
-  // The WebMCP runtime pages last reported: native once any page had it.
-  std::string webmcp_seen_;
-  // Tabs whose new document has not reported yet, by tab id.
-  struct Settle {
-    std::uint64_t deadline;   // uv_now() time
-    std::string document_id;  // the new document, whose first report ends it
-  };
-  std::map<std::int64_t, Settle> settling_;
-  // A page that re-registers its tools in a loop must not flood its
-  // sessions: a document's changes after the first are applied at most once
-  // per kOwnToolsChangeIntervalMs per tab, the last one kept for the end.
-  struct OwnPace {
-    std::uint64_t last_applied = 0;                // uv_now() time
-    std::optional<own_tools::OwnToolSet> pending;  // the latest list still waiting
-  };
-  std::map<std::int64_t, OwnPace> own_pace_;
   // The focused-tab set the extension was last told (tabs.focused).
   std::optional<std::set<std::int64_t>> focused_told_;
-  // Sessions closed from inside their own callbacks die on the next turn.
-  std::vector<std::unique_ptr<Session>> graveyard_;
-  Timer reaper_;
-  Timer settle_timer_;
-  Timer own_pace_timer_;
-  Timer heartbeat_timer_;
-  Timer tab_event_timer_;
-  Timer state_timer_;
-  bool state_pending_ = false;
-  std::string state_told_;  // the last host.state's params, as sent
-  bool tab_event_pending_ = false;
-  std::uint64_t last_heartbeat_ = 0;  // uv_now() of the last answer (or of hello)
-  int heartbeats_missed_ = 0;
 };
 
 }  // namespace tb

@@ -1,5 +1,5 @@
 // The page's own tools (WebMCP, forms): kept per tab from the extension's
-// page.tools events, offered to the sessions focused on the tab, run by the
+// owntools.changed events, offered to the sessions focused on the tab, run by the
 // extension in the very document that reported them (docs/protocol.md
 // "The page's own tools"; what the model sees: docs/page_tools.md).
 #include <fstream>
@@ -56,106 +56,17 @@ bool CommandLineEnablesWebMcp(long pid) {
 
 }  // namespace
 
-void Host::OnPageTools(const Json& params) {
-  auto event = own_tools::ParsePageToolsEvent(params);
-  if (!event) return spdlog::warn("malformed page.tools event ignored: {}", event.error());
-  const std::string& api = event->set.api;
-  if (api == "native" || event->set.native)
-    webmcp_seen_ = "native";
-  else if (webmcp_seen_.empty())
-    webmcp_seen_ = "absent";
-  const std::int64_t tab_id = event->tab_id;
-  if (tabs_.Find(tab_id) == nullptr) return;  // closed meanwhile, or not a page the agent sees
-  const auto old = own_tools_.find(tab_id);
-  // An empty list for another document is the extension clearing the tab at
-  // a navigation: wait for the new page's list before telling anyone.
-  const auto settling = settling_.find(tab_id);
-  const bool new_page_spoke = settling != settling_.end() && settling->second.document_id == event->set.document_id;
-  if (event->set.tools.empty() && old != own_tools_.end() && old->second.document_id != event->set.document_id &&
-      !new_page_spoke) {
-    // The extension cleared the tab at a navigation: the list stays as it was
-    // until the new page reports (a call meanwhile names the old document and
-    // hears "the page changed"), so the same tools back are no change at all.
-    settling_[tab_id] = {uv_now(loop_) + options_.navigation_settle_ms, event->set.document_id};
-    // Armed for the earliest deadline; OnSettleTimer re-arms for the next.
-    if (settling_.size() == 1) settle_timer_.Start(options_.navigation_settle_ms, [this] { OnSettleTimer(); });
-    return;
-  }
-  settling_.erase(tab_id);
-  // Another change of the same document within the interval waits for its
-  // end (the last one wins); a new document is news at once.
-  const bool same_document = old != own_tools_.end() && old->second.document_id == event->set.document_id;
-  if (!same_document) {
-    own_pace_.erase(tab_id);
-    return ApplyOwnTools(tab_id, std::move(event->set));
-  }
-  OwnPace& pace = own_pace_[tab_id];
-  const std::uint64_t now = uv_now(loop_);
-  if (pace.last_applied != 0 && now < pace.last_applied + kOwnToolsChangeIntervalMs) {
-    const bool armed =
-        std::ranges::any_of(own_pace_, [](const auto& entry) { return entry.second.pending.has_value(); });
-    pace.pending = std::move(event->set);
-    if (!armed)
-      own_pace_timer_.Start(pace.last_applied + kOwnToolsChangeIntervalMs - now, [this] { OnOwnPaceTimer(); });
-    return;
-  }
-  pace.last_applied = now;
-  pace.pending.reset();
-  ApplyOwnTools(tab_id, std::move(event->set));
-}
-
-void Host::ApplyOwnTools(std::int64_t tab_id, own_tools::OwnToolSet set) {
-  if (set.tools.empty()) {
-    own_tools_.erase(tab_id);
-  } else {
-    own_tools_[tab_id] = std::move(set);
-  }
-  AfterTabsChanged();  // sessions focused on it hear of it once, if their list changed
-}
-
-void Host::OnOwnPaceTimer() {
-  const std::uint64_t now = uv_now(loop_);
-  std::uint64_t next = UINT64_MAX;
-  std::vector<std::pair<std::int64_t, own_tools::OwnToolSet>> due;
-  for (auto& [tab, pace] : own_pace_) {
-    if (!pace.pending) continue;
-    const std::uint64_t at = pace.last_applied + kOwnToolsChangeIntervalMs;
-    if (at > now) {
-      next = std::min(next, at);
-      continue;
-    }
-    due.emplace_back(tab, std::move(*pace.pending));
-    pace.pending.reset();
-    pace.last_applied = now;
-  }
-  if (next != UINT64_MAX) own_pace_timer_.Start(next - now, [this] { OnOwnPaceTimer(); });
-  for (auto& [tab, set] : due) {
-    // A document that changed since (a navigation) reported on its own: this one is old news.
-    const auto current = own_tools_.find(tab);
-    if (current != own_tools_.end() && current->second.document_id != set.document_id) continue;
-    ApplyOwnTools(tab, std::move(set));
-  }
-}
-
-void Host::OnSettleTimer() {
-  const std::uint64_t now = uv_now(loop_);
-  // The new page never reported: it has no tools of its own.
-  std::erase_if(settling_, [this, now](const auto& entry) {
-    if (entry.second.deadline > now) return false;
-    own_tools_.erase(entry.first);
-    return true;
-  });
-  if (!settling_.empty()) {
-    std::uint64_t next = UINT64_MAX;
-    for (const auto& [tab, settle] : settling_) next = std::min(next, settle.deadline);
-    settle_timer_.Start(next - now, [this] { OnSettleTimer(); });
-  }
-  AfterTabsChanged();
+void Host::OnOwnTools(const Json& params) {
+  auto event = own_tools::ParseOwnToolsEvent(params);
+  if (!event) return spdlog::warn("malformed owntools.changed event ignored: {}", event.error());
+  if (tabs_.Find(event->tab_id) == nullptr) return;  // closed meanwhile, or not a page the agent sees
+  own_tools_.Report(event->tab_id, std::move(event->set));
 }
 
 std::string Host::WebMcpStatus() const {
-  if (webmcp_seen_ == "native" || CommandLineEnablesWebMcp(options_.browser_pid)) return "native";
-  return webmcp_seen_.empty() ? "unknown" : webmcp_seen_;
+  const std::string& seen = own_tools_.runtime_seen();
+  if (seen == "native" || CommandLineEnablesWebMcp(options_.browser_pid)) return "native";
+  return seen.empty() ? "unknown" : seen;
 }
 
 std::optional<std::size_t> Host::PageIndex(std::int64_t tab_id) const {
@@ -170,18 +81,18 @@ std::optional<std::size_t> Host::PageIndex(std::int64_t tab_id) const {
 std::vector<own_tools::Offered> Host::OfferedTo(const Session& session, OwnToolsFor purpose) const {
   const auto focus = session.focused_tab();
   if (!focus) return {};
-  const auto set = own_tools_.find(*focus);
+  const own_tools::OwnToolSet* set = own_tools_.Find(*focus);
   const auto index = PageIndex(*focus);
-  if (set == own_tools_.end() || !index) return {};
+  if (set == nullptr || !index) return {};
   // Seeing the page's tools is `read`; calling them, `act` too.
   if (purpose != OwnToolsFor::kAnyway) {
     std::vector<policy::Cap> needed = {policy::Cap::kRead};
     if (purpose == OwnToolsFor::kCalling) needed.push_back(policy::Cap::kAct);
     for (const auto cap : needed) {
-      if (!MayOnFocused(session, cap) || !policy_.Allows(session, cap, set->second.url)) return {};
+      if (!MayOnFocused(session, cap) || !policy_.Allows(session, cap, set->url)) return {};
     }
   }
-  return own_tools::Offer(set->second, *index, Reserved(), session.lists_own_tools());
+  return own_tools::Offer(*set, *index, Reserved(), session.lists_own_tools());
 }
 
 std::string Host::OwnToolNamesNow(const Session& session) const {
@@ -216,7 +127,7 @@ bool Host::CallOwnTool(Session& session, const std::string& request_key, const s
     RunOwnTool(session, request_key, *found, args, std::move(reply));
     return true;
   }
-  // A name the session was given, or one shaped like a page tool: the page
+  // A name the session was given, or one shaped like a WebMCP tool's: the page
   // changed under the model. Say so, with what the page offers now.
   if (session.was_told(name) || name.starts_with("webmcp_")) {
     reply(tools::ErrorResult(name + ": the page changed — its tools are now: " + OwnToolNamesNow(session) +
@@ -232,9 +143,9 @@ void Host::ListWebMcpTools(Session& session, const Json& args, Reply reply) {
     return reply(tools::ErrorResult("list_webmcp_tools: no tab is focused — call focus_tab or open_tab first"));
   }
   const auto offered = OfferedTo(session, OwnToolsFor::kSeeing);
-  auto set = own_tools_.find(*focus);
+  const own_tools::OwnToolSet* set = own_tools_.Find(*focus);
   // The previous page's list (a navigation settling) from a site this session may not read: none.
-  if (set != own_tools_.end() && !policy_.Allows(session, policy::Cap::kRead, set->second.url)) set = own_tools_.end();
+  if (set != nullptr && !policy_.Allows(session, policy::Cap::kRead, set->url)) set = nullptr;
   const std::string only = field::String(args, "name").value_or("");
   Json list = Json::array();
   std::size_t bytes = 0;
@@ -265,11 +176,11 @@ void Host::ListWebMcpTools(Session& session, const Json& args, Reply reply) {
     return reply(tools::ErrorResult("list_webmcp_tools: the page has no tool " + only +
                                     " — its tools: " + OwnToolNamesNow(session)));
   }
-  const std::size_t total = set != own_tools_.end() ? set->second.total : 0;
+  const std::size_t total = set != nullptr ? set->total : 0;
   Json result = {{"untrusted", own_tools::kUntrustedListNote},
                  {"tabId", *focus},
-                 {"url", set != own_tools_.end() ? set->second.url : tabs_.Find(*focus)->url},
-                 {"api", set != own_tools_.end() && !set->second.api.empty() ? Json(set->second.api) : Json(nullptr)},
+                 {"url", set != nullptr ? set->url : tabs_.Find(*focus)->url},
+                 {"api", set != nullptr && !set->api.empty() ? Json(set->api) : Json(nullptr)},
                  {"total", total},
                  {"listed", listed},
                  {"omitted", total - listed},
@@ -317,10 +228,10 @@ void Host::RunOwnTool(Session& session, const std::string& request_key, const ow
     return reply(tools::ErrorResult(mcp_name + ": " + ok.error()));
   }
   const std::int64_t tab_id = *session.focused_tab();
-  const auto& set = own_tools_.at(tab_id);
+  const own_tools::OwnToolSet& set = *own_tools_.Find(tab_id);  // OfferedTo found it
   const std::int64_t session_id = session.id();
   const auto call = extension_.Call(
-      ext_method::kPageToolCall,
+      ext_method::kOwnToolCall,
       {{"tabId", tab_id},
        {"documentId", set.document_id},
        {"name", offered.tool->name},
@@ -339,7 +250,7 @@ void Host::RunOwnTool(Session& session, const std::string& request_key, const ow
         if (page_answered) MarkUntrusted(result);
         reply(std::move(result));
       },
-      kPageToolCallDeadlineMs);
+      kOwnToolCallDeadlineMs);
   if (call == 0) return;  // answered at once: the extension is gone
   session.SetCanceller(request_key, [this, call] { extension_.Cancel(call); });
 }

@@ -34,7 +34,7 @@ std::string WebMcpName(const Site& site, std::size_t page_index, std::string_vie
 // A form tool's name from the extension's suggestion (snake_case): "form_"
 // first (the page names the rest, so it cannot name one like a tool of ours
 // or another server's), lowercase [a-z0-9_], at most kMaxToolNameChars,
-// "_2", "_3"… when another page tool in `taken` has it.
+// "_2", "_3"… when another own tool in `taken` has it.
 std::string FormName(std::string_view suggested, const std::set<std::string>& taken);
 
 // Untrusted page text for a model: one line (whitespace runs become one

@@ -110,13 +110,13 @@ bool PropertyKeysAreValid(const Json& schema, int depth = 0) {
 
 }  // namespace
 
-std::expected<PageToolsEvent, std::string> ParsePageToolsEvent(const Json& params) {
+std::expected<OwnToolsEvent, std::string> ParseOwnToolsEvent(const Json& params) {
   if (!params.is_object()) return std::unexpected("params must be an object");
   const auto tab = params.find("tabId");
   if (tab == params.end() || !tab->is_number_integer()) return std::unexpected("tabId must be an integer");
   const auto tools = params.find("tools");
   if (tools == params.end() || !tools->is_array()) return std::unexpected("tools must be an array");
-  PageToolsEvent event;
+  OwnToolsEvent event;
   event.tab_id = tab->get<std::int64_t>();
   OwnToolSet& set = event.set;
   auto text = [&](const char* key) {
@@ -130,7 +130,7 @@ std::expected<PageToolsEvent, std::string> ParsePageToolsEvent(const Json& param
     set.native = native->get<bool>();
   }
   std::set<std::string> seen;
-  for (std::size_t i = 0; i < tools->size() && set.tools.size() < kMaxReportedPageTools; ++i) {
+  for (std::size_t i = 0; i < tools->size() && set.tools.size() < kMaxReportedOwnTools; ++i) {
     auto tool = ParseTool((*tools)[i], i);
     if (!tool) return std::unexpected(tool.error());
     if (!seen.insert(tool->name).second) continue;  // first one wins, as in the page
@@ -175,7 +175,7 @@ std::vector<Offered> Offer(const OwnToolSet& set, std::size_t page_index, const 
     const std::size_t size = rpc::Dump(o.mcp_tool).size();
     const bool schema_fits =
         rpc::Dump(tool.input_schema).size() <= kMaxListedSchemaBytes && PropertyKeysAreValid(tool.input_schema);
-    if (list && schema_fits && listed < kMaxListedPageTools && bytes + size <= kMaxListedPageToolBytes) {
+    if (list && schema_fits && listed < kMaxListedOwnTools && bytes + size <= kMaxListedOwnToolBytes) {
       o.listed = true;
       ++listed;
       bytes += size;

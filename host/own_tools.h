@@ -42,13 +42,13 @@ struct OwnToolSet {
   std::vector<OwnTool> tools;
 };
 
-// A page.tools event's params, checked field by field (page text is untrusted
+// A owntools.changed event's params, checked field by field (page text is untrusted
 // and the extension is a peer like any other).
-struct PageToolsEvent {
+struct OwnToolsEvent {
   std::int64_t tab_id = 0;
   OwnToolSet set;
 };
-std::expected<PageToolsEvent, std::string> ParsePageToolsEvent(const Json& params);
+std::expected<OwnToolsEvent, std::string> ParseOwnToolsEvent(const Json& params);
 
 // One tool as a session is offered it.
 struct Offered {

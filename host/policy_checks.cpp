@@ -113,7 +113,7 @@ Host::Reply Host::WithAuditLine(const Session& session, const std::string& name,
     target = urls[1];
   AuditNote note;
   note.target = target;
-  if (name == tools::kCallWebMcpTool) note.page_tool = field::String(args, "name").value_or("");
+  if (name == tools::kCallWebMcpTool) note.own_tool = field::String(args, "name").value_or("");
   // An error's words only where they can quote nothing of the call or the
   // page: the others may hold evaluated code and the values it met
   // (evaluate), selectors and page text (click…), what was typed (type…) —

@@ -118,7 +118,7 @@ std::optional<audit::Entry> PolicyGate::AuditEntry(const Session& session, std::
   if (denied != nullptr) entry.rule = MessageOf(result);
   std::vector<std::string> detail;
   if (!note.target.empty()) detail.push_back("to " + note.target);
-  if (!note.page_tool.empty()) detail.push_back("page tool " + audit::ErrorDetail(note.page_tool));
+  if (!note.own_tool.empty()) detail.push_back("own tool " + audit::ErrorDetail(note.own_tool));
   if (is_error && denied == nullptr && note.error_text) detail.push_back(MessageOf(result));
   for (const auto& part : detail) entry.detail += (entry.detail.empty() ? "" : ": ") + part;
   return entry;

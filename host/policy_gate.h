@@ -26,7 +26,7 @@ inline constexpr std::uint64_t kPolicyPollMs = 500;
 // What an audit line says of a call besides its outcome.
 struct AuditNote {
   std::string target;      // where the call went (open_tab, navigate {url}, download_file {url})
-  std::string page_tool;   // call_webmcp_tool: the page's tool it ran
+  std::string own_tool;    // call_webmcp_tool: the page's tool it ran
   bool error_text = true;  // false for tools whose errors may quote typed values
 };
 

@@ -31,24 +31,6 @@ Json Host::HostState() const {
           {"sessions", std::move(sessions)}};
 }
 
-void Host::NoteStateChanged() {
-  if (!ready_ || shutting_down_ || state_pending_) return;
-  state_pending_ = true;
-  state_timer_.Start(kHostStateCoalesceMs, [this] {
-    state_pending_ = false;
-    SendHostState();
-  });
-}
-
-void Host::SendHostState(bool always) {
-  if (shutting_down_) return;
-  Json state = HostState();
-  std::string text = rpc::Dump(state);
-  if (!always && text == state_told_) return;  // a focus that came back, a policy re-read the same
-  state_told_ = std::move(text);
-  extension_.Notify(ext_method::kHostState, std::move(state));
-}
-
 std::expected<Json, rpc::Error> Host::OnExtensionRequest(const std::string& method, const Json& params) {
   if (!ready_) return std::unexpected(rpc::Error{rpc_error::kInvalidRequest, "send hello first", nullptr});
   if (method == ext_request::kPolicyCheck) return CheckPolicy(params);

@@ -105,7 +105,7 @@ void Session::OnRequest(rpc::Message& msg) {
     for (const auto& cap : field::Array(msg.params, hello_param::kCaps)) {
       if (cap.is_string()) caps_.push_back(cap.get<std::string>());
     }
-    lists_own_tools_ = field::Bool(msg.params, hello_param::kPageTools).value_or(lists_own_tools_);
+    lists_own_tools_ = field::Bool(msg.params, hello_param::kOwnTools).value_or(lists_own_tools_);
     // A session narrows the policy, never widens it: a second hello cannot undo --read-only.
     read_only_ = read_only_ || field::Bool(msg.params, hello_param::kReadOnly).value_or(false);
     if (const auto pid = field::Int(msg.params, hello_param::kLaunchedHeadlessPid)) host_.NoteLaunchedHeadless(*pid);

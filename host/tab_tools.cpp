@@ -35,10 +35,10 @@ void Host::ListTabs(Session& session, Reply reply) {
   for (const Tab* tab : tabs_.Visible()) {
     Json entry = TabSummary(*tab, session);
     entry["focused"] = session.focused_tab() == tab->id;
-    const auto own = own_tools_.find(tab->id);
-    const bool readable = !entry["url"].is_null();                                     // not withheld by the policy
-    entry["toolCount"] = own != own_tools_.end() && readable ? own->second.total : 0;  // the page's own tools
-    if (tab->crashed) entry["crashed"] = true;  // calls answer "crashed" until it is reloaded
+    const own_tools::OwnToolSet* own = own_tools_.Find(tab->id);
+    const bool readable = !entry["url"].is_null();                     // not withheld by the policy
+    entry["toolCount"] = own != nullptr && readable ? own->total : 0;  // the page's own tools
+    if (tab->crashed) entry["crashed"] = true;                         // calls answer "crashed" until it is reloaded
     tabs.push_back(std::move(entry));
   }
   const auto focus = session.focused_tab();
@@ -78,7 +78,7 @@ void Host::OpenTab(Session& session, const std::string& request_key, const Json&
         if (!tab) return reply(tools::ErrorResult("open_tab: the browser answered without a tab"));
         if (s == nullptr) return reply(tools::Result({{"tab", {{"id", tab->id}}}, {"focused", focus}}));
         Json available = Json::array();
-        if (focus) available = PageToolNames(*s);
+        if (focus) available = FocusedTabToolNames(*s);
         Json result = {{"tab", TabSummary(*tab, *s)}, {"focused", focus}, {"toolsAvailable", std::move(available)}};
         // Not parsed within the wait: the model knows to wait_for it.
         if (field::Bool(*outcome, "loading").value_or(false)) result["loading"] = true;
@@ -119,7 +119,7 @@ void Host::FocusTab(Session& session, const Json& args, Reply reply) {
   SyncFocusedTabs();
   session.Release();
   reply(tools::Result(
-      {{"success", true}, {"tab", TabSummary(*tab, session)}, {"toolsAvailable", PageToolNames(session)}}));
+      {{"success", true}, {"tab", TabSummary(*tab, session)}, {"toolsAvailable", FocusedTabToolNames(session)}}));
 }
 
 void Host::CloseTab(Session& session, const std::string& request_key, const Json& args, Reply reply) {

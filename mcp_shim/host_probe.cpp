@@ -21,6 +21,19 @@ namespace {
 
 // Only the named socket. A file another user made is refused before we
 // connect (the listener's uid is checked again by HostLink::Connect).
+// Files one connection attempt's outcome: a live host, a refused listener, or nothing there.
+void Record(ProbeResult& result, int slot, std::string name,
+            std::expected<std::unique_ptr<HostLink>, HostLink::ConnectError> link) {
+  if (link) {
+    result.hosts.push_back({slot, std::move(name), std::move(*link)});
+  } else if (link.error().refused) {
+    spdlog::warn("refused {}", link.error().message);
+    result.refused.push_back(link.error().message);
+  } else {
+    spdlog::debug("no live host: {}", link.error().message);
+  }
+}
+
 void ProbeOne(uv_loop_t* loop, const std::string& path, const Json& hello_params,
               std::function<void(std::expected<ProbeResult, std::string>)> done) {
   struct stat st {};
@@ -37,14 +50,7 @@ void ProbeOne(uv_loop_t* loop, const std::string& path, const Json& hello_params
       loop, path, hello_params,
       [path, done = std::move(done)](std::expected<std::unique_ptr<HostLink>, HostLink::ConnectError> link) {
         ProbeResult result;
-        if (link) {
-          result.hosts.push_back({0, path, std::move(*link)});
-        } else if (link.error().refused) {
-          spdlog::warn("refused {}", link.error().message);
-          result.refused.push_back(link.error().message);
-        } else {
-          spdlog::debug("no live host: {}", link.error().message);
-        }
+        Record(result, 0, path, std::move(link));
         done(std::move(result));
       });
 }
@@ -69,14 +75,7 @@ void ProbeHosts(uv_loop_t* loop, const Json& hello_params,
   for (int slot : slots) {
     HostLink::Connect(loop, SocketPath(dir, slot), hello_params,
                       [gather, slot](std::expected<std::unique_ptr<HostLink>, HostLink::ConnectError> link) {
-                        if (link) {
-                          gather->result.hosts.push_back({slot, SlotName(slot), std::move(*link)});
-                        } else if (link.error().refused) {
-                          spdlog::warn("refused {}", link.error().message);
-                          gather->result.refused.push_back(link.error().message);
-                        } else {
-                          spdlog::debug("no live host: {}", link.error().message);
-                        }
+                        Record(gather->result, slot, SlotName(slot), std::move(link));
                         if (--gather->waiting > 0) return;
                         std::ranges::sort(gather->result.hosts, {}, &LiveHost::slot);
                         gather->done(std::move(gather->result));

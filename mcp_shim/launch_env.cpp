@@ -28,7 +28,7 @@ bool EnvSet(const char* name) {
 
 // Whether an unprivileged process may make a user namespace (Chromium's
 // namespace sandbox needs one): tried in a child, which exits at once.
-bool UserNamespacesWork() {
+bool ProbeUserNamespaces() {
 #ifdef __linux__
   const pid_t pid = ::fork();
   if (pid < 0) return true;  // cannot tell: leave the sandbox on
@@ -40,6 +40,13 @@ bool UserNamespacesWork() {
 #else
   return true;
 #endif
+}
+
+// Asked once a process: the answer does not change while the shim runs, and
+// the probe forks and waits on the event loop's thread.
+bool UserNamespacesWork() {
+  static const bool works = ProbeUserNamespaces();
+  return works;
 }
 
 bool SetuidRoot(const fs::path& file) {

@@ -346,7 +346,7 @@ void McpServer::ConnectBrowser(const Json& id, const std::string& key, const Jso
       loop_, args,
       Json{{hello_param::kClient, client_info_},
            {hello_param::kCaps, options_.caps},
-           {hello_param::kPageTools, options_.list_page_tools},
+           {hello_param::kOwnTools, options_.list_page_tools},
            {hello_param::kReadOnly, options_.read_only}},
       std::move(progress), [this, id, key](ConnectOutcome outcome) {
         if (auto launched = connecting_->TakeLaunched()) launched_ = std::move(launched);

@@ -1,6 +1,6 @@
 // The page's own tools, page side (MAIN world, top frame of http(s) pages,
 // document_start; see manifest.json and docs/protocol.md "The page's own
-// tools"). Defines the registry at window[Symbol.for('tabbridge.pagetools.v1')]
+// tools"). Defines the registry at window[Symbol.for('tabbridge.owntools.v1')]
 // that lists the page's WebMCP tools (native, the polyfill, the legacy API)
 // and runs them, and hands the list to own_tools_relay.js (ISOLATED world) as
 // a CustomEvent whose detail is a JSON string (objects do not cross worlds;
@@ -29,7 +29,7 @@
 //   registerToolsChangedCallback(cb)}.
 
 (() => {
-  const KEY = Symbol.for('tabbridge.pagetools.v1');
+  const KEY = Symbol.for('tabbridge.owntools.v1');
   if (window !== window.top) return; // the top document's tools only
   const existing = window[KEY];
   if (existing) { // injected twice (manifest + programmatic after an update)
@@ -37,11 +37,11 @@
     return;
   }
 
-  const LIST_EVENT = 'tabbridge:pagetools-list:v1'; // → relay: detail is the JSON list
-  const READY_EVENT = 'tabbridge:pagetools-ready:v1'; // ← relay: listening, (re)send the list
-  const PING_EVENT = 'tabbridge:pagetools-ping:v1'; // → relay: announce yourself
+  const LIST_EVENT = 'tabbridge:owntools-list:v1'; // → relay: detail is the JSON list
+  const READY_EVENT = 'tabbridge:owntools-ready:v1'; // ← relay: listening, (re)send the list
+  const PING_EVENT = 'tabbridge:owntools-ping:v1'; // → relay: announce yourself
 
-  // PageToolLimits of worker/wire.js (a content script cannot import it).
+  // OwnToolLimits of worker/wire.js (a content script cannot import it).
   // generated: constants MAX_REPORTED_TOOLS MAX_NAME_CHARS MAX_DESCRIPTION_CHARS MAX_SCHEMA_BYTES MAX_ERROR_CHARS DEBOUNCE_MS
   const MAX_REPORTED_TOOLS = 256;
   const MAX_NAME_CHARS = 128;

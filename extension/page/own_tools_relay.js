@@ -15,13 +15,13 @@
 
 (() => {
   if (window !== window.top) return;
-  const LIST_EVENT = 'tabbridge:pagetools-list:v1';
-  const READY_EVENT = 'tabbridge:pagetools-ready:v1';
-  const PING_EVENT = 'tabbridge:pagetools-ping:v1';
+  const LIST_EVENT = 'tabbridge:owntools-list:v1';
+  const READY_EVENT = 'tabbridge:owntools-ready:v1';
+  const PING_EVENT = 'tabbridge:owntools-ping:v1';
 
   // After an extension update the previous relay in this world is orphaned
   // (its chrome.runtime is gone): replace it; a live one stays.
-  const previous = globalThis.__tabbridgePageToolsRelay;
+  const previous = globalThis.__tabbridgeOwnToolsRelay;
   if (previous?.alive()) return;
   previous?.stop();
 
@@ -91,7 +91,7 @@
     }
     try {
       chrome.runtime.sendMessage({
-        type: 'tabbridge.pagetools',
+        type: 'tabbridge.owntools',
         api: main?.api ?? null,
         native: main?.native === true,
         total,
@@ -106,7 +106,7 @@
   const announce = () => window.dispatchEvent(new CustomEvent(READY_EVENT));
 
   function onMessage(msg, sender, sendResponse) {
-    if (msg?.type !== 'tabbridge.pagetools.resend' || sender.id !== chrome.runtime.id) return;
+    if (msg?.type !== 'tabbridge.owntools.resend' || sender.id !== chrome.runtime.id) return;
     connectAlive();
     announce();
     sendResponse({ ok: true });
@@ -139,7 +139,7 @@
   window.addEventListener(PING_EVENT, announce);
   window.addEventListener('pageshow', onPageShow);
   chrome.runtime.onMessage.addListener(onMessage);
-  globalThis.__tabbridgePageToolsRelay = { alive, stop };
+  globalThis.__tabbridgeOwnToolsRelay = { alive, stop };
   connectAlive();
   announce();
 })();

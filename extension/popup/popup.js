@@ -82,8 +82,8 @@ function renderTab(s) {
   }
   $('tab-caps').textContent = caps;
 
-  const tools = tab?.pageTools ?? { total: 0, tools: [] };
-  const list = $('page-tools');
+  const tools = tab?.ownTools ?? { total: 0, tools: [] };
+  const list = $('own-tools');
   list.replaceChildren(...tools.tools.map((t) => {
     const li = el('li');
     li.dataset.tool = t.name;
@@ -91,8 +91,8 @@ function renderTab(s) {
     if (t.description) li.title = t.description;
     return li;
   }));
-  $('page-tools-count').textContent = tools.total ? `(${tools.total}${tools.api ? `, ${tools.api} WebMCP` : ''})` : '';
-  $('page-tools-none').hidden = tools.tools.length > 0;
+  $('own-tools-count').textContent = tools.total ? `(${tools.total}${tools.api ? `, ${tools.api} WebMCP` : ''})` : '';
+  $('own-tools-none').hidden = tools.tools.length > 0;
 
   const here = tab ? s.sessions.filter((x) => x.focusedTabId === tab.id) : [];
   const detach = $('detach');

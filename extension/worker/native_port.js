@@ -49,7 +49,7 @@ export function registerNotification(method, fn) {
   notificationHandlers.set(method, fn);
 }
 
-// fn() runs after every hello, for state that is not in hello (page.tools);
+// fn() runs after every hello, for state that is not in hello (owntools.changed);
 // its events go out on the new port.
 const connectedListeners = [];
 export function onConnected(fn) {

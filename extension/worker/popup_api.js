@@ -22,7 +22,7 @@ const tabBrief = (tab) => (tab ? { id: tab.id, title: tab.title ?? '', url: tabU
 const getTab = async (tabId) => (Number.isInteger(tabId) ? freshTab(tabId) : null);
 
 // The tab's own tools as the worker knows them (tools/own/own_tools.js).
-function pageToolsOf(tabId) {
+function ownToolsOf(tabId) {
   const list = ownToolLists.get(tabId);
   if (!list) return { api: null, total: 0, tools: [] };
   return {
@@ -57,7 +57,7 @@ async function state({ tabId }) {
   const here = tab ? {
     ...tabBrief(tab),
     agentUrl: isAgentUrl(tabUrl(tab)),
-    pageTools: pageToolsOf(tab.id),
+    ownTools: ownToolsOf(tab.id),
     policy: await policyFor(tabUrl(tab)),
   } : null;
   return {

@@ -2,7 +2,7 @@
 // come from wire.js, generated from common/protocol.h (docs/protocol.md);
 // the few functions over them are here.
 
-import { AGENT_URL_SCHEMES, PageToolLimits } from './wire.js';
+import { AGENT_URL_SCHEMES, OwnToolLimits } from './wire.js';
 
 export * from './wire.js';
 
@@ -21,7 +21,7 @@ export const isAgentUrl = (url) => {
 export const cut = (s, max) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 
 // A page tool's name as messages show it: one line, at most MAX_NAME_CHARS.
-export const toolLabel = (name) => cut(String(name).replace(/\s+/g, ' ').trim(), PageToolLimits.MAX_NAME_CHARS);
+export const toolLabel = (name) => cut(String(name).replace(/\s+/g, ' ').trim(), OwnToolLimits.MAX_NAME_CHARS);
 
 // Thrown by handlers to answer with a specific code (and the error's `data`,
 // when given); any other exception becomes BROWSER_ERROR with its message.

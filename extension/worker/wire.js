@@ -2,7 +2,7 @@
 // The extension <-> host wire names, limits, deadlines and error codes
 // (docs/protocol.md); each value names its C++ constant.
 
-export const PROTOCOL_VERSION = 1; // kExtensionProtocol
+export const PROTOCOL_VERSION = 2; // kExtensionProtocol
 export const AGENT_URL_SCHEMES = Object.freeze(['http:', 'https:', 'file:']); // kAgentUrlSchemes
 export const NATIVE_HOST_NAME = 'com.tabbridge.host'; // kNativeHostName
 export const MAX_FRAME_TO_EXTENSION = 1048576; // kMaxFrameToExtension
@@ -20,7 +20,7 @@ export const Deadlines = Object.freeze({
   PAGE_TOOL_MS: 30000, // kPageToolDeadlineMs
   PAGE_MARGIN_MS: 5000, // kPageDeadlineMarginMs
   DOWNLOAD_MS: 120000, // kDownloadDeadlineMs
-  PAGE_TOOL_CALL_MS: 30000, // kPageToolCallDeadlineMs
+  OWN_TOOL_CALL_MS: 30000, // kOwnToolCallDeadlineMs
   ANSWER_MARGIN_MS: 1000, // kExtensionAnswerMarginMs
   CDP_COMMAND_MS: 20000, // kCdpCommandTimeoutMs
   PAGE_SCRIPT_MS: 10000, // kPageScriptTimeoutMs
@@ -31,7 +31,7 @@ export const Method = Object.freeze({
   PING: 'ping', // ext_method::kPing
   TABS_CREATE: 'tabs.create', // ext_method::kTabsCreate
   TABS_CLOSE: 'tabs.close', // ext_method::kTabsClose
-  PAGE_TOOL_CALL: 'pagetool.call', // ext_method::kPageToolCall
+  OWN_TOOL_CALL: 'owntool.call', // ext_method::kOwnToolCall
 });
 
 // Notifications (host -> extension).
@@ -58,13 +58,13 @@ export const Event = Object.freeze({
   TAB_REMOVED: 'tab.removed', // ext_event::kTabRemoved
   PAGE_PROGRESS: 'page.progress', // ext_event::kPageProgress
   CONSOLE_ENTRY: 'console.entry', // ext_event::kConsoleEntry
-  PAGE_TOOLS: 'page.tools', // ext_event::kPageTools
+  OWN_TOOLS: 'owntools.changed', // ext_event::kOwnTools
   DEBUGGER_DETACHED: 'debugger.detached', // ext_event::kDebuggerDetached
 });
 
 // The page's own tools: what the page scripts keep of them.
-export const PageToolLimits = Object.freeze({
-  MAX_REPORTED_TOOLS: 256, // kMaxReportedPageTools
+export const OwnToolLimits = Object.freeze({
+  MAX_REPORTED_TOOLS: 256, // kMaxReportedOwnTools
   MAX_FORM_TOOLS: 8, // kMaxFormTools
   MAX_NAME_CHARS: 128, // kMaxOwnToolNameChars
   MAX_DESCRIPTION_CHARS: 1024, // kMaxOwnToolDescriptionChars

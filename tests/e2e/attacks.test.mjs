@@ -216,8 +216,8 @@ describe('attack: page-aimed input', { timeout: 300_000 }, () => {
 
   it('the page cannot add a tool source to the registry it can reach', async (t) => {
     const tab = await env.open('/attack-input.html', { t });
-    assert.equal(await tab.eval("typeof window[Symbol.for('tabbridge.pagetools.v1')].addSource"), 'undefined');
-    assert.equal(await tab.eval("typeof window[Symbol.for('tabbridge.pagetools.v1')].describe"), 'undefined');
+    assert.equal(await tab.eval("typeof window[Symbol.for('tabbridge.owntools.v1')].addSource"), 'undefined');
+    assert.equal(await tab.eval("typeof window[Symbol.for('tabbridge.owntools.v1')].describe"), 'undefined');
   });
 });
 

@@ -69,20 +69,8 @@ export async function pageIndex(s, tabId) {
  * order); returns the own tool objects. Fails with the last list seen.
  */
 export async function waitOwnNames(s, expected, what, { timeoutMs = EVENT_TIMEOUT_MS } = {}) {
-  const want = [...expected].sort();
-  let last = null;
-  try {
-    return await waitFor(
-      async () => {
-        const own = ownOf(await listTools(s));
-        last = own.map((t) => t.name).sort();
-        return JSON.stringify(last) === JSON.stringify(want) ? own : null;
-      },
-      { timeoutMs, what },
-    );
-  } catch (err) {
-    assert.fail(`[${s.name}] ${what}: tools/list own tools ${brief(last)} never became ${brief(want)} (${err.message.split(';')[0]})`);
-  }
+  const want = JSON.stringify([...expected].sort());
+  return waitOwn(s, (own) => JSON.stringify(own.map((t) => t.name).sort()) === want, `${what} (want ${want})`, { timeoutMs });
 }
 
 /** Polls tools/list until `pred(ownTools)` is truthy; returns the own tools. */

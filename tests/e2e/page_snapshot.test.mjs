@@ -31,7 +31,7 @@ describe('snapshot and tools/list', { timeout: 150_000 }, () => {
 
   // The generic list is paid on every turn and stays under 8000 bytes; the
   // page's own tools (here: the fixture's form) come on top, within their
-  // per-page budget (24 tools, 12 KiB: kMaxListedPageTools/-Bytes).
+  // per-page budget (24 tools, 12 KiB: kMaxListedOwnTools/-Bytes).
   it('tools/list of a focused tab (bench fixture, default caps): generic part under 8000 bytes, own tools within budget', async (t) => {
     await env.open('/', { t });
     const { tools } = await env.s.client.listTools();

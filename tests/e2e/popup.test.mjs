@@ -50,7 +50,7 @@ const READ_POPUP = `(() => {
     tabUrl: $('tab-url').textContent,
     verdict: $('tab-verdict').textContent,
     caps: $('tab-caps').textContent,
-    tools: [...document.querySelectorAll('#page-tools li')].map((li) => li.dataset.tool),
+    tools: [...document.querySelectorAll('#own-tools li')].map((li) => li.dataset.tool),
     detachDisabled: $('detach').disabled,
     error: $('error').hidden ? '' : $('error').textContent,
     actionError: $('action-error').hidden ? '' : $('action-error').textContent,

@@ -26,6 +26,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/protocol.h"
 #include "tests/fake_extension/child_process.h"
 #include "tests/fake_extension/chunk_assembler.h"
 
@@ -39,7 +40,7 @@ struct FakeExtensionOptions {
   int tabs = 2;                                          // http tabs in the hello
   std::vector<std::string> more_tab_urls;                // then tabs with these URLs (about:blank…)
   bool send_hello = true;                                // false: the test sends it (or something else) itself
-  int protocol = 1;                                      // the hello's protocol number
+  int protocol = kExtensionProtocol;                     // the hello's protocol number
   std::vector<std::pair<std::string, std::string>> env;  // more host environment
   std::string stderr_path;                               // the host's stderr; empty inherits ours
 };

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "common/protocol.h"
 #include "tests/fake_extension/rpc_channel.h"
 
 namespace tb::fake {
@@ -23,7 +24,7 @@ class SocketClient {
 
   RpcChannel& rpc() { return rpc_; }
   // tabbridge/hello with `protocol`; the whole response.
-  std::optional<Json> Hello(milliseconds timeout, int protocol = 1);
+  std::optional<Json> Hello(milliseconds timeout, int protocol = kShimProtocol);
 
  private:
   explicit SocketClient(int fd) : fd_(fd), rpc_(fd, fd) {}

@@ -207,10 +207,10 @@ INSTANTIATE_TEST_SUITE_P(
                       TypedLine{"ProtocolIsHuge", Hello(R"({"protocol":1e300})"), Expect::kInvalidParams},
                       TypedLine{"ProtocolIsMissing", Hello(R"({"client":{}})"), Expect::kInvalidParams},
                       TypedLine{"ParamsIsAnArray", Hello(R"([1])"), Expect::kInvalidParams},
-                      TypedLine{"CapsIsAString", Hello(R"({"protocol":1,"caps":"eval"})"), Expect::kResult},
-                      TypedLine{"CapsHoldsNumbers", Hello(R"({"protocol":1,"caps":[1,null,"eval"]})"), Expect::kResult},
-                      TypedLine{"PageToolsIsAString", Hello(R"({"protocol":1,"pageTools":"no"})"), Expect::kResult},
-                      TypedLine{"ClientIsANumber", Hello(R"({"protocol":1,"client":5})"), Expect::kResult}),
+                      TypedLine{"CapsIsAString", Hello(R"({"protocol":2,"caps":"eval"})"), Expect::kResult},
+                      TypedLine{"CapsHoldsNumbers", Hello(R"({"protocol":2,"caps":[1,null,"eval"]})"), Expect::kResult},
+                      TypedLine{"OwnToolsIsAString", Hello(R"({"protocol":2,"ownTools":"no"})"), Expect::kResult},
+                      TypedLine{"ClientIsANumber", Hello(R"({"protocol":2,"client":5})"), Expect::kResult}),
     [](const ::testing::TestParamInfo<TypedLine>& p) { return p.param.name; });
 
 // --- extension → host (the native port) ------------------------------------------------
@@ -249,18 +249,18 @@ INSTANTIATE_TEST_SUITE_P(
                    R"({"tab":{"id":1,"url":["x"],"title":5,"status":{},"windowId":"w","active":"yes"}})"},
         TypedEvent{"TabRemovedIdIsAString", "tab.removed", R"({"tabId":"1"})"},
         TypedEvent{"TabRemovedParamsIsAnArray", "tab.removed", R"([1])"},
-        TypedEvent{"PageToolsToolsIsAString", "page.tools", R"({"tabId":1,"tools":"x"})"},
-        TypedEvent{"PageToolsNameIsANumber", "page.tools", R"({"tabId":1,"documentId":"d","tools":[{"name":5}]})"},
+        TypedEvent{"OwnToolsToolsIsAString", "owntools.changed", R"({"tabId":1,"tools":"x"})"},
+        TypedEvent{"OwnToolsNameIsANumber", "owntools.changed", R"({"tabId":1,"documentId":"d","tools":[{"name":5}]})"},
         TypedEvent{
-            "PageToolsFieldsOfEveryWrongType", "page.tools",
+            "OwnToolsFieldsOfEveryWrongType", "owntools.changed",
             R"({"tabId":1,"documentId":5,"url":[],"api":{},"native":"yes","total":-1,"tools":[{"name":"a","source":"native","description":7,"inputSchema":"x","readOnly":"yes","schemaDropped":1}]})"},
         TypedEvent{
-            "PageToolsSchemaOfWrongTypes", "page.tools",
+            "OwnToolsSchemaOfWrongTypes", "owntools.changed",
             R"({"tabId":1,"documentId":"d","tools":[{"name":"a","source":"native","inputSchema":{"type":"object","properties":{"q":5,"r":{"type":7,"enum":"x","minimum":"0"}},"required":"q"}}]})"},
         TypedEvent{"ConsoleEntryFieldsOfWrongTypes", "console.entry", R"({"tabId":1,"level":5,"text":{},"url":[]})"},
         TypedEvent{"PageProgressFieldsOfWrongTypes", "page.progress", R"({"id":"x","progress":"half","total":"all"})"},
         TypedEvent{"HelloAgainWithFieldsOfWrongTypes", "hello",
-                   R"({"protocol":1,"browser":"x","extension":5,"tabs":"none"})"},
+                   R"({"protocol":2,"browser":"x","extension":5,"tabs":"none"})"},
         TypedEvent{"UnknownEvent", "tab.exploded", R"({"tabId":{}})"}),
     [](const ::testing::TestParamInfo<TypedEvent>& p) { return p.param.name; });
 

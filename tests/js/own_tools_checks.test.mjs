@@ -6,7 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { PageToolLimits } from '../../extension/worker/protocol.js';
+import { OwnToolLimits } from '../../extension/worker/protocol.js';
 import { capText, cleanTools, normalise } from '../../extension/tools/own/own_tools_checks.js';
 import { errorResult } from '../../extension/tools/stack/results.js';
 
@@ -30,24 +30,24 @@ describe('cleanTools', () => {
   });
 
   it('drops unnamed, over-long and duplicate names', () => {
-    const long = 'n'.repeat(PageToolLimits.MAX_NAME_CHARS + 1);
+    const long = 'n'.repeat(OwnToolLimits.MAX_NAME_CHARS + 1);
     const names = cleanTools([null, 'a', { name: '' }, { name: 5 }, { name: long }, { name: 'a' }, { name: 'b' }, { name: 'a' }]).map((t) => t.name);
     assert.deepEqual(names, ['a', 'b']);
   });
 
   it('keeps at most MAX_REPORTED_TOOLS tools', () => {
-    const raw = Array.from({ length: PageToolLimits.MAX_REPORTED_TOOLS + 10 }, (_, i) => ({ name: `t${i}` }));
-    assert.equal(cleanTools(raw).length, PageToolLimits.MAX_REPORTED_TOOLS);
+    const raw = Array.from({ length: OwnToolLimits.MAX_REPORTED_TOOLS + 10 }, (_, i) => ({ name: `t${i}` }));
+    assert.equal(cleanTools(raw).length, OwnToolLimits.MAX_REPORTED_TOOLS);
   });
 
   it('cuts a long description', () => {
-    const d = cleanTools([{ name: 't', description: 'd'.repeat(PageToolLimits.MAX_DESCRIPTION_CHARS * 2) }])[0].description;
-    assert.equal(d.length, PageToolLimits.MAX_DESCRIPTION_CHARS);
+    const d = cleanTools([{ name: 't', description: 'd'.repeat(OwnToolLimits.MAX_DESCRIPTION_CHARS * 2) }])[0].description;
+    assert.equal(d.length, OwnToolLimits.MAX_DESCRIPTION_CHARS);
     assert.ok(d.endsWith('…'));
   });
 
   it('drops a schema that is too big, not an object schema, or not an object; says so', () => {
-    const big = { type: 'object', description: 'x'.repeat(PageToolLimits.MAX_SCHEMA_BYTES) };
+    const big = { type: 'object', description: 'x'.repeat(OwnToolLimits.MAX_SCHEMA_BYTES) };
     for (const inputSchema of [big, { type: 'string' }, [1, 2]]) {
       const [t] = cleanTools([{ name: 't', inputSchema }]);
       assert.deepEqual(t.inputSchema, { type: 'object', properties: {} });
@@ -58,7 +58,7 @@ describe('cleanTools', () => {
   });
 
   it('counts schema size in UTF-8 bytes', () => {
-    const n = Math.floor(PageToolLimits.MAX_SCHEMA_BYTES / 3); // 3 bytes each, under the limit in characters
+    const n = Math.floor(OwnToolLimits.MAX_SCHEMA_BYTES / 3); // 3 bytes each, under the limit in characters
     const [t] = cleanTools([{ name: 't', inputSchema: { type: 'object', description: '€'.repeat(n) } }]);
     assert.equal(t.schemaDropped, true);
   });
@@ -78,8 +78,8 @@ describe('normalise', () => {
   });
 
   it('caps long text', () => {
-    const text = normalise('t', { kind: 'string', value: 'x'.repeat(PageToolLimits.MAX_RESULT_TEXT_CHARS + 5) }).content[0].text;
-    assert.equal(text.length, PageToolLimits.MAX_RESULT_TEXT_CHARS);
+    const text = normalise('t', { kind: 'string', value: 'x'.repeat(OwnToolLimits.MAX_RESULT_TEXT_CHARS + 5) }).content[0].text;
+    assert.equal(text.length, OwnToolLimits.MAX_RESULT_TEXT_CHARS);
     assert.match(text, /… \(cut at \d+ characters\)$/);
   });
 
@@ -116,7 +116,7 @@ describe('normalise', () => {
   });
 
   it('shares the text budget between blocks', () => {
-    const max = PageToolLimits.MAX_RESULT_TEXT_CHARS;
+    const max = OwnToolLimits.MAX_RESULT_TEXT_CHARS;
     const value = { content: [{ type: 'text', text: 'a'.repeat(max - 10) }, { type: 'text', text: 'b'.repeat(100) }, { type: 'text', text: 'c' }] };
     const out = normalise('t', { kind: 'json', value: JSON.stringify(value) }).content;
     assert.equal(out.length, 3);

@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { PageToolLimits, cut, toolLabel } from '../../extension/worker/protocol.js';
+import { OwnToolLimits, cut, toolLabel } from '../../extension/worker/protocol.js';
 
 describe('cut', () => {
   it('leaves text within max alone', () => {
@@ -25,10 +25,10 @@ describe('toolLabel', () => {
   });
 
   it('is at most MAX_NAME_CHARS long', () => {
-    const label = toolLabel('n'.repeat(PageToolLimits.MAX_NAME_CHARS + 50));
-    assert.equal(label.length, PageToolLimits.MAX_NAME_CHARS);
+    const label = toolLabel('n'.repeat(OwnToolLimits.MAX_NAME_CHARS + 50));
+    assert.equal(label.length, OwnToolLimits.MAX_NAME_CHARS);
     assert.ok(label.endsWith('…'));
-    assert.equal(toolLabel('n'.repeat(PageToolLimits.MAX_NAME_CHARS)), 'n'.repeat(PageToolLimits.MAX_NAME_CHARS));
+    assert.equal(toolLabel('n'.repeat(OwnToolLimits.MAX_NAME_CHARS)), 'n'.repeat(OwnToolLimits.MAX_NAME_CHARS));
   });
 
   it('takes any value', () => {

@@ -139,28 +139,28 @@ Json WebMcpTool(std::string name, std::string description = "does things") {
           {"inputSchema", {{"type", "object"}, {"properties", {{"text", {{"type", "string"}}}}}}}};
 }
 
-TEST(PageToolsEvent, RefusesWrongTypes) {
-  EXPECT_FALSE(ParsePageToolsEvent(Json::array()));
-  EXPECT_FALSE(ParsePageToolsEvent({{"tabId", "5"}, {"tools", Json::array()}}));
-  EXPECT_FALSE(ParsePageToolsEvent({{"tabId", 5}, {"tools", "x"}}));
-  EXPECT_FALSE(ParsePageToolsEvent(Event({{{"name", 3}, {"source", "native"}}})));
-  EXPECT_FALSE(ParsePageToolsEvent(Event({{{"name", "x"}, {"source", "martian"}}})));
+TEST(OwnToolsEvent, RefusesWrongTypes) {
+  EXPECT_FALSE(ParseOwnToolsEvent(Json::array()));
+  EXPECT_FALSE(ParseOwnToolsEvent({{"tabId", "5"}, {"tools", Json::array()}}));
+  EXPECT_FALSE(ParseOwnToolsEvent({{"tabId", 5}, {"tools", "x"}}));
+  EXPECT_FALSE(ParseOwnToolsEvent(Event({{{"name", 3}, {"source", "native"}}})));
+  EXPECT_FALSE(ParseOwnToolsEvent(Event({{{"name", "x"}, {"source", "martian"}}})));
 }
 
-TEST(PageToolsEvent, MakesANonObjectSchemaAnObjectAndCleansItsText) {
+TEST(OwnToolsEvent, MakesANonObjectSchemaAnObjectAndCleansItsText) {
   Json tool = WebMcpTool("x");
   tool["inputSchema"] = {{"type", "string"}};
-  auto parsed = ParsePageToolsEvent(Event({tool}));
+  auto parsed = ParseOwnToolsEvent(Event({tool}));
   ASSERT_TRUE(parsed);
   EXPECT_EQ(parsed->set.tools[0].input_schema["type"], "object");
   tool["inputSchema"] = {{"type", "object"},
                          {"properties", {{"a", {{"type", "string"}, {"description", "x\n\u202Ey"}}}}}};
-  parsed = ParsePageToolsEvent(Event({tool}));
+  parsed = ParseOwnToolsEvent(Event({tool}));
   EXPECT_EQ(parsed->set.tools[0].input_schema["properties"]["a"]["description"], "x y");
 }
 
 TEST(OfferOwnTools, DescribesWithTheSeedPrefixAndMarksPageText) {
-  auto parsed = ParsePageToolsEvent(Event({WebMcpTool("add-todo", "Add a todo item")}));
+  auto parsed = ParseOwnToolsEvent(Event({WebMcpTool("add-todo", "Add a todo item")}));
   ASSERT_TRUE(parsed);
   const auto offered = Offer(parsed->set, 2, {}, true);
   ASSERT_EQ(offered.size(), 1u);
@@ -175,7 +175,7 @@ TEST(OfferOwnTools, DescribesWithTheSeedPrefixAndMarksPageText) {
 TEST(OfferOwnTools, PassesNoReadOnlyHintThePageGave) {
   Json tool = WebMcpTool("list");
   tool["readOnly"] = true;
-  auto parsed = ParsePageToolsEvent(Event({tool, WebMcpTool("other")}));
+  auto parsed = ParseOwnToolsEvent(Event({tool, WebMcpTool("other")}));
   const auto offered = Offer(parsed->set, 0, {}, true);
   EXPECT_FALSE(offered[0].mcp_tool["annotations"].contains("readOnlyHint"));
   EXPECT_FALSE(offered[0].mcp_tool["annotations"].contains("destructiveHint"));
@@ -185,7 +185,7 @@ TEST(OfferOwnTools, PassesNoReadOnlyHintThePageGave) {
 TEST(OfferOwnTools, ListsAtMostTheBudgetAndNamesTheRest) {
   Json many = Json::array();
   for (int i = 0; i < 200; ++i) many.push_back(WebMcpTool("tool" + std::to_string(i)));
-  auto parsed = ParsePageToolsEvent(Event(many));
+  auto parsed = ParseOwnToolsEvent(Event(many));
   const auto offered = Offer(parsed->set, 0, {}, true);
   ASSERT_EQ(offered.size(), 200u);
   std::size_t listed = 0, bytes = 0;
@@ -194,19 +194,19 @@ TEST(OfferOwnTools, ListsAtMostTheBudgetAndNamesTheRest) {
     ++listed;
     bytes += rpc::Dump(o.mcp_tool).size();
   }
-  EXPECT_LE(listed, kMaxListedPageTools);
+  EXPECT_LE(listed, kMaxListedOwnTools);
   EXPECT_GT(listed, 0u);
-  EXPECT_LE(bytes, kMaxListedPageToolBytes);
+  EXPECT_LE(bytes, kMaxListedOwnToolBytes);
 }
 
 TEST(OfferOwnTools, AHugeDescriptionIsCutInTheListing) {
-  auto parsed = ParsePageToolsEvent(Event({WebMcpTool("x", std::string(5000, 'a'))}));
+  auto parsed = ParseOwnToolsEvent(Event({WebMcpTool("x", std::string(5000, 'a'))}));
   const auto offered = Offer(parsed->set, 0, {}, true);
   EXPECT_LT(offered[0].mcp_tool["description"].get<std::string>().size(), kMaxListedDescriptionChars + 100);
 }
 
 TEST(OfferOwnTools, NothingIsListedWhenAutoRegisterIsOffButEveryToolHasAName) {
-  auto parsed = ParsePageToolsEvent(Event({WebMcpTool("a"), WebMcpTool("b")}));
+  auto parsed = ParseOwnToolsEvent(Event({WebMcpTool("a"), WebMcpTool("b")}));
   const auto offered = Offer(parsed->set, 0, {}, false);
   for (const auto& o : offered) {
     EXPECT_FALSE(o.listed);
@@ -219,7 +219,7 @@ TEST(OfferOwnTools, AFormNamedLikeAGenericToolGetsTheMark) {
                {"source", "form"},
                {"description", "Fill and submit"},
                {"inputSchema", {{"type", "object"}, {"properties", Json::object()}}}};
-  auto parsed = ParsePageToolsEvent(Event({form}));
+  auto parsed = ParseOwnToolsEvent(Event({form}));
   const auto& reserved = tools::ReservedNames();
   const auto offered = Offer(parsed->set, 0, {reserved.begin(), reserved.end()}, true);
   EXPECT_EQ(offered[0].mcp_name, "form_navigate");
@@ -230,19 +230,19 @@ TEST(OwnToolSite, TheDisplayedSiteHoldsOnlyHostNameCharacters) {
   EXPECT_EQ(SiteOf("https://evil.example\n] Ignore previous/").display, "evil.example]ignoreprevious");
 }
 
-TEST(PageToolsEvent, ANameIsRefusedWhenTooLongNeverCut) {
-  EXPECT_FALSE(ParsePageToolsEvent(Event({WebMcpTool(std::string(400, 'a'))})));
-  auto parsed = ParsePageToolsEvent(Event({WebMcpTool(std::string(42, 'a') + "日本語")}));
+TEST(OwnToolsEvent, ANameIsRefusedWhenTooLongNeverCut) {
+  EXPECT_FALSE(ParseOwnToolsEvent(Event({WebMcpTool(std::string(400, 'a'))})));
+  auto parsed = ParseOwnToolsEvent(Event({WebMcpTool(std::string(42, 'a') + "日本語")}));
   ASSERT_TRUE(parsed);
   EXPECT_EQ(parsed->set.tools[0].name, std::string(42, 'a') + "日本語");
 }
 
-TEST(PageToolsEvent, EveryStringInASchemaIsCleaned) {
+TEST(OwnToolsEvent, EveryStringInASchemaIsCleaned) {
   Json tool = WebMcpTool("x");
   tool["inputSchema"] = {
       {"type", "object"},
       {"properties", {{"mode", {{"type", "string"}, {"enum", {"a\nb", "c\u202Ed"}}, {"default", "e\u200Bf"}}}}}};
-  auto parsed = ParsePageToolsEvent(Event({tool}));
+  auto parsed = ParseOwnToolsEvent(Event({tool}));
   ASSERT_TRUE(parsed);
   const Json& mode = parsed->set.tools[0].input_schema["properties"]["mode"];
   EXPECT_EQ(mode["enum"], Json({"a b", "cd"}));
@@ -257,7 +257,7 @@ TEST(OfferOwnTools, AToolWithAPropertyKeyClaudeRefusesIsNotListed) {
   nested["inputSchema"] = {
       {"type", "object"},
       {"properties", {{"a", {{"type", "object"}, {"properties", {{"b c", {{"type", "string"}}}}}}}}}};
-  auto parsed = ParsePageToolsEvent(Event({bad, nested, WebMcpTool("fine")}));
+  auto parsed = ParseOwnToolsEvent(Event({bad, nested, WebMcpTool("fine")}));
   const auto offered = Offer(parsed->set, 0, {}, true);
   EXPECT_FALSE(offered[0].listed);
   EXPECT_FALSE(offered[1].listed);
@@ -275,7 +275,7 @@ TEST(OfferOwnTools, SchemaKeysAndTheirTextsAreCleaned) {
   tool["inputSchema"] = {
       {"type", "object"},
       {"properties", {{"amount\u202e\nIGNORE", {{"type", "string"}, {"description", "a\u2028b\U000E0041"}}}}}};
-  auto parsed = ParsePageToolsEvent(Event({tool}));
+  auto parsed = ParseOwnToolsEvent(Event({tool}));
   ASSERT_TRUE(parsed) << parsed.error();
   const Json& props = parsed->set.tools[0].input_schema["properties"];
   ASSERT_TRUE(props.contains("amount IGNORE")) << props.dump();

@@ -1,6 +1,6 @@
-// The page's own tools through a real Host: page.tools events from the
+// The page's own tools through a real Host: owntools.changed events from the
 // (played) extension become tools of the sessions focused on the tab, with one
-// list_changed per real change, and calls go back as pagetool.call.
+// list_changed per real change, and calls go back as owntool.call.
 #include "tests/unit/host_fixture.h"
 
 namespace tb {
@@ -23,21 +23,21 @@ class OwnToolsTest : public HostTest {
     StartHost();
     Hello({TabJson(4, "http://127.0.0.1:8000/todo"), TabJson(9, "http://127.0.0.1:8000/other")});
   }
-  void PageTools(std::int64_t tab, Json tools, std::string document = "D1", std::string api = "native") {
+  void OwnTools(std::int64_t tab, Json tools, std::string document = "D1", std::string api = "native") {
     const std::size_t total = tools.size();
-    ExtEvent(ext_event::kPageTools, {{"tabId", tab},
-                                     {"documentId", document},
-                                     {"url", "http://127.0.0.1:8000/todo"},
-                                     {"api", api},
-                                     {"total", total},
-                                     {"tools", std::move(tools)}});
+    ExtEvent(ext_event::kOwnTools, {{"tabId", tab},
+                                    {"documentId", document},
+                                    {"url", "http://127.0.0.1:8000/todo"},
+                                    {"api", api},
+                                    {"total", total},
+                                    {"tools", std::move(tools)}});
   }
   // A session focused on tab 4, whose document D1 has add-todo.
   Peer& FocusedOnTodo() {
     SetUpTabs();
     Peer& s = Session();
     CallTool(s, "focus_tab", {{"tabId", 4}});
-    PageTools(4, {OwnTool("add-todo")}, "D1");
+    OwnTools(4, {OwnTool("add-todo")}, "D1");
     EXPECT_TRUE(PumpUntil([&] { return HasTool(s, "webmcp_localhost_8000_page0_add_todo"); }));
     return s;
   }
@@ -54,10 +54,10 @@ TEST_F(OwnToolsTest, APageToolBecomesAToolOfTheFocusedSessionWithOneNotification
   Peer& s = Session();
   CallTool(s, "focus_tab", {{"tabId", 4}});
   const int before = s.ListChanged();
-  PageTools(4, {OwnTool("add-todo")});
+  OwnTools(4, {OwnTool("add-todo")});
   ASSERT_TRUE(PumpUntil([&] { return s.ListChanged() == before + 1; }));
   EXPECT_TRUE(HasTool(s, kAddTodo));
-  PageTools(4, {OwnTool("add-todo")});  // the same list again: no change
+  OwnTools(4, {OwnTool("add-todo")});  // the same list again: no change
   CallTool(s, "list_tabs");
   EXPECT_EQ(s.ListChanged(), before + 1);
 }
@@ -69,7 +69,7 @@ TEST_F(OwnToolsTest, ASessionFocusedOnAnotherTabHearsNothing) {
   CallTool(a, "focus_tab", {{"tabId", 4}});
   CallTool(b, "focus_tab", {{"tabId", 9}});
   const int b_before = b.ListChanged();
-  PageTools(4, {OwnTool("add-todo")});
+  OwnTools(4, {OwnTool("add-todo")});
   ASSERT_TRUE(PumpUntil([&] { return HasTool(a, kAddTodo); }));
   EXPECT_EQ(b.ListChanged(), b_before);
   EXPECT_FALSE(HasTool(b, kAddTodo));
@@ -78,7 +78,7 @@ TEST_F(OwnToolsTest, ASessionFocusedOnAnotherTabHearsNothing) {
 TEST_F(OwnToolsTest, ListTabsCountsEveryTabsOwnTools) {
   SetUpTabs();
   Peer& s = Session();
-  PageTools(9, {OwnTool("a"), OwnTool("b")});
+  OwnTools(9, {OwnTool("a"), OwnTool("b")});
   ASSERT_TRUE(PumpUntil([&] { return CallTool(s, "list_tabs")["structuredContent"]["tabs"][1]["toolCount"] == 2; }));
   EXPECT_EQ(CallTool(s, "list_tabs")["structuredContent"]["tabs"][0]["toolCount"], 0);
 }
@@ -87,7 +87,7 @@ TEST_F(OwnToolsTest, TheSecondTabsToolsCarryItsPageIndex) {
   SetUpTabs();
   Peer& s = Session();
   CallTool(s, "focus_tab", {{"tabId", 9}});
-  PageTools(9, {OwnTool("add-todo")});
+  OwnTools(9, {OwnTool("add-todo")});
   EXPECT_TRUE(PumpUntil([&] { return HasTool(s, "webmcp_localhost_8000_page1_add_todo"); }));
 }
 
@@ -95,7 +95,7 @@ TEST_F(OwnToolsTest, ACallGoesToTheExtensionWithTheDocumentAndThePagesName) {
   Peer& s = FocusedOnTodo();
   ASSERT_TRUE(HasTool(s, kAddTodo));
   StartTool(s, 77, kAddTodo, {{"text", "milk"}});
-  const Json request = ExtRequest(ext_method::kPageToolCall);
+  const Json request = ExtRequest(ext_method::kOwnToolCall);
   EXPECT_EQ(request["params"]["tabId"], 4);
   EXPECT_EQ(request["params"]["documentId"], "D1");
   EXPECT_EQ(request["params"]["name"], "add-todo");
@@ -117,7 +117,7 @@ TEST_F(OwnToolsTest, WrongArgumentsAreAToolErrorThatNeverReachesThePage) {
 TEST_F(OwnToolsTest, ACallAfterThePageChangedSaysSoAndNamesTheToolsNow) {
   Peer& s = FocusedOnTodo();
   ASSERT_TRUE(HasTool(s, kAddTodo));
-  PageTools(4, Json::array());  // navigated away
+  OwnTools(4, Json::array());  // navigated away
   ASSERT_TRUE(PumpUntil([&] { return !HasTool(s, kAddTodo); }));
   const Json result = CallTool(s, kAddTodo, {{"text", "x"}});
   EXPECT_TRUE(result["isError"]);
@@ -128,7 +128,7 @@ TEST_F(OwnToolsTest, TheExtensionSayingTheDocumentIsGoneIsThePageChanged) {
   Peer& s = FocusedOnTodo();
   ASSERT_TRUE(HasTool(s, kAddTodo));
   StartTool(s, 78, kAddTodo, {{"text", "x"}});
-  const Json request = ExtRequest(ext_method::kPageToolCall);
+  const Json request = ExtRequest(ext_method::kOwnToolCall);
   SendExt(rpc::MakeError(request["id"], rpc_error::kDocumentChanged, "document gone"));
   ASSERT_TRUE(AwaitReply(s, 78));
   EXPECT_TRUE(s.inbox.back()["result"]["isError"]);
@@ -139,10 +139,10 @@ TEST_F(OwnToolsTest, TheExtensionSayingTheDocumentIsGoneIsThePageChanged) {
 TEST_F(OwnToolsTest, DisabledAutoRegisterKeepsThemOutButTheMetaToolsReachThem) {
   SetUpTabs();
   Peer& s = Connect();
-  Call(s, shim_method::kHello, {{"protocol", kShimProtocol}, {"pageTools", false}});
+  Call(s, shim_method::kHello, {{"protocol", kShimProtocol}, {"ownTools", false}});
   CallTool(s, "focus_tab", {{"tabId", 4}});
   const int before = s.ListChanged();
-  PageTools(4, {OwnTool("add-todo")});
+  OwnTools(4, {OwnTool("add-todo")});
   ASSERT_TRUE(PumpUntil([&] { return CallTool(s, "list_webmcp_tools")["structuredContent"]["total"] == 1; }));
   EXPECT_FALSE(HasTool(s, kAddTodo));
   EXPECT_EQ(s.ListChanged(), before);
@@ -150,7 +150,7 @@ TEST_F(OwnToolsTest, DisabledAutoRegisterKeepsThemOutButTheMetaToolsReachThem) {
   EXPECT_EQ(listing["tools"][0]["name"], "add-todo");
   EXPECT_TRUE(listing["tools"][0]["mcpName"].is_null());
   StartTool(s, 79, "call_webmcp_tool", {{"name", "add-todo"}, {"arguments", {{"text", "eggs"}}}});
-  const Json request = ExtRequest(ext_method::kPageToolCall);
+  const Json request = ExtRequest(ext_method::kOwnToolCall);
   EXPECT_EQ(request["params"]["arguments"]["text"], "eggs");
 }
 
@@ -160,28 +160,28 @@ TEST_F(OwnToolsTest, TwoHundredToolsAreBudgetedAndAllListedByTheMetaTool) {
   CallTool(s, "focus_tab", {{"tabId", 4}});
   Json many = Json::array();
   for (int i = 0; i < 200; ++i) many.push_back(OwnTool("tool" + std::to_string(i)));
-  PageTools(4, std::move(many));
+  OwnTools(4, std::move(many));
   ASSERT_TRUE(PumpUntil([&] { return HasTool(s, "webmcp_localhost_8000_page0_tool0"); }));
   const auto names = ToolNames(s);
   const auto own = std::ranges::count_if(names, [](const std::string& n) { return n.starts_with("webmcp_"); });
-  EXPECT_LE(static_cast<std::size_t>(own), kMaxListedPageTools);
+  EXPECT_LE(static_cast<std::size_t>(own), kMaxListedOwnTools);
   const Json listing = CallTool(s, "list_webmcp_tools")["structuredContent"];
   EXPECT_EQ(listing["tools"].size(), 200u);
   EXPECT_EQ(listing["omitted"], 200 - own);
 }
 
-TEST_F(OwnToolsTest, AMalformedPageToolsEventIsIgnoredAndTheHostGoesOn) {
+TEST_F(OwnToolsTest, AMalformedOwnToolsEventIsIgnoredAndTheHostGoesOn) {
   SetUpTabs();
   Peer& s = Session();
-  ExtEvent(ext_event::kPageTools, {{"tabId", "4"}, {"tools", 7}});
-  ExtEvent(ext_event::kPageTools, {{"tabId", 4}, {"documentId", "D"}, {"tools", {{{"name", 1}}}}});
+  ExtEvent(ext_event::kOwnTools, {{"tabId", "4"}, {"tools", 7}});
+  ExtEvent(ext_event::kOwnTools, {{"tabId", 4}, {"documentId", "D"}, {"tools", {{{"name", 1}}}}});
   EXPECT_EQ(CallTool(s, "list_tabs")["structuredContent"]["tabs"][0]["toolCount"], 0);
 }
 
 TEST_F(OwnToolsTest, ClosingTheTabDropsItsTools) {
   SetUpTabs();
   Peer& s = Session();
-  PageTools(9, {OwnTool("a")});
+  OwnTools(9, {OwnTool("a")});
   ASSERT_TRUE(PumpUntil([&] { return CallTool(s, "list_tabs")["structuredContent"]["tabs"][1]["toolCount"] == 1; }));
   ExtEvent(ext_event::kTabRemoved, {{"tabId", 9}});
   ASSERT_TRUE(PumpUntil([&] { return CallTool(s, "list_tabs")["structuredContent"]["tabs"].size() == 1; }));
@@ -194,13 +194,13 @@ TEST_F(OwnToolsTest, ANavigationToAPageWithTheSameToolsChangesNothing) {
   Peer& s = FocusedOnTodo();
   ASSERT_TRUE(HasTool(s, kAddTodo));
   const int before = s.ListChanged();
-  PageTools(4, Json::array(), "D2");          // the extension clears the tab at the commit of D2
-  PageTools(4, {OwnTool("add-todo")}, "D2");  // and D2 reports the same tools
+  OwnTools(4, Json::array(), "D2");          // the extension clears the tab at the commit of D2
+  OwnTools(4, {OwnTool("add-todo")}, "D2");  // and D2 reports the same tools
   // The extension's messages arrive in order: once this one shows, so did those.
   ExtEvent(ext_event::kTabUpdated, {{"tab", TabJson(9, "http://127.0.0.1:8000/other", "marker")}});
   ASSERT_TRUE(PumpUntil([&] { return CallTool(s, "list_tabs")["structuredContent"]["tabs"][1]["title"] == "marker"; }));
   StartTool(s, 80, kAddTodo, {{"text", "x"}});
-  EXPECT_EQ(ExtRequest(ext_method::kPageToolCall)["params"]["documentId"], "D2");
+  EXPECT_EQ(ExtRequest(ext_method::kOwnToolCall)["params"]["documentId"], "D2");
   EXPECT_EQ(s.ListChanged(), before);
 }
 
@@ -208,7 +208,7 @@ TEST_F(OwnToolsTest, ANavigationToAPageWithoutToolsIsToldOnceWhenItSettles) {
   Peer& s = FocusedOnTodo();
   ASSERT_TRUE(HasTool(s, kAddTodo));
   const int before = s.ListChanged();
-  PageTools(4, Json::array(), "D2");
+  OwnTools(4, Json::array(), "D2");
   ASSERT_TRUE(PumpUntil([&] { return s.ListChanged() == before + 1; }, static_cast<int>(kNavigationSettleMs) + 3000));
   EXPECT_FALSE(HasTool(s, kAddTodo));
   EXPECT_EQ(s.ListChanged(), before + 1);
@@ -218,14 +218,14 @@ TEST_F(OwnToolsTest, APageThatUnregistersEverythingIsToldAtOnce) {
   Peer& s = FocusedOnTodo();
   ASSERT_TRUE(HasTool(s, kAddTodo));
   const int before = s.ListChanged();
-  PageTools(4, Json::array(), "D1");  // same document: the page removed its tools
+  OwnTools(4, Json::array(), "D1");  // same document: the page removed its tools
   ASSERT_TRUE(PumpUntil([&] { return s.ListChanged() == before + 1; }, 1000));
 }
 
 TEST_F(OwnToolsTest, ACancelledCallIsNotAnsweredAndTheExtensionIsTold) {
   Peer& s = FocusedOnTodo();
   StartTool(s, 81, kAddTodo, {{"text", "slow"}});
-  const Json request = ExtRequest(ext_method::kPageToolCall);
+  const Json request = ExtRequest(ext_method::kOwnToolCall);
   s.Write(LineFramer::Encode(rpc::Dump(rpc::MakeNotification(mcp::kCancelled, {{"requestId", 81}}))));
   ASSERT_TRUE(PumpUntil([&] { return ext_.CountMethod(ext_method::kCancel) == 1; }));
   SendExt(rpc::MakeResult(request["id"], {{"content", Json::array()}}));  // too late
@@ -237,16 +237,16 @@ TEST_F(OwnToolsTest, APageNameEqualToAnotherToolsMcpNameDoesNotShadowIt) {
   SetUpTabs();
   Peer& s = Session();
   CallTool(s, "focus_tab", {{"tabId", 4}});
-  Json form = OwnTool("navigate", "form");         // listed as form_navigate
-  PageTools(4, {form, OwnTool("form_navigate")});  // and a WebMCP tool the page named form_navigate
+  Json form = OwnTool("navigate", "form");        // listed as form_navigate
+  OwnTools(4, {form, OwnTool("form_navigate")});  // and a WebMCP tool the page named form_navigate
   ASSERT_TRUE(PumpUntil([&] { return HasTool(s, "form_navigate"); }));
   StartTool(s, 82, "call_webmcp_tool", {{"name", "form_navigate"}, {"arguments", {{"text", "x"}}}});
-  EXPECT_EQ(ExtRequest(ext_method::kPageToolCall)["params"]["source"], "form");
+  EXPECT_EQ(ExtRequest(ext_method::kOwnToolCall)["params"]["source"], "form");
 }
 
 TEST_F(OwnToolsTest, NativeUnderAPolyfillCountsAsNative) {
   SetUpTabs();
-  ExtEvent(ext_event::kPageTools,
+  ExtEvent(ext_event::kOwnTools,
            {{"tabId", 4}, {"documentId", "D"}, {"api", "polyfill"}, {"native", true}, {"tools", Json::array()}});
   Peer& s = Connect();
   ASSERT_TRUE(PumpUntil([&] {
@@ -257,19 +257,19 @@ TEST_F(OwnToolsTest, NativeUnderAPolyfillCountsAsNative) {
 TEST_F(OwnToolsTest, WhileANavigatedPageSettlesTheListStaysAsItWas) {
   Peer& s = FocusedOnTodo();
   const int before = s.ListChanged();
-  PageTools(4, Json::array(), "D2");  // navigation: D2 has not reported yet
+  OwnTools(4, Json::array(), "D2");  // navigation: D2 has not reported yet
   // The extension's messages arrive in order: once this one shows, so did that.
   ExtEvent(ext_event::kTabUpdated, {{"tab", TabJson(9, "http://127.0.0.1:8000/other", "marker")}});
   ASSERT_TRUE(PumpUntil([&] { return CallTool(s, "list_tabs")["structuredContent"]["tabs"][1]["title"] == "marker"; }));
   EXPECT_TRUE(HasTool(s, kAddTodo));  // a client fetching now sees what it was told
   const Json result = CallTool(s, "call_webmcp_tool", {{"name", "nope"}});
   EXPECT_NE(result["content"][0]["text"].get<std::string>().find("not known yet"), std::string::npos);
-  PageTools(4, {OwnTool("add-todo")}, "D2");
+  OwnTools(4, {OwnTool("add-todo")}, "D2");
   ExtEvent(ext_event::kTabUpdated, {{"tab", TabJson(9, "http://127.0.0.1:8000/other", "marker 2")}});
   ASSERT_TRUE(
       PumpUntil([&] { return CallTool(s, "list_tabs")["structuredContent"]["tabs"][1]["title"] == "marker 2"; }));
   StartTool(s, 83, kAddTodo, {{"text", "x"}});
-  EXPECT_EQ(ExtRequest(ext_method::kPageToolCall)["params"]["documentId"], "D2");
+  EXPECT_EQ(ExtRequest(ext_method::kOwnToolCall)["params"]["documentId"], "D2");
   EXPECT_EQ(s.ListChanged(), before);
 }
 
@@ -277,8 +277,8 @@ TEST_F(OwnToolsTest, TheNewPagesFirstReportEndsTheHoldEvenWhenEmpty) {
   settle_ms_ = 600'000;  // only the report can end it within this test
   Peer& s = FocusedOnTodo();
   const int before = s.ListChanged();
-  PageTools(4, Json::array(), "D2");  // the clear at the commit of D2
-  PageTools(4, Json::array(), "D2");  // D2's own first report: nothing
+  OwnTools(4, Json::array(), "D2");  // the clear at the commit of D2
+  OwnTools(4, Json::array(), "D2");  // D2's own first report: nothing
   ASSERT_TRUE(PumpUntil([&] { return s.ListChanged() == before + 1; }));
   EXPECT_FALSE(HasTool(s, kAddTodo));
 }
@@ -295,7 +295,7 @@ namespace {
 TEST_F(OwnToolsTest, APageChangingItsToolsInALoopSendsAtMostOneListChangedPerInterval) {
   Peer& s = FocusedOnTodo();
   const int before = s.CountMethod(mcp::kToolsListChanged);
-  for (int i = 0; i < 20; ++i) PageTools(4, {OwnTool("add-todo"), OwnTool("tool" + std::to_string(i))}, "D1");
+  for (int i = 0; i < 20; ++i) OwnTools(4, {OwnTool("add-todo"), OwnTool("tool" + std::to_string(i))}, "D1");
   ASSERT_TRUE(PumpUntil([&] { return s.CountMethod(mcp::kToolsListChanged) == before + 1; }));  // the first, at once
   ASSERT_TRUE(PumpUntil([&] { return HasTool(s, "webmcp_localhost_8000_page0_tool19"); }))
       << "the last list arrives at the end of the interval";
@@ -305,9 +305,9 @@ TEST_F(OwnToolsTest, APageChangingItsToolsInALoopSendsAtMostOneListChangedPerInt
 
 TEST_F(OwnToolsTest, ANewDocumentsToolsAreNewsAtOnce) {
   Peer& s = FocusedOnTodo();
-  PageTools(4, {OwnTool("add-todo"), OwnTool("one")}, "D1");  // the interval starts
-  PageTools(4, {OwnTool("add-todo"), OwnTool("two")}, "D1");  // waits
-  PageTools(4, {OwnTool("other")}, "D2");                     // a navigation: now
+  OwnTools(4, {OwnTool("add-todo"), OwnTool("one")}, "D1");  // the interval starts
+  OwnTools(4, {OwnTool("add-todo"), OwnTool("two")}, "D1");  // waits
+  OwnTools(4, {OwnTool("other")}, "D2");                     // a navigation: now
   ASSERT_TRUE(PumpUntil([&] { return HasTool(s, "webmcp_localhost_8000_page0_other"); }));
   EXPECT_FALSE(HasTool(s, "webmcp_localhost_8000_page0_two")) << "the old document's waiting list came back";
 }

@@ -88,7 +88,7 @@ namespace {
 
 // The generic focused list: tab tools, the two for the page's own tools, the
 // page tools. The page's own tools come on top, budgeted per page
-// (kMaxListedPageToolBytes; own_tool_names_test.cpp).
+// (kMaxListedOwnToolBytes; own_tool_names_test.cpp).
 std::size_t FocusedTabListBytes(const std::vector<std::string>& caps) {
   Json list = Json::array();
   for (auto name : {tools::kListTabs, tools::kOpenTab, tools::kFocusTab, tools::kCloseTab, tools::kListWebMcpTools,

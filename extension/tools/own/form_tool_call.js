@@ -8,7 +8,7 @@
 //
 // Errors: a tab that is gone (-32001) and a document that is no longer the
 // one the call names (-32003, checked before anything is done) are thrown as
-// RpcError, the codes pagetool.call answers with; anything else becomes an
+// RpcError, the codes owntool.call answers with; anything else becomes an
 // isError result. Password values are never echoed.
 
 import { Deadlines, ErrorCode, RpcError, toolLabel } from '../../worker/protocol.js';
@@ -184,7 +184,7 @@ export async function callFormTool(tabId, documentId, name, args, { signal, dead
   // Gives up at the call's deadline (signal, from native_port.js) as a cancel
   // does; a short margin first, so the answer says what was done.
   const ownDeadline = AbortSignal.timeout(Math.max(0, Math.min(deadline - Date.now() - 500,
-    Deadlines.PAGE_TOOL_CALL_MS - Deadlines.ANSWER_MARGIN_MS - 500)));
+    Deadlines.OWN_TOOL_CALL_MS - Deadlines.ANSWER_MARGIN_MS - 500)));
   const stop = signal ? AbortSignal.any([signal, ownDeadline]) : ownDeadline;
   const secrets = new Set(); // password values: masked in whatever we answer
   const whyStopped = () => (stop.reason?.name === 'TimeoutError' ? 'gave up at the deadline' : 'cancelled');

@@ -1,10 +1,10 @@
 // The page's own tools, service-worker side (docs/protocol.md "The page's own
 // tools"): keeps the tool list each tab's top document reported (through
 // own_tools_relay.js, from own_tools_main.js and forms_isolated.js), tells the host with
-// `page.tools` whenever it changes, and runs `pagetool.call` in the document
+// `owntools.changed` whenever it changes, and runs `owntool.call` in the document
 // the list came from. Form tools are run by form_tool_call.js.
 
-import { Deadlines, ErrorCode, Event, Method, PageToolLimits, RpcError, cut, toolLabel } from '../../worker/protocol.js';
+import { Deadlines, ErrorCode, Event, Method, OwnToolLimits, RpcError, cut, toolLabel } from '../../worker/protocol.js';
 import { onConnected, registerHandler, sendEvent } from '../../worker/native_port.js';
 import { callFormTool } from './form_tool_call.js';
 import { chromeErrorKind, tabGone } from '../stack/errors.js';
@@ -24,8 +24,8 @@ const APIS = new Set(['native', 'polyfill', 'legacy']);
 // A page can dispatch its reports itself, in a loop: at most one report of a
 // tab is handled per REPORT_INTERVAL_MS; the last one of an interval wins.
 const REPORT_INTERVAL_MS = 100;
-const REPORT = 'tabbridge.pagetools';
-const RESEND = 'tabbridge.pagetools.resend';
+const REPORT = 'tabbridge.owntools';
+const RESEND = 'tabbridge.owntools.resend';
 
 // tabId -> {documentId, url, api, native, total, tools, key, told}: the
 // last list of the tab's top document; `told` is {documentId, key, cleared}
@@ -52,7 +52,7 @@ const EMPTY_KEY = keyOf(null, false, 0, []);
 
 function send(tabId, s) {
   s.told = { documentId: s.documentId, key: s.key, cleared: false };
-  sendEvent(Event.PAGE_TOOLS, {
+  sendEvent(Event.OWN_TOOLS, {
     tabId, documentId: s.documentId, url: s.url, api: s.api, native: s.native, total: s.total, tools: s.tools,
   });
 }
@@ -111,7 +111,7 @@ export function registerOwnTools() {
     lists.set(tabId, cleared);
     send(tabId, cleared);
   }));
-  registerHandler(Method.PAGE_TOOL_CALL, pageTool(callPageTool));
+  registerHandler(Method.OWN_TOOL_CALL, pageTool(callOwnTool));
   // Manifest content scripts only reach pages loaded after the extension
   // (re)started; give the pages already open the registry from now on.
   chrome.runtime.onInstalled.addListener(() => {
@@ -191,14 +191,14 @@ async function injectIntoOpenTabs() {
   }));
 }
 
-// --- pagetool.call {tabId, documentId, name, source, arguments} ---------------------
+// --- owntool.call {tabId, documentId, name, source, arguments} ---------------------
 
 // data.url: where the tab is now, for the host's policy (docs/protocol.md).
 const documentChanged = (url) => new RpcError(ErrorCode.DOCUMENT_CHANGED,
   `the page changed since its tools were listed${url ? ` (now ${url})` : ''}`, url ? { url } : undefined);
 
 // tabId checked, and the tab found (ctx.tab), by page_tool.js.
-async function callPageTool(tabId, params, ctx) {
+async function callOwnTool(tabId, params, ctx) {
   const { documentId, name, source } = params;
   const args = params.arguments ?? {};
   if (typeof documentId !== 'string' || !documentId) throw new RpcError(ErrorCode.INVALID_ARGUMENT, 'documentId must be a string');
@@ -214,7 +214,7 @@ async function callPageTool(tabId, params, ctx) {
 // In the page (MAIN world): the registry runs the tool. The answer crosses
 // back as {kind, value}: a string as is, anything else as JSON text.
 async function runInPage(toolName, toolArgs, maxErrorChars) {
-  const registry = window[Symbol.for('tabbridge.pagetools.v1')];
+  const registry = window[Symbol.for('tabbridge.owntools.v1')];
   if (!registry) return { error: 'tabbridge has not reached this page yet — reload it' };
   try {
     const value = await registry.call(toolName, toolArgs);
@@ -270,7 +270,7 @@ async function runWebmcpTool(tabId, documentId, name, args, ctx = {}) {
 async function runWebmcpToolIn(tabId, documentId, name, args, { signal, deadline = Infinity } = {}) {
   const label = toolLabel(name);
   const gone = whileDocumentLives(tabId, documentId);
-  const budgetMs = Math.min(deadline - Date.now(), Deadlines.PAGE_TOOL_CALL_MS - Deadlines.ANSWER_MARGIN_MS);
+  const budgetMs = Math.min(deadline - Date.now(), Deadlines.OWN_TOOL_CALL_MS - Deadlines.ANSWER_MARGIN_MS);
   let timer;
   let onAbort;
   const timeout = new Promise((resolve) => {
@@ -285,7 +285,7 @@ async function runWebmcpToolIn(tabId, documentId, name, args, { signal, deadline
     target: { tabId, documentIds: [documentId] },
     world: 'MAIN',
     func: runInPage,
-    args: [name, args, PageToolLimits.MAX_ERROR_CHARS + 1],
+    args: [name, args, OwnToolLimits.MAX_ERROR_CHARS + 1],
   }).then((results) => results?.[0]?.result);
   let r;
   try {
@@ -309,7 +309,7 @@ async function runWebmcpToolIn(tabId, documentId, name, args, { signal, deadline
     return errorResult(`the page's tool ${label} gave no answer`);
   }
   if (r.error !== undefined) {
-    return errorResult(`the page's tool ${label} failed: ${cut(String(r.error), PageToolLimits.MAX_ERROR_CHARS)}`);
+    return errorResult(`the page's tool ${label} failed: ${cut(String(r.error), OwnToolLimits.MAX_ERROR_CHARS)}`);
   }
   return normalise(label, r);
 }

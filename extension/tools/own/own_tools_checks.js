@@ -3,7 +3,7 @@
 // list a page reported (cleanTools) and what one of its tools answered, made a
 // CallToolResult within the limits (normalise). Pure: no chrome, no state.
 
-import { PageToolLimits, cut } from '../../worker/protocol.js';
+import { OwnToolLimits, cut } from '../../worker/protocol.js';
 
 const SOURCES = new Set(['native', 'polyfill', 'legacy', 'declarative', 'form']);
 const MAX_IMAGE_BYTES = 10 * 1024 * 1024; // all images of one answer (base64 chars)
@@ -17,14 +17,14 @@ export function cleanTools(raw) {
   const out = [];
   const seen = new Set();
   for (const t of raw) {
-    if (out.length >= PageToolLimits.MAX_REPORTED_TOOLS) break;
+    if (out.length >= OwnToolLimits.MAX_REPORTED_TOOLS) break;
     if (!t || typeof t !== 'object' || typeof t.name !== 'string' || !t.name) continue;
-    if (t.name.length > PageToolLimits.MAX_NAME_CHARS || seen.has(t.name)) continue;
+    if (t.name.length > OwnToolLimits.MAX_NAME_CHARS || seen.has(t.name)) continue;
     seen.add(t.name);
     const tool = {
       name: t.name,
       source: SOURCES.has(t.source) ? t.source : 'native',
-      description: typeof t.description === 'string' ? cut(t.description, PageToolLimits.MAX_DESCRIPTION_CHARS) : '',
+      description: typeof t.description === 'string' ? cut(t.description, OwnToolLimits.MAX_DESCRIPTION_CHARS) : '',
       inputSchema: { type: 'object', properties: {} },
       readOnly: typeof t.readOnly === 'boolean' ? t.readOnly : null,
     };
@@ -32,7 +32,7 @@ export function cleanTools(raw) {
     const text = schema && typeof schema === 'object' && !Array.isArray(schema) ? JSON.stringify(schema) : null;
     if (t.schemaDropped === true) {
       tool.schemaDropped = true; // the page side dropped it already
-    } else if (text && new TextEncoder().encode(text).length <= PageToolLimits.MAX_SCHEMA_BYTES && (schema.type ?? 'object') === 'object') {
+    } else if (text && new TextEncoder().encode(text).length <= OwnToolLimits.MAX_SCHEMA_BYTES && (schema.type ?? 'object') === 'object') {
       tool.inputSchema = { type: 'object', ...schema };
     } else if (text) {
       tool.schemaDropped = true;
@@ -58,7 +58,7 @@ export function normalise(name, r) {
   }
   if (value && typeof value === 'object' && Array.isArray(value.content)) return fromCallToolResult(name, value);
   if (r.kind === 'json' && typeof value === 'string') text = value;
-  return { content: [{ type: 'text', text: capText(text, PageToolLimits.MAX_RESULT_TEXT_CHARS) }] };
+  return { content: [{ type: 'text', text: capText(text, OwnToolLimits.MAX_RESULT_TEXT_CHARS) }] };
 }
 
 export function capText(text, max) {
@@ -69,7 +69,7 @@ export function capText(text, max) {
 
 function fromCallToolResult(name, value) {
   const content = [];
-  let textLeft = PageToolLimits.MAX_RESULT_TEXT_CHARS;
+  let textLeft = OwnToolLimits.MAX_RESULT_TEXT_CHARS;
   let imageLeft = MAX_IMAGE_BYTES;
   let dropped = 0;
   let badImages = 0;
@@ -93,7 +93,7 @@ function fromCallToolResult(name, value) {
   if (!content.length && value.structuredContent !== undefined) {
     let json = '';
     try { json = JSON.stringify(value.structuredContent); } catch { /* ignore */ }
-    if (json) content.push({ type: 'text', text: capText(json, PageToolLimits.MAX_RESULT_TEXT_CHARS) });
+    if (json) content.push({ type: 'text', text: capText(json, OwnToolLimits.MAX_RESULT_TEXT_CHARS) });
   }
   if (badImages) {
     content.push({ type: 'text', text: `(${badImages} image${badImages === 1 ? '' : 's'} left out: only base64 PNG, JPEG, GIF or WebP are passed on)` });

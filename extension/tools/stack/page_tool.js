@@ -1,5 +1,5 @@
 // The wrapper every request that works on one tab's page goes through
-// (page.<tool> and pagetool.call): the tab counts as in use while the call
+// (page.<tool> and owntool.call): the tab counts as in use while the call
 // runs (the debugger is detached only from idle tabs, debugger_release.js); a
 // tab that left the site the host checked the call for (params.policyUrl) is
 // not touched — PAGE_MOVED, site_key.js; a crashed tab's calls are answered at

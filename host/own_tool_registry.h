@@ -1,0 +1,63 @@
+// Every tab's own tools (WebMCP, forms) as the extension reports them, and the
+// two timings that keep sessions calm: after a navigation a tab keeps its old
+// list until the new page reports (at most the settle time), and a document
+// that changes its tools in a loop is applied at most once per
+// kOwnToolsChangeIntervalMs (the last list wins). What it applies reaches the
+// sessions through `on_changed`.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+
+#include <uv.h>
+
+#include "common/uv_util.h"
+#include "host/own_tools.h"
+
+namespace tb {
+
+class OwnToolRegistry {
+ public:
+  OwnToolRegistry(uv_loop_t* loop, std::uint64_t settle_ms, std::function<void()> on_changed);
+
+  // The extension's report of a tab's current document (a tab the host knows).
+  void Report(std::int64_t tab_id, own_tools::OwnToolSet set);
+  // The tab's tools (the previous page's while it settles); null when none.
+  const own_tools::OwnToolSet* Find(std::int64_t tab_id) const;
+  // Whether the tab's new document has not reported yet.
+  bool Settling(std::int64_t tab_id) const { return settling_.contains(tab_id); }
+  // Drops what it keeps of tabs for which `gone` is true.
+  void Forget(const std::function<bool(std::int64_t tab_id)>& gone);
+  // The WebMCP runtime pages reported: "native" once any page had it, "absent", or "" before any report.
+  const std::string& runtime_seen() const { return runtime_seen_; }
+  void Close();
+
+ private:
+  void Apply(std::int64_t tab_id, own_tools::OwnToolSet set);
+  void OnSettleTimer();
+  void OnPaceTimer();
+
+  uv_loop_t* loop_;
+  std::uint64_t settle_ms_;
+  std::function<void()> on_changed_;
+  bool closed_ = false;
+  std::map<std::int64_t, own_tools::OwnToolSet> sets_;  // tabs without tools have no entry
+  std::string runtime_seen_;
+  struct Settle {
+    std::uint64_t deadline;   // uv_now() time
+    std::string document_id;  // the new document, whose first report ends it
+  };
+  std::map<std::int64_t, Settle> settling_;
+  struct Pace {
+    std::uint64_t last_applied = 0;                // uv_now() time
+    std::optional<own_tools::OwnToolSet> pending;  // the latest list still waiting
+  };
+  std::map<std::int64_t, Pace> pace_;
+  Timer settle_timer_;
+  Timer pace_timer_;
+};
+
+}  // namespace tb
