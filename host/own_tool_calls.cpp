@@ -59,6 +59,7 @@ bool CommandLineEnablesWebMcp(long pid) {
 void Host::OnOwnTools(const Json& params) {
   auto event = own_tools::ParseOwnToolsEvent(params);
   if (!event) return spdlog::warn("malformed owntools.changed event ignored: {}", event.error());
+  own_tools_.NoteRuntime(event->set);
   if (tabs_.Find(event->tab_id) == nullptr) return;  // closed meanwhile, or not a page the agent sees
   own_tools_.Report(event->tab_id, std::move(event->set));
 }

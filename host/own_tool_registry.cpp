@@ -17,12 +17,15 @@ const own_tools::OwnToolSet* OwnToolRegistry::Find(std::int64_t tab_id) const {
   return it != sets_.end() ? &it->second : nullptr;
 }
 
-void OwnToolRegistry::Report(std::int64_t tab_id, own_tools::OwnToolSet set) {
-  if (closed_) return;
+void OwnToolRegistry::NoteRuntime(const own_tools::OwnToolSet& set) {
   if (set.api == "native" || set.native)
     runtime_seen_ = "native";
   else if (runtime_seen_.empty())
     runtime_seen_ = "absent";
+}
+
+void OwnToolRegistry::Report(std::int64_t tab_id, own_tools::OwnToolSet set) {
+  if (closed_) return;
   const auto old = sets_.find(tab_id);
   // An empty list for another document is the extension clearing the tab at
   // a navigation: wait for the new page's list before telling anyone.

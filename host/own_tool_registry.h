@@ -23,6 +23,8 @@ class OwnToolRegistry {
  public:
   OwnToolRegistry(uv_loop_t* loop, std::uint64_t settle_ms, std::function<void()> on_changed);
 
+  // Which WebMCP runtime a page reported (any page, also one the agent does not see).
+  void NoteRuntime(const own_tools::OwnToolSet& set);
   // The extension's report of a tab's current document (a tab the host knows).
   void Report(std::int64_t tab_id, own_tools::OwnToolSet set);
   // The tab's tools (the previous page's while it settles); null when none.
