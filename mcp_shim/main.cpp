@@ -38,7 +38,8 @@ constexpr const char* kUsage =
     "usage: tabbridge [--caps LIST] [--read-only] [--disable-webmcp-auto-register] [--host-socket PATH]\n"
     "                                 serve MCP on stdin/stdout (what MCP clients run)\n"
     "                                 LIST: comma-separated extra page tools: eval (evaluate),\n"
-    "                                 download (download_file), html (read_page mode html), or all\n"
+    "                                 download (download_file), html (read_page mode html),\n"
+    "                                 emulate (emulate), or all\n"
     "                                 --read-only: this session may only read pages, whatever the\n"
     "                                 policy file allows\n"
     "                                 --disable-webmcp-auto-register: keep the page's own tools\n"
@@ -67,7 +68,7 @@ constexpr const char* kUsage =
     "             TABBRIDGE_EXTENSION_DIR, TABBRIDGE_SOCKET_DIR, TABBRIDGE_LOG_FILE, TABBRIDGE_LOG_LEVEL,\n"
     "             TABBRIDGE_POLICY (the policy file), XDG_CONFIG_HOME, XDG_STATE_HOME (the audit log)\n";
 
-// --caps eval,download,html (or all): the less common page tools.
+// --caps eval,download,html,emulate (or all): the less common page tools.
 std::expected<std::vector<std::string>, std::string> ParseCaps(const std::string& list) {
   std::vector<std::string> caps;
   std::stringstream in(list);
@@ -77,7 +78,9 @@ std::expected<std::vector<std::string>, std::string> ParseCaps(const std::string
     } else if (std::ranges::find(tb::tools::kAllCaps, cap) != std::end(tb::tools::kAllCaps)) {
       caps.push_back(cap);
     } else if (!cap.empty()) {
-      return std::unexpected("unknown capability '" + cap + "' (known: eval, download, html, all)");
+      std::string known;
+      for (const auto name : tb::tools::kAllCaps) known += std::string(name) + ", ";
+      return std::unexpected("unknown capability '" + cap + "' (known: " + known + "all)");
     }
   }
   return caps;

@@ -110,16 +110,29 @@ async function downloadTool(tabId, { url, ref, selector, suggestedName }, ctx) {
   }
   if (typeof suggestedName === 'string' && suggestedName.trim()) name = suggestedName; // sanitizeFileName'd when Chrome asks
 
-  const report = progressReporter(ctx);
-  report(0, undefined, `downloading ${source}`);
-  const mine = newMine(name, source, ctx);
   const link = url === undefined ? source : null;
+  const outcome = await fetchIntoFolder(source, name, ctx);
+  if (outcome.denial) return wentTo(redirectDenial(outcome.denial, outcome.finalUrl), link, outcome.finalUrl);
+  const { item } = outcome;
+  const structured = { path: item.filename, bytes: item.fileSize || item.bytesReceived, mimeType: item.mime || null, url: item.finalUrl || source };
+  return wentTo(dataResult(`downloaded ${structured.bytes} bytes${structured.mimeType ? ` (${structured.mimeType})` : ''} to ${structured.path}`, structured),
+    link, structured.url);
+}
+
+// Downloads `source` into tabbridge's folder as `name` (or the server's name)
+// and waits for it: {item} (the complete DownloadItem), or {denial, finalUrl}
+// when a redirect took it to a site the policy denies (cancelled and erased).
+// Throws ToolError (interrupted, too large, dangerous, too slow, cancelled).
+export async function fetchIntoFolder(source, name, ctx) {
+  const report = progressReporter(ctx);
+  report(0, undefined, `downloading ${source.startsWith('data:') ? 'the file' : source}`);
+  const mine = newMine(name, source, ctx);
   oursByUrl.set(source, mine);
   let id;
   try {
     id = await chrome.downloads.download({ url: source, conflictAction: 'uniquify', saveAs: false });
   } catch (e) {
-    throw new ToolError(`cannot download ${source}: ${e.message}`);
+    throw new ToolError(`cannot download ${source.startsWith('data:') ? 'the file' : source}: ${e.message}`);
   } finally {
     oursByUrl.delete(source);
   }
@@ -134,12 +147,9 @@ async function downloadTool(tabId, { url, ref, selector, suggestedName }, ctx) {
       stop.abort();
       await chrome.downloads.cancel(id).catch(() => {});
       await chrome.downloads.erase({ id }).catch(() => {});
-      return wentTo(redirectDenial(outcome.denial, mine.finalUrl), link, mine.finalUrl);
+      return { denial: outcome.denial, finalUrl: mine.finalUrl };
     }
-    const { item } = outcome;
-    const structured = { path: item.filename, bytes: item.fileSize || item.bytesReceived, mimeType: item.mime || null, url: item.finalUrl || source };
-    return wentTo(dataResult(`downloaded ${structured.bytes} bytes${structured.mimeType ? ` (${structured.mimeType})` : ''} to ${structured.path}`, structured),
-      link, structured.url);
+    return outcome;
   } finally {
     ours.delete(id);
   }

@@ -6,6 +6,8 @@
 //     session ended) and no call uses it;
 //   * `idleMs` (DEBUGGER_IDLE_MS) after the last call, when one is;
 //   * at once when its renderer crashed.
+// An emulated tab stays attached while focused (emulate's overrides end with
+// the attach); leaving it detaches at once, which undoes them.
 // A tab with an open JavaScript dialog stays attached until the dialog closes:
 // handle_dialog needs the attach, and CDP would not report the dialog again.
 // The next call attaches again; the attach hooks (Page.enable, focus
@@ -17,12 +19,17 @@ import { registerNotification } from './native_port.js';
 import { attachedTabs, detach, inUse, isAttached, onCdpEvent, onIdle, releaseOrphans } from './cdp.js';
 import { dialogOf, dialogsRestored } from './dialogs.js';
 import { onTabCrashed } from './crash_watch.js';
+import { emulations } from './tab_state.js';
 
 let focused = null; // Set of tabIds, once the host said
 let idleMs = DEBUGGER_IDLE_MS;
 const timers = new Map(); // tabId -> timeout
 
-const mayDetach = (tabId) => isAttached(tabId) && !inUse(tabId) && !dialogOf(tabId);
+// An emulated tab (tools/emulate.js) keeps its attach while some session is
+// focused on it: the overrides end with the attach, and the agent expects
+// them until it leaves the tab.
+const emulatedAndFocused = (tabId) => emulations.has(tabId) && (!focused || focused.has(tabId));
+const mayDetach = (tabId) => isAttached(tabId) && !inUse(tabId) && !dialogOf(tabId) && !emulatedAndFocused(tabId);
 
 function reconsider(tabId) {
   clearTimeout(timers.get(tabId));

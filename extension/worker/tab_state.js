@@ -44,6 +44,8 @@ export const executionContexts = tabMap({ untilDetach: true });
 export const frameSessions = tabMap({ untilDetach: true });
 // dialogs.js: tabId -> the JavaScript dialog open in it (seen through CDP; also saved: dialogs.js).
 export const openDialogs = tabMap({ untilDetach: true });
+// tools/emulate.js: tabId -> what emulate set on the tab (its overrides live as long as the debugger's attach).
+export const emulations = tabMap({ untilDetach: true });
 // crash_watch.js: tabId -> true while the tab's renderer is crashed (also saved: crash_watch.js).
 export const crashedTabs = tabMap();
 // tools/stack/agent_runner.js: tabId -> Set of frameIds whose document has this worker's page agent.

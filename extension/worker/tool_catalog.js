@@ -12,6 +12,7 @@ export const PAGE_TOOLS = Object.freeze({
   fill_form: Object.freeze({ capability: 'act', deadlineMs: 30000, defaults: Object.freeze({}) }),
   select_option: Object.freeze({ capability: 'act', deadlineMs: 30000, defaults: Object.freeze({}) }),
   hover: Object.freeze({ capability: 'act', deadlineMs: 30000, defaults: Object.freeze({}) }),
+  drag: Object.freeze({ capability: 'act', deadlineMs: 30000, defaults: Object.freeze({}) }),
   scroll: Object.freeze({ capability: 'act', deadlineMs: 30000, defaults: Object.freeze({}) }),
   press_key: Object.freeze({ capability: 'act', deadlineMs: 30000, defaults: Object.freeze({}) }),
   navigate: Object.freeze({ capability: 'navigate', deadlineMs: 0, defaults: Object.freeze({"timeoutMs":30000}) }),
@@ -22,7 +23,9 @@ export const PAGE_TOOLS = Object.freeze({
   network_errors: Object.freeze({ capability: 'read', deadlineMs: 30000, defaults: Object.freeze({}) }),
   handle_dialog: Object.freeze({ capability: 'act', deadlineMs: 30000, defaults: Object.freeze({}) }),
   evaluate: Object.freeze({ capability: 'eval', deadlineMs: 30000, defaults: Object.freeze({}) }),
+  emulate: Object.freeze({ capability: 'act', deadlineMs: 30000, defaults: Object.freeze({}) }),
   download_file: Object.freeze({ capability: 'download', deadlineMs: 120000, defaults: Object.freeze({}) }),
+  save_pdf: Object.freeze({ capability: 'download', deadlineMs: 120000, defaults: Object.freeze({"printBackground":true}) }),
 });
 
 export const PAGE_DEADLINE_MARGIN_MS = 5000;

@@ -6,7 +6,7 @@
 // first checks the call's signal (opts.signal): once the call was cancelled or
 // ran out of time, no further event goes to the page.
 
-import { cdp, onAttach } from '../../worker/cdp.js';
+import { cdp, onAttach, onCdpEvent } from '../../worker/cdp.js';
 import { dialogPromise } from '../../worker/dialogs.js';
 import { checkpoint, HUNG_ADVICE, ToolError } from '../stack/errors.js';
 import { MOD, NAMED, keyDef, parseChordOn } from './keys.js';
@@ -174,4 +174,63 @@ export function typeKeys(tabId, text, { signal } = {}) {
     steps.push(['Input.dispatchKeyEvent', { type: 'keyUp', ...base }]);
   }
   return sequence(tabId, steps, signal);
+}
+
+// A drag from one point to another with the left button, as a hand does it:
+// press, a first move past the drag threshold, then steps to the target.
+// With the browser's drag interception on, a page that starts an HTML5 drag
+// (draggable, dragstart) hands us its drag data instead of opening the
+// system's drag loop (which never ends in a headless or background tab); the
+// rest of that drag is sent as drag events. A page that drags by pointer
+// events (most sortable and kanban libraries) gets the moves and the release.
+// Returns {mode: 'html5'|'pointer', dialog?}.
+const DRAG_STEPS = 8;
+const DRAG_INTERCEPT_WAIT_MS = 250; // the dragstart follows the first move's ack within a frame
+
+export async function dragBetween(tabId, from, to, { signal } = {}) {
+  let intercepted = null;
+  let wake = null;
+  const off = onCdpEvent('Input.dragIntercepted', (tab, params, sessionId) => {
+    if (tab !== tabId || sessionId) return;
+    intercepted = params.data;
+    wake?.();
+  });
+  const mouse = (type, x, y, extra = {}) => ['Input.dispatchMouseEvent', { type, x, y, button: 'left', buttons: type === 'mouseReleased' ? 0 : 1, ...extra }];
+  const path = (start, n) => Array.from({ length: n }, (_, i) => {
+    const f = (i + 1) / n;
+    return [start.x + (to.x - start.x) * f, start.y + (to.y - start.y) * f];
+  });
+  try {
+    await cdp(tabId, 'Input.setInterceptDrags', { enabled: true });
+    // Past the threshold (a few px), towards the target.
+    const dx = Math.sign(to.x - from.x) * 8 || 0;
+    const dy = Math.sign(to.y - from.y) * 8 || (dx ? 0 : 8);
+    const start = { x: from.x + dx, y: from.y + dy };
+    let r = await sequence(tabId, [
+      ['Input.dispatchMouseEvent', { type: 'mouseMoved', x: from.x, y: from.y }],
+      mouse('mousePressed', from.x, from.y, { clickCount: 1 }),
+      mouse('mouseMoved', start.x, start.y),
+    ], signal);
+    if (r.dialog) return { mode: 'pointer', dialog: r.dialog };
+    if (!intercepted) {
+      await new Promise((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, DRAG_INTERCEPT_WAIT_MS);
+      });
+    }
+    if (intercepted) {
+      const steps = [['Input.dispatchDragEvent', { type: 'dragEnter', x: start.x, y: start.y, data: intercepted }]];
+      for (const [x, y] of path(start, DRAG_STEPS)) steps.push(['Input.dispatchDragEvent', { type: 'dragOver', x, y, data: intercepted }]);
+      steps.push(['Input.dispatchDragEvent', { type: 'drop', x: to.x, y: to.y, data: intercepted }]);
+      r = await sequence(tabId, steps, signal);
+      return { mode: 'html5', ...r };
+    }
+    const steps = path(start, DRAG_STEPS).map(([x, y]) => mouse('mouseMoved', x, y));
+    steps.push(mouse('mouseReleased', to.x, to.y, { clickCount: 1 }));
+    r = await sequence(tabId, steps, signal);
+    return { mode: 'pointer', ...r };
+  } finally {
+    off();
+    cdp(tabId, 'Input.setInterceptDrags', { enabled: false }).catch(() => {});
+  }
 }

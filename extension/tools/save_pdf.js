@@ -1,0 +1,35 @@
+// save_pdf {landscape?, printBackground?, fileName?}: the focused page printed
+// to PDF (CDP Page.printToPDF) into tabbridge's download folder, next to what
+// download_file saves; answers the path and size. The browser prints the
+// document as its print stylesheet shows it.
+
+import { cdp } from '../worker/cdp.js';
+import { ToolError } from './stack/errors.js';
+import { pageTool } from './stack/page_tool.js';
+import { dataResult } from './stack/results.js';
+import { MAX_BYTES, fetchIntoFolder } from './download_file.js';
+
+function pdfName(fileName, title) {
+  const base = (typeof fileName === 'string' && fileName.trim()) ? fileName.trim() : (title || 'page');
+  return /\.pdf$/i.test(base) ? base : `${base}.pdf`;
+}
+
+async function savePdfTool(tabId, { landscape = false, printBackground = true, fileName }, ctx) {
+  let data;
+  try {
+    ({ data } = await cdp(tabId, 'Page.printToPDF', { landscape, printBackground, transferMode: 'ReturnAsBase64' }));
+  } catch (e) {
+    if (/not (implemented|available)/i.test(e.message)) {
+      throw new ToolError(`this browser cannot print to PDF here (${e.message}) — a headless browser can (connect_browser {launch: true})`);
+    }
+    throw e;
+  }
+  if (!data) throw new ToolError('the browser printed nothing');
+  if (data.length * 0.75 > MAX_BYTES) throw new ToolError(`the PDF is larger than the ${MAX_BYTES / 1024 / 1024} MB limit`);
+  const outcome = await fetchIntoFolder(`data:application/pdf;base64,${data}`, pdfName(fileName, ctx.tab.title), ctx);
+  const { item } = outcome; // a data: URL goes nowhere else: never a denial
+  const bytes = item.fileSize || item.bytesReceived;
+  return dataResult(`saved the page as PDF (${bytes} bytes) to ${item.filename}`, { path: item.filename, bytes, mimeType: 'application/pdf' });
+}
+
+export const tool = pageTool(savePdfTool, { debugger: 'required', name: 'save_pdf' });
