@@ -30,7 +30,8 @@ inline constexpr std::string_view kCapEval = "eval";          // evaluate
 inline constexpr std::string_view kCapDownload = "download";  // download_file
 inline constexpr std::string_view kCapHtml = "html";          // read_page {mode: "html"}
 inline constexpr std::string_view kCapEmulate = "emulate";    // emulate
-inline constexpr std::string_view kAllCaps[] = {kCapEval, kCapDownload, kCapHtml, kCapEmulate};
+inline constexpr std::string_view kCapDrag = "drag";          // drag
+inline constexpr std::string_view kAllCaps[] = {kCapEval, kCapDownload, kCapHtml, kCapEmulate, kCapDrag};
 
 // What the host and the extension both need of a page tool beyond its
 // schema: the capability the policy checks and how long a call may take.

@@ -39,7 +39,7 @@ constexpr const char* kUsage =
     "                                 serve MCP on stdin/stdout (what MCP clients run)\n"
     "                                 LIST: comma-separated extra page tools: eval (evaluate),\n"
     "                                 download (download_file), html (read_page mode html),\n"
-    "                                 emulate (emulate), or all\n"
+    "                                 emulate (emulate), drag (drag), or all\n"
     "                                 --read-only: this session may only read pages, whatever the\n"
     "                                 policy file allows\n"
     "                                 --disable-webmcp-auto-register: keep the page's own tools\n"
@@ -68,7 +68,7 @@ constexpr const char* kUsage =
     "             TABBRIDGE_EXTENSION_DIR, TABBRIDGE_SOCKET_DIR, TABBRIDGE_LOG_FILE, TABBRIDGE_LOG_LEVEL,\n"
     "             TABBRIDGE_POLICY (the policy file), XDG_CONFIG_HOME, XDG_STATE_HOME (the audit log)\n";
 
-// --caps eval,download,html,emulate (or all): the less common page tools.
+// --caps eval,download,html,emulate,drag (or all): the less common page tools.
 std::expected<std::vector<std::string>, std::string> ParseCaps(const std::string& list) {
   std::vector<std::string> caps;
   std::stringstream in(list);

@@ -14,17 +14,16 @@ import { dataResult } from './stack/results.js';
 
 const NEUTRAL_NETWORK = { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 };
 
-async function defaultUserAgent(tabId) {
-  const { userAgent } = await cdp(tabId, 'Browser.getVersion');
-  return userAgent;
-}
+// The browser's own user agent: the worker's is the one its pages get (the
+// tab's debugger has no Browser domain to ask).
+const defaultUserAgent = () => self.navigator.userAgent;
 
 async function clearAll(tabId) {
   await cdp(tabId, 'Emulation.clearDeviceMetricsOverride');
   await cdp(tabId, 'Emulation.setTouchEmulationEnabled', { enabled: false });
   await cdp(tabId, 'Emulation.setEmulatedMedia', { features: [] });
   await cdp(tabId, 'Network.emulateNetworkConditions', NEUTRAL_NETWORK);
-  await cdp(tabId, 'Emulation.setUserAgentOverride', { userAgent: await defaultUserAgent(tabId) });
+  await cdp(tabId, 'Emulation.setUserAgentOverride', { userAgent: defaultUserAgent() });
 }
 
 async function emulateTool(tabId, { viewport, colorScheme, offline, userAgent, reset = false }) {
@@ -50,7 +49,7 @@ async function emulateTool(tabId, { viewport, colorScheme, offline, userAgent, r
     now.offline = offline;
   }
   if (userAgent !== undefined) {
-    await cdp(tabId, 'Emulation.setUserAgentOverride', { userAgent: userAgent || await defaultUserAgent(tabId) });
+    await cdp(tabId, 'Emulation.setUserAgentOverride', { userAgent: userAgent || defaultUserAgent() });
     now.userAgent = userAgent || null;
   }
   if (Object.keys(now).length) emulations.set(tabId, now);

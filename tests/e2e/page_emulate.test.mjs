@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { useHarness } from './harness.mjs';
-import { imageInfo, imagesOf, startPageBrowser } from './page_helpers.mjs';
+import { allText, imageInfo, imagesOf, startPageBrowser } from './page_helpers.mjs';
 
 const VIEW = `[innerWidth, matchMedia('(prefers-color-scheme: dark)').matches, navigator.onLine, navigator.userAgent]`;
 
@@ -25,7 +25,7 @@ describe('emulate', { timeout: 150_000 }, () => {
 
   it('a phone viewport and dark mode: the page and a screenshot follow', async (t) => {
     const tab = await env.open('/emulate.html', { t });
-    const [text] = await s.pageOk('emulate', { viewport: { width: 390, height: 844, deviceScaleFactor: 2, mobile: true }, colorScheme: 'dark' });
+    const text = allText(await s.pageOk('emulate', { viewport: { width: 390, height: 844, deviceScaleFactor: 2, mobile: true }, colorScheme: 'dark' }));
     assert.match(text, /emulating viewport 390x844 @2x mobile, dark color scheme/);
     await tab.waitEval(`innerWidth === 390 && matchMedia('(prefers-color-scheme: dark)').matches`, 'the page at 390 px, dark');
     const shot = imagesOf(await s.pageOk('screenshot', { format: 'png' }))[0];
@@ -38,7 +38,7 @@ describe('emulate', { timeout: 150_000 }, () => {
     const before = await tab.eval(VIEW);
     await s.pageOk('emulate', { offline: true, userAgent: 'TabbridgeTestPhone/1.0' });
     await tab.waitEval(`navigator.onLine === false && navigator.userAgent === 'TabbridgeTestPhone/1.0'`, 'offline, the given user agent');
-    const [text] = await s.pageOk('emulate', { reset: true });
+    const text = allText(await s.pageOk('emulate', { reset: true }));
     assert.match(text, /no emulation/);
     await tab.waitEval(`navigator.onLine === true && navigator.userAgent === ${JSON.stringify(before[3])} && innerWidth === ${before[0]}`, 'the page as before');
   });

@@ -9,7 +9,7 @@
   const INTERACTIVE_ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox',
     'menuitemradio', 'option', 'textbox', 'searchbox', 'combobox', 'listbox', 'slider', 'spinbutton', 'treeitem']);
   const NAME_FROM_CONTENT = new Set(['button', 'link', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option',
-    'treeitem', 'heading', 'checkbox', 'radio', 'switch', 'clickable', 'cell', 'gridcell', 'columnheader', 'rowheader', 'tooltip']);
+    'treeitem', 'heading', 'checkbox', 'radio', 'switch', 'clickable', 'draggable', 'cell', 'gridcell', 'columnheader', 'rowheader', 'tooltip']);
   const CONTAINERS = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'form', 'region']);
   const NEED_NAME = new Set(['form', 'region']); // shown only when named
   const TEXTY_INPUTS = new Set(['', 'text', 'email', 'password', 'tel', 'url', 'search', 'number', 'date', 'time',

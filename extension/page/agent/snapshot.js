@@ -106,11 +106,14 @@
           (!ctx.inClickable && st.cursor === 'pointer' && !ctx.parentPointer)) {
           interactive = true;
           if (!role) role = 'clickable';
+        } else if (el.getAttribute('draggable') === 'true' || ((st.cursor === 'grab' || st.cursor === 'move') && !ctx.parentGrab)) {
+          interactive = true; // something to drag (an HTML5 draggable, a card a library moves)
+          if (!role) role = 'draggable';
         }
       }
       // Icons: a clickable svg is shown (named by aria-label or <title>); others are noise.
       if (tag === 'svg' && !interactive) return;
-      const childCtx = { ...ctx, parentPointer: st.cursor === 'pointer', hidden };
+      const childCtx = { ...ctx, parentPointer: st.cursor === 'pointer', parentGrab: st.cursor === 'grab' || st.cursor === 'move', hidden };
 
       if (interactive && !hidden) {
         const r = el.getBoundingClientRect();
@@ -119,7 +122,7 @@
           let { name, fromContent } = nameOf(el, role);
           // A big clickable region (a card, a scroller with tabindex) keeps its text as text.
           let keepText = false;
-          if (fromContent && (role === 'clickable' || role === 'gridcell' || role === 'cell') && name.length > NAME_MAX) {
+          if (fromContent && (role === 'clickable' || role === 'draggable' || role === 'gridcell' || role === 'cell') && name.length > NAME_MAX) {
             name = '';
             keepText = true;
           }
