@@ -36,8 +36,6 @@ const tools = JSON.parse(run('--json'));
 
 // The page tools, from the generated catalog module itself (its text, as data).
 const PAGE_TOOLS = await importText(catalogJs, 'PAGE_TOOLS');
-// Capabilities a session turns on with --caps: their tools are not listed by default.
-const SESSION_CAPS = new Set(['eval', 'download']);
 
 async function importText(text, name) {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tb-gen-')), 'm.mjs');
@@ -61,7 +59,8 @@ function constantsBlock(indent, names) {
 }
 
 function pageToolNamesBlock(indent) {
-  const names = Object.entries(PAGE_TOOLS).filter(([, t]) => !SESSION_CAPS.has(t.capability)).map(([n]) => n);
+  // Tools a session turns on with --caps are not listed by default.
+  const names = Object.entries(PAGE_TOOLS).filter(([, t]) => !t.sessionCap).map(([n]) => n);
   return [`${indent}export const PAGE_TOOLS_DEFAULT = Object.freeze([${names.map((n) => `'${n}'`).join(', ')}]);`];
 }
 
@@ -79,7 +78,7 @@ function toolTableBlock() {
   const rows = ['| tool | needs | what it does |', '|---|---|---|'];
   for (const [name, t] of Object.entries(PAGE_TOOLS)) {
     const tool = tools.find((x) => x.name === name);
-    const needs = SESSION_CAPS.has(t.capability) ? `\`${t.capability}\` (\`--caps ${t.capability}\`)` : `\`${t.capability}\``;
+    const needs = t.sessionCap ? `\`${t.capability}\` (\`--caps ${t.sessionCap}\`)` : `\`${t.capability}\``;
     rows.push(`| \`${name}\` | ${needs} | ${tool.description.replace(/\|/g, '\\|')} |`);
   }
   return rows;

@@ -395,7 +395,8 @@ std::string ExtensionCatalogJs() {
       "// differ; regenerate it with: node codegen/generate.mjs\n"
       "//\n"
       "// Every page tool the host sends as page.<name>: the policy capability it\n"
-      "// needs, its deadline (0: timeoutMs + marginMs) and its arguments' defaults.\n\n"
+      "// needs, the session capability (--caps) that lists it (null: listed by\n"
+      "// default), its deadline (0: timeoutMs + marginMs) and its arguments' defaults.\n\n"
       "export const PAGE_TOOLS = Object.freeze({\n";
   for (const auto& spec : PageToolSpecs()) {
     Json defaults = Json::object();
@@ -405,8 +406,10 @@ std::string ExtensionCatalogJs() {
       }
     }
     if (spec.default_timeout_ms != 0) defaults["timeoutMs"] = spec.default_timeout_ms;
+    const std::string_view session_cap = RequiredCap(spec.name);
     out += "  " + std::string(spec.name) + ": Object.freeze({ capability: '" + std::string(policy::Name(spec.cap)) +
-           "', deadlineMs: " + std::to_string(spec.deadline_ms) + ", defaults: Object.freeze(" + rpc::Dump(defaults) +
+           "', sessionCap: " + (session_cap.empty() ? std::string("null") : "'" + std::string(session_cap) + "'") +
+           ", deadlineMs: " + std::to_string(spec.deadline_ms) + ", defaults: Object.freeze(" + rpc::Dump(defaults) +
            ") }),\n";
   }
   out += "});\n\nexport const PAGE_DEADLINE_MARGIN_MS = " + std::to_string(kPageDeadlineMarginMs) + ";\n";

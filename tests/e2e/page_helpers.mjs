@@ -29,7 +29,7 @@ import {
 
 /** The page tools a focused tab offers with default caps (common/tool_catalog.cpp). */
 // generated: page-tool-names
-export const PAGE_TOOLS_DEFAULT = Object.freeze(['snapshot', 'click', 'type', 'fill_form', 'select_option', 'hover', 'scroll', 'press_key', 'navigate', 'wait_for', 'screenshot', 'read_page', 'console_logs', 'network_errors', 'handle_dialog', 'drag', 'emulate']);
+export const PAGE_TOOLS_DEFAULT = Object.freeze(['snapshot', 'click', 'type', 'fill_form', 'select_option', 'hover', 'scroll', 'press_key', 'navigate', 'wait_for', 'screenshot', 'read_page', 'console_logs', 'network_errors', 'handle_dialog']);
 // end generated (codegen/generate.mjs, from common/tool_catalog.cpp)
 
 /**
