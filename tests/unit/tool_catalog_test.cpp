@@ -174,9 +174,17 @@ TEST(ToolCatalog, ATimeoutArgumentSetsItsToolsDeadline) {
 
 TEST(ToolCatalog, TheExtensionsCatalogCarriesSchemaDefaults) {
   const std::string js = tools::ExtensionCatalogJs();
-  EXPECT_NE(js.find("read_page: Object.freeze({ capability: 'read', deadlineMs: 30000, defaults: "
+  EXPECT_NE(js.find("read_page: Object.freeze({ capability: 'read', sessionCap: null, deadlineMs: 30000, defaults: "
                     "Object.freeze({\"maxChars\":20000})"),
             std::string::npos)
+      << js;
+}
+
+// The generator decides what is listed by default from sessionCap (codegen/generate.mjs).
+TEST(ToolCatalog, TheExtensionsCatalogNamesTheSessionCapabilityOfEachTool) {
+  const std::string js = tools::ExtensionCatalogJs();
+  EXPECT_NE(js.find("drag: Object.freeze({ capability: 'act', sessionCap: 'drag',"), std::string::npos) << js;
+  EXPECT_NE(js.find("save_pdf: Object.freeze({ capability: 'download', sessionCap: 'download',"), std::string::npos)
       << js;
 }
 
