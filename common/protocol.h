@@ -49,6 +49,14 @@ inline constexpr std::size_t kMaxLineBytes = 64 * 1024 * 1024;
 // and text far below it, so only a bug (or a hostile page) gets here.
 inline constexpr std::size_t kMaxToolResultBytes = 16 * 1024 * 1024;
 
+// upload_file: the shim reads the files (they are the agent's machine's, which
+// is not the browser's when the socket is forwarded) and sends their bytes;
+// base64 and the native-messaging chunks make 16 MiB about 22 MiB on each hop.
+inline constexpr std::size_t kMaxUploadBytes = 16 * 1024 * 1024;  // all files of one call
+inline constexpr std::size_t kMaxUploadFiles = 32;
+// Where in tools/call's _meta the shim puts them (MCP reserves _meta for such additions).
+inline constexpr std::string_view kUploadFilesMeta = "tabbridge.dev/files";
+
 // --- deadlines --------------------------------------------------------------
 // Every request to the extension ends by then; tab operations take milliseconds.
 inline constexpr std::uint64_t kDefaultExtensionDeadlineMs = 10'000;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <utility>
 #include <vector>
 
 #include "common/json_field.h"
@@ -197,6 +198,17 @@ const std::vector<PageToolDef>& PageToolDefs() {
              {"to", {{"type", "string"}, {"description", "ref or CSS selector"}}}},
             {"from", "to"}, Annotations(false, false, false, true)),
        Cap::kAct, kPageToolDeadlineMs, 0, kCapDrag},
+      {Tool(kUploadFile,
+            "Put local files into a file input, or into the one a button opens (no dialog shows); answers what "
+            "the page now holds.",
+            Target({{"paths",
+                     {{"type", "array"},
+                      {"items", {{"type", "string"}}},
+                      {"minItems", 1},
+                      {"maxItems", kMaxUploadFiles},
+                      {"description", "files on this machine; relative to the working directory"}}}}),
+            {"paths"}, Annotations(false, false, false, true)),
+       Cap::kAct, kPageToolDeadlineMs, 0, kCapUpload},
       {Tool("emulate",
             "Make the focused tab look like another device or setting until you leave the tab: viewport, color "
             "scheme, offline, user agent; reset ends it.",
@@ -323,6 +335,14 @@ std::expected<void, std::string> CheckValue(const std::string& path, const Json&
     }
   }
   if (value.is_array()) {
+    if (const auto min = schema.find("minItems");
+        min != schema.end() && min->is_number_integer() && std::cmp_less(value.size(), min->get<std::int64_t>())) {
+      return std::unexpected(path + " must have at least " + rpc::Dump(*min) + " item" + (*min == 1 ? "" : "s"));
+    }
+    if (const auto max = schema.find("maxItems");
+        max != schema.end() && max->is_number_integer() && std::cmp_greater(value.size(), max->get<std::int64_t>())) {
+      return std::unexpected(path + " must have at most " + rpc::Dump(*max) + " items");
+    }
     if (const auto items = schema.find("items"); items != schema.end() && items->is_object()) {
       for (std::size_t i = 0; i < value.size(); ++i) {
         if (auto ok = CheckValue(path + "[" + std::to_string(i) + "]", *items, value[i]); !ok) return ok;

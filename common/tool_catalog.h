@@ -31,7 +31,11 @@ inline constexpr std::string_view kCapDownload = "download";  // download_file
 inline constexpr std::string_view kCapHtml = "html";          // read_page {mode: "html"}
 inline constexpr std::string_view kCapEmulate = "emulate";    // emulate
 inline constexpr std::string_view kCapDrag = "drag";          // drag
-inline constexpr std::string_view kAllCaps[] = {kCapEval, kCapDownload, kCapHtml, kCapEmulate, kCapDrag};
+inline constexpr std::string_view kCapUpload = "upload";      // upload_file: reads the user's files
+inline constexpr std::string_view kAllCaps[] = {kCapEval, kCapDownload, kCapHtml, kCapEmulate, kCapDrag, kCapUpload};
+
+// The page tool whose call the shim completes with the files' bytes (kUploadFilesMeta).
+inline constexpr std::string_view kUploadFile = "upload_file";
 
 // What the host and the extension both need of a page tool beyond its
 // schema: the capability the policy checks and how long a call may take.

@@ -1,6 +1,7 @@
 #include "host/session.h"
 
 #include <chrono>
+#include <expected>
 #include <functional>
 
 #include <spdlog/spdlog.h>
@@ -11,6 +12,32 @@
 #include "host/host.h"
 
 namespace tb {
+namespace {
+
+// upload_file's files as the shim read them (mcp_shim/upload_files.h), one per
+// path, checked for shape and size: the socket's peer is this user, but a
+// client of its own may speak to it without the shim.
+std::expected<Json, std::string> UploadedFiles(const Json& params, const Json& args) {
+  const Json meta = field::Object(params, "_meta");
+  const Json* files = field::Find(meta, kUploadFilesMeta);
+  if (files == nullptr || !files->is_array()) {
+    return std::unexpected(
+        "the files' contents did not come with the call — the `tabbridge` that sent it reads "
+        "them; reinstall tabbridge so the shim and the host match");
+  }
+  if (files->size() != field::Array(args, "paths").size()) return std::unexpected("one file per path was expected");
+  std::size_t total = 0;
+  for (const Json& file : *files) {
+    const auto name = field::String(file, "name");
+    const auto data = field::String(file, "data");
+    if (!name || !data || name->empty()) return std::unexpected("a file came without its name or contents");
+    total += data->size() / 4 * 3;
+  }
+  if (total > kMaxUploadBytes + 2 * files->size()) return std::unexpected("the files are larger than the limit");
+  return *files;
+}
+
+}  // namespace
 
 Session::Session(Host& host, std::int64_t id, std::unique_ptr<Transport> transport)
     : host_(host), id_(id), transport_(std::move(transport)) {
@@ -144,7 +171,7 @@ void Session::OnToolsCall(const Json& id, const Json& params) {
     return Send(rpc::MakeError(id, rpc_error::kInvalidParams, "tools/call needs params.name (a string)"));
   const std::string& name = *name_field;
   const Json* given = field::Find(params, "arguments");
-  const Json args = given == nullptr || given->is_null() ? Json::object() : *given;
+  Json args = given == nullptr || given->is_null() ? Json::object() : *given;
   const std::string key = rpc::Dump(id);
   if (in_flight_.contains(key)) {
     Send(rpc::MakeError(id, rpc_error::kInvalidRequest, "request id " + key + " is already in use"));
@@ -184,6 +211,14 @@ void Session::OnToolsCall(const Json& id, const Json& params) {
   if (auto ok = tools::CheckArguments(variant ? *variant : *tool, args); !ok) {
     Send(rpc::MakeResult(id, tools::ErrorResult(name + ": " + ok.error())));
     return;
+  }
+  if (name == tools::kUploadFile && variant) {
+    auto files = UploadedFiles(params, args);
+    if (!files) {
+      Send(rpc::MakeResult(id, tools::ErrorResult(name + ": " + files.error())));
+      return;
+    }
+    args["files"] = std::move(*files);  // the extension's; the schema the model sees has paths only
   }
   in_flight_.emplace(key, InFlight{});
   NoteToolCall(name);

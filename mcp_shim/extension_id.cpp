@@ -5,41 +5,12 @@
 #include <fstream>
 #include <vector>
 
+#include "common/base64.h"
 #include "common/json_field.h"
 #include "common/jsonrpc.h"
 
 namespace tb {
 namespace {
-
-std::optional<std::vector<std::uint8_t>> Base64Decode(std::string_view text) {
-  std::vector<std::uint8_t> out;
-  std::uint32_t buffer = 0;
-  int bits = 0;
-  for (char c : text) {
-    int value;
-    if (c >= 'A' && c <= 'Z')
-      value = c - 'A';
-    else if (c >= 'a' && c <= 'z')
-      value = c - 'a' + 26;
-    else if (c >= '0' && c <= '9')
-      value = c - '0' + 52;
-    else if (c == '+')
-      value = 62;
-    else if (c == '/')
-      value = 63;
-    else if (c == '=' || c == '\n' || c == '\r' || c == ' ')
-      continue;
-    else
-      return std::nullopt;
-    buffer = (buffer << 6) | static_cast<std::uint32_t>(value);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<std::uint8_t>((buffer >> bits) & 0xFF));
-    }
-  }
-  return out;
-}
 
 // FIPS 180-4 SHA-256; small inputs only (a public key).
 std::array<std::uint8_t, 32> Sha256(const std::vector<std::uint8_t>& input) {
@@ -103,7 +74,7 @@ std::array<std::uint8_t, 32> Sha256(const std::vector<std::uint8_t>& input) {
 }  // namespace
 
 std::optional<std::string> ExtensionIdFromKey(std::string_view base64_key) {
-  const auto der = Base64Decode(base64_key);
+  const auto der = base64::Decode(base64_key);
   if (!der || der->empty()) return std::nullopt;
   const auto digest = Sha256(*der);
   std::string id;

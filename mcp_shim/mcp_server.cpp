@@ -8,6 +8,7 @@
 #include "common/json_field.h"
 #include "common/protocol.h"
 #include "common/tool_catalog.h"
+#include "mcp_shim/upload_files.h"
 
 namespace tb {
 namespace {
@@ -324,6 +325,7 @@ void McpServer::OnToolsCall(const Json& id, const Json& params) {
     }
     return ConnectBrowser(id, key, args, ProgressToken(params));
   }
+  if (host_ && name == tools::kUploadFile) return ForwardUpload(id, key, params);
   if (host_) return Forward(id, key, mcp::kToolsCall.data(), params);
   if (tools::Find(name) != nullptr) {
     return Reply(key, rpc::MakeResult(
@@ -363,6 +365,25 @@ void McpServer::ConnectBrowser(const Json& id, const std::string& key, const Jso
         Reply(key, rpc::MakeResult(id, std::move(outcome.result)));
       });
   connecting_->Start();
+}
+
+// upload_file goes on with the files' bytes, read here (upload_files.h), in
+// _meta where the host looks for them; a call the host will refuse anyway
+// (no `upload` capability, read-only, bad arguments) reads nothing.
+void McpServer::ForwardUpload(const Json& id, const std::string& key, Json params) {
+  if (const auto meta = params.find("_meta"); meta != params.end() && meta->is_object()) {
+    meta->erase(std::string(kUploadFilesMeta));  // only what this shim read goes under that key
+  }
+  const Json* args = field::Find(params, "arguments");
+  const bool reads = Contains(options_.caps, tools::kCapUpload) && !options_.read_only && args != nullptr &&
+                     tools::CheckArguments(*tools::Find(tools::kUploadFile), *args).has_value();
+  if (reads) {
+    auto files = ReadUploadFiles((*args)["paths"]);
+    if (!files) return Reply(key, rpc::MakeResult(id, tools::ErrorResult("upload_file: " + files.error())));
+    if (!params["_meta"].is_object()) params["_meta"] = Json::object();
+    params["_meta"][std::string(kUploadFilesMeta)] = std::move(*files);
+  }
+  Forward(id, key, mcp::kToolsCall.data(), std::move(params));
 }
 
 void McpServer::Forward(const Json& id, const std::string& key, const std::string& method, Json params) {

@@ -43,6 +43,7 @@ class McpServer {
   void OnListen(const Json& id, const std::string& key, const Json& params);
   void OnToolsCall(const Json& id, const Json& params);
   void ConnectBrowser(const Json& id, const std::string& key, const Json& args, const Json& progress_token);
+  void ForwardUpload(const Json& id, const std::string& key, Json params);
   void Forward(const Json& id, const std::string& key, const std::string& method, Json params);
   void OnHostNotification(const std::string& method, const Json& params);
   void OnHostLost(std::string_view reason);

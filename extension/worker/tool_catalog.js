@@ -24,6 +24,7 @@ export const PAGE_TOOLS = Object.freeze({
   handle_dialog: Object.freeze({ capability: 'act', sessionCap: null, deadlineMs: 30000, defaults: Object.freeze({}) }),
   evaluate: Object.freeze({ capability: 'eval', sessionCap: 'eval', deadlineMs: 30000, defaults: Object.freeze({}) }),
   drag: Object.freeze({ capability: 'act', sessionCap: 'drag', deadlineMs: 30000, defaults: Object.freeze({}) }),
+  upload_file: Object.freeze({ capability: 'act', sessionCap: 'upload', deadlineMs: 30000, defaults: Object.freeze({}) }),
   emulate: Object.freeze({ capability: 'act', sessionCap: 'emulate', deadlineMs: 30000, defaults: Object.freeze({}) }),
   download_file: Object.freeze({ capability: 'download', sessionCap: 'download', deadlineMs: 120000, defaults: Object.freeze({}) }),
   save_pdf: Object.freeze({ capability: 'download', sessionCap: 'download', deadlineMs: 120000, defaults: Object.freeze({"printBackground":true}) }),

@@ -8,6 +8,7 @@ std::expected<std::unique_ptr<McpDriver>, std::string> McpDriver::Start(const Mc
   ::signal(SIGPIPE, SIG_IGN);  // a shim that died is a failed write, not our death
   SpawnOptions spawn;
   spawn.argv = {options.shim_binary};
+  spawn.argv.insert(spawn.argv.end(), options.args.begin(), options.args.end());
   spawn.env = options.env;
   spawn.env.emplace_back("TABBRIDGE_SOCKET_DIR", options.socket_dir);
   spawn.stderr_path = options.stderr_path;

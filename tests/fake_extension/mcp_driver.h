@@ -18,7 +18,8 @@ namespace tb::fake {
 
 struct McpDriverOptions {
   std::string shim_binary;
-  std::string socket_dir;  // the shim's TABBRIDGE_SOCKET_DIR
+  std::vector<std::string> args;  // after the binary, e.g. --caps upload
+  std::string socket_dir;         // the shim's TABBRIDGE_SOCKET_DIR
   std::vector<std::pair<std::string, std::string>> env;
   std::string stderr_path;  // empty: inherit ours
 };

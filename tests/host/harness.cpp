@@ -63,8 +63,9 @@ fake::FakeExtension& HostTest::StartServingExtension(int slot, fake::FakeExtensi
   return extension;
 }
 
-fake::McpDriver& HostTest::StartShim(bool initialize) {
+fake::McpDriver& HostTest::StartShim(bool initialize, std::vector<std::string> args) {
   auto shim = fake::McpDriver::Start({.shim_binary = TB_SHIM_BINARY,
+                                      .args = std::move(args),
                                       .socket_dir = socket_dir_,
                                       .env = {{"TABBRIDGE_LOG_LEVEL", "debug"}},
                                       .stderr_path = NewLog("shim")});
@@ -74,8 +75,8 @@ fake::McpDriver& HostTest::StartShim(bool initialize) {
   return *shims_.back();
 }
 
-fake::McpDriver& HostTest::ConnectedShim() {
-  auto& shim = StartShim();
+fake::McpDriver& HostTest::ConnectedShim(std::vector<std::string> args) {
+  auto& shim = StartShim(true, std::move(args));
   const auto response = shim.CallTool("connect_browser", Json::object(), kWait);
   if (!response) SetupFailed("connect_browser did not answer");
   if (fake::IsToolError(*response) || !fake::Structured(*response).value("connected", false)) {

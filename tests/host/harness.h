@@ -40,9 +40,9 @@ class HostTest : public ::testing::Test {
   fake::FakeExtension& StartServingExtension(int slot = 0, fake::FakeExtensionOptions options = {});
   // Spawns a shim on this test's socket dir and initializes it (2025-06-18)
   // unless `initialize` is false.
-  fake::McpDriver& StartShim(bool initialize = true);
-  // A shim that connect_browser {} connected to the one running host.
-  fake::McpDriver& ConnectedShim();
+  fake::McpDriver& StartShim(bool initialize = true, std::vector<std::string> args = {});
+  // A shim (with `args`) that connect_browser {} connected to the one running host.
+  fake::McpDriver& ConnectedShim(std::vector<std::string> args = {});
   // A raw client on browser-<slot>.sock; helloed unless `hello` is false.
   fake::SocketClient& RawClient(int slot = 0, bool hello = true);
 

@@ -63,6 +63,18 @@ TEST(CheckArguments, NamesAnUnknownArgumentAndListsTheKnownOnes) {
   EXPECT_EQ(ok.error(), "unknown argument tab (expected: focus, url)");
 }
 
+TEST(CheckArguments, CountsTheItemsOfAnArray) {
+  const Json& upload = Tool(tools::kUploadFile);
+  EXPECT_TRUE(tools::CheckArguments(upload, {{"selector", "#f"}, {"paths", {"a"}}}));
+  auto none = tools::CheckArguments(upload, {{"selector", "#f"}, {"paths", Json::array()}});
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error(), "paths must have at least 1 item");
+  auto many = tools::CheckArguments(
+      upload, {{"selector", "#f"}, {"paths", Json(std::vector<std::string>(kMaxUploadFiles + 1, "a"))}});
+  ASSERT_FALSE(many);
+  EXPECT_EQ(many.error(), "paths must have at most " + std::to_string(kMaxUploadFiles) + " items");
+}
+
 TEST(CheckArguments, TakesAWholeFloatAsAnInteger) {
   EXPECT_TRUE(tools::CheckArguments(Tool(tools::kFocusTab), {{"tabId", 3.0}}));
   EXPECT_FALSE(tools::CheckArguments(Tool(tools::kFocusTab), {{"tabId", 3.5}}));

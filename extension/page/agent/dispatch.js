@@ -22,13 +22,15 @@
 //   active {}                                -> {text} (where the focus is)
 //   readPage {mode, selector?, …}            -> read_page's answer (read.js)
 //   selection {}                             -> {text, url} | {secret}
+//   fileInput {ref|selector}                 -> {desc, input} (files.js)
+//   setFiles {ref|selector, files}           -> {desc, holds[]} | {error}
 // Every op takes startAt (the tab's next ref number, for a registry this
 // document does not have yet) and notAfter (epoch ms): past it, the op does
 // nothing ({error, expired}).
 (function (agent) {
   'use strict';
 
-  const { geometry, pointer, frames, snapshot, scroll, fields, read, quiet } = agent;
+  const { geometry, pointer, frames, snapshot, scroll, fields, read, quiet, files } = agent;
 
   const pageFailed = (e) => ({ error: `page script failed: ${e?.message ?? e}` });
 
@@ -57,6 +59,8 @@
     active: fields.activeOp,
     readPage: read.readPage,
     selection: read.selection,
+    fileInput: files.fileInputOp,
+    setFiles: files.setFilesOp,
   };
 
   function run(op, a = {}) {

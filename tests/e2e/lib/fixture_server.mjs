@@ -39,13 +39,42 @@ function simplePage(title, body) {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body>${body}</body></html>`;
 }
 
-function readBody(req) {
+function readBytes(req) {
   return new Promise((resolve) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', () => resolve(''));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', () => resolve(Buffer.alloc(0)));
   });
+}
+
+const readBody = async (req) => (await readBytes(req)).toString('utf8');
+
+// The file parts of a multipart/form-data body: [{field, filename, type, bytes}].
+function multipartFiles(contentType, body) {
+  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/.exec(contentType ?? '');
+  if (!boundary) return [];
+  const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]}`);
+  const files = [];
+  let at = body.indexOf(delimiter);
+  while (at >= 0) {
+    const next = body.indexOf(delimiter, at + delimiter.length);
+    if (next < 0) break;
+    const part = body.subarray(at + delimiter.length + 2, next - 2); // past CRLF, before CRLF
+    const split = part.indexOf('\r\n\r\n');
+    const head = part.subarray(0, split).toString('utf8');
+    const filename = /filename="([^"]*)"/.exec(head);
+    if (filename) {
+      files.push({
+        field: /name="([^"]*)"/.exec(head)?.[1] ?? '',
+        filename: filename[1],
+        type: /content-type:\s*(\S+)/i.exec(head)?.[1] ?? '',
+        bytes: part.subarray(split + 4),
+      });
+    }
+    at = next;
+  }
+  return files;
 }
 
 /**
@@ -57,6 +86,7 @@ function readBody(req) {
  *   /status/<code>       an HTML page answered with that HTTP status (title "Status <code>")
  *   /redirect?to=<path>  302 to <path>
  *   /download/<name>     downloadBytes(name), Content-Disposition: attachment
+ *   POST /upload         multipart/form-data: its files are recorded (record.files), 200 "Uploaded N"
  *   /csp/<file>          fixtures/<file> with Content-Security-Policy: script-src 'self'
  *   /hold?key=K          answers "released K" once release(K) is called (or after HOLD_MAX_MS)
  *   /slow.html?key=K     sends the page's head at once and the rest once release(K) is called
@@ -134,6 +164,10 @@ export async function startFixtureServer({ vars = {} } = {}) {
         res.writeHead(303, { location: '/login.html?error=1' }).end();
       }
       return;
+    }
+    if (req.method === 'POST' && pathname === '/upload') {
+      record.files = multipartFiles(req.headers['content-type'], await readBytes(req));
+      return html(200, 'Uploaded', `<h1 id="uploaded">Uploaded ${record.files.length}</h1>`);
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405).end();
