@@ -238,6 +238,16 @@ const std::vector<PageToolDef>& PageToolDefs() {
              {"fileName", {{"type", "string"}}}},
             Json::array(), Annotations(false, false, false, false)),
        Cap::kDownload, kDownloadDeadlineMs, 0, kCapDownload},
+      {Tool("network_requests",
+            "The page's requests since it loaded, newest last: id, method, status, type, size, time; failed ones "
+            "flagged.",
+            {{"filter", {{"type", "string"}, {"description", "part of method, URL or type"}}},
+             {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 500}}}},
+            Json::array(), Annotations(true, false, true, false)),
+       Cap::kRead, kPageToolDeadlineMs, 0, kCapNetwork},
+      {Tool("network_request", "One request of network_requests: its headers and bodies (text, capped).",
+            {{"id", {{"type", "string"}}}}, {"id"}, Annotations(true, false, true, false)),
+       Cap::kRead, kPageToolDeadlineMs, 0, kCapNetwork},
   };
   return defs;
 }

@@ -32,7 +32,9 @@ inline constexpr std::string_view kCapHtml = "html";          // read_page {mode
 inline constexpr std::string_view kCapEmulate = "emulate";    // emulate
 inline constexpr std::string_view kCapDrag = "drag";          // drag
 inline constexpr std::string_view kCapUpload = "upload";      // upload_file: reads the user's files
-inline constexpr std::string_view kAllCaps[] = {kCapEval, kCapDownload, kCapHtml, kCapEmulate, kCapDrag, kCapUpload};
+inline constexpr std::string_view kCapNetwork = "network";    // network_requests, network_request
+inline constexpr std::string_view kAllCaps[] = {kCapEval, kCapDownload, kCapHtml,   kCapEmulate,
+                                                kCapDrag, kCapUpload,   kCapNetwork};
 
 // The page tool whose call the shim completes with the files' bytes (kUploadFilesMeta).
 inline constexpr std::string_view kUploadFile = "upload_file";

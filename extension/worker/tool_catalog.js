@@ -28,6 +28,8 @@ export const PAGE_TOOLS = Object.freeze({
   emulate: Object.freeze({ capability: 'act', sessionCap: 'emulate', deadlineMs: 30000, defaults: Object.freeze({}) }),
   download_file: Object.freeze({ capability: 'download', sessionCap: 'download', deadlineMs: 120000, defaults: Object.freeze({}) }),
   save_pdf: Object.freeze({ capability: 'download', sessionCap: 'download', deadlineMs: 120000, defaults: Object.freeze({"printBackground":true}) }),
+  network_requests: Object.freeze({ capability: 'read', sessionCap: 'network', deadlineMs: 30000, defaults: Object.freeze({}) }),
+  network_request: Object.freeze({ capability: 'read', sessionCap: 'network', deadlineMs: 30000, defaults: Object.freeze({}) }),
 });
 
 export const PAGE_DEADLINE_MARGIN_MS = 5000;

@@ -94,7 +94,7 @@ describe('the debugger bar goes: idle detach (TABBRIDGE_DEBUGGER_IDLE_MS=3000)',
   let env;
 
   before(async () => {
-    env = await startPageBrowser(h, { name: 'idle', env: { TABBRIDGE_DEBUGGER_IDLE_MS: '3000' } });
+    env = await startPageBrowser(h, { name: 'idle', caps: 'emulate', env: { TABBRIDGE_DEBUGGER_IDLE_MS: '3000' } });
   });
 
   it('a focused tab is detached once unused for the idle time, and the next call attaches again', async (t) => {
@@ -106,6 +106,22 @@ describe('the debugger bar goes: idle detach (TABBRIDGE_DEBUGGER_IDLE_MS=3000)',
     await env.s.pageOk('screenshot', {}); // attaches again (it fails without the debugger)
     assert.ok((await attachedTabs(env)).includes(tab.tabId), 'attached again by the call');
     await waitAttached(env, tab.tabId, false, 'idle time after the second screenshot');
+  });
+
+  it('an emulated tab keeps its attach, and so its emulation, past the idle time while it is focused', async (t) => {
+    const tab = await env.open('/emulate.html', { t });
+    await env.s.pageOk('emulate', { viewport: { width: 400, height: 700 } });
+    await tab.waitEval('innerWidth === 400', 'the page at 400 px');
+    // The clock: another session's tab, used after the emulation, goes idle and is detached.
+    const other = await h.startSession({ name: 'idle-other', socketDir: env.s.socketDir });
+    t.after(() => other.close());
+    await other.callOk('connect_browser', {});
+    const control = await env.open('/a.html', { focus: false, t });
+    await other.callOk('focus_tab', { tabId: control.tabId });
+    await other.pageOk('screenshot', {});
+    await waitAttached(env, control.tabId, false, 'the control tab idle');
+    assert.ok((await attachedTabs(env)).includes(tab.tabId), 'the emulated tab is still attached');
+    assert.equal(await tab.eval('innerWidth'), 400, 'and still emulated');
   });
 
   it('after an idle detach, a dialog opened by a click is still reported and handled (Page events re-enabled)', async (t) => {

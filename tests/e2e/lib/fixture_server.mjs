@@ -86,6 +86,7 @@ function multipartFiles(contentType, body) {
  *   /status/<code>       an HTML page answered with that HTTP status (title "Status <code>")
  *   /redirect?to=<path>  302 to <path>
  *   /download/<name>     downloadBytes(name), Content-Disposition: attachment
+ *   POST /echo           JSON {method, contentType, body}: what it was sent, back
  *   POST /upload         multipart/form-data: its files are recorded (record.files), 200 "Uploaded N"
  *   /csp/<file>          fixtures/<file> with Content-Security-Policy: script-src 'self'
  *   /hold?key=K          answers "released K" once release(K) is called (or after HOLD_MAX_MS)
@@ -163,6 +164,12 @@ export async function startFixtureServer({ vars = {} } = {}) {
       } else {
         res.writeHead(303, { location: '/login.html?error=1' }).end();
       }
+      return;
+    }
+    if (req.method === 'POST' && pathname === '/echo') {
+      record.body = await readBody(req);
+      const echo = JSON.stringify({ method: req.method, contentType: req.headers['content-type'] ?? '', body: record.body });
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(echo);
       return;
     }
     if (req.method === 'POST' && pathname === '/upload') {

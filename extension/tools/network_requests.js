@@ -1,0 +1,61 @@
+// network_requests {filter?, limit?} (--caps network): the requests of the
+// tab's current document, newest last, one line each — id (for
+// network_request), method, status or failure, type, size, time, URL — of
+// pages of the site the call was checked for (worker/request_log.js).
+
+import { requestsOf, responseSize } from '../worker/request_log.js';
+import { sameSite } from '../worker/site_key.js';
+import { pageTool } from './stack/page_tool.js';
+import { documentResult } from './stack/results.js';
+import { truncate } from '../worker/read_format.js';
+
+const DEFAULT_LIMIT = 50;
+
+// webRequest's resource types, as a developer names them.
+const TYPE_NAMES = { main_frame: 'document', sub_frame: 'frame', xmlhttprequest: 'fetch', stylesheet: 'css' };
+export const typeName = (type) => TYPE_NAMES[type] ?? type;
+
+export const sizeText = (n) => (n === null || n === undefined ? '? B'
+  : n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`);
+
+export const failed = (e) => !!e.error || e.status >= 400;
+
+// What became of it: the status, the network error, or that it is still going.
+export function outcome(e) {
+  if (e.error) return e.error;
+  if (e.status === undefined) return 'pending';
+  return String(e.status);
+}
+
+// The page a request was made for: a document is its own; anything else, its initiator's.
+const pageOf = (e) => (e.type === 'main_frame' ? e.url : e.initiator ?? e.url);
+
+function line(tabId, e) {
+  const time = e.end !== undefined ? `${Math.round(e.end - e.start)} ms` : '…';
+  const bytes = e.error ? null : responseSize(tabId, e);
+  const size = bytes === null ? '' : ` ${sizeText(bytes)}`; // no Content-Length, and the debugger was not there
+  const flag = failed(e) ? ' FAILED' : '';
+  return `- ${e.id} ${e.method} ${outcome(e)}${flag} ${typeName(e.type)}${size} ${time} ${truncate(e.url, 300)}`;
+}
+
+async function networkRequestsTool(tabId, { filter, limit = DEFAULT_LIMIT }, ctx) {
+  const all = requestsOf(tabId).filter((e) => sameSite(pageOf(e), ctx.policyUrl));
+  const needle = typeof filter === 'string' ? filter.trim().toLowerCase() : '';
+  const matching = needle
+    ? all.filter((e) => `${e.method} ${e.url} ${typeName(e.type)} ${e.type} ${outcome(e)}${failed(e) ? ' failed' : ''}`.toLowerCase().includes(needle))
+    : all;
+  const shown = matching.slice(-limit);
+  const failures = matching.filter(failed).length;
+  const head = `# Requests of this page (${shown.length < matching.length ? `newest ${shown.length} of ` : ''}${matching.length}` +
+    `${needle ? ` matching "${truncate(filter, 80)}"` : ''}${failures ? `, ${failures} failed` : ''})`;
+  const lines = [head, ''];
+  if (!shown.length) {
+    lines.push(all.length ? 'None match.' : 'None recorded since this page loaded (or since the extension started).');
+  } else {
+    lines.push(...shown.map((e) => line(tabId, e)));
+    lines.push('', 'network_request {id} shows one request\'s headers and bodies.');
+  }
+  return documentResult(lines.join('\n'), { tabId, total: matching.length, count: shown.length, failed: failures });
+}
+
+export const tool = pageTool(networkRequestsTool, { name: 'network_requests' });

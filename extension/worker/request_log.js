@@ -1,0 +1,222 @@
+// The requests of each tab's current document, for network_requests and
+// network_request. Two sources:
+//   * chrome.webRequest sees every request from the extension's start,
+//     debugger or not: method, URL, type, status, times, headers, the
+//     request's body. Without "extraHeaders" it is never shown cookies
+//     (Cookie, Set-Cookie): they stay in the browser.
+//   * the debugger's Network domain, enabled on every attach, has the
+//     response bodies — of what ran while tabbridge's debugger was attached
+//     to the tab. The renderer drops them when the debugger leaves, so the
+//     answers of fetch/XHR calls (what an agent asks about) are read as they
+//     finish and kept, capped; any other body is read on demand while the
+//     debugger is still attached.
+// A new main-frame document starts a new log; a restarted worker has none.
+
+import { cdp, isAttached, onAttach, onCdpEvent } from './cdp.js';
+import { requestLogs } from './tab_state.js';
+
+export const MAX_REQUESTS = 500; // per tab, the newest kept
+export const MAX_BODY_CHARS = 64 * 1024; // of each body kept
+const MAX_TAB_BODY_CHARS = 2 * 1024 * 1024; // all bodies of one tab
+const EAGER_TYPES = new Set(['Fetch', 'XHR']);
+const FILTER = { urls: ['<all_urls>'] };
+// How far apart webRequest's and the debugger's clocks put one request's start.
+const MATCH_MS = 3_000;
+
+function newLog() {
+  return { list: [], byId: new Map(), cdp: new Map(), bodyChars: 0 };
+}
+
+const logOf = (tabId) => {
+  let log = requestLogs.get(tabId);
+  if (!log) requestLogs.set(tabId, (log = newLog()));
+  return log;
+};
+
+// A request's body as webRequest gives it: form fields, or raw bytes (text
+// when they decode as UTF-8), capped.
+function requestBodyOf(body) {
+  if (!body) return null;
+  if (body.error) return { note: body.error };
+  if (body.formData) {
+    const text = new URLSearchParams(Object.entries(body.formData).flatMap(([k, vs]) => vs.map((v) => [k, v]))).toString();
+    return { text: text.slice(0, MAX_BODY_CHARS), size: text.length, form: true, truncated: text.length > MAX_BODY_CHARS };
+  }
+  const parts = (body.raw ?? []).filter((p) => p.bytes);
+  const size = parts.reduce((n, p) => n + p.bytes.byteLength, 0);
+  const files = (body.raw ?? []).filter((p) => p.file).map((p) => p.file);
+  const bytes = new Uint8Array(Math.min(size, MAX_BODY_CHARS));
+  let at = 0;
+  for (const p of parts) {
+    if (at >= bytes.length) break;
+    const chunk = new Uint8Array(p.bytes, 0, Math.min(p.bytes.byteLength, bytes.length - at));
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: size > bytes.length });
+    return { text, size, truncated: size > bytes.length, files };
+  } catch {
+    return { binary: true, size, files };
+  }
+}
+
+function add(tabId, d) {
+  const log = logOf(tabId);
+  const known = log.byId.get(d.requestId);
+  if (known) {
+    // The same request after a redirect: it goes on under the new URL.
+    known.url = d.url;
+    return;
+  }
+  const entry = {
+    id: `r${d.requestId}`, requestId: d.requestId, method: d.method, url: d.url, type: d.type, frameId: d.frameId,
+    initiator: d.initiator ?? null, start: d.timeStamp, requestBody: requestBodyOf(d.requestBody), redirects: [],
+  };
+  log.list.push(entry);
+  log.byId.set(d.requestId, entry);
+  if (log.list.length > MAX_REQUESTS) {
+    for (const old of log.list.splice(0, log.list.length - MAX_REQUESTS)) log.byId.delete(old.requestId);
+  }
+}
+
+const entryOf = (d) => (d.tabId >= 0 ? requestLogs.get(d.tabId)?.byId.get(d.requestId) : undefined);
+
+// Must run synchronously at the service worker's top level.
+export function registerRequestLog() {
+  chrome.webRequest.onBeforeRequest.addListener((d) => {
+    if (d.tabId < 0) return;
+    if (d.type === 'main_frame' && !requestLogs.get(d.tabId)?.byId.has(d.requestId)) requestLogs.set(d.tabId, newLog());
+    add(d.tabId, d);
+  }, FILTER, ['requestBody']);
+  chrome.webRequest.onSendHeaders.addListener((d) => {
+    const e = entryOf(d);
+    if (e) e.requestHeaders = d.requestHeaders ?? [];
+  }, FILTER, ['requestHeaders']);
+  chrome.webRequest.onBeforeRedirect.addListener((d) => {
+    entryOf(d)?.redirects.push({ status: d.statusCode, from: d.url, to: d.redirectUrl });
+  }, FILTER);
+  chrome.webRequest.onResponseStarted.addListener((d) => {
+    const e = entryOf(d);
+    if (!e) return;
+    Object.assign(e, { status: d.statusCode, statusLine: d.statusLine ?? '', responseStart: d.timeStamp, fromCache: d.fromCache,
+      responseHeaders: d.responseHeaders ?? [] });
+  }, FILTER, ['responseHeaders']);
+  chrome.webRequest.onCompleted.addListener((d) => {
+    const e = entryOf(d);
+    if (e) Object.assign(e, { status: d.statusCode, end: d.timeStamp, fromCache: d.fromCache });
+  }, FILTER);
+  chrome.webRequest.onErrorOccurred.addListener((d) => {
+    const e = entryOf(d);
+    if (e) Object.assign(e, { error: d.error, end: d.timeStamp });
+  }, FILTER);
+
+  onAttach(async (tabId, send, { sessionId, targetInfo }) => {
+    if (sessionId || (targetInfo && targetInfo.type !== 'page')) return;
+    await send('Network.enable', { maxTotalBufferSize: 16 * 1024 * 1024, maxResourceBufferSize: 4 * 1024 * 1024 });
+  });
+  onCdpEvent('Network.requestWillBeSent', (tabId, p, sessionId) => {
+    if (sessionId) return;
+    const log = logOf(tabId);
+    const known = log.cdp.get(p.requestId);
+    if (known) {
+      known.url = p.request.url; // a redirect: the same request goes on
+      return;
+    }
+    log.cdp.set(p.requestId, { cdpId: p.requestId, url: p.request.url, method: p.request.method, at: p.wallTime * 1000, type: p.type });
+    if (log.cdp.size > MAX_REQUESTS) log.cdp.delete(log.cdp.keys().next().value);
+  });
+  onCdpEvent('Network.responseReceived', (tabId, p, sessionId) => {
+    const r = !sessionId && requestLogs.get(tabId)?.cdp.get(p.requestId);
+    if (r) Object.assign(r, { mimeType: p.response.mimeType, status: p.response.status });
+  });
+  onCdpEvent('Network.loadingFinished', (tabId, p, sessionId) => {
+    const log = !sessionId && requestLogs.get(tabId);
+    const r = log && log.cdp.get(p.requestId);
+    if (!r) return;
+    r.encodedDataLength = p.encodedDataLength;
+    if (EAGER_TYPES.has(r.type) && isTextual(r.mimeType)) keepBody(tabId, log, r);
+  });
+}
+
+// Text a model can read; anything else is summarised.
+export function isTextual(mimeType) {
+  const m = String(mimeType ?? '').toLowerCase();
+  return m.startsWith('text/') || /json|xml|javascript|ecmascript|x-www-form-urlencoded|graphql|csv|yaml/.test(m);
+}
+
+async function readBody(tabId, r) {
+  const { body, base64Encoded } = await cdp(tabId, 'Network.getResponseBody', { requestId: r.cdpId });
+  const text = base64Encoded ? null : body;
+  const size = base64Encoded ? Math.floor(body.length * 0.75) : new TextEncoder().encode(body).length;
+  return text === null
+    ? { binary: true, size }
+    : { text: text.slice(0, MAX_BODY_CHARS), size, truncated: text.length > MAX_BODY_CHARS };
+}
+
+function keepBody(tabId, log, r) {
+  r.body = readBody(tabId, r).then((b) => {
+    log.bodyChars += b.text?.length ?? 0;
+    // Over the tab's budget: the oldest kept bodies go.
+    for (const old of log.cdp.values()) {
+      if (log.bodyChars <= MAX_TAB_BODY_CHARS) break;
+      if (old !== r && old.kept?.text) {
+        log.bodyChars -= old.kept.text.length;
+        old.kept = { dropped: true, size: old.kept.size };
+      }
+    }
+    r.kept = b;
+    return b;
+  }, (e) => ({ note: e.message }));
+}
+
+// The debugger's record of a webRequest entry: the same method and URL,
+// started closest in time.
+function cdpRecordOf(log, entry) {
+  let best = null;
+  for (const r of log.cdp.values()) {
+    if (r.url !== entry.url || r.method !== entry.method) continue;
+    const gap = Math.abs(r.at - entry.start);
+    if (gap <= MATCH_MS && (!best || gap < best.gap)) best = { r, gap };
+  }
+  return best?.r ?? null;
+}
+
+// ---------------------------------------------------------------------------
+// For the tools
+
+export const requestsOf = (tabId) => requestLogs.get(tabId)?.list ?? [];
+
+// The entry with `id` ("r123") in the tab's log, or null.
+export function requestById(tabId, id) {
+  const m = /^r(\d+)$/.exec(String(id).trim());
+  return (m && requestLogs.get(tabId)?.byId.get(m[1])) || null;
+}
+
+// The size of a response as far as is known: its Content-Length, or what the debugger counted.
+export function responseSize(tabId, entry) {
+  const length = entry.responseHeaders?.find((h) => h.name.toLowerCase() === 'content-length')?.value;
+  if (length !== undefined && /^\d+$/.test(length)) return Number(length);
+  const log = requestLogs.get(tabId);
+  const r = log && cdpRecordOf(log, entry);
+  return r?.encodedDataLength ?? null;
+}
+
+// The response body: {text, size, truncated} | {binary, size} | {note} (why there is none).
+export async function responseBody(tabId, entry) {
+  const log = requestLogs.get(tabId);
+  const r = log && cdpRecordOf(log, entry);
+  if (!r) {
+    return { note: 'not kept: the request ran while tabbridge\'s debugger was not attached to the tab ' +
+      '(it is, from the first page tool that needs it) — make the page send it again, then ask' };
+  }
+  if (r.body) return r.kept ?? r.body;
+  if (r.encodedDataLength === undefined) return { note: 'the response has not finished' };
+  if (!isTextual(r.mimeType)) return { binary: true, size: r.encodedDataLength, mimeType: r.mimeType };
+  if (!isAttached(tabId)) return { note: 'no longer kept: the browser drops it when tabbridge\'s debugger leaves the tab' };
+  try {
+    return await readBody(tabId, r);
+  } catch (e) {
+    return { note: `the browser no longer has it (${e.message})` };
+  }
+}
