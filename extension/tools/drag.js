@@ -10,10 +10,10 @@ import { textResult } from './stack/results.js';
 import { account, assertNoDialog, navResult } from './shared/act.js';
 import { withEffects } from './shared/effects.js';
 import { dragBetween } from './shared/input.js';
+import { isRef } from './shared/refs.js';
 import { assertReached, locate } from './shared/targets.js';
 
-const REF = /^(?:f\d+)?e\d+$/;
-const targetOfText = (text) => (REF.test(String(text).trim()) ? { ref: String(text).trim() } : { selector: text });
+const targetOfText = (text) => (isRef(text) ? { ref: String(text).trim() } : { selector: text });
 
 // In the top viewport; a frame's own viewport is not the top one (its point is mapped up).
 const inView = (loc) => loc.x >= 0 && loc.y >= 0 && (loc.frameId !== 0 || !loc.viewport || (loc.x <= loc.viewport.width && loc.y <= loc.viewport.height));

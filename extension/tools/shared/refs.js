@@ -55,10 +55,14 @@ export async function framePrefix(tabId, frameId) {
   return `f${idx}`;
 }
 
+// A ref as snapshot writes it: e7, or f2e7 in a frame.
+const REF = /^(?:f(\d+))?(e\d+)$/;
+export const isRef = (text) => REF.test(String(text).trim());
+
 // 'f2e7' -> {frameId, local: 'e7'}; 'e7' -> {frameId: 0, local: 'e7'}; null if malformed.
 // frameId is null when the prefix names no frame this tab ever had.
 export async function parseRef(tabId, ref) {
-  const m = /^(?:f(\d+))?(e\d+)$/.exec(String(ref).trim());
+  const m = REF.exec(String(ref).trim());
   if (!m) return null;
   if (!m[1]) return { frameId: 0, local: m[2] };
   const s = await load(tabId);
