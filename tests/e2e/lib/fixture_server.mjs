@@ -95,7 +95,8 @@ function multipartFiles(contentType, body) {
  *   /interrupt?to=P&key=K  sends a head whose script navigates to P while the rest is held until release(K)
  *   /search, /book, /subscribe  result pages of the form fixtures (flights, declarative-form,
  *                        late-form); what they received: queriesOf('/search')
- *   /node_modules/@mcp-b/global/<file>  that package's files from tests/e2e/node_modules (read-only)
+ *   /node_modules/<package>/<file>  @mcp-b/global's, dropzone's and sortablejs's files from
+ *                        tests/e2e/node_modules (read-only): real libraries for real-widget tests
  *
  * In .html files `{{NAME}}` is replaced by `vars.NAME` (vars is mutable: set
  * PEER_ORIGIN once the other server is up); unknown names are left alone.
@@ -233,8 +234,8 @@ export async function startFixtureServer({ vars = {} } = {}) {
     if (pathname === '/subscribe') {
       return html(200, 'Subscribed', `<h1 id="subscribed">Subscribed ${escapeHtml(searchParams.get('email') ?? '')}</h1>`);
     }
-    if ((m = /^\/node_modules\/(@mcp-b\/global\/[\w./-]+)$/.exec(pathname)) && !m[1].includes('..')) {
-      return sendFile(req, res, path.join(NODE_MODULES_DIR, m[1]), {}, path.join(NODE_MODULES_DIR, '@mcp-b', 'global'));
+    if ((m = /^\/node_modules\/((@mcp-b\/global|dropzone|sortablejs)\/[\w./-]+)$/.exec(pathname)) && !m[1].includes('..')) {
+      return sendFile(req, res, path.join(NODE_MODULES_DIR, m[1]), {}, path.join(NODE_MODULES_DIR, m[2]));
     }
     if (pathname === '/no-content') {
       res.writeHead(204, { 'cache-control': 'no-store' }).end();
