@@ -8,6 +8,7 @@
 
 import { cdp, onAttach, onCdpEvent } from '../../worker/cdp.js';
 import { dialogPromise } from '../../worker/dialogs.js';
+import { sleep } from '../../worker/time.js';
 import { checkpoint, HUNG_ADVICE, ToolError } from '../stack/errors.js';
 import { MOD, NAMED, keyDef, parseChordOn } from './keys.js';
 
@@ -49,7 +50,8 @@ const BUTTONS = { left: 1, right: 2, middle: 4 };
 const CONTINUOUS = new Set(['mouseMoved', 'mouseWheel']);
 
 async function atFullFrameRate(tabId, steps, fn) {
-  if (!steps.some(([method, params]) => method === 'Input.dispatchMouseEvent' && CONTINUOUS.has(params.type))) return fn();
+  const continuous = ([method, params]) => method === 'Input.dispatchMouseEvent' && CONTINUOUS.has(params.type);
+  if (!steps.some((step) => Array.isArray(step) && continuous(step))) return fn();
   await cdp(tabId, 'Page.startScreencast', { format: 'jpeg', quality: 1, maxWidth: 16, maxHeight: 16 }).catch(() => {});
   try {
     return await fn();
@@ -58,10 +60,16 @@ async function atFullFrameRate(tabId, steps, fn) {
   }
 }
 
-// Sequence stops at the first dialog. Returns {dialog?}.
+// Sequence stops at the first dialog. A step is [method, params], or a
+// number: that many ms of the hand holding still. Returns {dialog?}.
 function sequence(tabId, steps, signal) {
   return atFullFrameRate(tabId, steps, async () => {
-    for (const [method, params] of steps) {
+    for (const step of steps) {
+      if (typeof step === 'number') {
+        await sleep(step); // the next step checks the signal
+        continue;
+      }
+      const [method, params] = step;
       const r = await send(tabId, method, params, signal);
       if (r.dialog) return r;
     }
@@ -185,6 +193,13 @@ export function typeKeys(tabId, text, { signal } = {}) {
 // events (most sortable and kanban libraries) gets the moves and the release.
 // Returns {mode: 'html5'|'pointer', dialog?}.
 const DRAG_STEPS = 8;
+// At the target a hand lingers before it lets go: a few moves a frame apart.
+// Libraries that reorder as the pointer passes ignore moves for a moment
+// after each change (SortableJS: 30 ms), so a release right after the last
+// step lands before they caught up with where the pointer is.
+const LINGER_MOVES = 4;
+const LINGER_GAP_MS = 20;
+const linger = (to, step) => Array.from({ length: LINGER_MOVES }, (_, i) => [LINGER_GAP_MS, step(to.x + (i % 2), to.y)]).flat();
 const DRAG_INTERCEPT_WAIT_MS = 250; // the dragstart follows the first move's ack within a frame
 
 export async function dragBetween(tabId, from, to, { signal } = {}) {
@@ -220,12 +235,16 @@ export async function dragBetween(tabId, from, to, { signal } = {}) {
     }
     if (intercepted) {
       const steps = [['Input.dispatchDragEvent', { type: 'dragEnter', x: start.x, y: start.y, data: intercepted }]];
-      for (const [x, y] of path(start, DRAG_STEPS)) steps.push(['Input.dispatchDragEvent', { type: 'dragOver', x, y, data: intercepted }]);
+      const over = (x, y) => ['Input.dispatchDragEvent', { type: 'dragOver', x, y, data: intercepted }];
+      for (const [x, y] of path(start, DRAG_STEPS)) steps.push(over(x, y));
+      steps.push(...linger(to, over), over(to.x, to.y));
       steps.push(['Input.dispatchDragEvent', { type: 'drop', x: to.x, y: to.y, data: intercepted }]);
       r = await sequence(tabId, steps, signal);
       return { mode: 'html5', ...r };
     }
-    const steps = path(start, DRAG_STEPS).map(([x, y]) => mouse('mouseMoved', x, y));
+    const move = (x, y) => mouse('mouseMoved', x, y);
+    const steps = path(start, DRAG_STEPS).map(([x, y]) => move(x, y));
+    steps.push(...linger(to, move), move(to.x, to.y));
     steps.push(mouse('mouseReleased', to.x, to.y, { clickCount: 1 }));
     r = await sequence(tabId, steps, signal);
     return { mode: 'pointer', ...r };
