@@ -100,7 +100,7 @@ int main(int argc, char** argv) {
   if (!(*extension)->WaitForSocket(0, kTimeout)) return Fail("the host never opened its socket");
 
   auto shim = tb::fake::McpDriver::Start(
-      {.shim_binary = args.shim, .socket_dir = work.path(), .env = {}, .stderr_path = "/dev/null"});
+      {.shim_binary = args.shim, .args = {}, .socket_dir = work.path(), .env = {}, .stderr_path = "/dev/null"});
   if (!shim) return Fail(shim.error());
   auto& driver = **shim;
   auto& rpc = driver.rpc();

@@ -37,7 +37,7 @@ Args Parse(int argc, char** argv) {
 double TimeInitialize(const Args& args, const std::string& socket_dir) {
   const auto start = std::chrono::steady_clock::now();
   auto shim = tb::fake::McpDriver::Start(
-      {.shim_binary = args.shim, .socket_dir = socket_dir, .env = {}, .stderr_path = "/dev/null"});
+      {.shim_binary = args.shim, .args = {}, .socket_dir = socket_dir, .env = {}, .stderr_path = "/dev/null"});
   if (!shim) return -1;
   const auto response = (*shim)->Initialize(kTimeout);
   const double ms = tb::bench::MicrosSince(start) / 1000.0;

@@ -42,7 +42,8 @@ Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions op
       state_(
           loop, [this] { return HostState(); },
           [this](Json state) { extension_.Notify(ext_method::kHostState, std::move(state)); }),
-      tab_events_(loop, kTabEventCoalesceMs, [this] { AfterTabsChanged(); }) {}
+      tab_events_(loop, kTabEventCoalesceMs, [this] { AfterTabsChanged(); }),
+      parked_timer_(loop) {}
 
 Host::~Host() {
   Shutdown("host destroyed");
@@ -68,6 +69,8 @@ void Host::Shutdown(std::string_view why) {
   state_.Close();
   tab_events_.Close();  // a quitting browser's last tab events are not news
   own_tools_.Close();
+  parked_timer_.Stop();
+  for (auto& parked : std::exchange(parked_calls_, {})) parked.reply(tools::ErrorResult(tools::kBrowserConnectionLost));
   sessions_.Close();
   extension_.Close();
   policy_.Stop();
@@ -166,11 +169,13 @@ void Host::AfterTabsChanged() {
   ForgetVanishedTabs();
   for (auto& [id, session] : sessions_) session->RefreshTools();
   SyncFocusedTabs();
+  ResumeParkedCalls();
 }
 
 void Host::AfterBrowserTabEvent() {
   ForgetVanishedTabs();  // a call now already sees the tab gone; only the news waits
   tab_events_.Note();
+  ResumeParkedCalls();  // a tab that went has no new page to wait for
 }
 
 Json Host::ToolsFor(const Session& session) const {

@@ -169,8 +169,21 @@ class Host {
   std::optional<std::size_t> PageIndex(std::int64_t tab_id) const;
   void ListWebMcpTools(Session& session, const Json& args, Reply reply);
   void CallWebMcpTool(Session& session, const std::string& request_key, const Json& args, Reply reply);
+  // retry: a call the extension found on the page just left waits for the new
+  // page and runs again there, once.
   void RunOwnTool(Session& session, const std::string& request_key, const own_tools::Offered& offered, const Json& args,
-                  Reply reply);
+                  Reply reply, bool retry = true);
+  // A call of a page's own tool `name` (an MCP name or the page's) made on a
+  // new page that does not offer it yet — one that has not reported, or has
+  // but may register its tools late — waits until it does or the settle time
+  // from the navigation is over; then `rerun` decides it there, instead of the
+  // model hearing "the page changed" and retrying.
+  using Rerun = std::function<void(Session& session, const std::string& request_key, Reply reply)>;
+  bool WaitsForNewPage(const Session& session, const std::string& name) const;
+  void ParkForNewPage(Session& session, const std::string& request_key, const std::string& name, Reply reply,
+                      Rerun rerun);
+  // Reruns the parked calls whose page now offers their tool, or whose wait is over.
+  void ResumeParkedCalls();
   std::string OwnToolNamesNow(const Session& session) const;
   // native, absent or unknown: whether the browser has WebMCP of its own.
   std::string WebMcpStatus() const;
@@ -209,6 +222,16 @@ class Host {
   // Page calls in flight, by the id the extension knows them by: {session, tool}
   // (policy.decide decides a URL the call reached for that session).
   std::map<std::int64_t, std::pair<std::int64_t, std::string>> page_calls_;
+  struct ParkedCall {
+    std::int64_t session_id;
+    std::int64_t tab_id;
+    std::string request_key;
+    std::string name;
+    Reply reply;
+    Rerun rerun;
+  };
+  std::vector<ParkedCall> parked_calls_;
+  Timer parked_timer_;  // the earliest end of a parked call's wait
   // The focused-tab set the extension was last told (tabs.focused).
   std::optional<std::set<std::int64_t>> focused_told_;
 };

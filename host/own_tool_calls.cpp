@@ -110,11 +110,25 @@ std::string Host::OwnToolNamesNow(const Session& session) const {
 
 bool Host::CallOwnTool(Session& session, const std::string& request_key, const std::string& name, const Json& args,
                        Reply& reply) {
-  // The page's own tools are `act`: a name the page offers (or offered) on a
-  // tab the policy keeps from this session gets the denial.
   const auto unfiltered = OfferedTo(session, OwnToolsFor::kAnyway);
   const auto* known = FindOffered(unfiltered, name);
-  if ((known != nullptr && known->mcp_name == name) || session.was_told(name) || name.starts_with("webmcp_")) {
+  const bool own =
+      (known != nullptr && known->mcp_name == name) || session.was_told(name) || name.starts_with("webmcp_");
+  // The focused tab's new page does not offer it (yet): decide the call there
+  // (its policy, its tools) once it does, or its settle time is over.
+  if (own && WaitsForNewPage(session, name)) {
+    ParkForNewPage(session, request_key, name, std::move(reply),
+                   [this, name, args](Session& s, const std::string& key, Reply r) {
+                     if (!CallOwnTool(s, key, name, args, r)) {
+                       r(tools::ErrorResult(name + ": the page changed — its tools are now: " + OwnToolNamesNow(s) +
+                                            " (list_webmcp_tools shows them with their schemas)"));
+                     }
+                   });
+    return true;
+  }
+  // The page's own tools are `act`: a name the page offers (or offered) on a
+  // tab the policy keeps from this session gets the denial.
+  if (own) {
     const auto urls = PolicyUrls(session, name, args);
     Reply audited = WithAuditLine(session, name, policy::Cap::kAct, urls, args, std::move(reply));
     if (auto denial = PolicyDenial(session, name, policy::Cap::kAct, urls)) {
@@ -211,6 +225,11 @@ void Host::CallWebMcpTool(Session& session, const std::string& request_key, cons
     return reply(tools::ErrorResult("call_webmcp_tool: no tab is focused — call focus_tab or open_tab first"));
   }
   const std::string name = field::String(args, "name").value_or("");
+  if (WaitsForNewPage(session, name)) {
+    return ParkForNewPage(
+        session, request_key, name, std::move(reply),
+        [this, args](Session& s, const std::string& key, Reply r) { CallWebMcpTool(s, key, args, std::move(r)); });
+  }
   const auto offered = OfferedTo(session);
   const auto* found = FindOffered(offered, name);
   if (found == nullptr) {
@@ -222,8 +241,54 @@ void Host::CallWebMcpTool(Session& session, const std::string& request_key, cons
              std::move(reply));
 }
 
+bool Host::WaitsForNewPage(const Session& session, const std::string& name) const {
+  const auto focus = session.focused_tab();
+  if (!focus || !own_tools_.NewUntil(*focus)) return false;
+  if (Settling(*focus)) return true;
+  return FindOffered(OfferedTo(session, OwnToolsFor::kAnyway), name) == nullptr;
+}
+
+void Host::ParkForNewPage(Session& session, const std::string& request_key, const std::string& name, Reply reply,
+                          Rerun rerun) {
+  const std::int64_t session_id = session.id();
+  parked_calls_.push_back({session_id, *session.focused_tab(), request_key, name, std::move(reply), std::move(rerun)});
+  session.SetCanceller(request_key, [this, session_id, request_key] {
+    std::erase_if(parked_calls_,
+                  [&](const ParkedCall& p) { return p.session_id == session_id && p.request_key == request_key; });
+  });
+  ResumeParkedCalls();  // arms the timer for its wait
+}
+
+void Host::ResumeParkedCalls() {
+  if (parked_calls_.empty()) return parked_timer_.Stop();
+  std::vector<ParkedCall> due;
+  std::uint64_t next = UINT64_MAX;
+  std::erase_if(parked_calls_, [&](ParkedCall& p) {
+    const Session* session = FindSession(p.session_id);
+    const auto until = own_tools_.NewUntil(p.tab_id);
+    const bool waits =
+        session != nullptr && until && session->focused_tab() == p.tab_id &&
+        (Settling(p.tab_id) || FindOffered(OfferedTo(*session, OwnToolsFor::kAnyway), p.name) == nullptr);
+    if (waits) {
+      next = std::min(next, *until);
+      return false;
+    }
+    due.push_back(std::move(p));
+    return true;
+  });
+  if (next != UINT64_MAX) {
+    parked_timer_.Start(next - uv_now(loop_), [this] { ResumeParkedCalls(); });
+  } else {
+    parked_timer_.Stop();
+  }
+  for (auto& p : due) {
+    // A session that ended has no one to answer (its reply sends nothing).
+    if (Session* session = FindSession(p.session_id)) p.rerun(*session, p.request_key, std::move(p.reply));
+  }
+}
+
 void Host::RunOwnTool(Session& session, const std::string& request_key, const own_tools::Offered& offered,
-                      const Json& args, Reply reply) {
+                      const Json& args, Reply reply, bool retry) {
   const std::string mcp_name = offered.mcp_name;
   if (auto ok = tools::CheckArguments(offered.mcp_tool, args); !ok) {
     return reply(tools::ErrorResult(mcp_name + ": " + ok.error()));
@@ -239,10 +304,26 @@ void Host::RunOwnTool(Session& session, const std::string& request_key, const ow
        {"source", offered.tool->source},
        {"arguments", args},
        {ext_method::kPolicyUrlParam, FocusedUrl(session).value_or("")}},
-      [this, mcp_name, tab_id, session_id, reply](std::expected<Json, rpc::Error> outcome) {
+      [this, mcp_name, tab_id, session_id, request_key, args, retry, reply](std::expected<Json, rpc::Error> outcome) {
         if (auto instead = RecheckAfter(session_id, mcp_name, policy::Cap::kAct, outcome))
           return reply(std::move(*instead));
-        const Session* s = FindSession(session_id);
+        Session* s = FindSession(session_id);
+        // The page it was made for was just left: once, run it on the new page
+        // when that has said what it offers (and so what the policy allows).
+        if (retry && s != nullptr && !outcome && outcome.error().code == rpc_error::kDocumentChanged &&
+            s->focused_tab() == tab_id && WaitsForNewPage(*s, mcp_name)) {
+          return ParkForNewPage(*s, request_key, mcp_name, reply,
+                                [this, mcp_name, args](Session& again, const std::string& key, Reply r) {
+                                  const auto offered_now = OfferedTo(again);
+                                  const auto* found = FindOffered(offered_now, mcp_name);
+                                  if (found == nullptr || found->mcp_name != mcp_name) {
+                                    return r(tools::ErrorResult(
+                                        mcp_name + ": the page changed — its tools are now: " + OwnToolNamesNow(again) +
+                                        " (list_webmcp_tools shows them with their schemas)"));
+                                  }
+                                  RunOwnTool(again, key, *found, args, std::move(r), /*retry=*/false);
+                                });
+        }
         const std::string changed =
             "the page changed — its tools are now: " + (s ? OwnToolNamesNow(*s) : std::string("unknown")) +
             " (list_webmcp_tools shows them with their schemas)";

@@ -17,6 +17,12 @@ const own_tools::OwnToolSet* OwnToolRegistry::Find(std::int64_t tab_id) const {
   return it != sets_.end() ? &it->second : nullptr;
 }
 
+std::optional<std::uint64_t> OwnToolRegistry::NewUntil(std::int64_t tab_id) const {
+  const auto it = new_until_.find(tab_id);
+  if (it == new_until_.end() || it->second <= uv_now(loop_)) return std::nullopt;
+  return it->second;
+}
+
 void OwnToolRegistry::NoteRuntime(const own_tools::OwnToolSet& set) {
   if (set.api == "native" || set.native)
     runtime_seen_ = "native";
@@ -36,6 +42,7 @@ void OwnToolRegistry::Report(std::int64_t tab_id, own_tools::OwnToolSet set) {
     // names the old document and hears "the page changed"), so the same
     // tools back are no change at all.
     settling_[tab_id] = {uv_now(loop_) + settle_ms_, set.document_id};
+    new_until_[tab_id] = uv_now(loop_) + settle_ms_;
     // Armed for the earliest deadline; OnSettleTimer re-arms for the next.
     if (settling_.size() == 1) settle_timer_.Start(settle_ms_, [this] { OnSettleTimer(); });
     return;
@@ -97,6 +104,7 @@ void OwnToolRegistry::OnPaceTimer() {
 void OwnToolRegistry::OnSettleTimer() {
   const std::uint64_t now = uv_now(loop_);
   // The new page never reported: it has no tools of its own.
+  std::erase_if(new_until_, [now](const auto& entry) { return entry.second <= now; });
   std::erase_if(settling_, [this, now](const auto& entry) {
     if (entry.second.deadline > now) return false;
     sets_.erase(entry.first);
@@ -113,6 +121,7 @@ void OwnToolRegistry::OnSettleTimer() {
 void OwnToolRegistry::Forget(const std::function<bool(std::int64_t)>& gone) {
   std::erase_if(sets_, [&](const auto& entry) { return gone(entry.first); });
   std::erase_if(settling_, [&](const auto& entry) { return gone(entry.first); });
+  std::erase_if(new_until_, [&](const auto& entry) { return gone(entry.first); });
   std::erase_if(pace_, [&](const auto& entry) { return gone(entry.first); });
 }
 

@@ -31,6 +31,10 @@ class OwnToolRegistry {
   const own_tools::OwnToolSet* Find(std::int64_t tab_id) const;
   // Whether the tab's new document has not reported yet.
   bool Settling(std::int64_t tab_id) const { return settling_.contains(tab_id); }
+  // Until when (uv_now() time) the tab's document counts as new: the settle
+  // time from its navigation, also after it reported (a page may register its
+  // tools late, once its framework mounted). nullopt when it is not new.
+  std::optional<std::uint64_t> NewUntil(std::int64_t tab_id) const;
   // Drops what it keeps of tabs for which `gone` is true.
   void Forget(const std::function<bool(std::int64_t tab_id)>& gone);
   // The WebMCP runtime pages reported: "native" once any page had it, "absent", or "" before any report.
@@ -53,6 +57,7 @@ class OwnToolRegistry {
     std::string document_id;  // the new document, whose first report ends it
   };
   std::map<std::int64_t, Settle> settling_;
+  std::map<std::int64_t, std::uint64_t> new_until_;  // NewUntil; pruned as they pass
   struct Pace {
     std::uint64_t last_applied = 0;                // uv_now() time
     std::optional<own_tools::OwnToolSet> pending;  // the latest list still waiting

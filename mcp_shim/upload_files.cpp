@@ -45,32 +45,44 @@ std::expected<Json, std::string> ReadUploadFiles(const Json& paths) {
     const std::string given = item.get<std::string>();
     const fs::path path = Resolve(given);
     const std::string shown = path.string() == given ? given : given + " (" + path.string() + ")";
-    Fd file{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
-    if (file.fd < 0) {
-      const int error = errno;
+    const auto failed = [&](int error) -> std::unexpected<std::string> {
       if (error == ENOENT || error == ENOTDIR) return std::unexpected("no such file: " + shown);
       return std::unexpected("cannot read " + shown + ": " + std::strerror(error));
-    }
+    };
+    // The type by name before anything is opened: opening a device or a
+    // terminal can do something by itself.
+    struct stat named {};
+    if (::stat(path.c_str(), &named) != 0) return failed(errno);
+    if (S_ISDIR(named.st_mode)) return std::unexpected(shown + " is a directory — name the files in it");
+    if (!S_ISREG(named.st_mode)) return std::unexpected(shown + " is not a regular file");
+    Fd file{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)};
+    if (file.fd < 0) return failed(errno);
+    // And again on the open file: the name may point elsewhere by now.
     struct stat info {};
-    if (::fstat(file.fd, &info) != 0) return std::unexpected("cannot read " + shown + ": " + std::strerror(errno));
-    if (S_ISDIR(info.st_mode)) return std::unexpected(shown + " is a directory — name the files in it");
-    if (!S_ISREG(info.st_mode)) return std::unexpected(shown + " is not a regular file");
-    const auto size = static_cast<std::uint64_t>(info.st_size);
-    total += size;
-    if (total > kMaxUploadBytes) {
-      return std::unexpected("the files come to more than " + MiB(kMaxUploadBytes) + " (" + shown + " is " + MiB(size) +
-                             "); upload_file takes at most " + MiB(kMaxUploadBytes) + " in one call");
+    if (::fstat(file.fd, &info) != 0) return failed(errno);
+    if (!S_ISREG(info.st_mode) || info.st_ino != named.st_ino || info.st_dev != named.st_dev) {
+      return std::unexpected(shown + " changed while it was opened — try again");
     }
-    std::string bytes(size, '\0');
-    std::size_t got = 0;
-    while (got < size) {
-      const ssize_t n = ::read(file.fd, bytes.data() + got, size - got);
+    const auto too_big = [&](std::uint64_t size) {
+      return std::unexpected("the files come to more than " + MiB(kMaxUploadBytes) + " (" + shown + " is " +
+                             (size > kMaxUploadBytes ? "more than that" : MiB(size)) + "); upload_file takes at most " +
+                             MiB(kMaxUploadBytes) + " in one call");
+    };
+    if (total + static_cast<std::uint64_t>(info.st_size) > kMaxUploadBytes) return too_big(info.st_size);
+    // Read to the end, not to st_size: some files (/proc) say 0 and hold
+    // more; one that grows past the limit is refused.
+    std::string bytes;
+    char chunk[64 * 1024];
+    for (;;) {
+      const ssize_t n = ::read(file.fd, chunk, sizeof chunk);
       if (n < 0 && errno == EINTR) continue;
-      if (n < 0) return std::unexpected("cannot read " + shown + ": " + std::strerror(errno));
-      if (n == 0) break;  // it shrank while being read: send what it holds now
-      got += static_cast<std::size_t>(n);
+      if (n < 0) return failed(errno);
+      if (n == 0) break;
+      bytes.append(chunk, static_cast<std::size_t>(n));
+      if (total + bytes.size() > kMaxUploadBytes) return too_big(bytes.size());
     }
-    bytes.resize(got);
+    const std::size_t got = bytes.size();
+    total += got;
     const auto modified_ms = static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1000 + info.st_mtim.tv_nsec / 1'000'000;
     files.push_back({{"name", path.filename().string()},
                      {"size", got},

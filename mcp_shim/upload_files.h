@@ -13,8 +13,9 @@ namespace tb {
 // `paths` (absolute, "~/…", or relative to the working directory) ->
 // [{name, size, lastModified (epoch ms), data (base64)}], or what is wrong
 // with which path: missing, not a regular file, unreadable, or more than
-// kMaxUploadBytes together. Opened without blocking (a FIFO is refused, not
-// waited on), and checked on the open file, not on the name.
+// kMaxUploadBytes together. Nothing but a regular file is opened (a FIFO is
+// refused, not waited on; a device is not touched), and the open file is
+// checked to be the one the name named.
 std::expected<Json, std::string> ReadUploadFiles(const Json& paths);
 
 }  // namespace tb

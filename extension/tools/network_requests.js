@@ -1,12 +1,17 @@
 // network_requests {filter?, limit?} (--caps network): the requests of the
 // tab's current document, newest last, one line each — id (for
 // network_request), method, status or failure, type, size, time, URL — of
-// pages of the site the call was checked for (worker/request_log.js).
+// pages of the site the call was checked for (worker/request_log.js). A
+// request to another site the policy keeps from the session shows only that
+// site; credentials in URLs are masked (shared/redact.js).
 
+import { requestHost } from '../worker/native_port.js';
+import { HostRequest } from '../worker/protocol.js';
 import { requestsOf, responseSize } from '../worker/request_log.js';
-import { sameSite } from '../worker/site_key.js';
+import { sameSite, siteKey } from '../worker/site_key.js';
 import { pageTool } from './stack/page_tool.js';
 import { documentResult } from './stack/results.js';
+import { redactUrl } from './shared/redact.js';
 import { truncate } from '../worker/read_format.js';
 
 const DEFAULT_LIMIT = 50;
@@ -28,21 +33,42 @@ export function outcome(e) {
 }
 
 // The page a request was made for: a document is its own; anything else, its initiator's.
-const pageOf = (e) => (e.type === 'main_frame' ? e.url : e.initiator ?? e.url);
+export const pageOf = (e) => (e.type === 'main_frame' ? e.url : e.initiator ?? e.url);
 
-function line(tabId, e) {
+// The sites the entries went to that the policy lets this call's session read:
+// the page's own without asking, each other one asked of the host once.
+export async function readableSites(entries, ctx) {
+  const own = siteKey(ctx.policyUrl);
+  const allowed = new Set([own]);
+  const others = new Map();
+  for (const e of entries) {
+    const site = siteKey(e.url);
+    if (site !== own && !others.has(site)) others.set(site, e.url);
+  }
+  await Promise.all([...others].map(async ([site, url]) => {
+    const verdict = await requestHost(HostRequest.POLICY_DECIDE, { call: ctx.requestId, url, capability: 'read' }).catch(() => null);
+    if (verdict?.allowed === true) allowed.add(site);
+  }));
+  return allowed;
+}
+
+// The URL as shown: credentials masked; of a site the session may not read, only the site.
+export const shownUrl = (e, readable) => (readable.has(siteKey(e.url)) ? redactUrl(e.url) : `${siteKey(e.url)} (a site the policy keeps from you)`);
+
+function line(tabId, e, readable) {
   const time = e.end !== undefined ? `${Math.round(e.end - e.start)} ms` : '…';
   const bytes = e.error ? null : responseSize(tabId, e);
   const size = bytes === null ? '' : ` ${sizeText(bytes)}`; // no Content-Length, and the debugger was not there
   const flag = failed(e) ? ' FAILED' : '';
-  return `- ${e.id} ${e.method} ${outcome(e)}${flag} ${typeName(e.type)}${size} ${time} ${truncate(e.url, 300)}`;
+  return `- ${e.id} ${e.method} ${outcome(e)}${flag} ${typeName(e.type)}${size} ${time} ${truncate(shownUrl(e, readable), 300)}`;
 }
 
 async function networkRequestsTool(tabId, { filter, limit = DEFAULT_LIMIT }, ctx) {
   const all = requestsOf(tabId).filter((e) => sameSite(pageOf(e), ctx.policyUrl));
+  const readable = await readableSites(all, ctx);
   const needle = typeof filter === 'string' ? filter.trim().toLowerCase() : '';
   const matching = needle
-    ? all.filter((e) => `${e.method} ${e.url} ${typeName(e.type)} ${e.type} ${outcome(e)}${failed(e) ? ' failed' : ''}`.toLowerCase().includes(needle))
+    ? all.filter((e) => `${e.method} ${shownUrl(e, readable)} ${typeName(e.type)} ${e.type} ${outcome(e)}${failed(e) ? ' failed' : ''}`.toLowerCase().includes(needle))
     : all;
   const shown = matching.slice(-limit);
   const failures = matching.filter(failed).length;
@@ -52,7 +78,7 @@ async function networkRequestsTool(tabId, { filter, limit = DEFAULT_LIMIT }, ctx
   if (!shown.length) {
     lines.push(all.length ? 'None match.' : 'None recorded since this page loaded (or since the extension started).');
   } else {
-    lines.push(...shown.map((e) => line(tabId, e)));
+    lines.push(...shown.map((e) => line(tabId, e, readable)));
     lines.push('', 'network_request {id} shows one request\'s headers and bodies.');
   }
   return documentResult(lines.join('\n'), { tabId, total: matching.length, count: shown.length, failed: failures });

@@ -9,6 +9,7 @@
 // The answer names what the input holds now. (docs/page_tools.md)
 
 import { cdp, onCdpEvent } from '../worker/cdp.js';
+import { siteKey } from '../worker/site_key.js';
 import { ToolError } from './stack/errors.js';
 import { pageTool } from './stack/page_tool.js';
 import { textResult } from './stack/results.js';
@@ -59,12 +60,31 @@ async function putThroughDebugger(tabId, chooser, files) {
   }
 }
 
+// The URL of frame `frameId` (CDP's id) in the tree of a target, or null.
+async function frameUrl(tabId, frameId, opts) {
+  const { frameTree } = await cdp(tabId, 'Page.getFrameTree', {}, opts);
+  const walk = (node) => (node.frame.id === frameId ? node.frame.url : (node.childFrames ?? []).map(walk).find(Boolean) ?? null);
+  return walk(frameTree);
+}
+
+// A chooser counts only from where the click went: the top document's
+// target for a click there; for a click in a frame, a frame of that frame's
+// site (which the frame guard allowed), whatever target it is in.
+async function assertChooserFrom(tabId, chooser, loc) {
+  if (loc.frameId === 0 && !chooser.sessionId) return;
+  const clicked = await chrome.webNavigation.getFrame({ tabId, frameId: loc.frameId }).catch(() => null);
+  const url = await frameUrl(tabId, chooser.frameId, chooser.sessionId ? { sessionId: chooser.sessionId } : {}).catch(() => null);
+  if (!clicked || !url || siteKey(url) !== siteKey(clicked.url)) {
+    throw new ToolError(`a file dialog opened in a frame of ${url ? siteKey(url) : 'an unknown site'}, not where ${loc.desc} is — no files were put in`);
+  }
+}
+
 // Clicks loc with the chooser intercepted; resolves to the chooser it opened, or null.
 async function clickForChooser(tabId, loc, { signal }) {
   let chooser = null;
   let wake = null;
   const off = onCdpEvent('Page.fileChooserOpened', (tab, params, sessionId) => {
-    if (tab !== tabId) return;
+    if (tab !== tabId || chooser) return;
     chooser = { ...params, sessionId };
     wake?.();
   });
@@ -118,6 +138,7 @@ async function uploadFileTool(tabId, { ref, selector, paths, files }, { signal, 
     if (r.chooser.mode === 'selectSingle' && files.length > 1) {
       throw new ToolError(`the file dialog ${loc.desc} opens takes one file, not ${files.length}`);
     }
+    await assertChooserFrom(tabId, r.chooser, loc);
     // The click is something the page saw: the site is checked again before the files go in.
     await recheckSite();
     put = await putThroughDebugger(tabId, r.chooser, files);

@@ -15,17 +15,31 @@
 import { cdp, isAttached, onAttach, onCdpEvent } from './cdp.js';
 import { requestLogs } from './tab_state.js';
 
+// What a tab's log may hold: every page of every tab is logged, and a hostile
+// one can make huge URLs, headers and bodies on purpose.
 export const MAX_REQUESTS = 500; // per tab, the newest kept
-export const MAX_BODY_CHARS = 64 * 1024; // of each body kept
-const MAX_TAB_BODY_CHARS = 2 * 1024 * 1024; // all bodies of one tab
+export const MAX_BODY_CHARS = 64 * 1024; // of each response body kept
+const MAX_REQUEST_BODY_CHARS = 16 * 1024; // of each request body kept
+const MAX_TAB_BODY_CHARS = 2 * 1024 * 1024; // the response bodies of one tab
+const MAX_TAB_REQUEST_BODY_CHARS = 1024 * 1024; // the request bodies of one tab
+const MAX_URL_CHARS = 4096;
+const MAX_HEADERS = 48;
+const MAX_HEADER_CHARS = 512;
+// Requests that load a document: their bodies are form submissions, which
+// may carry a password (a sign-in form's POST, then its redirect).
+const DOCUMENT_TYPES = new Set(['main_frame', 'sub_frame']);
 const EAGER_TYPES = new Set(['Fetch', 'XHR']);
 const FILTER = { urls: ['<all_urls>'] };
 // How far apart webRequest's and the debugger's clocks put one request's start.
 const MATCH_MS = 3_000;
 
 function newLog() {
-  return { list: [], byId: new Map(), cdp: new Map(), bodyChars: 0 };
+  return { list: [], byId: new Map(), cdp: new Map(), bodyChars: 0, requestBodyChars: 0 };
 }
+
+const cutUrl = (url) => String(url ?? '').slice(0, MAX_URL_CHARS);
+const cutHeaders = (headers) => (headers ?? []).slice(0, MAX_HEADERS)
+  .map((h) => ({ name: String(h.name).slice(0, 128), value: String(h.value ?? '').slice(0, MAX_HEADER_CHARS) }));
 
 const logOf = (tabId) => {
   let log = requestLogs.get(tabId);
@@ -40,12 +54,12 @@ function requestBodyOf(body) {
   if (body.error) return { note: body.error };
   if (body.formData) {
     const text = new URLSearchParams(Object.entries(body.formData).flatMap(([k, vs]) => vs.map((v) => [k, v]))).toString();
-    return { text: text.slice(0, MAX_BODY_CHARS), size: text.length, form: true, truncated: text.length > MAX_BODY_CHARS };
+    return { text: text.slice(0, MAX_REQUEST_BODY_CHARS), size: text.length, form: true, truncated: text.length > MAX_REQUEST_BODY_CHARS };
   }
   const parts = (body.raw ?? []).filter((p) => p.bytes);
   const size = parts.reduce((n, p) => n + p.bytes.byteLength, 0);
   const files = (body.raw ?? []).filter((p) => p.file).map((p) => p.file);
-  const bytes = new Uint8Array(Math.min(size, MAX_BODY_CHARS));
+  const bytes = new Uint8Array(Math.min(size, MAX_REQUEST_BODY_CHARS));
   let at = 0;
   for (const p of parts) {
     if (at >= bytes.length) break;
@@ -61,22 +75,36 @@ function requestBodyOf(body) {
   }
 }
 
+// The request's body as it is kept: none for a document's (a form's
+// submission), none past the tab's budget.
+function keptRequestBody(log, d) {
+  if (!d.requestBody) return null;
+  if (DOCUMENT_TYPES.has(d.type)) return { note: 'not shown: a page\'s form submission may carry a password' };
+  if (log.requestBodyChars >= MAX_TAB_REQUEST_BODY_CHARS) return { note: 'not kept: the tab\'s log holds its most it keeps of request bodies' };
+  const body = requestBodyOf(d.requestBody);
+  log.requestBodyChars += body?.text?.length ?? 0;
+  return body;
+}
+
 function add(tabId, d) {
   const log = logOf(tabId);
   const known = log.byId.get(d.requestId);
   if (known) {
     // The same request after a redirect: it goes on under the new URL.
-    known.url = d.url;
+    known.url = cutUrl(d.url);
     return;
   }
   const entry = {
-    id: `r${d.requestId}`, requestId: d.requestId, method: d.method, url: d.url, type: d.type, frameId: d.frameId,
-    initiator: d.initiator ?? null, start: d.timeStamp, requestBody: requestBodyOf(d.requestBody), redirects: [],
+    id: `r${d.requestId}`, requestId: d.requestId, method: d.method, url: cutUrl(d.url), type: d.type, frameId: d.frameId,
+    initiator: d.initiator ?? null, start: d.timeStamp, requestBody: keptRequestBody(log, d), redirects: [],
   };
   log.list.push(entry);
   log.byId.set(d.requestId, entry);
   if (log.list.length > MAX_REQUESTS) {
-    for (const old of log.list.splice(0, log.list.length - MAX_REQUESTS)) log.byId.delete(old.requestId);
+    for (const old of log.list.splice(0, log.list.length - MAX_REQUESTS)) {
+      log.byId.delete(old.requestId);
+      log.requestBodyChars -= old.requestBody?.text?.length ?? 0;
+    }
   }
 }
 
@@ -91,16 +119,17 @@ export function registerRequestLog() {
   }, FILTER, ['requestBody']);
   chrome.webRequest.onSendHeaders.addListener((d) => {
     const e = entryOf(d);
-    if (e) e.requestHeaders = d.requestHeaders ?? [];
+    if (e) e.requestHeaders = cutHeaders(d.requestHeaders);
   }, FILTER, ['requestHeaders']);
   chrome.webRequest.onBeforeRedirect.addListener((d) => {
-    entryOf(d)?.redirects.push({ status: d.statusCode, from: d.url, to: d.redirectUrl });
+    const e = entryOf(d);
+    if (e && e.redirects.length < 20) e.redirects.push({ status: d.statusCode, from: cutUrl(d.url) });
   }, FILTER);
   chrome.webRequest.onResponseStarted.addListener((d) => {
     const e = entryOf(d);
     if (!e) return;
     Object.assign(e, { status: d.statusCode, statusLine: d.statusLine ?? '', responseStart: d.timeStamp, fromCache: d.fromCache,
-      responseHeaders: d.responseHeaders ?? [] });
+      responseHeaders: cutHeaders(d.responseHeaders) });
   }, FILTER, ['responseHeaders']);
   chrome.webRequest.onCompleted.addListener((d) => {
     const e = entryOf(d);
@@ -120,11 +149,15 @@ export function registerRequestLog() {
     const log = logOf(tabId);
     const known = log.cdp.get(p.requestId);
     if (known) {
-      known.url = p.request.url; // a redirect: the same request goes on
+      known.url = cutUrl(p.request.url); // a redirect: the same request goes on
       return;
     }
-    log.cdp.set(p.requestId, { cdpId: p.requestId, url: p.request.url, method: p.request.method, at: p.wallTime * 1000, type: p.type });
-    if (log.cdp.size > MAX_REQUESTS) log.cdp.delete(log.cdp.keys().next().value);
+    log.cdp.set(p.requestId, { cdpId: p.requestId, url: cutUrl(p.request.url), method: p.request.method, at: p.wallTime * 1000, type: p.type });
+    if (log.cdp.size > MAX_REQUESTS) {
+      const [oldest, old] = log.cdp.entries().next().value;
+      log.bodyChars -= old.kept?.text?.length ?? 0;
+      log.cdp.delete(oldest);
+    }
   });
   onCdpEvent('Network.responseReceived', (tabId, p, sessionId) => {
     const r = !sessionId && requestLogs.get(tabId)?.cdp.get(p.requestId);
@@ -154,10 +187,14 @@ async function readBody(tabId, r) {
     : { text: text.slice(0, MAX_BODY_CHARS), size, truncated: text.length > MAX_BODY_CHARS };
 }
 
+// Read at once (the renderer drops it when the debugger leaves); over the
+// tab's budget, the oldest kept bodies go.
 function keepBody(tabId, log, r) {
-  r.body = readBody(tabId, r).then((b) => {
+  r.pending = readBody(tabId, r).catch((e) => ({ note: e.message })).then((b) => {
+    r.pending = null;
+    if (log.cdp.get(r.cdpId) !== r) return b; // evicted meanwhile
     log.bodyChars += b.text?.length ?? 0;
-    // Over the tab's budget: the oldest kept bodies go.
+    r.kept = b;
     for (const old of log.cdp.values()) {
       if (log.bodyChars <= MAX_TAB_BODY_CHARS) break;
       if (old !== r && old.kept?.text) {
@@ -165,9 +202,8 @@ function keepBody(tabId, log, r) {
         old.kept = { dropped: true, size: old.kept.size };
       }
     }
-    r.kept = b;
     return b;
-  }, (e) => ({ note: e.message }));
+  });
 }
 
 // The debugger's record of a webRequest entry: the same method and URL,
@@ -210,7 +246,8 @@ export async function responseBody(tabId, entry) {
     return { note: 'not kept: the request ran while tabbridge\'s debugger was not attached to the tab ' +
       '(it is, from the first page tool that needs it) — make the page send it again, then ask' };
   }
-  if (r.body) return r.kept ?? r.body;
+  if (r.kept) return r.kept;
+  if (r.pending) return r.pending;
   if (r.encodedDataLength === undefined) return { note: 'the response has not finished' };
   if (!isTextual(r.mimeType)) return { binary: true, size: r.encodedDataLength, mimeType: r.mimeType };
   if (!isAttached(tabId)) return { note: 'no longer kept: the browser drops it when tabbridge\'s debugger leaves the tab' };

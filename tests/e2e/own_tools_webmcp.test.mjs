@@ -334,6 +334,20 @@ describe("the page's own tools: native WebMCP", { timeout: 420_000 }, () => {
       assert.deepEqual(await todosOf(tab), ['after reload']);
     });
 
+    it('a call made while the reloaded page is still to register its tools waits for them and runs there', async (t) => {
+      // The tools come 1.5 s after load (?late): the call below is made while the
+      // new page has reported none, so only waiting for its report can answer it.
+      const tab = await openTodo(t, { query: '?late=1500' });
+      const name = await namerFor(tab);
+      await waitOwnNames(s, LOAD_TOOLS.map(name), 'the todo page tools in tools/list');
+      await tab.eval(`window.__oldDocument = true`);
+      await s.pageOk('navigate', { action: 'reload' });
+      assert.equal(await tab.eval(`window.__oldDocument === undefined && window.todoReady === undefined`), true, 'the new page has not registered yet');
+      const r = await s.pageOk(name('add-todo'), { text: 'while settling' });
+      assert.match(allText(r), /added "while settling" \(1 todos\)/);
+      assert.deepEqual(await todosOf(tab), ['while settling']);
+    });
+
     it('the user closing the focused tab removes its tools: exactly one list_changed', async (t) => {
       await env.open('/a.html', { t, focus: false }); // a tab stays listed: focus_tab remains
       const { tab } = await focusedTodo(t);

@@ -41,6 +41,14 @@ class OwnToolsTest : public HostTest {
     EXPECT_TRUE(PumpUntil([&] { return HasTool(s, "webmcp_localhost_8000_page0_add_todo"); }));
     return s;
   }
+  // The extension's messages arrive in order: once a tab update titled `title`
+  // shows in list_tabs, the host has handled every event sent before it.
+  void SeenByHost(const std::string& title) {
+    Peer& probe = Session();
+    ExtEvent(ext_event::kTabUpdated, {{"tab", TabJson(9, "http://127.0.0.1:8000/other", title)}});
+    ASSERT_TRUE(
+        PumpUntil([&] { return CallTool(probe, "list_tabs")["structuredContent"]["tabs"][1]["title"] == title; }));
+  }
   bool HasTool(Peer& peer, const std::string& name) {
     const auto names = ToolNames(peer);
     return std::ranges::find(names, name) != names.end();
@@ -262,8 +270,6 @@ TEST_F(OwnToolsTest, WhileANavigatedPageSettlesTheListStaysAsItWas) {
   ExtEvent(ext_event::kTabUpdated, {{"tab", TabJson(9, "http://127.0.0.1:8000/other", "marker")}});
   ASSERT_TRUE(PumpUntil([&] { return CallTool(s, "list_tabs")["structuredContent"]["tabs"][1]["title"] == "marker"; }));
   EXPECT_TRUE(HasTool(s, kAddTodo));  // a client fetching now sees what it was told
-  const Json result = CallTool(s, "call_webmcp_tool", {{"name", "nope"}});
-  EXPECT_NE(result["content"][0]["text"].get<std::string>().find("not known yet"), std::string::npos);
   OwnTools(4, {OwnTool("add-todo")}, "D2");
   ExtEvent(ext_event::kTabUpdated, {{"tab", TabJson(9, "http://127.0.0.1:8000/other", "marker 2")}});
   ASSERT_TRUE(
@@ -271,6 +277,77 @@ TEST_F(OwnToolsTest, WhileANavigatedPageSettlesTheListStaysAsItWas) {
   StartTool(s, 83, kAddTodo, {{"text", "x"}});
   EXPECT_EQ(ExtRequest(ext_method::kOwnToolCall)["params"]["documentId"], "D2");
   EXPECT_EQ(s.ListChanged(), before);
+}
+
+// Issue 22 (seed 000): a call made while the new page settles waits for its
+// tools and runs there, instead of answering "the page changed".
+TEST_F(OwnToolsTest, ACallWhileTheNewPageSettlesRunsOnTheNewPage) {
+  settle_ms_ = 600'000;  // only the new page's report ends the wait
+  Peer& s = FocusedOnTodo();
+  OwnTools(4, Json::array(), "D2");  // navigation: D2 has not reported yet
+  SeenByHost("marker");
+  StartTool(s, 90, kAddTodo, {{"text", "milk"}});
+  SeenByHost("marker 2");  // the call was handled by now
+  EXPECT_TRUE(std::ranges::none_of(s.inbox, [](const Json& m) { return m.value("id", 0) == 90; }))
+      << "answered before the new page reported";
+  OwnTools(4, {OwnTool("add-todo")}, "D2");
+  const Json request = ExtRequest(ext_method::kOwnToolCall);
+  EXPECT_EQ(request["params"]["documentId"], "D2");
+  SendExt(rpc::MakeResult(request["id"], {{"content", {{{"type", "text"}, {"text", "added"}}}}}));
+  ASSERT_TRUE(AwaitReply(s, 90));
+  EXPECT_EQ(s.inbox.back()["result"]["content"][0]["text"], "added");
+}
+
+// A framework registers its tools once its component mounted, after the page
+// first reported none: the call waits for the tool and runs there.
+TEST_F(OwnToolsTest, ACallWaitsForAToolTheNewPageRegistersLate) {
+  settle_ms_ = 600'000;
+  Peer& s = FocusedOnTodo();
+  OwnTools(4, Json::array(), "D2");  // the clear at D2's commit
+  OwnTools(4, Json::array(), "D2");  // D2's first report: no tools yet
+  SeenByHost("marker");
+  StartTool(s, 93, kAddTodo, {{"text", "late"}});
+  SeenByHost("marker 2");
+  EXPECT_TRUE(std::ranges::none_of(s.inbox, [](const Json& m) { return m.value("id", 0) == 93; }));
+  OwnTools(4, {OwnTool("add-todo")}, "D2");
+  const Json request = ExtRequest(ext_method::kOwnToolCall);
+  EXPECT_EQ(request["params"]["documentId"], "D2");
+  SendExt(rpc::MakeResult(request["id"], {{"content", {{{"type", "text"}, {"text", "added late"}}}}}));
+  ASSERT_TRUE(AwaitReply(s, 93));
+  EXPECT_EQ(s.inbox.back()["result"]["content"][0]["text"], "added late");
+}
+
+// The new page reported without the tool: it may still register it late, so
+// the call waits out the settle time, then hears what the page offers.
+TEST_F(OwnToolsTest, ACallWhileTheNewPageSettlesHearsWhenTheToolIsGoneThere) {
+  settle_ms_ = 1'500;
+  Peer& s = FocusedOnTodo();
+  OwnTools(4, Json::array(), "D2");
+  SeenByHost("marker");
+  StartTool(s, 91, "call_webmcp_tool", {{"name", "add-todo"}});
+  OwnTools(4, {OwnTool("remove-todo")}, "D2");
+  ASSERT_TRUE(AwaitReply(s, 91));
+  const std::string text = s.inbox.back()["result"]["content"][0]["text"];
+  EXPECT_NE(text.find("has no tool add-todo"), std::string::npos) << text;
+  EXPECT_NE(text.find("remove_todo"), std::string::npos) << text;
+}
+
+// The page was left while the call was on its way: the extension says the
+// document changed; the call waits for the new page and runs there, once.
+TEST_F(OwnToolsTest, ACallThatFindsItsPageGoneRunsAgainOnTheNewPage) {
+  settle_ms_ = 600'000;
+  Peer& s = FocusedOnTodo();
+  StartTool(s, 92, kAddTodo, {{"text", "x"}});
+  const Json first = ExtRequest(ext_method::kOwnToolCall);
+  OwnTools(4, Json::array(), "D2");  // the navigation's clear comes before the answer
+  SendExt(rpc::MakeError(first["id"], rpc_error::kDocumentChanged, "document gone"));
+  OwnTools(4, {OwnTool("add-todo")}, "D2");
+  const Json second = ExtRequest(ext_method::kOwnToolCall);
+  EXPECT_EQ(second["params"]["documentId"], "D2");
+  SendExt(rpc::MakeError(second["id"], rpc_error::kDocumentChanged, "document gone again"));
+  ASSERT_TRUE(AwaitReply(s, 92));
+  EXPECT_NE(s.inbox.back()["result"]["content"][0]["text"].get<std::string>().find("the page changed"),
+            std::string::npos);
 }
 
 TEST_F(OwnToolsTest, TheNewPagesFirstReportEndsTheHoldEvenWhenEmpty) {

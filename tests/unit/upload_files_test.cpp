@@ -106,6 +106,23 @@ TEST_F(UploadFilesTest, AFifoIsRefusedWithoutWaitingOnIt) {
   EXPECT_THAT(files.error(), HasSubstr("is not a regular file"));
 }
 
+// A device is refused by its type, before it is opened (opening some does something).
+TEST_F(UploadFilesTest, ADeviceIsRefusedUnopened) {
+  const auto files = ReadUploadFiles({"/dev/null"});
+  ASSERT_FALSE(files);
+  EXPECT_THAT(files.error(), HasSubstr("is not a regular file"));
+}
+
+// /proc files say they are empty and are not: read to the end, not to st_size.
+TEST_F(UploadFilesTest, AFileThatSaysItIsEmptyIsReadToItsEnd) {
+  const auto files = ReadUploadFiles({"/proc/self/status"});
+  ASSERT_TRUE(files) << files.error();
+  EXPECT_GT((*files)[0]["size"].get<std::size_t>(), 0u);
+  const auto bytes = base64::Decode((*files)[0]["data"].get<std::string>());
+  ASSERT_TRUE(bytes);
+  EXPECT_THAT(std::string(bytes->begin(), bytes->end()), HasSubstr("Pid:"));
+}
+
 TEST_F(UploadFilesTest, FilesOverTheLimitTogetherAreRefused) {
   const std::string half = Write("half.bin", "");
   fs::resize_file(half, kMaxUploadBytes / 2 + 1);  // sparse: no disk used
