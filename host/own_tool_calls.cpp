@@ -308,10 +308,12 @@ void Host::RunOwnTool(Session& session, const std::string& request_key, const ow
         if (auto instead = RecheckAfter(session_id, mcp_name, policy::Cap::kAct, outcome))
           return reply(std::move(*instead));
         Session* s = FindSession(session_id);
-        // The page it was made for was just left: once, run it on the new page
-        // when that has said what it offers (and so what the policy allows).
+        // The page it was made for was left before the call reached it: once,
+        // run it on the new page when that offers the tool (and so the policy
+        // allows it there). One that reached the page may have done its work.
         if (retry && s != nullptr && !outcome && outcome.error().code == rpc_error::kDocumentChanged &&
-            s->focused_tab() == tab_id && WaitsForNewPage(*s, mcp_name)) {
+            field::Bool(outcome.error().data, "notRun").value_or(false) && s->focused_tab() == tab_id &&
+            WaitsForNewPage(*s, mcp_name)) {
           return ParkForNewPage(*s, request_key, mcp_name, reply,
                                 [this, mcp_name, args](Session& again, const std::string& key, Reply r) {
                                   const auto offered_now = OfferedTo(again);

@@ -76,6 +76,9 @@
   const doc = document;
   const nav = navigator;
   const later = (fn, ms) => setT.call(window, fn, ms);
+  const forms = Document.prototype.getElementsByTagName;
+  const getAttr = Element.prototype.getAttribute;
+  const hasAttr = Element.prototype.hasAttribute;
 
   const cut = (s, max) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
   // A tool name in a message: one line, capped.
@@ -221,6 +224,21 @@
     return new ErrorCtor(tail ? tail[1] : m);
   }
 
+  // A declarative form (<form toolname>) without toolautosubmit: the browser
+  // fills it, then waits for the user to review and submit it. The call
+  // answers that once the browser had its moment to fill the form, instead of
+  // holding on until the user acts (or the call's deadline).
+  const PENDING_AFTER_MS = 1000;
+  const PENDING = 'pending form submission: the form is filled and waits for the user to review and submit it — ' +
+    'ask the user to check it and press its submit button';
+  function awaitsUserSubmit(name) {
+    const all = forms.call(doc, 'form');
+    for (let i = 0; i < all.length; i++) {
+      if (getAttr.call(all[i], 'toolname') === name) return !hasAttr.call(all[i], 'toolautosubmit');
+    }
+    return false;
+  }
+
   async function webmcpCall(name, args) {
     const rt = runtime();
     const input = args && typeof args === 'object' && !isArray(args) ? args : {};
@@ -232,6 +250,11 @@
       const tool = isArray(tools) ? tools.find((t) => t?.name === name) : undefined;
       if (!tool) throw new ErrorCtor(`the page has no tool named ${label(name)} any more`);
       try {
+        if (awaitsUserSubmit(name)) {
+          const running = rt.context.executeTool(tool, input);
+          running.catch(() => {}); // settles when the user submits, if ever: nobody waits then
+          return await race.call(PromiseCtor, [running, new PromiseCtor((resolve) => later(() => resolve(PENDING), PENDING_AFTER_MS))]);
+        }
         return await rt.context.executeTool(tool, input);
       } catch (e) {
         // The polyfill without a native context under it parses a JSON string.

@@ -250,5 +250,17 @@ describe("the page's own tools: forms", { timeout: 300_000 }, () => {
       assert.deepEqual(env.web.queriesOf('/book').at(-1), { name: 'Ada', guests: '2', date: '2026-12-24' });
       await tab.waitEval(`location.pathname === '/book'`, 'the tab to show /book');
     });
+
+    it('a call without toolautosubmit fills the form and answers at once that it waits for the user', async (t) => {
+      const tab = await env.open('/declarative-form.html?review', { t });
+      const name = webmcpName(port, await pageIndex(s, tab.tabId), 'book_table');
+      await waitOwnNames(s, [name], 'book_table in tools/list');
+      const before = env.web.queriesOf('/book').length;
+      const r = await s.pageOk(name, { name: 'Grace', guests: 3, date: '2026-12-24' });
+      assert.match(allText(r), /pending form submission/);
+      await tab.waitEval(`document.querySelector('[name=name]').value === 'Grace'`, 'the form filled');
+      assert.equal(env.web.queriesOf('/book').length, before, 'nothing was submitted');
+      assert.equal(await tab.eval('location.pathname'), '/declarative-form.html');
+    });
   });
 });

@@ -317,6 +317,26 @@ TEST_F(OwnToolsTest, ACallWaitsForAToolTheNewPageRegistersLate) {
   EXPECT_EQ(s.inbox.back()["result"]["content"][0]["text"], "added late");
 }
 
+// A call that reached the page may have done its work before the page went
+// (a form sent): it is never sent again, even when the new page has the tool.
+TEST_F(OwnToolsTest, ACallThatReachedThePageBeforeItWentIsNotSentTwice) {
+  settle_ms_ = 600'000;
+  Peer& s = FocusedOnTodo();
+  StartTool(s, 94, kAddTodo, {{"text", "once"}});
+  const Json first = ExtRequest(ext_method::kOwnToolCall);
+  OwnTools(4, Json::array(), "D2");
+  SendExt(rpc::MakeError(first["id"], rpc_error::kDocumentChanged, "document gone"));
+  ASSERT_TRUE(AwaitReply(s, 94));
+  EXPECT_NE(s.inbox.back()["result"]["content"][0]["text"].get<std::string>().find("the page changed"),
+            std::string::npos);
+  OwnTools(4, {OwnTool("add-todo")}, "D2");
+  SeenByHost("marker");
+  for (const auto& m : ext_.inbox) {
+    EXPECT_FALSE(m.value("method", "") == ext_method::kOwnToolCall && m["id"] != first["id"])
+        << "sent again: " << m.dump();
+  }
+}
+
 // The new page reported without the tool: it may still register it late, so
 // the call waits out the settle time, then hears what the page offers.
 TEST_F(OwnToolsTest, ACallWhileTheNewPageSettlesHearsWhenTheToolIsGoneThere) {
@@ -340,11 +360,11 @@ TEST_F(OwnToolsTest, ACallThatFindsItsPageGoneRunsAgainOnTheNewPage) {
   StartTool(s, 92, kAddTodo, {{"text", "x"}});
   const Json first = ExtRequest(ext_method::kOwnToolCall);
   OwnTools(4, Json::array(), "D2");  // the navigation's clear comes before the answer
-  SendExt(rpc::MakeError(first["id"], rpc_error::kDocumentChanged, "document gone"));
+  SendExt(rpc::MakeError(first["id"], rpc_error::kDocumentChanged, "document gone", {{"notRun", true}}));
   OwnTools(4, {OwnTool("add-todo")}, "D2");
   const Json second = ExtRequest(ext_method::kOwnToolCall);
   EXPECT_EQ(second["params"]["documentId"], "D2");
-  SendExt(rpc::MakeError(second["id"], rpc_error::kDocumentChanged, "document gone again"));
+  SendExt(rpc::MakeError(second["id"], rpc_error::kDocumentChanged, "document gone again", {{"notRun", true}}));
   ASSERT_TRUE(AwaitReply(s, 92));
   EXPECT_NE(s.inbox.back()["result"]["content"][0]["text"].get<std::string>().find("the page changed"),
             std::string::npos);

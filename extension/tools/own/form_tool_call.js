@@ -355,7 +355,7 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped) {
   if (aborted) return answer(textResult(account(whyStopped(), done.length ? `filled before: ${done.join(', ')}` : 'nothing was filled', fx.effects), true));
   if (!submits) {
     const sub = submitSel ? ` (selector ${JSON.stringify(submitSel)})` : '';
-    return answer(textResult(account(filled, `not submitted: the page asks the user to submit it — call click on its submit button${sub} to submit`, fx.effects)));
+    return answer(textResult(account(filled, `pending form submission: the page asks the user to review and submit it — ask the user to, or call click on its submit button${sub}`, fx.effects)));
   }
   if (fx.dialog && !how) return answer(textResult(account(filled, fx.effects)));
 

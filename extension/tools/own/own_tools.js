@@ -193,9 +193,13 @@ async function injectIntoOpenTabs() {
 
 // --- owntool.call {tabId, documentId, name, source, arguments} ---------------------
 
-// data.url: where the tab is now, for the host's policy (docs/protocol.md).
-const documentChanged = (url) => new RpcError(ErrorCode.DOCUMENT_CHANGED,
-  `the page changed since its tools were listed${url ? ` (now ${url})` : ''}`, url ? { url } : undefined);
+// data.url: where the tab is now, for the host's policy (docs/protocol.md);
+// data.notRun: the call never reached the page, so the host may send it to
+// the new one — a call that did reach it may have done its work (a form sent)
+// and is never sent twice.
+const documentChanged = (url, { notRun = false } = {}) => new RpcError(ErrorCode.DOCUMENT_CHANGED,
+  `the page changed since its tools were listed${url ? ` (now ${url})` : ''}`,
+  url || notRun ? { ...(url ? { url } : {}), ...(notRun ? { notRun: true } : {}) } : undefined);
 
 // tabId checked, and the tab found (ctx.tab), by page_tool.js.
 async function callOwnTool(tabId, params, ctx) {
@@ -206,7 +210,7 @@ async function callOwnTool(tabId, params, ctx) {
   if (args === null || typeof args !== 'object' || Array.isArray(args)) {
     throw new RpcError(ErrorCode.INVALID_ARGUMENT, 'arguments must be an object');
   }
-  if ((await topDocumentId(tabId)) !== documentId) throw documentChanged(ctx.tab.url);
+  if ((await topDocumentId(tabId)) !== documentId) throw documentChanged(ctx.tab.url, { notRun: true });
   if (source === 'form' || source === 'declarative') return callFormTool(tabId, documentId, name, args, ctx);
   return runWebmcpTool(tabId, documentId, name, args, ctx);
 }
