@@ -13,18 +13,19 @@ import { pageTool } from './stack/page_tool.js';
 import { documentResult } from './stack/results.js';
 import { fenced, redactBody, redactHeaders, redactUrl, secretValues } from './shared/redact.js';
 import { maskSecrets } from './shared/secrets.js';
-import { truncate } from '../worker/read_format.js';
-import { failed, outcome, pageOf, readableSites, sizeText, typeName } from './network_requests.js';
+import { byteSize, truncate } from '../worker/read_format.js';
+import { pageOf } from '../worker/network_log.js';
+import { failed, outcome, readableSites, typeName } from './network_requests.js';
 
 const headerLines = (headers) => (headers?.length ? redactHeaders(headers).map((h) => `${h.name}: ${h.value}`) : ['(none recorded)']);
 
 function bodyLines(title, b, mimeType) {
   if (!b) return [];
   if (b.note) return [`## ${title}`, '', b.note];
-  if (b.dropped) return [`## ${title}`, '', `${sizeText(b.size)}, no longer kept (the tab's bodies passed their budget)`];
-  if (b.binary) return [`## ${title}`, '', `${sizeText(b.size)} of binary data${mimeType ? ` (${mimeType})` : ''}, not shown`];
+  if (b.dropped) return [`## ${title}`, '', `${byteSize(b.size)}, no longer kept (the tab's bodies passed their budget)`];
+  if (b.binary) return [`## ${title}`, '', `${byteSize(b.size)} of binary data${mimeType ? ` (${mimeType})` : ''}, not shown`];
   const extra = b.files?.length ? ` and ${b.files.length} file(s)` : '';
-  const head = `## ${title} (${sizeText(b.size)}${extra}${b.truncated ? `, the first ${sizeText(b.text.length)} shown` : ''}; page data)`;
+  const head = `## ${title} (${byteSize(b.size)}${extra}${b.truncated ? `, the first ${byteSize(b.text.length)} shown` : ''}; page data)`;
   return [head, '', fenced(redactBody(b.text, mimeType))];
 }
 

@@ -7,21 +7,19 @@
 
 import { requestHost } from '../worker/native_port.js';
 import { HostRequest } from '../worker/protocol.js';
+import { pageOf } from '../worker/network_log.js';
 import { requestsOf, responseSize } from '../worker/request_log.js';
 import { sameSite, siteKey } from '../worker/site_key.js';
 import { pageTool } from './stack/page_tool.js';
 import { documentResult } from './stack/results.js';
 import { redactUrl } from './shared/redact.js';
-import { truncate } from '../worker/read_format.js';
+import { byteSize, truncate } from '../worker/read_format.js';
 
 const DEFAULT_LIMIT = 50;
 
 // webRequest's resource types, as a developer names them.
 const TYPE_NAMES = { main_frame: 'document', sub_frame: 'frame', xmlhttprequest: 'fetch', stylesheet: 'css' };
 export const typeName = (type) => TYPE_NAMES[type] ?? type;
-
-export const sizeText = (n) => (n === null || n === undefined ? '? B'
-  : n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`);
 
 export const failed = (e) => !!e.error || e.status >= 400;
 
@@ -31,9 +29,6 @@ export function outcome(e) {
   if (e.status === undefined) return 'pending';
   return String(e.status);
 }
-
-// The page a request was made for: a document is its own; anything else, its initiator's.
-export const pageOf = (e) => (e.type === 'main_frame' ? e.url : e.initiator ?? e.url);
 
 // The sites the entries went to that the policy lets this call's session read:
 // the page's own without asking, each other one asked of the host once.
@@ -58,7 +53,7 @@ export const shownUrl = (e, readable) => (readable.has(siteKey(e.url)) ? redactU
 function line(tabId, e, readable) {
   const time = e.end !== undefined ? `${Math.round(e.end - e.start)} ms` : '…';
   const bytes = e.error ? null : responseSize(tabId, e);
-  const size = bytes === null ? '' : ` ${sizeText(bytes)}`; // no Content-Length, and the debugger was not there
+  const size = bytes === null ? '' : ` ${byteSize(bytes)}`; // no Content-Length, and the debugger was not there
   const flag = failed(e) ? ' FAILED' : '';
   return `- ${e.id} ${e.method} ${outcome(e)}${flag} ${typeName(e.type)}${size} ${time} ${truncate(shownUrl(e, readable), 300)}`;
 }

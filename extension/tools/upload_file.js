@@ -9,6 +9,7 @@
 // The answer names what the input holds now. (docs/page_tools.md)
 
 import { cdp, onCdpEvent } from '../worker/cdp.js';
+import { byteSize } from '../worker/read_format.js';
 import { siteKey } from '../worker/site_key.js';
 import { ToolError } from './stack/errors.js';
 import { pageTool } from './stack/page_tool.js';
@@ -23,8 +24,7 @@ const CHOOSER_WAIT_MS = 2_000;
 // Decoding many megabytes in the page takes a while.
 const PUT_TIMEOUT_MS = 20_000;
 
-const size = (n) => (n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`);
-const listed = (holds) => holds.map((f) => `${f.name} (${size(f.size)})`).join(', ') || 'nothing';
+const listed = (holds) => holds.map((f) => `${f.name} (${byteSize(f.size)})`).join(', ') || 'nothing';
 
 function fitsInput(input, files) {
   if (input.disabled) throw new ToolError(`${input.desc} is disabled — it takes no files now`);

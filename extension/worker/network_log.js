@@ -200,7 +200,7 @@ export function waitNetworkIdle(tabId, { quietMs = 500, signal } = {}) {
 
 // The page a request was made for: a document request is its own page; any
 // other, its initiator's origin (what the policy's site check compares).
-const pageOf = (d) => (d.type === 'main_frame' ? d.url : d.initiator ?? d.url);
+export const pageOf = (d) => (d.type === 'main_frame' ? d.url : d.initiator ?? d.url);
 
 // The tab's failed requests, oldest first, once a restarted worker has its
 // saved ones back; saved before they are shown, so a restart right after an

@@ -32,6 +32,10 @@ export function clock(ms) {
   return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
 }
 
+// A byte count as people read it: 512 B, 1.0 KB, 3.4 MB ("? B" when unknown).
+export const byteSize = (n) => (n === null || n === undefined ? '? B'
+  : n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`);
+
 export function truncate(s, max) {
   s = String(s ?? '');
   return s.length > max ? `${s.slice(0, max)}… [${s.length - max} more chars]` : s;

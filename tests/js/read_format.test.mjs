@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { clock, decodeCursor, encodeCursor, truncate } from '../../extension/worker/read_format.js';
+import { byteSize, clock, decodeCursor, encodeCursor, truncate } from '../../extension/worker/read_format.js';
 
 describe('cursors', () => {
   it('round-trip an object, non-ASCII included', () => {
@@ -25,6 +25,12 @@ describe('cursors', () => {
     assert.equal(decodeCursor(encodeCursor(3)), null); // JSON, but not an object
     assert.equal(decodeCursor(encodeCursor(null)), null);
     assert.equal(decodeCursor(Buffer.from('not json').toString('base64url')), null);
+  });
+});
+
+describe('byteSize', () => {
+  it('reads as bytes, KB or MB, and says when it is unknown', () => {
+    assert.deepEqual([0, 1023, 1024, 1536, 5 * 1024 * 1024, null].map(byteSize), ['0 B', '1023 B', '1.0 KB', '1.5 KB', '5.0 MB', '? B']);
   });
 });
 
