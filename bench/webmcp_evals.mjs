@@ -15,8 +15,15 @@
 // Usage: node bench/webmcp_evals.mjs <webmcp-tools checkout> [buildDir]
 //   BENCH_EVALS_ONLY=pizza-maker,french-bistro  runs only the suites whose name starts so
 //   react-flightsearch is built first in the checkout (npm ci && npm run build) unless
-//   its dist/ exists.
-// Prints per suite: evals passed / total, calls made, bytes the model read; then the failures.
+//   its dist/ exists. Its hook package, use-webmcp-tool 0.2.0, may be missing from the
+//   registry (it is from the one this was written on): BENCH_USE_WEBMCP_TOOL=<dir> names
+//   a package directory (GoogleChromeLabs/use-webmcp-tool's useWebMCP.js + .d.ts with a
+//   package.json naming them) installed in its place.
+// Prints per suite: evals passed / replayed, calls made, bytes the model read,
+// calls that changed nothing, calls to a tool the demo has renamed since the
+// eval set was written (made to the new one), arguments the page's schema requires
+// that the eval left out (added as a model reading that schema would); then
+// the failures.
 import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -39,6 +46,30 @@ if (!checkout || !fs.existsSync(path.join(checkout, 'demos'))) {
 const build = path.resolve(process.argv[3] || process.env.TABBRIDGE_BUILD_DIR || path.join(repo, 'build'));
 const examples = path.join(checkout, 'webmcp-evals/examples');
 
+// The imperative french-bistro does JSON.parse(tool.inputSchema) on what
+// document.modelContext.getTools() gives: a JSON string in the Chrome it was
+// written for, an object in Chromium 156, where that throws ("[object Object]"
+// is not valid JSON) before the page registers its tool — no client can call
+// it. Served with this first in <head>, getTools() gives the schema as text
+// again (and executeTool takes such a tool back), so the demo runs as
+// written; tabbridge's own reading of the list takes either shape
+// (own_tools_main.js schemaOf).
+const SCHEMAS_AS_TEXT = `<script>(() => {
+  const mc = document.modelContext;
+  if (!mc?.getTools || !mc.executeTool) return;
+  const getTools = mc.getTools.bind(mc);
+  const executeTool = mc.executeTool.bind(mc);
+  const given = new Map(); // name -> the browser's own tool object
+  mc.getTools = async () => (await getTools()).map((t) => {
+    given.set(t.name, t);
+    return {
+      name: t.name, title: t.title, description: t.description, annotations: t.annotations,
+      inputSchema: typeof t.inputSchema === 'string' ? t.inputSchema : JSON.stringify(t.inputSchema ?? {}),
+    };
+  });
+  mc.executeTool = (tool, ...rest) => executeTool(given.get(tool?.name) ?? tool, ...rest);
+})();</script>`;
+
 // root: what the suite's server serves ('demos' or a built app); page: its path there.
 const SUITES = [
   { name: 'pizza-maker', root: 'demos', page: '/pizza-maker/index.html', evals: 'pizza-maker/evals.json' },
@@ -52,15 +83,37 @@ const SUITES = [
     name: 'french-bistro ?crossdocument&toolautosubmit&imperative', root: 'demos',
     page: '/french-bistro/index.html?crossdocument&toolautosubmit&imperative', evals: 'french-bistro/evals-toolautosubmit-crossdocument-imperative.json',
   },
-  { name: 'react-flightsearch', root: 'demos/react-flightsearch/dist', spa: true, page: '/', evals: 'travel/evals.json', build: 'demos/react-flightsearch' },
+  {
+    name: 'french-bistro …&imperative, schemas as text', root: 'demos', inject: SCHEMAS_AS_TEXT,
+    page: '/french-bistro/index.html?crossdocument&toolautosubmit&imperative', evals: 'french-bistro/evals-toolautosubmit-crossdocument-imperative.json',
+  },
+  {
+    // Its results page registers listFlights, setFilters and resetFilters from
+    // React effects: those evals start there, on the search the evals'
+    // messages speak of (LON to NYC). searchFlights is on both pages, but only
+    // the search page answers it (the results page's handler never signals
+    // completion, so the page's own tool times out there): a search starts on
+    // the search page, as a user's would.
+    name: 'react-flightsearch', root: 'demos/react-flightsearch/dist', spa: true,
+    page: '/#/results?origin=LON&destination=NYC&tripType=round-trip&outboundDate=2026-01-20&inboundDate=2026-01-27&passengers=1',
+    pageByTool: { searchFlights: '/' },
+    evals: 'travel/evals.json', build: 'demos/react-flightsearch',
+    localDeps: [{ name: 'use-webmcp-tool', env: 'BENCH_USE_WEBMCP_TOOL' }],
+    // The eval set is written against its schema.json (the upstream smoke
+    // runner leaves this suite out), which the page has moved on from: its
+    // filterFlights is the page's setFilters, whose times are [from, to] in
+    // minutes of the day, not {min, max} as "HH:MM".
+    renamed: { filterFlights: { to: 'setFilters', args: filterToSetFilters } },
+  },
 ];
 const only = (process.env.BENCH_EVALS_ONLY || '').split(',').map((s) => s.trim()).filter(Boolean);
 const suites = SUITES.filter((s) => !only.length || only.some((o) => s.name.startsWith(o)));
 
 const MIME = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.jpg': 'image/jpeg', '.webp': 'image/webp', '.ico': 'image/x-icon', '.woff2': 'font/woff2' };
 
-// A static server for `root`; spa: unknown paths answer index.html (a client-side router's).
-async function serve(root, spa) {
+// A static server for `root`; spa: unknown paths answer index.html (a
+// client-side router's); inject: HTML put first in every page's <head>.
+async function serve(root, spa, inject) {
   const server = http.createServer((req, res) => {
     const pathname = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     let file = path.join(root, pathname.endsWith('/') ? `${pathname}index.html` : pathname);
@@ -70,10 +123,25 @@ async function serve(root, spa) {
       file = path.join(root, 'index.html');
     }
     res.writeHead(200, { 'content-type': MIME[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
-    res.end(fs.readFileSync(file));
+    const body = fs.readFileSync(file);
+    res.end(inject && file.endsWith('.html') ? body.toString().replace(/<head[^>]*>/i, (h) => `${h}${inject}`) : body);
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   return { server, origin: `http://127.0.0.1:${server.address().port}` };
+}
+
+// travel/evals.json's filterFlights call as the page's setFilters call.
+function filterToSetFilters(args) {
+  const minutes = (hhmm) => {
+    const [h, m] = String(hhmm).split(':').map(Number);
+    return h * 60 + (m || 0);
+  };
+  const out = { ...args };
+  for (const key of ['departureTime', 'arrivalTime']) {
+    const t = args[key];
+    if (t && typeof t === 'object' && !Array.isArray(t)) out[key] = [t.min ? minutes(t.min) : 0, t.max ? minutes(t.max) : 1439];
+  }
+  return out;
 }
 
 // --- matchers to values -------------------------------------------------------
@@ -148,19 +216,33 @@ try {
     if (suite.build && !fs.existsSync(path.join(checkout, suite.root, 'index.html'))) {
       const dir = path.join(checkout, suite.build);
       console.error(`building ${suite.build} (npm ci && npm run build) …`);
-      execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+      const local = suite.localDeps?.filter((d) => process.env[d.env]) ?? [];
+      if (local.length) {
+        // The registry lacks it: the checkout named in the variable stands in (this edits the demo's package.json and lock).
+        for (const d of local) execFileSync('npm', ['pkg', 'set', `dependencies.${d.name}=file:${path.resolve(process.env[d.env])}`], { cwd: dir });
+        execFileSync('npm', ['install', '--install-links', '--no-audit', '--no-fund'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+      } else {
+        execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+      }
       execFileSync('npm', ['run', 'build'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
     }
-    const served = await serve(path.join(checkout, suite.root), suite.spa);
+    const served = await serve(path.join(checkout, suite.root), suite.spa, suite.inject);
     server = served.server;
     const evals = JSON.parse(fs.readFileSync(path.join(examples, suite.evals), 'utf8'));
-    const row = { suite: suite.name, passed: 0, total: evals.length, calls: 0, read: 0, unchanged: 0 };
+    const row = { suite: suite.name, passed: 0, total: evals.length, calls: 0, read: 0, unchanged: 0, renamed: 0, filled: 0 };
     for (const [i, ev] of evals.entries()) {
       const label = ev.name ?? `#${i + 1} ${ev.messages?.at(-1)?.content ?? ''}`.slice(0, 80);
       const words = (ev.messages ?? []).map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n');
       const wanted = (ev.expectedCall ?? []).filter((c) => !c.optional);
       const fail = (why) => failures.push(`${suite.name} — ${label}: ${why}`);
-      const opened = await call('open_tab', { url: `${served.origin}${suite.page}` });
+      for (const [i, c] of wanted.entries()) {
+        const r = suite.renamed?.[c.functionName];
+        if (!r) continue;
+        wanted[i] = { ...c, functionName: r.to, arguments: r.args(c.arguments ?? {}) };
+        row.renamed++;
+      }
+      const page = suite.pageByTool?.[wanted[0]?.functionName] ?? suite.page;
+      const opened = await call('open_tab', { url: `${served.origin}${page}` });
       const tabId = opened.structuredContent?.tab?.id;
       try {
         // The page's tools, once every one the eval needs is there (a framework registers them late).
@@ -178,6 +260,12 @@ try {
         for (const expected of wanted) {
           const tool = listed.find((t) => t.name === expected.functionName);
           const args = resolve(expected.arguments ?? {}, tool.inputSchema, '', words);
+          // What the page's schema requires and the eval leaves out (an older schema's call): what a model reading this one would add.
+          for (const key of tool.inputSchema?.required ?? []) {
+            if (args[key] !== undefined) continue;
+            args[key] = key === 'inboundDate' && args.outboundDate ? args.outboundDate : sampleFor(tool.inputSchema.properties?.[key], key);
+            row.filled++;
+          }
           const before = await pageHtml();
           const result = tool.mcpName ? await call(tool.mcpName, args) : await call('call_webmcp_tool', { name: tool.name, arguments: args });
           row.calls++;
@@ -210,9 +298,11 @@ try {
   await endBench({ client, browserPid, server, tmp });
 }
 
-console.log('suite'.padEnd(56), 'passed'.padStart(8), 'calls'.padStart(6), 'bytes read'.padStart(11), 'no change'.padStart(10));
+console.log('suite'.padEnd(56), 'passed'.padStart(8), 'calls'.padStart(6), 'bytes read'.padStart(11), 'no change'.padStart(10),
+  'renamed'.padStart(8), 'args added'.padStart(11));
 for (const r of report) {
-  console.log(r.suite.padEnd(56), `${r.passed}/${r.total}`.padStart(8), String(r.calls).padStart(6), String(r.read).padStart(11), String(r.unchanged).padStart(10));
+  console.log(r.suite.padEnd(56), `${r.passed}/${r.total}`.padStart(8), String(r.calls).padStart(6), String(r.read).padStart(11),
+    String(r.unchanged).padStart(10), String(r.renamed).padStart(8), String(r.filled).padStart(11));
 }
 if (failures.length) {
   console.log('\nfailures:');

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { OwnToolLimits } from '../../extension/worker/protocol.js';
-import { capText, cleanTools, normalise } from '../../extension/tools/own/own_tools_checks.js';
+import { callRoute, capText, cleanTools, isFormSource, normalise } from '../../extension/tools/own/own_tools_checks.js';
 import { errorResult } from '../../extension/tools/stack/results.js';
 
 describe('cleanTools', () => {
@@ -138,5 +138,21 @@ describe('capText and errorResult', () => {
 
   it('errorResult is an isError text result', () => {
     assert.deepEqual(errorResult('no'), { content: [{ type: 'text', text: 'no' }], isError: true });
+  });
+});
+
+describe('callRoute', () => {
+  const list = { documentId: 'D1', tools: [{ name: 'book', source: 'native' }, { name: 'search_form', source: 'form' }] };
+
+  it('follows the document\'s latest list: a form the browser took over runs as WebMCP', () => {
+    assert.equal(callRoute(list, 'D1', 'book', 'declarative'), 'native');
+    assert.equal(isFormSource(callRoute(list, 'D1', 'book', 'declarative')), false);
+    assert.equal(callRoute(list, 'D1', 'search_form', 'form'), 'form');
+  });
+
+  it('keeps the call\'s source for another document or a name the list lacks', () => {
+    assert.equal(callRoute(list, 'D2', 'book', 'declarative'), 'declarative');
+    assert.equal(callRoute(list, 'D1', 'gone', 'declarative'), 'declarative');
+    assert.equal(callRoute(undefined, 'D1', 'book', 'form'), 'form');
   });
 });

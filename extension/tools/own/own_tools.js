@@ -14,7 +14,7 @@ import { onTabCrashed } from '../../worker/crash_watch.js';
 import { onTabReplaced, ownToolLists, reportedAt, waitingReports } from '../../worker/tab_state.js';
 import { navGraceWithin, watchTopFrame, withNavigatedTo } from '../shared/navigated_to.js';
 import { errorResult } from '../stack/results.js';
-import { cleanTools, normalise } from './own_tools_checks.js';
+import { callRoute, cleanTools, isFormSource, normalise } from './own_tools_checks.js';
 
 // The page's world lists WebMCP tools; ours finds the forms and relays both.
 const MAIN_SCRIPTS = ['page/own_tools_main.js'];
@@ -211,7 +211,7 @@ async function callOwnTool(tabId, params, ctx) {
     throw new RpcError(ErrorCode.INVALID_ARGUMENT, 'arguments must be an object');
   }
   if ((await topDocumentId(tabId)) !== documentId) throw documentChanged(ctx.tab.url, { notRun: true });
-  if (source === 'form' || source === 'declarative') return callFormTool(tabId, documentId, name, args, ctx);
+  if (isFormSource(callRoute(lists.get(tabId), documentId, name, source))) return callFormTool(tabId, documentId, name, args, ctx);
   return runWebmcpTool(tabId, documentId, name, args, ctx);
 }
 

@@ -1,7 +1,8 @@
 // The page's own tools, checked again in the worker (the page may forge what
 // it reports or returns; docs/protocol.md "The page's own tools"): the tool
 // list a page reported (cleanTools) and what one of its tools answered, made a
-// CallToolResult within the limits (normalise). Pure: no chrome, no state.
+// CallToolResult within the limits (normalise), and which path runs a call
+// (callRoute). Pure: no chrome, no state.
 
 import { OwnToolLimits, cut } from '../../worker/protocol.js';
 
@@ -10,6 +11,18 @@ const MAX_IMAGE_BYTES = 10 * 1024 * 1024; // all images of one answer (base64 ch
 // Image types a model API takes (Claude refuses others, e.g. SVG).
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+export const isFormSource = (source) => source === 'form' || source === 'declarative';
+
+// Where a call goes: the source in the document's latest list (`list`: the
+// tab's {documentId, tools}), else the one the call names. A <form toolname>
+// is ours to run ('declarative') until the browser lists it itself; a call
+// made in between names the old source, while the form is by then the
+// browser's WebMCP tool and ours no longer describes it.
+export function callRoute(list, documentId, name, source) {
+  if (list?.documentId !== documentId) return source;
+  return list.tools.find((t) => t.name === name)?.source ?? source;
+}
 
 // The page said it; check it again here (the page may have forged the event).
 export function cleanTools(raw) {
