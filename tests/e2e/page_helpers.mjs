@@ -302,6 +302,8 @@ function uniqueUrl(url) {
   return u.toString();
 }
 
+const withoutHash = (url) => url.split('#')[0];
+
 /** A tab opened through tabbridge, with its DevTools target for ground truth. */
 export class PageTab {
   constructor(env, tabId, url, target) {
@@ -328,7 +330,7 @@ export class PageTab {
    */
   ready() {
     return this.waitEval(
-      `location.href === ${JSON.stringify(this.url)} && document.readyState === 'complete'`,
+      `location.href.split('#')[0] === ${JSON.stringify(withoutHash(this.url))} && document.readyState === 'complete'`,
       `${this.url} to finish loading`,
     );
   }
@@ -386,15 +388,19 @@ export async function startPageBrowser(h, { name, caps = null, peer = false, ext
    * Opens `pathOrUrl` (a path of the first server, or a URL) in a new tab
    * through open_tab, made unique with a query parameter; waits for its
    * DevTools target and its load. With `t` (a test context) the tab is closed
-   * after the test.
+   * after the test. The tab's `opened` is open_tab's result.
    */
   env.open = async (pathOrUrl, { focus = true, t, waitLoad = true } = {}) => {
     const url = uniqueUrl(pathOrUrl.startsWith('http') ? pathOrUrl : env.web.url(pathOrUrl));
-    const r = await env.s.callOk('open_tab', { url, focus });
-    const target = await waitFor(async () => (await devToolsPages(env.port)).find((p) => p.url === url), {
+    const opened = await env.s.call('open_tab', { url, focus });
+    assert.notEqual(opened.isError, true, `open_tab ${url} failed: ${errorText(opened)}`);
+    const r = opened.structuredContent;
+    // A single-page app may put a route in the hash at once (`#/`): the target is found without it.
+    const target = await waitFor(async () => (await devToolsPages(env.port)).find((p) => withoutHash(p.url) === withoutHash(url)), {
       what: `the DevTools target of ${url}`,
     });
     const tab = new PageTab(env, r.tab.id, url, target);
+    tab.opened = opened; // open_tab's whole result (what the model read)
     t?.after(() => tab.close());
     if (waitLoad) await tab.ready();
     return tab;

@@ -211,6 +211,17 @@ describe('navigate, wait_for, read_page', { timeout: 240_000 }, () => {
       assert.deepEqual(over, [], `no page is longer than maxChars (page lengths ${content.map((c) => c.length)})`);
     });
 
+    it('markdown keeps the text of disclosure buttons (aria-expanded: an accordion\'s questions), not of other buttons', async (t) => {
+      await env.open('/accordion.html', { t });
+      const { text } = await readAll({ mode: 'markdown' });
+      assert.match(text, /^## How do I return a parcel\?$/m, 'an open question, as its heading');
+      assert.match(text, /^Print the label from your order page/m, 'its answer');
+      assert.match(text, /^## When is my refund paid\?$/m, 'a closed question');
+      assert.match(text, /^GET \/orders List the orders$/m, 'a summary made of spans, as one line');
+      assert.doesNotMatch(text, /five working days|No parameters/, 'hidden answers stay out');
+      assert.doesNotMatch(text, /Contact support|More answers/, 'a plain button, and an icon-only one, stay out');
+    });
+
     it('text mode returns the text without markdown headings', async (t) => {
       await env.open('/article.html', { t });
       const { text } = await readAll({ mode: 'text' });

@@ -200,6 +200,11 @@
       'figcaption', 'form', 'fieldset', 'legend', 'details', 'summary', 'address', 'center', 'dialog', 'hgroup',
       'search', 'body', 'html', 'caption', 'dl']);
 
+    // A button that shows and hides a part of the page (aria-expanded: an
+    // accordion's header, an FAQ's question, an API operation's summary) is
+    // content, as a <summary> is; other buttons are controls, left out.
+    const isDisclosure = (el) => el.localName === 'button' && el.hasAttribute('aria-expanded');
+
     function isChrome(el) {
       const tag = el.localName;
       if (tag === 'nav' || tag === 'aside' || tag === 'footer') return true;
@@ -317,9 +322,10 @@
       if (node.nodeType !== 1) return '';
       const el = node;
       const tag = el.localName;
-      if (SKIP.has(tag) || hidden(el)) return '';
+      if ((SKIP.has(tag) && !isDisclosure(el)) || hidden(el)) return '';
       if (auto && el !== root && isChrome(el)) return '';
       switch (tag) {
+        case 'button': return block(oneLine(children(el))); // a disclosure's: what it opens is about
         case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': {
           const t = oneLine(children(el));
           return t ? `\n\n${'#'.repeat(Number(tag[1]))} ${t}\n\n` : '';

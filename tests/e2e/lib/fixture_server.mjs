@@ -8,8 +8,42 @@ import http from 'node:http';
 import path from 'node:path';
 
 import { FIXTURES_DIR, NODE_MODULES_DIR } from './config.mjs';
+import { apiEcho, openApiDocument } from './openapi_fixture.mjs';
 
-const MIME = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css' };
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.jsx': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.png': 'image/png',
+};
+
+/**
+ * The parts of tests/e2e/node_modules the server hands out, each a folder
+ * (ending in /) or a file: real libraries and apps for the real-widget and
+ * real-app tests. Nothing else there (todomvc's own server dependencies, the
+ * SDKs) is served.
+ */
+const SERVED_MODULES = Object.freeze([
+  '@mcp-b/global/',
+  'dropzone/',
+  'sortablejs/',
+  'todomvc/examples/react/',
+  'todomvc/examples/angularjs/',
+  'todomvc/examples/vanillajs/',
+  'todomvc/learn.json', // the apps' common script fetches it for their side bar
+  'swagger-ui-dist/',
+]);
+
+/** [file, root it must stay in] for a /node_modules/ path, or null when it is not served. */
+function servedModuleFile(rel) {
+  if (!/^[\w@./-]+$/.test(rel) || rel.split('/').some((part) => part === '..' || part === '.')) return null;
+  const entry = SERVED_MODULES.find((e) => (e.endsWith('/') ? rel.startsWith(e) && rel.length > e.length : rel === e));
+  if (!entry) return null;
+  const file = path.join(NODE_MODULES_DIR, rel);
+  return [file, entry.endsWith('/') ? path.join(NODE_MODULES_DIR, entry.slice(0, -1)) : path.dirname(file)];
+}
 
 /** Longest a held response (/hold, /slow.html) waits for release() before answering anyway. */
 export const HOLD_MAX_MS = 10_000;
@@ -95,8 +129,11 @@ function multipartFiles(contentType, body) {
  *   /interrupt?to=P&key=K  sends a head whose script navigates to P while the rest is held until release(K)
  *   /search, /book, /subscribe  result pages of the form fixtures (flights, declarative-form,
  *                        late-form); what they received: queriesOf('/search')
- *   /node_modules/<package>/<file>  @mcp-b/global's, dropzone's and sortablejs's files from
- *                        tests/e2e/node_modules (read-only): real libraries for real-widget tests
+ *   /node_modules/<package>/<file>  files of SERVED_MODULES from tests/e2e/node_modules
+ *                        (read-only): @mcp-b/global, dropzone, sortablejs, three TodoMVC builds, swagger-ui-dist
+ *   /openapi.json        openApiDocument(): our own large OpenAPI 3 document (220 operations)
+ *   /api/<anything>      any method: JSON apiEcho() of the request (what swagger-ui's "Try it out" reaches);
+ *                        record.body holds what was sent
  *
  * In .html files `{{NAME}}` is replaced by `vars.NAME` (vars is mutable: set
  * PEER_ORIGIN once the other server is up); unknown names are left alone.
@@ -177,6 +214,12 @@ export async function startFixtureServer({ vars = {} } = {}) {
       record.files = multipartFiles(req.headers['content-type'], await readBytes(req));
       return html(200, 'Uploaded', `<h1 id="uploaded">Uploaded ${record.files.length}</h1>`);
     }
+    if (pathname.startsWith('/api/')) {
+      record.body = await readBody(req);
+      const echo = apiEcho({ method: req.method, pathname, query: record.query, body: record.body, authorization: req.headers.authorization });
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(echo));
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405).end();
       return;
@@ -234,8 +277,15 @@ export async function startFixtureServer({ vars = {} } = {}) {
     if (pathname === '/subscribe') {
       return html(200, 'Subscribed', `<h1 id="subscribed">Subscribed ${escapeHtml(searchParams.get('email') ?? '')}</h1>`);
     }
-    if ((m = /^\/node_modules\/((@mcp-b\/global|dropzone|sortablejs)\/[\w./-]+)$/.exec(pathname)) && !m[1].includes('..')) {
-      return sendFile(req, res, path.join(NODE_MODULES_DIR, m[1]), {}, path.join(NODE_MODULES_DIR, m[2]));
+    if (pathname.startsWith('/node_modules/')) {
+      const served = servedModuleFile(pathname.slice('/node_modules/'.length));
+      if (!served) return html(404, 'Not found', '<h1>not served</h1>');
+      return sendFile(req, res, served[0], {}, served[1]);
+    }
+    if (pathname === '/openapi.json') {
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end(req.method === 'HEAD' ? undefined : JSON.stringify(openApiDocument()));
+      return;
     }
     if (pathname === '/no-content') {
       res.writeHead(204, { 'cache-control': 'no-store' }).end();
