@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -286,10 +287,64 @@ bool HasType(const Json& value, std::string_view type) {
   if (type == "integer") return field::AsInt(value).has_value();
   if (type == "array") return value.is_array();
   if (type == "object") return value.is_object();
+  if (type == "null") return value.is_null();
   return true;
 }
 
-std::expected<void, std::string> CheckValue(const std::string& path, const Json& schema, const Json& value) {
+// Page-written schemas nest anyOf at will: parts deeper than this go
+// unchecked (the page checks its own arguments) rather than risk the stack.
+constexpr int kMaxSchemaDepth = 32;
+
+std::expected<void, std::string> CheckValue(const std::string& path, const Json& schema, const Json& value,
+                                            int depth = 0);
+
+// The constants of an anyOf made only of {const} forms (descriptions aside), else none.
+std::optional<Json> ConstChoices(const Json& forms) {
+  Json choices = Json::array();
+  for (const auto& form : forms) {
+    if (!form.is_object() || !form.contains("const")) return std::nullopt;
+    for (const auto& [key, unused] : form.items()) {
+      if (key != "const" && key != "description" && key != "title" && key != "type") return std::nullopt;
+    }
+    choices.push_back(form["const"]);
+  }
+  return choices;
+}
+
+// anyOf and oneOf (taken as "at least one", as a client need not be stricter
+// than the page): the value fits one of the forms.
+std::expected<void, std::string> CheckForms(const std::string& path, const Json& schema, const Json& value, int depth) {
+  const std::string what = path.empty() ? "the arguments" : path;
+  for (const char* key : {"anyOf", "oneOf"}) {
+    const auto forms = schema.find(key);
+    if (forms == schema.end() || !forms->is_array() || forms->empty()) continue;
+    std::string why;
+    bool fits = false;
+    for (const auto& form : *forms) {
+      if (!form.is_object()) return {};  // a form we cannot read: not ours to refuse
+      auto ok = CheckValue(path, form, value, depth + 1);
+      if (ok) {
+        fits = true;
+        break;
+      }
+      why += (why.empty() ? "" : "; or ") + ok.error();
+    }
+    if (fits) continue;
+    if (const auto choices = ConstChoices(*forms))
+      return std::unexpected(what + " must be one of " + rpc::Dump(*choices));
+    constexpr std::size_t kMaxWhyChars = 400;  // one line a model reads, not every branch in full
+    if (why.size() > kMaxWhyChars) why = why.substr(0, kMaxWhyChars) + "…";
+    return std::unexpected(what + " fits none of its " + std::string(key) + " forms: " + why);
+  }
+  return {};
+}
+
+std::expected<void, std::string> CheckValue(const std::string& path, const Json& schema, const Json& value, int depth) {
+  if (depth > kMaxSchemaDepth || !schema.is_object()) return {};
+  if (auto ok = CheckForms(path, schema, value, depth); !ok) return ok;
+  if (const auto constant = schema.find("const"); constant != schema.end() && value != *constant) {
+    return std::unexpected((path.empty() ? "the arguments" : path) + " must be " + rpc::Dump(*constant));
+  }
   if (const auto type = schema.find("type"); type != schema.end()) {
     const Json types = type->is_array() ? *type : Json::array({*type});
     const bool ok = std::ranges::any_of(
@@ -335,7 +390,7 @@ std::expected<void, std::string> CheckValue(const std::string& path, const Json&
     for (const auto& [key, item] : value.items()) {
       const std::string item_path = path.empty() ? key : path + "." + key;
       if (const auto property = properties.find(key); property != properties.end()) {
-        if (auto ok = CheckValue(item_path, *property, item); !ok) return ok;
+        if (auto ok = CheckValue(item_path, *property, item, depth + 1); !ok) return ok;
       } else if (const auto extra = schema.find("additionalProperties"); extra != schema.end() && *extra == false) {
         std::string known;
         for (const auto& [name, unused] : properties.items()) known += (known.empty() ? "" : ", ") + name;
@@ -355,7 +410,7 @@ std::expected<void, std::string> CheckValue(const std::string& path, const Json&
     }
     if (const auto items = schema.find("items"); items != schema.end() && items->is_object()) {
       for (std::size_t i = 0; i < value.size(); ++i) {
-        if (auto ok = CheckValue(path + "[" + std::to_string(i) + "]", *items, value[i]); !ok) return ok;
+        if (auto ok = CheckValue(path + "[" + std::to_string(i) + "]", *items, value[i], depth + 1); !ok) return ok;
       }
     }
   }

@@ -55,6 +55,12 @@ bool IsInvisibleOrControl(char32_t cp) {
          cp == 0xfeff;                                            // BOM / zero-width no-break space
 }
 
+// What an emoji ZWJ sequence joins (👩‍🚀, ❤️‍🔥, 🏳️‍🌈): pictographs, dingbats
+// and the variation selector that makes one an emoji.
+bool IsEmojiPart(char32_t cp) {
+  return (cp >= 0x1f000 && cp <= 0x1faff) || (cp >= 0x2600 && cp <= 0x27bf) || cp == 0xfe0f;
+}
+
 bool IsSpace(char32_t cp) {
   return cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' || cp == '\f' || cp == '\v' || cp == 0xa0 ||
          cp == 0x2028 || cp == 0x2029;  // line and paragraph separators: no new line in a one-line text
@@ -165,9 +171,11 @@ std::string FormName(std::string_view suggested, const std::set<std::string>& ta
 }
 
 std::string CleanText(std::string_view text, std::size_t max_chars) {
+  constexpr char32_t kZeroWidthJoiner = 0x200d;
   std::string out;
   std::size_t chars = 0;
   bool space = false;
+  char32_t last = 0;  // the last code point kept
   for (std::size_t i = 0; i < text.size();) {
     const std::size_t start = i;
     const char32_t cp = NextCodePoint(text, i);
@@ -175,7 +183,14 @@ std::string CleanText(std::string_view text, std::size_t max_chars) {
       space = !out.empty();
       continue;
     }
-    if (IsInvisibleOrControl(cp)) continue;
+    // A zero-width joiner is kept only inside an emoji sequence, where it
+    // hides no text (an enum of emoji must reach the model as the page wrote it).
+    const bool joins_emoji = cp == kZeroWidthJoiner && !space && IsEmojiPart(last) && i < text.size() && [&] {
+      std::size_t next = i;
+      return IsEmojiPart(NextCodePoint(text, next));
+    }();
+    if (IsInvisibleOrControl(cp) && !joins_emoji) continue;
+    last = cp;
     if (chars + (space ? 1 : 0) + 1 > max_chars) {
       // Make room for the ellipsis within max_chars, one code point at a time.
       while (chars + 1 > max_chars && !out.empty()) {

@@ -115,6 +115,15 @@ TEST(CleanText, MakesOneLineWithoutInvisibleCharacters) {
 }
 
 // Issue 17: what hides text from the user who reads the transcript.
+TEST(CleanText, KeepsTheJoinerOfAnEmojiSequenceOnly) {
+  EXPECT_EQ(CleanText("\U0001F469\u200D\U0001F680", 100), "\U0001F469\u200D\U0001F680");      // woman astronaut
+  EXPECT_EQ(CleanText("\u2764\uFE0F\u200D\U0001F525", 100), "\u2764\uFE0F\u200D\U0001F525");  // heart on fire
+  EXPECT_EQ(CleanText("a\u200Db", 100), "ab");
+  EXPECT_EQ(CleanText("\U0001F469\u200Dx", 100), "\U0001F469x");
+  EXPECT_EQ(CleanText("\u200D\U0001F680", 100), "\U0001F680");
+  EXPECT_EQ(CleanText("\U0001F469\u200D", 100), "\U0001F469");
+}
+
 TEST(CleanText, DropsTagCharactersSeparatorsAndOtherInvisibles) {
   // "ok" + tag characters spelling "ignore" + RLO + LS + PS + word joiner + soft hyphen.
   const std::string hidden = "ok\U000E0069\U000E0067\U000E006E\u202Eevil\u2028next\u2029line\u2060x\u00ADy";

@@ -200,5 +200,57 @@ TEST(ToolCatalog, TheExtensionsCatalogNamesTheSessionCapabilityOfEachTool) {
       << js;
 }
 
+// The page's own tools bring schemas with const, anyOf and oneOf (WebMCP
+// apps written with zod and the like); a call is checked against them too.
+Json PageTool(Json input_schema) { return {{"name", "page_tool"}, {"inputSchema", std::move(input_schema)}}; }
+
+TEST(CheckArguments, HoldsAValueToItsConst) {
+  const Json tool = PageTool({{"type", "object"}, {"properties", {{"kind", {{"const", "pickup"}}}}}});
+  EXPECT_TRUE(tools::CheckArguments(tool, {{"kind", "pickup"}}));
+  auto bad = tools::CheckArguments(tool, {{"kind", "drone"}});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error(), "kind must be \"pickup\"");
+}
+
+TEST(CheckArguments, AnAnyOfOfConstantsNamesThemAll) {
+  const Json method = {{"anyOf", {{{"const", "pickup"}, {"description", "at the shop"}}, {{"const", "courier"}}}}};
+  const Json tool = PageTool({{"type", "object"}, {"properties", {{"method", method}}}});
+  EXPECT_TRUE(tools::CheckArguments(tool, {{"method", "courier"}}));
+  auto bad = tools::CheckArguments(tool, {{"method", "drone"}});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error(), "method must be one of [\"pickup\",\"courier\"]");
+}
+
+TEST(CheckArguments, AnyOfAndOneOfTakeAValueThatFitsOneForm) {
+  const Json forms = {{{"type", "string"}},
+                      {{"type", "object"}, {"required", {"lat"}}, {"properties", {{"lat", {{"type", "number"}}}}}}};
+  for (const char* key : {"anyOf", "oneOf"}) {
+    const Json tool = PageTool({{"type", "object"}, {"properties", {{"where", {{key, forms}}}}}});
+    EXPECT_TRUE(tools::CheckArguments(tool, {{"where", "Paris"}})) << key;
+    EXPECT_TRUE(tools::CheckArguments(tool, {{"where", {{"lat", 48.8}}}})) << key;
+    auto bad = tools::CheckArguments(tool, {{"where", {{"lon", 2.3}}}});
+    ASSERT_FALSE(bad) << key;
+    EXPECT_EQ(bad.error(), "where fits none of its " + std::string(key) +
+                               " forms: where must be a string, not an object ({\"lon\":2.3}); or missing required "
+                               "argument where.lat");
+  }
+}
+
+TEST(CheckArguments, NullIsATypeOfItsOwn) {
+  const Json slot = {{"anyOf", {{{"type", "string"}}, {{"type", "null"}}}}};
+  const Json tool = PageTool({{"type", "object"}, {"properties", {{"slot", slot}}}});
+  EXPECT_TRUE(tools::CheckArguments(tool, {{"slot", nullptr}}));
+  EXPECT_TRUE(tools::CheckArguments(tool, {{"slot", "18:30"}}));
+  EXPECT_FALSE(tools::CheckArguments(tool, {{"slot", 7}}));
+}
+
+TEST(CheckArguments, LeavesFormsItCannotReadAndVeryDeepSchemasToThePage) {
+  EXPECT_TRUE(tools::CheckArguments(PageTool({{"type", "object"}, {"properties", {{"x", {{"anyOf", {1, 2}}}}}}}),
+                                    {{"x", "anything"}}));
+  Json deep = {{"type", "string"}};
+  for (int i = 0; i < 200; ++i) deep = {{"anyOf", {deep}}};
+  EXPECT_TRUE(tools::CheckArguments(PageTool({{"type", "object"}, {"properties", {{"x", deep}}}}), {{"x", 5}}));
+}
+
 }  // namespace
 }  // namespace tb

@@ -180,7 +180,12 @@ function requestSubmitInPage(formSel) {
 
 // ---- the call ------------------------------------------------------------------
 
-export async function callFormTool(tabId, documentId, name, args, { signal, deadline = Infinity } = {}) {
+// What callFormTool answers, with {declarative: true}, when the page has no
+// such form of ours: the browser lists the <form toolname> itself since, and
+// the call is its WebMCP tool's (own_tools.js). Nothing was filled.
+export const NOT_OUR_FORM = Symbol('not our form');
+
+export async function callFormTool(tabId, documentId, name, args, { signal, deadline = Infinity, declarative = false } = {}) {
   // Gives up at the call's deadline (signal, from native_port.js) as a cancel
   // does; a short margin first, so the answer says what was done.
   const ownDeadline = AbortSignal.timeout(Math.max(0, Math.min(deadline - Date.now() - 500,
@@ -189,7 +194,8 @@ export async function callFormTool(tabId, documentId, name, args, { signal, dead
   const secrets = new Set(); // password values: masked in whatever we answer
   const whyStopped = () => (stop.reason?.name === 'TimeoutError' ? 'gave up at the deadline' : 'cancelled');
   try {
-    return mask(await run(tabId, documentId, name, args ?? {}, stop, secrets, whyStopped), secrets);
+    const r = await run(tabId, documentId, name, args ?? {}, stop, secrets, whyStopped, declarative);
+    return r === NOT_OUR_FORM ? r : mask(r, secrets);
   } catch (e) {
     if (e instanceof RpcError && (e.code === ErrorCode.TAB_NOT_FOUND || e.code === ErrorCode.DOCUMENT_CHANGED)) throw e;
     if (e instanceof DocumentGone) return textResult(`the page navigated away before the form ${toolLabel(name)} was done`, true);
@@ -201,7 +207,7 @@ export async function callFormTool(tabId, documentId, name, args, { signal, dead
 // GET form puts them in the query), in a validation message (secrets.js).
 const mask = maskSecrets;
 
-async function run(tabId, documentId, name, args, signal, secrets, whyStopped) {
+async function run(tabId, documentId, name, args, signal, secrets, whyStopped, declarative) {
   await getTab(tabId);
   const changed = () => new RpcError(ErrorCode.DOCUMENT_CHANGED, `the page changed: document ${documentId} is no longer the tab's page`);
   if ((await topDocumentId(tabId)) !== documentId) throw changed();
@@ -215,6 +221,7 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped) {
     throw e;
   }
   const t = d?._target;
+  if (!d && declarative) return NOT_OUR_FORM;
   if (!d || (d.source !== 'form' && d.source !== 'declarative') || !t || typeof t.form !== 'string' || typeof t.params !== 'object' || !t.params) {
     return textResult(`the page no longer has the form ${toolLabel(name)}`, true);
   }

@@ -6,7 +6,7 @@
 
 import { Deadlines, ErrorCode, Event, Method, OwnToolLimits, RpcError, cut, toolLabel } from '../../worker/protocol.js';
 import { onConnected, registerHandler, sendEvent } from '../../worker/native_port.js';
-import { callFormTool } from './form_tool_call.js';
+import { NOT_OUR_FORM, callFormTool } from './form_tool_call.js';
 import { chromeErrorKind, tabGone } from '../stack/errors.js';
 import { pageTool } from '../stack/page_tool.js';
 import { getTab, topDocumentId } from '../stack/tab.js';
@@ -211,7 +211,11 @@ async function callOwnTool(tabId, params, ctx) {
     throw new RpcError(ErrorCode.INVALID_ARGUMENT, 'arguments must be an object');
   }
   if ((await topDocumentId(tabId)) !== documentId) throw documentChanged(ctx.tab.url, { notRun: true });
-  if (isFormSource(callRoute(lists.get(tabId), documentId, name, source))) return callFormTool(tabId, documentId, name, args, ctx);
+  const route = callRoute(lists.get(tabId), documentId, name, source);
+  if (isFormSource(route)) {
+    const r = await callFormTool(tabId, documentId, name, args, { ...ctx, declarative: route === 'declarative' });
+    if (r !== NOT_OUR_FORM) return r;
+  }
   return runWebmcpTool(tabId, documentId, name, args, ctx);
 }
 
