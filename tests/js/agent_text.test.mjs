@@ -17,6 +17,11 @@ describe('collapse', () => {
     assert.equal(collapse(undefined), '');
     assert.equal(collapse(12), '12');
   });
+  it('drops what shows nothing (swagger-ui puts U+200B in its arrows) and bidi controls; keeps joiners', () => {
+    assert.equal(collapse('get\u200b/pets\u200b/{id}'), 'get/pets/{id}');
+    assert.equal(collapse('\ufeffa\u00adb\u2060c\u202ed\u2066e\u{e0041}'), 'abcde');
+    assert.equal(collapse('👩\u200d🚀 می\u200cخواهم'), '👩\u200d🚀 می\u200cخواهم');
+  });
 });
 
 describe('cut', () => {

@@ -8,7 +8,12 @@
 (function (agent) {
   'use strict';
 
-  const collapse = (s) => String(s ?? '').replace(/\s+/g, ' ').trim();
+  // Characters that show nothing but cost bytes, or reorder what is shown:
+  // zero-width space, soft hyphen, direction marks, embeddings and isolates,
+  // word joiners, BOM, tag characters. Joiners (U+200C/D) stay: Indic and
+  // Persian words and emoji sequences need them.
+  const INVISIBLE = /[\u00ad\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|\udb40[\udc00-\udc7f]/g;
+  const collapse = (s) => String(s ?? '').replace(INVISIBLE, '').replace(/\s+/g, ' ').trim();
   const cut = (s, max) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
   const quote = (s) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 
