@@ -10,7 +10,7 @@
 
   const collapse = (s) => String(s ?? '').replace(/\s+/g, ' ').trim();
   const cut = (s, max) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
-  const quote = (s) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  const quote = (s) => (/["\\]/.test(s) ? `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"` : `"${s}"`);
 
   agent.text = { collapse, cut, quote, NAME_MAX: 80, VALUE_MAX: 80, TEXT_MAX: 160 };
 })(globalThis.__tabbridgeAgent ??= {});
