@@ -2,7 +2,13 @@
 // tools"). The top frame's agent walks its document, same-origin iframes and
 // shadow roots; each cross-origin iframe is a placeholder that is filled by
 // running the agent in that frame (its refs get the frame's prefix, f1e3).
-// Long results are paged: the cursor points into the cached line list.
+// Long results are paged: the cursor points into the cached line list. The
+// first page of a page too long for one answer is its overview instead: the
+// outline and what is on screen (shared/snapshot_overview.js); the cursor it
+// hands out starts the whole list, in document order, at its first line. On
+// a page of more elements than maxChars / 2 the agents walk only what the
+// overview shows (page/agent/snapshot.js "overview"): that first answer
+// costs what the screen holds, and the cursor's first page walks it all.
 
 import { dialogOf, describeDialog } from '../worker/dialogs.js';
 import { snapshotCache } from '../worker/tab_state.js';
@@ -12,6 +18,7 @@ import { textResult } from './stack/results.js';
 import { getTab } from './stack/tab.js';
 import { framePrefix, runAgent, runAgentFrames } from './shared/targets.js';
 import { noteNext } from './shared/refs.js';
+import { overview } from './shared/snapshot_overview.js';
 import { PAGE_TOOLS } from '../worker/tool_catalog.js';
 import { READ_LOAD_WAIT_MS, topDocumentParsed } from '../worker/page_load.js';
 
@@ -19,7 +26,7 @@ const DEFAULT_MAX_CHARS = PAGE_TOOLS.snapshot.defaults.maxChars;
 const MAX_FRAMES = 40;
 const SNAPSHOT_TIMEOUT_MS = 10000;
 
-const cache = snapshotCache; // tabId -> {id, lines} (tab_state.js drops it with the tab)
+const cache = snapshotCache; // tabId -> {id, lines, onScreen, viewport, partial} (tab_state.js drops it with the tab)
 let snapCounter = 0;
 
 const withPrefix = (line, prefix) => (prefix ? line.replace(/\[ref=(e\d+)\]/g, `[ref=${prefix}$1]`) : line);
@@ -28,8 +35,12 @@ const withPrefix = (line, prefix) => (prefix ? line.replace(/\[ref=(e\d+)\]/g, `
 // answer {inline}: their parent walks them). Then each cross-origin frame
 // announces itself to its parent window, and each parent tells which of its
 // <iframe> placeholders the announcement came from.
-async function fullSnapshot(tabId) {
-  const results = await runAgentFrames(tabId, 'all', 'snapshot', {}, { timeoutMs: SNAPSHOT_TIMEOUT_MS });
+// overview: walk only what the overview shows in documents of more elements.
+// -> {lines, onScreen: indexes of the lines on screen, viewport: the top
+// frame's scroll, partial: whether some agent left parts out}
+async function fullSnapshot(tabId, overview = 0) {
+  const args = overview ? { overview } : {};
+  const results = await runAgentFrames(tabId, 'all', 'snapshot', args, { timeoutMs: SNAPSHOT_TIMEOUT_MS });
   const byFrame = new Map();
   for (const { frameId, result } of results) {
     if (result && Array.isArray(result.items)) {
@@ -60,26 +71,44 @@ async function fullSnapshot(tabId) {
     }));
   }
   const seen = new Set();
+  // -> {lines, onScreen} of one frame, its child frames' lines in place
+  // (theirs on screen only where the <iframe> is).
   const assemble = async (frameId) => {
     seen.add(frameId);
     const prefix = await framePrefix(tabId, frameId);
+    const { items, view = [] } = byFrame.get(frameId);
+    const shown = new Set(view);
     const lines = [];
-    for (const it of byFrame.get(frameId).items) {
+    const onScreen = [];
+    for (let i = 0; i < items.length; i++) {
+      const it = items[i];
       if (typeof it === 'string') {
-        lines.push(withPrefix(it, prefix));
+        if (shown.has(i)) onScreen.push(lines.length);
+        lines.push(prefix ? withPrefix(it, prefix) : it);
         continue;
       }
       const child = children.get(`${frameId}:${it.frameRef}`);
       if (child === undefined || seen.has(child) || !byFrame.has(child) || seen.size > MAX_FRAMES) continue;
       const sub = await assemble(child);
-      if (!sub.length) continue;
+      if (!sub.lines.length) continue;
       lines.push(withPrefix(it.head, prefix));
       const pad = '  '.repeat(it.depth);
-      for (const l of sub) lines.push(pad + l);
+      if (it.inView) for (const j of sub.onScreen) onScreen.push(lines.length + j);
+      for (const l of sub.lines) lines.push(pad + l);
     }
-    return lines;
+    return { lines, onScreen };
   };
-  return assemble(0);
+  const partial = [...byFrame.values()].some((r) => r.pruned);
+  return { ...await assemble(0), viewport: top.viewport, partial };
+}
+
+const thousands = (n) => n.toLocaleString('en-US');
+
+// Where the screen is on the page, for the overview's head.
+function screenAt(viewport) {
+  if (!viewport || !(viewport.height > viewport.h)) return '';
+  const { y, h, height } = viewport;
+  return ` (y ${thousands(y)}-${thousands(Math.min(y + h, height))} of ${thousands(height)} px)`;
 }
 
 function parseCursor(cursor) {
@@ -97,35 +126,50 @@ async function snapshot(tabId, { maxChars = DEFAULT_MAX_CHARS, cursor } = {}) {
   if (dialog) {
     return `${head}dialog: ${describeDialog(dialog)} is open and blocks the page — call handle_dialog\n`;
   }
-  let lines;
-  let id;
+  let snap;
   let offset = 0;
   if (cursor !== undefined) {
     const c = parseCursor(cursor);
     if (!c) throw new ToolError(`bad cursor "${cursor}" — pass the cursor a snapshot returned, or none`);
     offset = c.offset;
     const cached = cache.get(tabId);
-    if (cached && cached.id === c.id) ({ lines, id } = cached);
+    // An overview that left parts out is walked whole for its cursor.
+    if (cached && cached.id === c.id && !cached.partial) snap = cached;
   }
-  if (!lines) {
-    lines = await fullSnapshot(tabId);
-    id = ++snapCounter;
-    cache.set(tabId, { id, lines });
+  if (!snap) {
+    snap = { id: ++snapCounter, ...await fullSnapshot(tabId, cursor === undefined ? Math.floor(maxChars / 2) : 0) };
+    cache.set(tabId, snap);
   }
-  if (!lines.length) lines = ['- (no visible content)'];
+  const { id } = snap;
+  const lines = snap.lines.length ? snap.lines : ['- (no visible content)'];
   if (offset >= lines.length) throw new ToolError(`cursor is past the end (${lines.length} lines) — take a new snapshot`);
-  let size = head.length;
+  if (cursor === undefined) {
+    const total = lines.reduce((n, l) => n + l.length + 1, head.length);
+    if (snap.partial || total > maxChars - 80) return overviewPage(head, snap, maxChars);
+  }
+  const n = lines.length;
+  const range = (end) => (offset > 0 ? `(lines ${offset + 1}-${end} of ${n})\n` : '');
+  const more = (end) => (end < n ? `(${n - end} more lines — call snapshot with cursor "s${id}:${end}")\n` : '');
+  // Room for the lines: maxChars less the head, and the range and cursor lines at their longest.
+  const room = maxChars - head.length - range(n).length - more(n - 1).length - String(n).length;
+  let size = 0;
   let end = offset;
-  while (end < lines.length && (end === offset || size + lines[end].length + 1 <= maxChars - 80)) {
+  while (end < n && (end === offset || size + lines[end].length + 1 <= room)) {
     size += lines[end].length + 1;
     end++;
   }
-  if (offset > 0) head += `(lines ${offset + 1}-${end} of ${lines.length})\n`;
-  let text = head + lines.slice(offset, end).join('\n') + '\n';
-  if (end < lines.length) {
-    text += `(${lines.length - end} more lines — call snapshot with cursor "s${id}:${end}")\n`;
-  }
-  return text;
+  return head + range(end) + lines.slice(offset, end).join('\n') + '\n' + more(end);
+}
+
+// The first page of a page too long for maxChars: its outline and what is on
+// screen; the cursor starts the whole page in document order.
+function overviewPage(head, { id, lines, onScreen, viewport, partial }, maxChars) {
+  const count = partial ? '' : `, ${thousands(lines.length)} lines`;
+  const more = `(the whole page${count} in document order: call snapshot with cursor "s${id}:0"; or scroll and snapshot again)\n`;
+  const intro = `(a long page: this first part shows its landmarks, headings and what is on screen${screenAt(viewport)}; … marks lines left out)\n`;
+  const cutNote = '(what is on screen and the outline did not all fit in maxChars: the cursor has it all)\n';
+  const shown = overview(lines, onScreen, maxChars - head.length - intro.length - more.length - cutNote.length);
+  return `${head}${intro}${shown.lines.join('\n')}\n${shown.cut ? cutNote : ''}${more}`;
 }
 
 // It can do without the debugger (a tab DevTools holds): the agent runs through chrome.scripting.

@@ -36,7 +36,7 @@ export const requestsInFlight = tabMap();
 export const mainFrameResponses = tabMap();
 // request_log.js: tabId -> the requests of the tab's current document ({list, byId, cdp, bodyChars}).
 export const requestLogs = tabMap();
-// tools/snapshot.js: tabId -> {id, lines}, the last snapshot's lines (its cursor pages through them).
+// tools/snapshot.js: tabId -> {id, lines, onScreen, viewport}, the last snapshot (its cursor pages through its lines).
 export const snapshotCache = tabMap();
 // tools/shared/refs.js: tabId -> {next, frames: {frameId: idx}, nextFrame} (also saved: refs.js).
 export const refCounters = tabMap();

@@ -35,8 +35,8 @@ describe('nameOf', () => {
 
   it('a field: its labels without the field\'s own content, else placeholder or title', () => {
     const field = h('select');
-    const label = h('label', {}, [text('Country '), field]);
-    field.labels = [label];
+    const label = h('label', {}, [text('Country '), field], { control: field });
+    Object.assign(field, { labels: [label], closest: (sel) => (sel === 'label' ? label : null) });
     assert.equal(nameOf(field, 'combobox').name, 'Country');
     assert.equal(nameOf(h('input', { placeholder: 'Search…' }), 'textbox').name, 'Search…');
     assert.equal(nameOf(h('input', { type: 'file' }), 'button').name, 'Choose file');
@@ -74,5 +74,32 @@ describe('hrefOf', () => {
   it('javascript: links and no href show nothing', () => {
     assert.equal(hrefOf(link('javascript:void 0'), here), '');
     assert.equal(hrefOf(h('a'), here), '');
+  });
+});
+
+// dom.js labelsOf: what el.labels lists, without el.labels (Blink walks the
+// whole document for it at every call).
+describe('labelsOf', () => {
+  const { labelsOf } = loadAgent({ globals: { queueMicrotask } }).agent.dom;
+  const page = (labels) => ({ querySelectorAll: (sel) => (sel === 'label[for]' ? labels : []) });
+
+  it('the wrapping label and the labels whose for= names the field, in document order', () => {
+    const field = h('input', { id: 'mail' }, [], { id: 'mail' });
+    // byFor comes first in the document (compareDocumentPosition: 2 preceding, 4 following).
+    const wrap = h('label', {}, [field], { control: field, compareDocumentPosition: () => 2 });
+    const byFor = h('label', { for: 'mail' }, [text('E-mail')], { control: field, compareDocumentPosition: () => 4 });
+    const other = h('label', { for: 'name' }, [text('Name')], { control: null });
+    Object.assign(field, { closest: (sel) => (sel === 'label' ? wrap : null), getRootNode: () => page([byFor, other]) });
+    assert.deepEqual([...labelsOf(field)], [byFor, wrap]);
+  });
+
+  it('not a wrapping label that names another field, nor what cannot have labels', () => {
+    const field = h('input');
+    const elsewhere = h('input');
+    const wrap = h('label', { for: 'x' }, [field], { control: elsewhere });
+    field.closest = (sel) => (sel === 'label' ? wrap : null);
+    assert.equal(labelsOf(field).length, 0);
+    assert.equal(labelsOf(h('input', { type: 'hidden' })).length, 0);
+    assert.equal(labelsOf(h('div')).length, 0);
   });
 });

@@ -43,7 +43,8 @@ describe('reaches', () => {
     const inner = box('span', {}, [text('Go')]);
     const button = box('button', {}, [inner]);
     const label = box('label');
-    const field = box('input', {}, [], { labels: [label] });
+    const field = box('input', {}, [], { labels: [label], closest: (sel) => (sel === 'label' ? label : null) });
+    label.control = field;
     assert.ok(reaches(button, button));
     assert.ok(reaches(button, inner));
     assert.ok(reaches(field, label));

@@ -5,7 +5,7 @@
   'use strict';
 
   const { collapse, cut, quote, NAME_MAX } = agent.text;
-  const { SKIP, inputType, shadowOf, styleOf } = agent.dom;
+  const { SKIP, inputType, labelsOf, shadowOf, styleOf } = agent.dom;
   const { NAME_FROM_CONTENT, roleOf } = agent.roles;
 
   // Visible text of a subtree (flat tree, open and closed shadow roots), capped.
@@ -52,14 +52,16 @@
       const sr = node.nodeType === 1 ? shadowOf(node) : null;
       const kids = sr ? sr.childNodes : node.localName === 'slot' && node.assignedNodes().length ? node.assignedNodes() : node.childNodes;
       for (const k of kids) walk(k);
-      if (node.nodeType === 1 && !styleOf(node).display.startsWith('inline')) out += ' ';
+      if (node.nodeType === 1 && node !== root && !styleOf(node).display.startsWith('inline')) out += ' ';
     };
     walk(root);
     return collapse(out);
   }
 
   function byIds(el, attr) {
-    const ids = (el.getAttribute(attr) || '').trim().split(/\s+/).filter(Boolean);
+    const value = el.getAttribute(attr);
+    if (!value) return '';
+    const ids = value.trim().split(/\s+/).filter(Boolean);
     if (!ids.length) return '';
     const root = el.getRootNode();
     return collapse(ids.map((id) => {
@@ -96,7 +98,7 @@
         return { name: collapse(el.value) || (t === 'submit' ? 'Submit' : t === 'reset' ? 'Reset' : '') };
       }
       if (tag === 'input' && t === 'image') return { name: collapse(el.getAttribute('alt') || el.value || 'Submit') };
-      const labels = el.labels ? [...el.labels].map((l) => labelText(l, el)).filter(Boolean) : [];
+      const labels = labelsOf(el).map((l) => labelText(l, el)).filter(Boolean);
       if (labels.length) return { name: labels.join(' ') };
       n = collapse(el.getAttribute('placeholder') || el.getAttribute('title'));
       if (n) return { name: n };
@@ -140,6 +142,11 @@
   function hrefOf(el, here = location) {
     const raw = el.getAttribute('href');
     if (!raw || /^\s*javascript:/i.test(raw)) return '';
+    // A plain fragment of this document (no <base> sending it elsewhere) is
+    // shown as written, without parsing a URL (pages with thousands of them).
+    if (/^#[\w-]+$/.test(raw) && here === globalThis.location && el.ownerDocument === document && document.baseURI === document.URL) {
+      return cut(raw, 80);
+    }
     let u;
     try {
       u = new URL(el.href);

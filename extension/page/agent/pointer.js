@@ -5,7 +5,7 @@
 (function (agent) {
   'use strict';
 
-  const { shadowOf, styleOf, winOf } = agent.dom;
+  const { labelsOf, shadowOf, styleOf, winOf } = agent.dom;
   const { ensure } = agent.registry;
 
   // The element at (x, y) of doc's viewport, inside open and closed shadow roots.
@@ -18,8 +18,6 @@
     }
     return hit;
   }
-
-  const labelsOf = (el) => (el.labels ? [...el.labels] : []);
 
   // The nearest element or shadow host, walking out of shadow roots.
   const up = (n) => n.parentElement || n.getRootNode()?.host || null;

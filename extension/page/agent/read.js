@@ -279,14 +279,19 @@
     };
     const oneLine = (c) => c.replace(/\s*\n\s*/g, ' ').trim();
 
+    // Whether acc ends a line is kept aside: testing the growing string itself
+    // (a regex on it) flattens it at every child, quadratic in a list of
+    // 10,000 rows.
     function children(node) {
       let acc = '';
-      const kids = node.shadowRoot ? node.shadowRoot.childNodes : node.childNodes;
-      for (const child of kids) {
+      let lineStart = true;
+      for (let child = (node.shadowRoot || node).firstChild; child; child = child.nextSibling) {
         let piece = convert(child);
         if (!piece) continue;
-        if (/\n$/.test(acc) || acc === '') piece = piece.replace(/^ +/, '');
+        if (lineStart) piece = piece.replace(/^ +/, '');
+        if (!piece) continue;
         acc += piece;
+        lineStart = piece.endsWith('\n');
       }
       return acc;
     }

@@ -1,7 +1,18 @@
 // The page agent's snapshot: the document as indented lines of roles, names,
 // states and text, each interactive element with its ref; same-origin frames
 // walked inline, cross-origin ones left as placeholders ({frameRef, depth,
-// head}) that the service worker fills from that frame's own snapshot.
+// head, inView}) that the service worker fills from that frame's own snapshot.
+// `view` lists the items that are on screen (in the top viewport, as far as
+// this frame knows): on a page too long for one answer, the service worker
+// shows those first (tools/shared/snapshot_overview.js).
+//
+// With `overview: N`, a document of more than N elements is walked only where
+// the overview needs it: what is on screen and the outline (landmarks,
+// headings, frames and what holds them). A subtree whose box lies wholly off
+// screen is left out as one "…" line ({pruned: true} says so), so the first
+// page of 10,000 rows costs what the screen holds, not the rows. The cost: a
+// fixed-position element inside such a box is left out too (the whole walk,
+// the cursor's, has it).
 (function (agent) {
   'use strict';
 
@@ -12,41 +23,90 @@
   const { hrefOf, nameOf } = agent.names;
   const { formatState, stateOf } = agent.states;
   const { listen } = agent.frames;
+  const NEVER_CLICKABLE = new Set(['html', 'body', 'label']);
+  const OUTLINE = 'h1, h2, h3, h4, h5, h6, header, nav, footer, aside, form, section, search, dialog, iframe, frame, ' +
+    '[role=heading], [role=banner], [role=navigation], [role=contentinfo], [role=complementary], [role=search], ' +
+    '[role=form], [role=region], [role=dialog], [role=alertdialog]';
 
-  // {startAt, textMax?} -> {items, next}
+  const HEADINGS = 'h1, h2, h3, h4, h5, h6, [role=heading]';
+  const SMALL_LANDMARK_ELEMENTS = 40; // a landmark this small is walked whole (a site's navigation, a search form)
+  const ELIDED = '…'; // a subtree the overview left out
+
+  // What the overview walks whatever its place: the outline's elements, what
+  // holds them, and all of a small landmark (null: walk everything).
+  function overviewKeeps(a) {
+    if (!a.overview || document.getElementsByTagName('*').length <= a.overview) return null;
+    const keep = new Set();
+    for (const o of document.querySelectorAll(OUTLINE)) {
+      for (let e = o; e && !keep.has(e); e = e.parentElement) keep.add(e);
+      if (o.matches(HEADINGS)) continue;
+      const inside = o.getElementsByTagName('*');
+      if (inside.length <= SMALL_LANDMARK_ELEMENTS) for (const e of inside) keep.add(e);
+    }
+    return keep;
+  }
+
+  // {startAt, textMax?, overview?} -> {items, next, view, viewport, pruned?}
   function snapshot(a) {
     const TEXT_MAX = a.textMax || agent.text.TEXT_MAX;
     const reg = ensure(a.startAt);
     listen(window, a.startAt);
     prune(reg);
     const items = [];
+    const view = []; // indexes of the items on screen
+    const keep = overviewKeeps(a);
+    let pruned = false;
     let text = '';
     let textDepth = 0;
+    let textNode = null; // the first text node of the pending text line, and its ctx
+    let textCtx = null;
     const pad = (d) => '  '.repeat(d);
+    // A box on screen: in its window's viewport, in a frame that is on screen.
+    const onScreen = (r, ctx) => ctx.viewOk && r.bottom > 0 && r.right > 0 && r.top < ctx.vh && r.left < ctx.vw;
+    const textOnScreen = () => {
+      if (!textNode || !textCtx.viewOk) return false;
+      const range = textNode.ownerDocument.createRange();
+      range.selectNodeContents(textNode);
+      return onScreen(range.getBoundingClientRect(), textCtx);
+    };
     const flush = () => {
       const t = collapse(text).replace(/^(\|\s*)+|(\s*\|)+$/g, '');
       text = '';
-      if (t) items.push(`${pad(textDepth)}- text: ${cut(t, TEXT_MAX)}`);
+      if (t) {
+        if (textOnScreen()) view.push(items.length);
+        items.push(`${pad(textDepth)}- text: ${cut(t, TEXT_MAX)}`);
+      }
+      textNode = null;
     };
-    const addText = (s, depth) => {
-      if (!collapse(text)) textDepth = depth;
+    const addText = (s, depth, node, ctx) => {
+      if (!collapse(text)) {
+        textDepth = depth;
+        textNode = null;
+      }
+      if (node && !textNode && /\S/.test(s)) {
+        textNode = node;
+        textCtx = ctx;
+      }
       text += s;
     };
 
+    // Siblings by nextSibling: walking a NodeList with for…of costs several
+    // times more on a page of 50,000 elements.
     const visitKids = (el, depth, ctx) => {
       const sr = shadowOf(el);
-      let kids;
-      if (sr) kids = sr.childNodes;
-      else if (el.localName === 'slot') {
+      if (!sr && el.localName === 'slot') {
         const assigned = el.assignedNodes();
-        kids = assigned.length ? assigned : el.childNodes;
-      } else kids = el.childNodes;
-      for (const k of kids) visit(k, depth, ctx);
+        if (assigned.length) {
+          for (const k of assigned) visit(k, depth, ctx);
+          return;
+        }
+      }
+      for (let k = (sr || el).firstChild; k; k = k.nextSibling) visit(k, depth, ctx);
     };
 
     function visit(node, depth, ctx) {
       if (node.nodeType === 3) {
-        if (!ctx.quiet && !ctx.hidden) addText(node.data, depth);
+        if (!ctx.quiet && !ctx.hidden) addText(node.data, depth, node, ctx);
         return;
       }
       if (node.nodeType !== 1) return;
@@ -54,11 +114,24 @@
       const tag = el.localName;
       if (SKIP.has(tag) || el.getAttribute('aria-hidden') === 'true' || el.inert) return;
       if (tag === 'input' && inputType(el) === 'hidden') return;
+      if (keep && !keep.has(el)) {
+        const r = el.getBoundingClientRect();
+        if (r.width > 0 && r.height > 0 && !onScreen(r, ctx)) {
+          pruned = true;
+          if (ctx.hidden) return;
+          flush();
+          const line = `${pad(depth)}${ELIDED}`;
+          if (items[items.length - 1] !== line) items.push(line);
+          return;
+        }
+      }
+      // Each read of a computed style builds its string: read each once.
       const st = styleOf(el);
-      if (st.display === 'none' || st.contentVisibility === 'hidden') return;
+      const display = st.display;
+      if (display === 'none' || st.contentVisibility === 'hidden') return;
       const hidden = st.visibility !== 'visible';
-      const inline = st.display.startsWith('inline') || st.display === 'contents';
-      const cell = st.display === 'table-cell';
+      const inline = display.startsWith('inline') || display === 'contents';
+      const cell = display === 'table-cell';
       if (tag === 'br') {
         addText(' ', depth);
         return;
@@ -76,6 +149,7 @@
         flush();
         const { name } = nameOf(el, 'iframe');
         const head = `${pad(depth)}- iframe${name ? ` ${quote(cut(name, NAME_MAX))}` : ''}:`;
+        const inView = onScreen(r, ctx);
         let doc = null;
         try {
           doc = el.contentDocument;
@@ -84,12 +158,14 @@
           listen(doc.defaultView, a.startAt);
           const mark = items.length;
           items.push(head);
-          visit(doc.documentElement, depth + 1, { ...ctx, quiet: false, inClickable: false, parentPointer: false });
+          const win = doc.defaultView;
+          visit(doc.documentElement, depth + 1, { ...ctx, quiet: false, inClickable: false, parentPointer: false,
+            viewOk: inView, vw: win.innerWidth, vh: win.innerHeight });
           flush();
           if (items.length === mark + 1) items.pop();
         } else {
           // Cross-origin: the service worker fills this in from that frame's own snapshot.
-          items.push({ frameRef: refOf(el, a.startAt), depth: depth + 1, head });
+          items.push({ frameRef: refOf(el, a.startAt), depth: depth + 1, head, inView });
         }
         return;
       }
@@ -100,20 +176,22 @@
       if (editableRoot && !role) role = 'textbox';
       let interactive = INTERACTIVE_ROLES.has(role) || editableRoot;
       if (tag === 'a' && !el.hasAttribute('href') && !interactive) interactive = false;
-      if (!interactive && !['html', 'body', 'label'].includes(tag)) {
+      const cursor = st.cursor;
+      const grab = cursor === 'grab' || cursor === 'move';
+      if (!interactive && !NEVER_CLICKABLE.has(tag)) {
         const ti = el.getAttribute('tabindex');
         if ((ti !== null && +ti >= 0) || el.hasAttribute('onclick') ||
-          (!ctx.inClickable && st.cursor === 'pointer' && !ctx.parentPointer)) {
+          (!ctx.inClickable && cursor === 'pointer' && !ctx.parentPointer)) {
           interactive = true;
           if (!role) role = 'clickable';
-        } else if (el.getAttribute('draggable') === 'true' || ((st.cursor === 'grab' || st.cursor === 'move') && !ctx.parentGrab)) {
+        } else if (el.getAttribute('draggable') === 'true' || (grab && !ctx.parentGrab)) {
           interactive = true; // something to drag (an HTML5 draggable, a card a library moves)
           if (!role) role = 'draggable';
         }
       }
       // Icons: a clickable svg is shown (named by aria-label or <title>); others are noise.
       if (tag === 'svg' && !interactive) return;
-      const childCtx = { ...ctx, parentPointer: st.cursor === 'pointer', parentGrab: st.cursor === 'grab' || st.cursor === 'move', hidden };
+      const childCtx = { ...ctx, parentPointer: cursor === 'pointer', parentGrab: grab, hidden };
 
       if (interactive && !hidden) {
         const r = el.getBoundingClientRect();
@@ -132,6 +210,7 @@
             const h = hrefOf(el);
             if (h && h !== name) line += ` ${h}`;
           }
+          if (onScreen(r, ctx)) view.push(items.length);
           items.push(line);
           const leaf = tag === 'input' || tag === 'select' || tag === 'textarea' || tag === 'svg' || editableRoot;
           if (!leaf) {
@@ -159,6 +238,7 @@
         const r = el.getBoundingClientRect();
         if (name && r.width > 2 && r.height > 2) {
           flush();
+          if (onScreen(r, ctx)) view.push(items.length);
           items.push(`${pad(depth)}- img ${quote(cut(name, NAME_MAX))}`);
         }
         return;
@@ -180,7 +260,7 @@
       // <label for=x> / wrapping label: its text is the control's name already.
       const quiet = ctx.quiet || (tag === 'label' && !!el.control);
       if (!inline && !cell) flush();
-      if (cell && collapse(text)) addText(' | ', depth);
+      if (cell && collapse(text)) addText(' | ', depth, null, ctx);
       visitKids(el, depth, { ...childCtx, quiet });
       if (!inline && !cell) flush();
       else if (cell) addText(' ', depth);
@@ -195,9 +275,14 @@
       items.push('- (a modal dialog is open: the rest of the page is inert)');
       root = modal;
     }
-    if (root) visit(root, 0, { quiet: false, inClickable: false, parentPointer: false, hidden: false });
+    if (root) {
+      visit(root, 0, { quiet: false, inClickable: false, parentPointer: false, hidden: false,
+        viewOk: true, vw: innerWidth, vh: innerHeight });
+    }
     flush();
-    return { items, next: reg.next };
+    const se = document.scrollingElement || document.documentElement;
+    const viewport = { y: Math.round(scrollY), h: innerHeight, height: se ? se.scrollHeight : 0 };
+    return { items, next: reg.next, view, viewport, pruned };
   }
 
   agent.snapshot = { snapshot };

@@ -7,12 +7,13 @@
   const { inputType } = agent.dom;
   const { isSecret } = agent.roles;
 
+  const CAN_BE_DISABLED = new Set(['button', 'input', 'select', 'textarea', 'option', 'fieldset']);
   const SHOWN_TYPES = new Set(['password', 'date', 'time', 'datetime-local', 'month', 'week', 'color', 'file']);
 
   function stateOf(el, role) {
     const s = {};
     const tag = el.localName;
-    if ((['button', 'input', 'select', 'textarea', 'option', 'fieldset'].includes(tag) && el.matches(':disabled')) ||
+    if ((CAN_BE_DISABLED.has(tag) && el.matches(':disabled')) ||
       el.getAttribute('aria-disabled') === 'true') s.disabled = true;
     if (tag === 'input' && (inputType(el) === 'checkbox' || inputType(el) === 'radio')) {
       if (el.indeterminate) s.checked = 'mixed';

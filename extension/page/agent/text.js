@@ -15,7 +15,7 @@
   const INVISIBLE = /[\u00ad\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|\udb40[\udc00-\udc7f]/g;
   const collapse = (s) => String(s ?? '').replace(INVISIBLE, '').replace(/\s+/g, ' ').trim();
   const cut = (s, max) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
-  const quote = (s) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  const quote = (s) => (/["\\]/.test(s) ? `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"` : `"${s}"`);
 
   agent.text = { collapse, cut, quote, NAME_MAX: 80, VALUE_MAX: 80, TEXT_MAX: 160 };
 })(globalThis.__tabbridgeAgent ??= {});
