@@ -124,6 +124,16 @@ describe('snapshot and tools/list', { timeout: 150_000 }, () => {
     });
   });
 
+  it('a control named by aria-label shows its own text on its line, not as a text line of its own', async (t) => {
+    await env.open('/labelled-buttons.html', { t });
+    const [text] = await env.snapshot();
+    assert.match(text, /^- button "Remove authorization" \[ref=e\d+\] shows "Logout"$/m);
+    assert.match(text, /^- button "Save" \[ref=e\d+\]$/m);
+    assert.doesNotMatch(text, /text: (Logout|Save)/);
+    // More than text inside: the text and the inner control keep their own lines.
+    assert.match(text, /^- button "Open order A-101" \[ref=e\d+\]\n- text: Order A-101\n- button "Details" \[ref=e\d+\]$/m);
+  });
+
   it('a long page comes back across pages with maxChars + cursor, every element with a ref, no duplicates', async (t) => {
     await env.open('/long-list.html', { t });
     const seen = new Map(); // item number -> ref

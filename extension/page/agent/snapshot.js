@@ -78,6 +78,19 @@
       }
       textNode = null;
     };
+    // A control named by aria-label whose only content is other text (a
+    // "Logout" button labelled "Remove authorization"): that text goes on its
+    // line, `shows "Logout"`, not on a text line of its own that reads as
+    // something else on the page.
+    const showsOnLine = (at, depth, name) => {
+      const prefix = `${pad(depth)}- text: `;
+      const next = items[at + 1];
+      if (items.length !== at + 2 || typeof next !== 'string' || !next.startsWith(prefix)) return;
+      const shown = next.slice(prefix.length);
+      items.pop();
+      if (view.at(-1) === at + 1) view.pop();
+      if (shown !== name) items[at] += ` shows ${quote(cut(shown, NAME_MAX))}`;
+    };
     const addText = (s, depth, node, ctx) => {
       if (!collapse(text)) {
         textDepth = depth;
@@ -211,11 +224,13 @@
             if (h && h !== name) line += ` ${h}`;
           }
           if (onScreen(r, ctx)) view.push(items.length);
+          const at = items.length;
           items.push(line);
           const leaf = tag === 'input' || tag === 'select' || tag === 'textarea' || tag === 'svg' || editableRoot;
           if (!leaf) {
             visitKids(el, depth, { ...childCtx, quiet: ctx.quiet || (fromContent && !keepText), inClickable: true });
             flush();
+            if (!fromContent && name) showsOnLine(at, depth, name);
           }
           return;
         }
