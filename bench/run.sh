@@ -40,6 +40,10 @@ if [[ -d "$root/tests/e2e/node_modules" ]] && command -v node >/dev/null; then
   # Side by side with Playwright MCP and chrome-devtools-mcp (pinned in bench/peers): speed and browser memory
   if [[ -d "$root/bench/peers/node_modules" ]]; then
     node "$root/bench/peers.mjs" "$build"
+    echo
+    node "$root/bench/scale.mjs" "$build"   # snapshot time and bytes on 100 / 1,000 / 10,000 rows and swagger-ui
+    echo
+    node "$root/bench/tasks.mjs" "$build"   # whole tasks: calls, bytes the model reads, tools/list, PASS/FAIL
   else
     echo "(peer figures skipped: run 'cd bench/peers && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci')"
   fi
