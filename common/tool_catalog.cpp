@@ -295,8 +295,49 @@ bool HasType(const Json& value, std::string_view type) {
 // unchecked (the page checks its own arguments) rather than risk the stack.
 constexpr int kMaxSchemaDepth = 32;
 
+// What checking anyOf/oneOf forms may cost a call: schema nodes checked
+// against a value while inside a form. A form is tried on the whole value,
+// each item of an array may try every form, and each failed try writes why:
+// a page's 8 KB schema against a long array from the model would otherwise
+// cost it seconds. Past the budget the forms are left unchecked (the page
+// checks its own arguments). Our own catalog has no forms.
+constexpr long kMaxFormSteps = 100'000;
+
+struct CheckBudget {
+  long form_steps = kMaxFormSteps;
+  int in_forms = 0;  // how many forms the check is inside
+};
+
 std::expected<void, std::string> CheckValue(const std::string& path, const Json& schema, const Json& value,
-                                            int depth = 0);
+                                            CheckBudget& budget, int depth = 0);
+
+// Whether `value` has at most `left` parts (a string counts one a 16 chars).
+bool IsSmall(const Json& value, long& left) {
+  left -= 1 + (value.is_string() ? static_cast<long>(value.get_ref<const std::string&>().size() / 16) : 0);
+  if (left < 0) return false;
+  if (value.is_structured()) {
+    for (const auto& part : value) {
+      if (!IsSmall(part, left)) return false;
+    }
+  }
+  return true;
+}
+
+// A value as an error message shows it: whole when small, else what it is.
+// Never the whole of a long one (its text would be the message, and a form
+// that fails writes it each time).
+std::string Preview(const Json& value) {
+  long left = 40;
+  if (IsSmall(value, left)) return rpc::Dump(value);
+  if (value.is_string()) {
+    const auto& text = value.get_ref<const std::string&>();
+    std::size_t end = 60;  // on a code point's first byte
+    while (end < text.size() && (static_cast<unsigned char>(text[end]) & 0xc0) == 0x80) ++end;
+    return rpc::Dump(text.substr(0, end)) + "…";
+  }
+  const std::string n = std::to_string(value.size());
+  return value.is_array() ? n + " items" : n + " keys";
+}
 
 // The constants of an anyOf made only of {const} forms (descriptions aside), else none.
 std::optional<Json> ConstChoices(const Json& forms) {
@@ -313,35 +354,40 @@ std::optional<Json> ConstChoices(const Json& forms) {
 
 // anyOf and oneOf (taken as "at least one", as a client need not be stricter
 // than the page): the value fits one of the forms.
-std::expected<void, std::string> CheckForms(const std::string& path, const Json& schema, const Json& value, int depth) {
+std::expected<void, std::string> CheckForms(const std::string& path, const Json& schema, const Json& value,
+                                            CheckBudget& budget, int depth) {
   const std::string what = path.empty() ? "the arguments" : path;
   for (const char* key : {"anyOf", "oneOf"}) {
     const auto forms = schema.find(key);
     if (forms == schema.end() || !forms->is_array() || forms->empty()) continue;
+    constexpr std::size_t kMaxWhyChars = 400;  // one line a model reads, not every branch in full
     std::string why;
     bool fits = false;
     for (const auto& form : *forms) {
       if (!form.is_object()) return {};  // a form we cannot read: not ours to refuse
-      auto ok = CheckValue(path, form, value, depth + 1);
-      if (ok) {
+      ++budget.in_forms;
+      auto ok = CheckValue(path, form, value, budget, depth + 1);
+      --budget.in_forms;
+      if (ok || budget.form_steps <= 0) {  // past the budget: not ours to refuse
         fits = true;
         break;
       }
-      why += (why.empty() ? "" : "; or ") + ok.error();
+      if (why.size() <= kMaxWhyChars) why += (why.empty() ? "" : "; or ") + ok.error();
     }
     if (fits) continue;
     if (const auto choices = ConstChoices(*forms))
       return std::unexpected(what + " must be one of " + rpc::Dump(*choices));
-    constexpr std::size_t kMaxWhyChars = 400;  // one line a model reads, not every branch in full
     if (why.size() > kMaxWhyChars) why = why.substr(0, kMaxWhyChars) + "…";
     return std::unexpected(what + " fits none of its " + std::string(key) + " forms: " + why);
   }
   return {};
 }
 
-std::expected<void, std::string> CheckValue(const std::string& path, const Json& schema, const Json& value, int depth) {
+std::expected<void, std::string> CheckValue(const std::string& path, const Json& schema, const Json& value,
+                                            CheckBudget& budget, int depth) {
   if (depth > kMaxSchemaDepth || !schema.is_object()) return {};
-  if (auto ok = CheckForms(path, schema, value, depth); !ok) return ok;
+  if (budget.in_forms > 0 && --budget.form_steps < 0) return {};
+  if (auto ok = CheckForms(path, schema, value, budget, depth); !ok) return ok;
   if (const auto constant = schema.find("const"); constant != schema.end() && value != *constant) {
     return std::unexpected((path.empty() ? "the arguments" : path) + " must be " + rpc::Dump(*constant));
   }
@@ -358,7 +404,7 @@ std::expected<void, std::string> CheckValue(const std::string& path, const Json&
                   std::string(name == "integer" || name == "array" || name == "object" ? "an " : "a ") + name;
       }
       return std::unexpected(path + " must be " + wanted + ", not " + std::string(TypeName(value)) + " (" +
-                             rpc::Dump(value) + ")");
+                             Preview(value) + ")");
     }
   }
   if (const auto allowed = schema.find("enum"); allowed != schema.end() && allowed->is_array()) {
@@ -390,7 +436,7 @@ std::expected<void, std::string> CheckValue(const std::string& path, const Json&
     for (const auto& [key, item] : value.items()) {
       const std::string item_path = path.empty() ? key : path + "." + key;
       if (const auto property = properties.find(key); property != properties.end()) {
-        if (auto ok = CheckValue(item_path, *property, item, depth + 1); !ok) return ok;
+        if (auto ok = CheckValue(item_path, *property, item, budget, depth + 1); !ok) return ok;
       } else if (const auto extra = schema.find("additionalProperties"); extra != schema.end() && *extra == false) {
         std::string known;
         for (const auto& [name, unused] : properties.items()) known += (known.empty() ? "" : ", ") + name;
@@ -410,7 +456,7 @@ std::expected<void, std::string> CheckValue(const std::string& path, const Json&
     }
     if (const auto items = schema.find("items"); items != schema.end() && items->is_object()) {
       for (std::size_t i = 0; i < value.size(); ++i) {
-        if (auto ok = CheckValue(path + "[" + std::to_string(i) + "]", *items, value[i], depth + 1); !ok) return ok;
+        if (auto ok = CheckValue(path + "[" + std::to_string(i) + "]", *items, value[i], budget, depth + 1); !ok) return ok;
       }
     }
   }
@@ -538,7 +584,8 @@ std::optional<Json> PageTool(std::string_view name, const std::vector<std::strin
 std::expected<void, std::string> CheckArguments(const Json& tool, const Json& args) {
   const Json& schema = tool["inputSchema"];
   if (!args.is_object()) return std::unexpected("arguments must be an object");
-  return CheckValue("", schema, args);
+  CheckBudget budget;
+  return CheckValue("", schema, args, budget);
 }
 
 Json Result(Json structured, bool is_error) {

@@ -55,10 +55,20 @@ bool IsInvisibleOrControl(char32_t cp) {
          cp == 0xfeff;                                            // BOM / zero-width no-break space
 }
 
-// What an emoji ZWJ sequence joins (👩‍🚀, ❤️‍🔥, 🏳️‍🌈): pictographs, dingbats
-// and the variation selector that makes one an emoji.
-bool IsEmojiPart(char32_t cp) {
-  return (cp >= 0x1f000 && cp <= 0x1faff) || (cp >= 0x2600 && cp <= 0x27bf) || cp == 0xfe0f;
+// What an emoji ZWJ sequence joins (👩‍🚀, ❤️‍🔥, 🏳️‍🌈): pictographs and dingbats.
+bool IsPictograph(char32_t cp) { return (cp >= 0x1f000 && cp <= 0x1faff) || (cp >= 0x2600 && cp <= 0x27bf); }
+
+bool IsVariationSelector(char32_t cp) {
+  return (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef);
+}
+
+// What may take the text or emoji presentation selector (U+FE0E, U+FE0F): a
+// pictograph, and the symbols and keycap bases that have an emoji form.
+bool TakesPresentation(char32_t cp) {
+  return IsPictograph(cp) || (cp >= '0' && cp <= '9') || cp == '#' || cp == '*' || cp == 0xa9 || cp == 0xae ||
+         cp == 0x203c || cp == 0x2049 || cp == 0x2122 || cp == 0x2139 || (cp >= 0x2190 && cp <= 0x21ff) ||
+         (cp >= 0x2300 && cp <= 0x23ff) || (cp >= 0x24c2 && cp <= 0x25ff) || (cp >= 0x2900 && cp <= 0x297f) ||
+         (cp >= 0x2b00 && cp <= 0x2bff) || cp == 0x3030 || cp == 0x303d || cp == 0x3297 || cp == 0x3299;
 }
 
 bool IsSpace(char32_t cp) {
@@ -175,7 +185,8 @@ std::string CleanText(std::string_view text, std::size_t max_chars) {
   std::string out;
   std::size_t chars = 0;
   bool space = false;
-  char32_t last = 0;  // the last code point kept
+  char32_t last = 0;         // the last code point kept
+  char32_t before_last = 0;  // and the one before it
   for (std::size_t i = 0; i < text.size();) {
     const std::size_t start = i;
     const char32_t cp = NextCodePoint(text, i);
@@ -183,13 +194,20 @@ std::string CleanText(std::string_view text, std::size_t max_chars) {
       space = !out.empty();
       continue;
     }
-    // A zero-width joiner is kept only inside an emoji sequence, where it
-    // hides no text (an enum of emoji must reach the model as the page wrote it).
-    const bool joins_emoji = cp == kZeroWidthJoiner && !space && IsEmojiPart(last) && i < text.size() && [&] {
+    // A zero-width joiner is kept only inside an emoji sequence, between a
+    // pictograph (or its emoji selector) and the next pictograph, where it
+    // hides no text (an enum of emoji must reach the model as the page wrote
+    // it). A variation selector is kept only as one emoji or text selector
+    // right after what takes it: a run of selectors (or of selectors and
+    // joiners) shows nothing and can spell anything, a byte a selector.
+    const bool after_pictograph = IsPictograph(last) || (last == 0xfe0f && IsPictograph(before_last));
+    const bool joins_emoji = cp == kZeroWidthJoiner && !space && after_pictograph && i < text.size() && [&] {
       std::size_t next = i;
-      return IsEmojiPart(NextCodePoint(text, next));
+      return IsPictograph(NextCodePoint(text, next));
     }();
-    if (IsInvisibleOrControl(cp) && !joins_emoji) continue;
+    const bool presents = (cp == 0xfe0e || cp == 0xfe0f) && !space && TakesPresentation(last);
+    if ((IsInvisibleOrControl(cp) && !joins_emoji) || (IsVariationSelector(cp) && !presents)) continue;
+    before_last = last;
     last = cp;
     if (chars + (space ? 1 : 0) + 1 > max_chars) {
       // Make room for the ellipsis within max_chars, one code point at a time.

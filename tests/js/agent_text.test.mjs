@@ -24,6 +24,17 @@ describe('collapse', () => {
   });
 });
 
+describe('collapse: invisible runs', () => {
+  // Variation selectors show nothing: U+FE00-FE0F and U+E0100-E01EF spell a
+  // byte each after any letter, and runs of U+FE0F and joiners spell bits.
+  it('drops variation selectors but the text and emoji ones, and keeps those one at a time', () => {
+    assert.equal(collapse('ok\ufe01\ufe02\u{e0100}\u{e01ef}go'), 'okgo');
+    assert.equal(collapse('a\ufe0f\u200d\ufe0f\u200d\ufe0f\u200c\u200db'), 'a\ufe0f\u200db');
+    assert.equal(collapse('😀\ufe0f\ufe0f\ufe0e'), '😀\ufe0f');
+    assert.equal(collapse('🏳\ufe0f\u200d🌈 ❤\ufe0f\u200d🔥 1\ufe0f\u20e3'), '🏳\ufe0f\u200d🌈 ❤\ufe0f\u200d🔥 1\ufe0f\u20e3');
+  });
+});
+
 describe('cut', () => {
   it('keeps a string that fits, cuts a longer one to max with an ellipsis', () => {
     assert.equal(cut('abc', 3), 'abc');

@@ -124,6 +124,19 @@ TEST(CleanText, KeepsTheJoinerOfAnEmojiSequenceOnly) {
   EXPECT_EQ(CleanText("\U0001F469\u200D", 100), "\U0001F469");
 }
 
+// Variation selectors show nothing: sixteen of them (and 240 more) spell a
+// byte each after any letter ("emoji smuggling"), and U+FE0F with joiners
+// made an invisible run of any length. One emoji or text selector stays
+// where it picks how a symbol shows.
+TEST(CleanText, KeepsOnlyTheSelectorThatPresentsASymbol) {
+  EXPECT_EQ(CleanText("ok︁︂󠄀󠇯go", 100), "okgo");
+  EXPECT_EQ(CleanText("a️‍️‍️b", 100), "ab");
+  EXPECT_EQ(CleanText("😀️️‍️︎", 100), "😀️");
+  EXPECT_EQ(CleanText("🏳️‍🌈", 100), "🏳️‍🌈");  // rainbow flag
+  EXPECT_EQ(CleanText("1️⃣ ©️ ↔︎", 100), "1️⃣ ©️ ↔︎");
+  EXPECT_EQ(CleanText("👩🏽‍🚀", 100), "👩🏽‍🚀");
+}
+
 TEST(CleanText, DropsTagCharactersSeparatorsAndOtherInvisibles) {
   // "ok" + tag characters spelling "ignore" + RLO + LS + PS + word joiner + soft hyphen.
   const std::string hidden = "ok\U000E0069\U000E0067\U000E006E\u202Eevil\u2028next\u2029line\u2060x\u00ADy";

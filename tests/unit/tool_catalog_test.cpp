@@ -252,5 +252,34 @@ TEST(CheckArguments, LeavesFormsItCannotReadAndVeryDeepSchemasToThePage) {
   EXPECT_TRUE(tools::CheckArguments(PageTool({{"type", "object"}, {"properties", {{"x", deep}}}}), {{"x", 5}}));
 }
 
+// A page's schema is small (8 KB) but the model's arguments need not be: an
+// array whose every item tries each form of an anyOf, each failed try written
+// out, cost seconds. The forms get a fixed budget of work per call; past it
+// they are left to the page (here the last item would fit neither form).
+TEST(CheckArguments, StopsCheckingFormsPastItsBudget) {
+  Json forms = Json::array();
+  for (int i = 0; i < 30; ++i) forms.push_back({{"type", "null"}});
+  forms.push_back({{"type", "number"}});
+  const Json tool = PageTool({{"type", "object"}, {"properties", {{"xs", {{"items", {{"anyOf", forms}}}}}}}});
+  Json xs = Json::array();
+  for (int i = 0; i < 20'000; ++i) xs.push_back(i);
+  xs.push_back("not a number");
+  EXPECT_TRUE(tools::CheckArguments(tool, {{"xs", xs}}));
+  // Within the budget the same item is refused.
+  EXPECT_FALSE(tools::CheckArguments(tool, {{"xs", {1, 2, "not a number"}}}));
+}
+
+// An error shows a long value by what it is, never whole: the model sent it,
+// and a form that fails writes its error at every try.
+TEST(CheckArguments, AnErrorShowsALongValueCut) {
+  const Json tool = PageTool({{"type", "object"}, {"properties", {{"n", {{"type", "number"}}}}}});
+  auto bad = tools::CheckArguments(tool, {{"n", std::string(100'000, 'a')}});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error(), "n must be a number, not a string (\"" + std::string(60, 'a') + "\"…)");
+  bad = tools::CheckArguments(tool, {{"n", Json(std::vector<int>(50'000, 1))}});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error(), "n must be a number, not an array (50000 items)");
+}
+
 }  // namespace
 }  // namespace tb

@@ -10,10 +10,17 @@
 
   // Characters that show nothing but cost bytes, or reorder what is shown:
   // zero-width space, soft hyphen, direction marks, embeddings and isolates,
-  // word joiners, BOM, tag characters. Joiners (U+200C/D) stay: Indic and
-  // Persian words and emoji sequences need them.
-  const INVISIBLE = /[\u00ad\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|\udb40[\udc00-\udc7f]/g;
-  const collapse = (s) => String(s ?? '').replace(INVISIBLE, '').replace(/\s+/g, ' ').trim();
+  // word joiners, BOM, tag characters, variation selectors other than the
+  // text and emoji ones (U+FE00-FE0D, U+E0100-E01EF: each can spell a byte
+  // after any letter). Joiners (U+200C/D) and U+FE0E/F stay, one at a time:
+  // Indic and Persian words and emoji sequences need them; a run of them
+  // shows nothing and could spell anything.
+  const INVISIBLE = /[\u00ad\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|\udb40[\udc00-\udc7f]|\udb40[\udd00-\uddef]|(?:\ufe00|\ufe01|\ufe02|\ufe03|\ufe04|\ufe05|\ufe06|\ufe07|\ufe08|\ufe09|\ufe0a|\ufe0b|\ufe0c|\ufe0d)/g;
+  const SELECTOR_AFTER_INVISIBLE = /(?<=\ufe0e|\ufe0f|\u200c|\u200d)(?:\ufe0e|\ufe0f)+/g; // a selector selects what shows
+  const JOINER_RUN = /([\u200c\u200d])[\u200c\u200d]+/g;
+  const JOINERY = /\u200c|\u200d|\ufe0e|\ufe0f/;
+  const oneAtATime = (s) => (JOINERY.test(s) ? s.replace(SELECTOR_AFTER_INVISIBLE, '').replace(JOINER_RUN, '$1') : s);
+  const collapse = (s) => oneAtATime(String(s ?? '').replace(INVISIBLE, '')).replace(/\s+/g, ' ').trim();
   const cut = (s, max) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
   const quote = (s) => (/["\\]/.test(s) ? `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"` : `"${s}"`);
 
