@@ -456,7 +456,8 @@ std::expected<void, std::string> CheckValue(const std::string& path, const Json&
     }
     if (const auto items = schema.find("items"); items != schema.end() && items->is_object()) {
       for (std::size_t i = 0; i < value.size(); ++i) {
-        if (auto ok = CheckValue(path + "[" + std::to_string(i) + "]", *items, value[i], budget, depth + 1); !ok) return ok;
+        if (auto ok = CheckValue(path + "[" + std::to_string(i) + "]", *items, value[i], budget, depth + 1); !ok)
+          return ok;
       }
     }
   }

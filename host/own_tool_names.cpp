@@ -58,9 +58,7 @@ bool IsInvisibleOrControl(char32_t cp) {
 // What an emoji ZWJ sequence joins (👩‍🚀, ❤️‍🔥, 🏳️‍🌈): pictographs and dingbats.
 bool IsPictograph(char32_t cp) { return (cp >= 0x1f000 && cp <= 0x1faff) || (cp >= 0x2600 && cp <= 0x27bf); }
 
-bool IsVariationSelector(char32_t cp) {
-  return (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef);
-}
+bool IsVariationSelector(char32_t cp) { return (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef); }
 
 // What may take the text or emoji presentation selector (U+FE0E, U+FE0F): a
 // pictograph, and the symbols and keycap bases that have an emoji form.
