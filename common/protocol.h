@@ -98,6 +98,8 @@ static_assert(kDownloadDeadlineMs < kDefaultHostDeadlineMs && kPageToolDeadlineM
 inline constexpr std::size_t kMaxReportedOwnTools = 256;
 // Introspected form tools a page: forms beyond are left to fill_form.
 inline constexpr std::size_t kMaxFormTools = 8;
+// Introspected result-list tools a page (select_…): further lists are left to click.
+inline constexpr std::size_t kMaxResultListTools = 3;
 // What the page scripts keep of a tool a page registers: longer names and
 // descriptions are cut, larger schemas dropped (the page wrote them).
 inline constexpr std::size_t kMaxOwnToolNameChars = 128;

@@ -12,7 +12,8 @@ namespace tb::own_tools {
 namespace {
 
 constexpr std::string_view kWebMcpPrefix = "webmcp_";
-constexpr std::string_view kFormPrefix = "form_";  // form tools: the page names the rest
+constexpr std::string_view kFormPrefix = "form_";       // form tools: the page names the rest
+constexpr std::string_view kResultsPrefix = "select_";  // result-list tools: likewise
 constexpr std::size_t kHashChars = 4;
 
 std::string Lower(std::string_view text) {
@@ -77,6 +78,30 @@ bool IsSpace(char32_t cp) {
 // Cuts `name` so that it ends within kMaxToolNameChars.
 std::string Cut(std::string name, std::size_t max) {
   if (name.size() > max) name.resize(max);
+  return name;
+}
+
+// A name the extension suggested for a tool it made from the page (a form, a
+// list of results), behind a fixed mark the page cannot drop.
+std::string MarkedName(std::string_view prefix, std::string_view suggested, const std::set<std::string>& taken) {
+  std::string base = Lower(Sanitize(suggested));
+  // No leading/trailing/double underscores: "search__flights_" → "search_flights".
+  std::string squeezed;
+  for (char c : base) {
+    if (c == '_' && (squeezed.empty() || squeezed.back() == '_')) continue;
+    squeezed.push_back(c);
+  }
+  while (!squeezed.empty() && squeezed.back() == '_') squeezed.pop_back();
+  // A fixed mark, as WebMCP tools have theirs: a page cannot name a form like
+  // one of our tools or another server's ("take_screenshot" -> form_take_screenshot).
+  if (!squeezed.starts_with(prefix)) squeezed = std::string(prefix) + (squeezed.empty() ? "1" : squeezed);
+  base = squeezed;
+  base = Cut(base, kMaxToolNameChars);
+  std::string name = base;
+  for (int n = 2; taken.contains(name); ++n) {
+    const std::string suffix = "_" + std::to_string(n);
+    name = Cut(base, kMaxToolNameChars - suffix.size()) + suffix;
+  }
   return name;
 }
 
@@ -157,25 +182,11 @@ std::string WebMcpName(const Site& site, std::size_t page_index, std::string_vie
 }
 
 std::string FormName(std::string_view suggested, const std::set<std::string>& taken) {
-  std::string base = Lower(Sanitize(suggested));
-  // No leading/trailing/double underscores: "search__flights_" → "search_flights".
-  std::string squeezed;
-  for (char c : base) {
-    if (c == '_' && (squeezed.empty() || squeezed.back() == '_')) continue;
-    squeezed.push_back(c);
-  }
-  while (!squeezed.empty() && squeezed.back() == '_') squeezed.pop_back();
-  // A fixed mark, as WebMCP tools have theirs: a page cannot name a form like
-  // one of our tools or another server's ("take_screenshot" -> form_take_screenshot).
-  if (!squeezed.starts_with(kFormPrefix)) squeezed = std::string(kFormPrefix) + (squeezed.empty() ? "1" : squeezed);
-  base = squeezed;
-  base = Cut(base, kMaxToolNameChars);
-  std::string name = base;
-  for (int n = 2; taken.contains(name); ++n) {
-    const std::string suffix = "_" + std::to_string(n);
-    name = Cut(base, kMaxToolNameChars - suffix.size()) + suffix;
-  }
-  return name;
+  return MarkedName(kFormPrefix, suggested, taken);
+}
+
+std::string ResultListName(std::string_view suggested, const std::set<std::string>& taken) {
+  return MarkedName(kResultsPrefix, suggested, taken);
 }
 
 std::string CleanText(std::string_view text, std::size_t max_chars) {

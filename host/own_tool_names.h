@@ -1,4 +1,4 @@
-// How the page's own tools (WebMCP, forms) are named and described for the
+// How the page's own tools (WebMCP, forms, result lists) are named and described for the
 // model: seed 001's webmcp_{domain}_page{idx}_{tool}, kept within what every
 // client accepts, and page-written text made safe to show. Pure functions.
 #pragma once
@@ -36,6 +36,10 @@ std::string WebMcpName(const Site& site, std::size_t page_index, std::string_vie
 // or another server's), lowercase [a-z0-9_], at most kMaxToolNameChars,
 // "_2", "_3"… when another own tool in `taken` has it.
 std::string FormName(std::string_view suggested, const std::set<std::string>& taken);
+
+// A result-list tool's name (the extension suggests select_{what the list
+// holds}): the same rules behind the mark "select_" (select_search_result).
+std::string ResultListName(std::string_view suggested, const std::set<std::string>& taken);
 
 // Untrusted page text for a model: one line (whitespace runs become one
 // space), no control, bidi-override or zero-width characters, at most

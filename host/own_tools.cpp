@@ -14,7 +14,7 @@ namespace {
 constexpr std::size_t kMaxNameBytes = 3 * 128;
 constexpr std::size_t kMaxSchemaTextChars = 200;        // a description or title inside a schema
 constexpr std::size_t kMaxFullDescriptionChars = 1024;  // as the extension reports at most
-constexpr std::string_view kSources[] = {"native", "polyfill", "legacy", "declarative", "form"};
+constexpr std::string_view kSources[] = {"native", "polyfill", "legacy", "declarative", "form", "results"};
 
 bool IsSource(const std::string& s) {
   for (auto known : kSources) {
@@ -67,7 +67,7 @@ std::expected<OwnTool, std::string> ParseTool(const Json& json, std::size_t inde
   }
   const auto source = json.find("source");
   if (source == json.end() || !source->is_string() || !IsSource(source->get<std::string>())) {
-    return std::unexpected(where + ".source must be one of native, polyfill, legacy, declarative, form");
+    return std::unexpected(where + ".source must be one of native, polyfill, legacy, declarative, form, results");
   }
   OwnTool tool;
   tool.name = name->get<std::string>();
@@ -144,7 +144,7 @@ std::expected<OwnToolsEvent, std::string> ParseOwnToolsEvent(const Json& params)
 }
 
 std::string Describe(const OwnTool& tool, const std::string& site_display, std::size_t page_index) {
-  const std::string kind = tool.is_form() ? "Form" : "WebMCP";
+  const std::string kind = tool.is_form() ? "Form" : tool.is_results() ? "Results" : "WebMCP";
   const std::string text =
       tool.description.empty() ? "No description" : CleanText(tool.description, kMaxListedDescriptionChars);
   return "[" + kind + " • " + site_display + " • Page " + std::to_string(page_index) + "] " + text +
@@ -162,7 +162,9 @@ std::vector<Offered> Offer(const OwnToolSet& set, std::size_t page_index, const 
   for (const OwnTool& tool : set.tools) {
     Offered o;
     o.tool = &tool;
-    o.mcp_name = tool.is_form() ? FormName(tool.name, taken) : WebMcpName(site, page_index, tool.name, taken);
+    o.mcp_name = tool.is_form()      ? FormName(tool.name, taken)
+                 : tool.is_results() ? ResultListName(tool.name, taken)
+                                     : WebMcpName(site, page_index, tool.name, taken);
     taken.insert(o.mcp_name);
     // The page's word that a tool only reads is not ours to give: nothing
     // checks it (a GET form can still change things), so no readOnlyHint or

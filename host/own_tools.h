@@ -1,4 +1,4 @@
-// The page's own tools (WebMCP, forms) of every tab, as the extension reports
+// The page's own tools (WebMCP, forms, result lists) of every tab, as the extension reports
 // them (docs/protocol.md "The page's own tools"), and how one tab's tools are
 // offered to a session: named, described, budgeted.
 #pragma once
@@ -24,12 +24,13 @@ inline constexpr std::string_view kUntrustedAnswerNote =
 
 struct OwnTool {
   std::string name;    // as the page knows it
-  std::string source;  // native, polyfill, legacy, declarative, form
+  std::string source;  // native, polyfill, legacy, declarative, form, results
   std::string description;
   Json input_schema;
   std::optional<bool> read_only;
   bool schema_dropped = false;
   bool is_form() const { return source == "form"; }
+  bool is_results() const { return source == "results"; }  // a list of results (select_…)
 };
 
 // One top-level document's tools.

@@ -108,6 +108,27 @@ TEST(FormToolName, TwoFormsOfTheSameNameAreNumbered) {
   EXPECT_LE(FormName(std::string(100, 'a'), taken).size(), kMaxToolNameChars);
 }
 
+// Issue 22: result-list tools carry the mark select_ as forms carry form_.
+TEST(ResultListToolName, KeepsTheExtensionsSuggestionBehindTheMark) {
+  const auto& reserved = tools::ReservedNames();
+  const std::set<std::string> taken(reserved.begin(), reserved.end());
+  EXPECT_EQ(ResultListName("select_search_result", taken), "select_search_result");
+  EXPECT_EQ(ResultListName("select_inbox_message", taken), "select_inbox_message");
+  EXPECT_EQ(ResultListName("take_screenshot", taken), "select_take_screenshot");  // the page cannot drop the mark
+  EXPECT_EQ(ResultListName("Select__Flight_", taken), "select_flight");
+  EXPECT_EQ(ResultListName("", taken), "select_1");
+  // select_option is a generic tool: a list named "option" does not take its name.
+  const std::string option = ResultListName("select_option", taken);
+  EXPECT_NE(option, "select_option");
+  EXPECT_TRUE(option.starts_with("select_option_")) << option;
+}
+
+TEST(ResultListToolName, TwoListsOfTheSameNameAreNumberedWithinTheLimit) {
+  std::set<std::string> taken = {"select_result"};
+  EXPECT_EQ(ResultListName("select_result", taken), "select_result_2");
+  EXPECT_LE(ResultListName(std::string(100, 'a'), taken).size(), kMaxToolNameChars);
+}
+
 TEST(CleanText, MakesOneLineWithoutInvisibleCharacters) {
   EXPECT_EQ(CleanText("Add\n\n  a\ttodo", 100), "Add a todo");
   EXPECT_EQ(CleanText("a\u202Eb\u200Bc\x01", 100), "abc");
@@ -246,6 +267,25 @@ TEST(OfferOwnTools, AFormNamedLikeAGenericToolGetsTheMark) {
   const auto offered = Offer(parsed->set, 0, {reserved.begin(), reserved.end()}, true);
   EXPECT_EQ(offered[0].mcp_name, "form_navigate");
   EXPECT_TRUE(offered[0].mcp_tool["description"].get<std::string>().starts_with("[Form • localhost:8000 • Page 0] "));
+}
+
+TEST(OfferOwnTools, AResultListIsSelectNamedAndDescribedAsResults) {
+  Json list = {{"name", "select_search_result"},
+               {"source", "results"},
+               {"description", "Open one of the 5 items"},
+               {"inputSchema",
+                {{"type", "object"},
+                 {"properties", {{"index", {{"type", "integer"}, {"minimum", 0}, {"maximum", 4}}}}},
+                 {"required", {"index"}}}}};
+  auto parsed = ParseOwnToolsEvent(Event({list, WebMcpTool("select_search_result")}));
+  ASSERT_TRUE(parsed) << parsed.error();
+  const auto& reserved = tools::ReservedNames();
+  const auto offered = Offer(parsed->set, 0, {reserved.begin(), reserved.end()}, true);
+  ASSERT_EQ(offered.size(), 1u);  // the page's name is taken once: first one wins
+  EXPECT_EQ(offered[0].mcp_name, "select_search_result");
+  EXPECT_EQ(offered[0].mcp_tool["description"],
+            "[Results • localhost:8000 • Page 0] Open one of the 5 items (untrusted page text)");
+  EXPECT_TRUE(offered[0].listed);
 }
 
 TEST(OwnToolSite, TheDisplayedSiteHoldsOnlyHostNameCharacters) {

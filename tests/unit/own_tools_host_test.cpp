@@ -252,6 +252,29 @@ TEST_F(OwnToolsTest, APageNameEqualToAnotherToolsMcpNameDoesNotShadowIt) {
   EXPECT_EQ(ExtRequest(ext_method::kOwnToolCall)["params"]["source"], "form");
 }
 
+// Issue 22: a result list is listed select_… and a call goes back as its source.
+TEST_F(OwnToolsTest, AResultListToolIsListedAndCalledAsResults) {
+  SetUpTabs();
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  Json list = OwnTool("select_search_result", "results");
+  list["inputSchema"] = {{"type", "object"},
+                         {"properties", {{"index", {{"type", "integer"}, {"minimum", 0}, {"maximum", 4}}}}},
+                         {"required", {"index"}}};
+  OwnTools(4, {list});
+  ASSERT_TRUE(PumpUntil([&] { return HasTool(s, "select_search_result"); }));
+  // Out of range: the host's schema check answers, nothing reaches the page.
+  const Json refused = CallTool(s, "select_search_result", {{"index", 5}});
+  EXPECT_EQ(refused["isError"], true);
+  EXPECT_NE(rpc::Dump(refused).find("index must be at most 4"), std::string::npos) << rpc::Dump(refused);
+  EXPECT_EQ(ext_.CountMethod(ext_method::kOwnToolCall), 0);
+  StartTool(s, 83, "select_search_result", {{"index", 2}});
+  const Json request = ExtRequest(ext_method::kOwnToolCall);
+  EXPECT_EQ(request["params"]["source"], "results");
+  EXPECT_EQ(request["params"]["name"], "select_search_result");
+  EXPECT_EQ(request["params"]["arguments"], Json({{"index", 2}}));
+}
+
 TEST_F(OwnToolsTest, NativeUnderAPolyfillCountsAsNative) {
   SetUpTabs();
   ExtEvent(ext_event::kOwnTools,
