@@ -1,5 +1,6 @@
 // The form tools' kit (ISOLATED world, top frame, document_start; loaded
-// right before forms_isolated.js, which takes it from globalThis.__tabbridgeFormKit):
+// before forms_isolated.js and results_isolated.js, which take it from
+// globalThis.__tabbridgeFormKit):
 // the DOM methods captured at document_start, and what a form's fields become
 // as a tool's parameters (paramsOf, fitSchema). forms_isolated.js reads the
 // form itself, names it and watches the page; its header has the decisions.
@@ -42,6 +43,12 @@
     const textareaLabels = getter(HTMLTextAreaElement.prototype, 'labels');
     const getElementById = method(Document.prototype, 'getElementById');
     const contains = method(Node.prototype, 'contains');
+    const childrenOf = getter(Element.prototype, 'children');
+    const firstChildOf = getter(Element.prototype, 'firstElementChild');
+    const nextOf = getter(Element.prototype, 'nextElementSibling');
+    const prevOf = getter(Element.prototype, 'previousElementSibling');
+    const parentOf = getter(Node.prototype, 'parentElement');
+    const isConnected = getter(Node.prototype, 'isConnected');
     const collectionLength = getter(HTMLCollection.prototype, 'length');
     const collectionItem = method(HTMLCollection.prototype, 'item');
     // Live: Blink keeps it current, so asking it is cheap on every mutation.
@@ -399,7 +406,9 @@
     globalThis.__tabbridgeFormKit = Object.freeze({
       qsa, qs, docQsa, getAttr, hasAttr, matches, closest, textContent, formElements, contains,
       collectionLength, collectionItem, allForms, MO, moObserve, setTimeout_, addEventListener_, URL_,
-      JSONstringify, docTitle, locationHref, collapse, cut, visible, uniqueSelector, paramsOf, fitSchema
+      JSONstringify, docTitle, locationHref, collapse, cut, visible, uniqueSelector, paramsOf, fitSchema,
+      // for result lists (results_isolated.js)
+      childrenOf, firstChildOf, nextOf, prevOf, parentOf, isConnected, getElementById, docBody,
     });
   } catch { /* never throw into the page */ }
 })();

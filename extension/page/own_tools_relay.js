@@ -1,11 +1,12 @@
 // The page's own tools, relay (ISOLATED world, top frame of http(s) pages,
 // document_start; see manifest.json): takes each WebMCP tool list
 // own_tools_main.js dispatches in the page, adds the form tools
-// forms_isolated.js (this world) found, and sends the list to the service
-// worker (own_tools.js). The page can dispatch a list itself: what comes from
-// its world is only ever a WebMCP tool, run by the page — an entry that
-// claims to be a form tool is relabelled, and form tools come from this
-// world alone (docs/policy.md "Threat model");
+// forms_isolated.js and the result-list tools results_isolated.js (this
+// world) found, and sends the list to the service worker (own_tools.js). The
+// page can dispatch a list itself: what comes from its world is only ever a
+// WebMCP tool, run by the page — an entry that claims to be a form or
+// result-list tool is relabelled, and those come from this world alone
+// (docs/policy.md "Threat model");
 // when the service worker asks (it restarted, or a document came back from
 // the back/forward cache) it has the page report its list again.
 // It also holds the `tabbridge.alive` port open: the service worker hears it
@@ -26,12 +27,13 @@
   previous?.stop();
 
   const ALIVE_PORT = 'tabbridge.alive';
-  const FORM_SOURCES = new Set(['form', 'declarative']);
+  const OUR_SOURCES = new Set(['form', 'declarative', 'results']);
   const WEBMCP_APIS = new Set(['native', 'polyfill', 'legacy']);
   // generated: constants MAX_REPORTED_TOOLS
   const MAX_REPORTED_TOOLS = 256;
   // end generated (codegen/generate.mjs, from common/protocol.h)
   const forms = globalThis.__tabbridgeForms ?? null;
+  const results = globalThis.__tabbridgeResults ?? null;
   let main = null; // the page's last WebMCP list: {api, native, total, tools}
 
   let stopped = false;
@@ -62,7 +64,7 @@
     const tools = Array.isArray(list.tools) ? list.tools.filter((t) => t && typeof t === 'object') : [];
     const api = WEBMCP_APIS.has(list.api) ? list.api : null;
     // The page's world speaks for WebMCP only.
-    for (const t of tools) if (FORM_SOURCES.has(t.source) || !WEBMCP_APIS.has(t.source)) t.source = api ?? 'native';
+    for (const t of tools) if (OUR_SOURCES.has(t.source) || !WEBMCP_APIS.has(t.source)) t.source = api ?? 'native';
     main = { api, native: list.native === true, total: Number.isInteger(list.total) ? list.total : tools.length, tools };
     // Where the browser lists <form toolname> itself, those are WebMCP tools.
     let declared = [];
@@ -73,7 +75,7 @@
     report();
   }
 
-  // The page's WebMCP tools, then our form tools whose names are free.
+  // The page's WebMCP tools, then our form and result-list tools whose names are free.
   function report() {
     if (stopped) return;
     if (!alive()) {
@@ -83,7 +85,7 @@
     const tools = [...(main?.tools ?? [])];
     const names = new Set(tools.map((t) => t.name));
     let total = main?.total ?? 0;
-    for (const d of forms?.list() ?? []) {
+    for (const d of [...(forms?.list() ?? []), ...(results?.list() ?? [])]) {
       if (names.has(d.name)) continue;
       names.add(d.name);
       total++;
@@ -136,6 +138,7 @@
 
   window.addEventListener(LIST_EVENT, onList);
   forms?.onChange(report);
+  results?.onChange(report);
   window.addEventListener(PING_EVENT, announce);
   window.addEventListener('pageshow', onPageShow);
   chrome.runtime.onMessage.addListener(onMessage);

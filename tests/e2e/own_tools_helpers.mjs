@@ -6,7 +6,8 @@
 //     tool's name with every character outside [A-Za-z0-9_] as '_', {idx} the
 //     tab's 0-based position in list_tabs; at most 48 characters;
 //   * descriptions start "[WebMCP • localhost:PORT • Page N] " (forms:
-//     "[Form • …] ") and mark the text as untrusted page text;
+//     "[Form • …] ", result lists: "[Results • …] ") and mark the text as
+//     untrusted page text;
 //   * list_webmcp_tools / call_webmcp_tool are there whenever a tab is focused.
 
 import assert from 'node:assert/strict';
@@ -39,6 +40,8 @@ export function webmcpName(port, pageIdx, tool) {
 export const webmcpPrefix = (port, pageIdx) => `[WebMCP • localhost:${port} • Page ${pageIdx}] `;
 /** "[Form • localhost:PORT • Page N] " */
 export const formPrefix = (port, pageIdx) => `[Form • localhost:${port} • Page ${pageIdx}] `;
+/** "[Results • localhost:PORT • Page N] " */
+export const resultsPrefix = (port, pageIdx) => `[Results • localhost:${port} • Page ${pageIdx}] `;
 
 /** tools/list → the whole tool objects. */
 export async function listTools(s) {

@@ -18,6 +18,11 @@ describe('cleanTools', () => {
     ]);
   });
 
+  it('keeps the sources our isolated world reports: form, declarative, results', () => {
+    const raw = ['form', 'declarative', 'results'].map((source) => ({ name: source, source }));
+    assert.deepEqual(cleanTools(raw).map((t) => t.source), ['form', 'declarative', 'results']);
+  });
+
   it('fills in what is missing or not of its type', () => {
     assert.deepEqual(cleanTools([{ name: 't', source: 'evil', description: 7, readOnly: 'yes' }]), [
       { name: 't', source: 'native', description: '', inputSchema: { type: 'object', properties: {} }, readOnly: null },

@@ -29,10 +29,10 @@ const SCRIPT_TIMEOUT_MS = 5000;
 const SET_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range']);
 const WATCH = 'tabbridge.formcall.v1';
 
-class DocumentGone extends Error {}
+export class DocumentGone extends Error {}
 
 // Runs func in the named document only (never in a later one).
-async function inDocument(tabId, documentId, func, args = [], world = 'ISOLATED') {
+export async function inDocument(tabId, documentId, func, args = [], world = 'ISOLATED') {
   try {
     const [r] = await withTimeout(chrome.scripting.executeScript({
       target: { tabId, documentIds: [documentId] }, world, func, args,

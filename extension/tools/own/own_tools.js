@@ -2,11 +2,13 @@
 // tools"): keeps the tool list each tab's top document reported (through
 // own_tools_relay.js, from own_tools_main.js and forms_isolated.js), tells the host with
 // `owntools.changed` whenever it changes, and runs `owntool.call` in the document
-// the list came from. Form tools are run by form_tool_call.js.
+// the list came from. Form tools are run by form_tool_call.js, result-list
+// tools by result_tool_call.js.
 
 import { Deadlines, ErrorCode, Event, Method, OwnToolLimits, RpcError, cut, toolLabel } from '../../worker/protocol.js';
 import { onConnected, registerHandler, sendEvent } from '../../worker/native_port.js';
 import { NOT_OUR_FORM, callFormTool } from './form_tool_call.js';
+import { callResultTool } from './result_tool_call.js';
 import { chromeErrorKind, tabGone } from '../stack/errors.js';
 import { pageTool } from '../stack/page_tool.js';
 import { getTab, topDocumentId } from '../stack/tab.js';
@@ -16,9 +18,10 @@ import { navGraceWithin, watchTopFrame, withNavigatedTo } from '../shared/naviga
 import { errorResult } from '../stack/results.js';
 import { callRoute, cleanTools, isFormSource, normalise } from './own_tools_checks.js';
 
-// The page's world lists WebMCP tools; ours finds the forms and relays both.
+// The page's world lists WebMCP tools; ours finds the forms and result lists and relays them all.
 const MAIN_SCRIPTS = ['page/own_tools_main.js'];
-const ISOLATED_SCRIPTS = ['page/forms_kit.js', 'page/forms_isolated.js', 'page/own_tools_relay.js'];
+const ISOLATED_SCRIPTS = ['page/forms_kit.js', 'page/forms_isolated.js', 'page/result_lists.js', 'page/results_isolated.js',
+  'page/own_tools_relay.js'];
 const WATCHED_URL = /^https?:/;
 const APIS = new Set(['native', 'polyfill', 'legacy']);
 // A page can dispatch its reports itself, in a loop: at most one report of a
@@ -216,6 +219,7 @@ async function callOwnTool(tabId, params, ctx) {
     const r = await callFormTool(tabId, documentId, name, args, { ...ctx, declarative: route === 'declarative' });
     if (r !== NOT_OUR_FORM) return r;
   }
+  if (route === 'results') return callResultTool(tabId, documentId, name, args, ctx);
   return runWebmcpTool(tabId, documentId, name, args, ctx);
 }
 
