@@ -11,23 +11,24 @@
 // link or button that opens the item (the first one inside a heading, else
 // the link, else the button with the longest text; never one whose text is
 // an action on the item — Delete, Archive, Edit…). Not a list of results:
-// menus and navigation (inside nav, header, footer, menu, or role
-// navigation, menu, menubar, tablist, toolbar, banner, contentinfo), lists
-// of bare short links (the items average under MIN_ITEM_TEXT characters:
-// pagination, tags), lists inside an item of a list already taken (a
-// result's sitelinks). The first SAMPLE_ITEMS siblings decide; the first
-// MAX_SCANNED_ITEMS are indexed. Light DOM only.
+// menus, navigation and sidebars (inside nav, header, footer, menu, aside,
+// or role navigation, menu, menubar, tablist, toolbar, banner, contentinfo,
+// complementary), lists of bare short links (the items average under
+// MIN_ITEM_TEXT characters: pagination, tags), lists inside an item of a
+// list already taken (a result's sitelinks). The first SAMPLE_ITEMS
+// siblings decide; the first MAX_SCANNED_ITEMS are indexed. Light DOM only.
 //
 // Naming (the tool is select_{one item}, snake_case, <= NAME_MAX chars): the
-// list's aria-label or aria-labelledby (or a labelled region around it, or a
-// table's caption), else the nearest heading before it; counts, quoted text
-// and the search query are taken out of that label, and what follows "for",
-// "from", "in"… ("12 results for “rust”" → "results", "Messages in Inbox" →
-// "messages"), then its last word made singular ("Search results" →
-// select_search_result, "Flights" → select_flight); a word that is not a
-// plural gets "_item" ("Inbox" → select_inbox_item). No label, or only
-// "results", on a page with a search query (a search field's value, or q=
-// in the URL) → select_search_result; else select_result.
+// list's (or its parent's) aria-label or aria-labelledby, or a table's
+// caption, else the nearest heading before it, else a labelled region a few
+// levels up; counts, quoted text and the search query are taken out of that
+// label, and what follows "for", "from", "in"… ("12 results for “rust”" →
+// "results", "Messages in Inbox" → "messages"), then its last word made
+// singular ("Search results" → select_search_result, "Flights" →
+// select_flight); a word that is not a plural gets "_item" ("Inbox" →
+// select_inbox_item). No label, or only "results", on a page with a search
+// query (a search field's value, or q= in the URL) → select_search_result;
+// else select_result.
 (() => {
   'use strict';
   try {
@@ -46,8 +47,8 @@
     const ITEM_TAGS = new Set(['li', 'tr', 'article']);
     const ITEM_ROLES = new Set(['listitem', 'row', 'article']);
     const ITEM_SELECTOR = 'li, tr, article, [role="listitem"], [role="row"], [role="article"]';
-    const NOT_RESULTS_TAGS = new Set(['nav', 'header', 'footer', 'menu']);
-    const NOT_RESULTS_ROLES = new Set(['navigation', 'menu', 'menubar', 'tablist', 'toolbar', 'banner', 'contentinfo']);
+    const NOT_RESULTS_TAGS = new Set(['nav', 'header', 'footer', 'menu', 'aside']);
+    const NOT_RESULTS_ROLES = new Set(['navigation', 'menu', 'menubar', 'tablist', 'toolbar', 'banner', 'contentinfo', 'complementary']);
     const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
     const ACTION_WORDS = /^(delete|remove|archive|trash|close|cancel|dismiss|hide|edit|rename|share|copy|report|block|mute|flag|spam|unsubscribe|more|menu|options|settings|like|save|bookmark|reply|forward|download|print|[×✕✖x…]|\.\.\.)(\s|$)/i;
 

@@ -69,12 +69,13 @@ describe('findLists: what is a list of results', () => {
     assert.equal(page(h('ul', {}, result('One'), result('Two'))).find().lists.length, 0);
   });
 
-  it('menus and navigation are not results: inside nav, header, footer, role=navigation/menu', () => {
+  it('menus, navigation and sidebars are not results: inside nav, footer, aside, role=navigation/menu', () => {
     const links = () => ['Home of the whole site', 'About the whole company', 'Contact us by mail or phone']
       .map((t) => h('li', {}, h('a', { href: '/x' }, t)));
     const { lists } = page(
       h('nav', {}, h('ul', {}, ...links())),
       h('footer', {}, h('ul', {}, ...links())),
+      h('aside', {}, h('ul', {}, ...links())),
       h('div', { role: 'navigation' }, h('ul', {}, ...links())),
       h('ul', { role: 'menu' }, ...links()),
     ).find();
