@@ -12,24 +12,21 @@
 namespace tb::tools {
 namespace {
 
-// No title: the name says it, and every byte is paid on every turn. So a hint
-// is written only where it differs from MCP's default (destructive, not
-// idempotent, open world) — readOnlyHint always, since clients key on it.
-Json Annotations(bool read_only, bool destructive, bool idempotent, bool open_world) {
-  Json hints = {{"readOnlyHint", read_only}};
-  if (!read_only && !destructive) hints["destructiveHint"] = false;  // meaningless for read-only tools
-  if (idempotent) hints["idempotentHint"] = true;
-  if (!open_world) hints["openWorldHint"] = false;
-  return hints;
-}
+// What a client may assume of a tool. Listed is only MCP's readOnlyHint, and
+// only where it is true: every other hint is either MCP's default (may
+// change things, open world) or one no client acts on, and every byte of
+// tools/list is paid again whenever the list changes.
+enum class Hint { kReadOnly, kActs };
 
-Json Tool(std::string_view name, std::string_view description, Json properties, Json required, Json annotations) {
-  Json schema = {{"type", "object"}, {"properties", std::move(properties)}, {"additionalProperties", false}};
+// The schema as listed has no "additionalProperties": false — CheckArguments
+// refuses unknown arguments of our tools all the same (the bytes are paid on
+// every turn, the check is ours to make).
+Json Tool(std::string_view name, std::string_view description, Json properties, Json required, Hint hint) {
+  Json schema = {{"type", "object"}, {"properties", std::move(properties)}};
   if (!required.empty()) schema["required"] = std::move(required);
-  return {{"name", name},
-          {"description", description},
-          {"inputSchema", std::move(schema)},
-          {"annotations", std::move(annotations)}};
+  Json tool = {{"name", name}, {"description", description}, {"inputSchema", std::move(schema)}};
+  if (hint == Hint::kReadOnly) tool["annotations"] = {{"readOnlyHint", true}};
+  return tool;
 }
 
 const std::array<Json, 7>& Catalog() {
@@ -42,23 +39,23 @@ const std::array<Json, 7>& Catalog() {
             {{"type", "boolean"}, {"default", false}, {"description", "Launch a browser if none is running"}}},
            {"browser",
             {{"type", "string"}, {"description", "When several browsers run tabbridge: an id (browser-1) or a name"}}}},
-          Json::array(), Annotations(false, false, true, false)),
+          Json::array(), Hint::kActs),
       Tool(kListTabs, "List open tabs: id, title, URL, whether focused, how many tools the page brings.",
-           Json::object(), Json::array(), Annotations(true, false, true, false)),
+           Json::object(), Json::array(), Hint::kReadOnly),
       Tool(kOpenTab, "Open a URL in a new tab and, unless focus is false, focus it to get its page tools.",
            {{"url", {{"type", "string"}, {"description", "http(s) or file URL"}}},
             {"focus", {{"type", "boolean"}, {"default", true}}}},
-           {"url"}, Annotations(false, false, false, true)),
+           {"url"}, Hint::kActs),
       Tool(kFocusTab, "Focus a tab (id from list_tabs): its page tools replace the previous tab's.",
-           {{"tabId", {{"type", "integer"}}}}, {"tabId"}, Annotations(false, false, true, false)),
+           {{"tabId", {{"type", "integer"}}}}, {"tabId"}, Hint::kActs),
       Tool(kCloseTab, "Close a tab; defaults to the focused one.", {{"tabId", {{"type", "integer"}}}}, Json::array(),
-           Annotations(false, true, false, false)),
+           Hint::kActs),
       Tool(kListWebMcpTools, "The focused tab's own tools (WebMCP, forms) with schemas, listed or not.",
            {{"name", {{"type", "string"}, {"description", "Just this tool"}}}}, Json::array(),
-           Annotations(true, false, true, false)),
+           Hint::kReadOnly),
       Tool(kCallWebMcpTool, "Call one of the focused tab's own tools by name.",
            {{"name", {{"type", "string"}}}, {"arguments", {{"type", "object"}}}}, {"name"},
-           Annotations(false, true, false, true)),
+           Hint::kActs),
   };
   return catalog;
 }
@@ -96,19 +93,19 @@ const std::vector<PageToolDef>& PageToolDefs() {
             "Accessibility snapshot of the focused tab. Elements you can act on carry [ref=eN]: pass ref (or a CSS "
             "selector) to the action tools.",
             {{"maxChars", MaxChars()}, {"cursor", {{"type", "string"}}}}, Json::array(),
-            Annotations(true, false, true, false)),
+            Hint::kReadOnly),
        Cap::kRead, kPageToolDeadlineMs},
       {Tool("click", "Click an element; answers what happened (navigation, dialog, …).",
             Target({{"button", {{"type", "string"}, {"enum", {"left", "right", "middle"}}}},
                     {"doubleClick", {{"type", "boolean"}}}}),
-            Json::array(), Annotations(false, true, false, true)),
+            Json::array(), Hint::kActs),
        Cap::kAct, kPageToolDeadlineMs},
       {Tool("type", "Type text into an element; clear first and/or press Enter after.",
             Target({{"text", {{"type", "string"}}},
                     {"clear", {{"type", "boolean"}}},
                     {"submit", {{"type", "boolean"}}},
                     {"keyEvents", {{"type", "boolean"}}}}),
-            {"text"}, Annotations(false, true, false, true)),
+            {"text"}, Hint::kActs),
        Cap::kAct, kPageToolDeadlineMs},
       {Tool("fill_form",
             "Fill fields: text, checkbox (true/false), radio, select; then submit their form or "
@@ -121,44 +118,44 @@ const std::vector<PageToolDef>& PageToolDefs() {
                  {"required", {"value"}}}}}},
              {"submit", {{"type", "boolean"}}},
              {"submitRef", {{"type", "string"}}}},
-            {"fields"}, Annotations(false, true, false, true)),
+            {"fields"}, Hint::kActs),
        Cap::kAct, kPageToolDeadlineMs},
       {Tool("select_option", "Select options of a <select> by value or label.",
             Target({{"values", {{"type", "array"}, {"items", {{"type", "string"}}}}}}), {"values"},
-            Annotations(false, true, false, true)),
+            Hint::kActs),
        Cap::kAct, kPageToolDeadlineMs},
       {Tool("hover", "Move the mouse over an element.", Target(Json::object()), Json::array(),
-            Annotations(false, false, true, true)),
+            Hint::kActs),
        Cap::kAct, kPageToolDeadlineMs},
       {Tool("scroll", "Scroll an element into view, or the page (or element) by dx/dy px or to x/y.",
             Target({{"dx", {{"type", "number"}}},
                     {"dy", {{"type", "number"}}},
                     {"x", {{"type", "number"}}},
                     {"y", {{"type", "number"}}}}),
-            Json::array(), Annotations(false, false, false, true)),
+            Json::array(), Hint::kActs),
        Cap::kAct, kPageToolDeadlineMs},
       {Tool("press_key", "Press a key or chord in the page, e.g. Enter, Escape, Control+A.",
-            {{"key", {{"type", "string"}}}}, {"key"}, Annotations(false, true, false, true)),
+            {{"key", {{"type", "string"}}}}, {"key"}, Hint::kActs),
        Cap::kAct, kPageToolDeadlineMs},
       {Tool("navigate", "Go to url, or back/forward/reload; waits for the page.",
             {{"url", {{"type", "string"}}},
              {"action", {{"type", "string"}, {"enum", {"back", "forward", "reload"}}}},
              {"waitUntil", {{"type", "string"}, {"enum", {"load", "domcontentloaded", "networkidle"}}}},
              {"timeoutMs", Timeout()}},
-            Json::array(), Annotations(false, false, false, true)),
+            Json::array(), Hint::kActs),
        Cap::kNavigate, 0, 30'000},
       {Tool("wait_for", "Wait until a selector or text appears (or, with gone, disappears).",
             {{"selector", {{"type", "string"}}},
              {"text", {{"type", "string"}}},
              {"gone", {{"type", "boolean"}}},
              {"timeoutMs", Timeout()}},
-            Json::array(), Annotations(true, false, true, false)),
+            Json::array(), Hint::kReadOnly),
        Cap::kRead, 0, 10'000},
       {Tool("screenshot", "Screenshot of the viewport, full page or one element, scaled down.",
             Target({{"fullPage", {{"type", "boolean"}}},
                     {"format", {{"type", "string"}, {"enum", {"jpeg", "png"}}}},
                     {"quality", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}}}}),
-            Json::array(), Annotations(true, false, true, false)),
+            Json::array(), Hint::kReadOnly),
        Cap::kRead, kPageToolDeadlineMs},
       {Tool("read_page", "Read the page as markdown (main content), text, links, info or the selection.",
             {{"mode", {{"type", "string"}, {"enum", {"markdown", "text", "links", "info", "selection"}}}},
@@ -168,36 +165,36 @@ const std::vector<PageToolDef>& PageToolDefs() {
              {"exclude", {{"type", "string"}}},
              {"maxChars", MaxChars()},
              {"cursor", {{"type", "string"}}}},
-            Json::array(), Annotations(true, false, true, false)),
+            Json::array(), Hint::kReadOnly),
        Cap::kRead, kPageToolDeadlineMs},
       {Tool("console_logs", "The tab's console messages and uncaught errors.",
             {{"level", {{"type", "string"}, {"enum", {"all", "error", "warn", "info", "log", "debug"}}}},
              {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 1000}}},
              {"since", {{"type", "number"}, {"description", "epoch ms"}}},
              {"format", {{"type", "string"}, {"enum", {"markdown", "json"}}}}},
-            Json::array(), Annotations(true, false, true, false)),
+            Json::array(), Hint::kReadOnly),
        Cap::kRead, kPageToolDeadlineMs},
       {Tool("network_errors", "The tab's failed requests: network errors and HTTP status >= 400.",
             {{"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 1000}}},
              {"since", {{"type", "number"}}},
              {"format", {{"type", "string"}, {"enum", {"markdown", "json"}}}}},
-            Json::array(), Annotations(true, false, true, false)),
+            Json::array(), Hint::kReadOnly),
        Cap::kRead, kPageToolDeadlineMs},
       {Tool("handle_dialog", "Accept or dismiss the open alert/confirm/prompt/beforeunload dialog.",
             {{"accept", {{"type", "boolean"}}}, {"promptText", {{"type", "string"}}}}, {"accept"},
-            Annotations(false, false, false, false)),
+            Hint::kActs),
        Cap::kAct, kPageToolDeadlineMs},
       // Listed only with --caps (session_cap).
       {Tool("evaluate",
             "Run a JavaScript expression or function body in the page (CSP cannot block it); awaits promises, "
             "returns JSON.",
             {{"expression", {{"type", "string"}}}, {"allFrames", {{"type", "boolean"}}}}, {"expression"},
-            Annotations(false, true, false, true)),
+            Hint::kActs),
        Cap::kEval, kPageToolDeadlineMs, 0, kCapEval},
       {Tool("drag", "Drag one element onto another with the mouse (HTML5 drag and drop or pointer events).",
             {{"from", {{"type", "string"}, {"description", "ref or CSS selector"}}},
              {"to", {{"type", "string"}, {"description", "ref or CSS selector"}}}},
-            {"from", "to"}, Annotations(false, false, false, true)),
+            {"from", "to"}, Hint::kActs),
        Cap::kAct, kPageToolDeadlineMs, 0, kCapDrag},
       {Tool(kUploadFile,
             "Put local files into a file input, or into the one a button opens (no dialog shows); answers what "
@@ -208,7 +205,7 @@ const std::vector<PageToolDef>& PageToolDefs() {
                       {"minItems", 1},
                       {"maxItems", kMaxUploadFiles},
                       {"description", "files on this machine; relative to the working directory"}}}}),
-            {"paths"}, Annotations(false, false, false, true)),
+            {"paths"}, Hint::kActs),
        Cap::kAct, kPageToolDeadlineMs, 0, kCapUpload},
       {Tool("emulate",
             "Make the focused tab look like another device or setting until you leave the tab: viewport, color "
@@ -226,28 +223,28 @@ const std::vector<PageToolDef>& PageToolDefs() {
              {"offline", {{"type", "boolean"}}},
              {"userAgent", {{"type", "string"}}},
              {"reset", {{"type", "boolean"}}}},
-            Json::array(), Annotations(false, false, true, false)),
+            Json::array(), Hint::kActs),
        Cap::kAct, kPageToolDeadlineMs, 0, kCapEmulate},
       {Tool("download_file",
             "Download a URL or a link (ref) into tabbridge's download folder; answers path, bytes, type.",
             Target({{"url", {{"type", "string"}}}, {"suggestedName", {{"type", "string"}}}}), Json::array(),
-            Annotations(false, false, false, true)),
+            Hint::kActs),
        Cap::kDownload, kDownloadDeadlineMs, 0, kCapDownload},
       {Tool("save_pdf", "Save the focused page as a PDF in tabbridge's download folder; answers path and bytes.",
             {{"landscape", {{"type", "boolean"}}},
              {"printBackground", {{"type", "boolean"}, {"default", true}}},
              {"fileName", {{"type", "string"}}}},
-            Json::array(), Annotations(false, false, false, false)),
+            Json::array(), Hint::kActs),
        Cap::kDownload, kDownloadDeadlineMs, 0, kCapDownload},
       {Tool("network_requests",
             "The page's requests since it loaded, newest last: id, method, status, type, size, time; failed ones "
             "flagged.",
             {{"filter", {{"type", "string"}, {"description", "part of method, URL or type"}}},
              {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 500}}}},
-            Json::array(), Annotations(true, false, true, false)),
+            Json::array(), Hint::kReadOnly),
        Cap::kRead, kPageToolDeadlineMs, 0, kCapNetwork},
       {Tool("network_request", "One request of network_requests: its headers and bodies (text, capped).",
-            {{"id", {{"type", "string"}}}}, {"id"}, Annotations(true, false, true, false)),
+            {{"id", {{"type", "string"}}}}, {"id"}, Hint::kReadOnly),
        Cap::kRead, kPageToolDeadlineMs, 0, kCapNetwork},
   };
   return defs;
@@ -582,9 +579,16 @@ std::optional<Json> PageTool(std::string_view name, const std::vector<std::strin
   return std::nullopt;
 }
 
-std::expected<void, std::string> CheckArguments(const Json& tool, const Json& args) {
+std::expected<void, std::string> CheckArguments(const Json& tool, const Json& args, Extra extra) {
   const Json& schema = tool["inputSchema"];
   if (!args.is_object()) return std::unexpected("arguments must be an object");
+  if (extra == Extra::kRefuse && schema.contains("properties") && !schema.contains("additionalProperties")) {
+    // Our schemas are listed open (see Tool()); the arguments are still checked closed.
+    Json closed = schema;
+    closed["additionalProperties"] = false;
+    CheckBudget budget;
+    return CheckValue("", closed, args, budget);
+  }
   CheckBudget budget;
   return CheckValue("", schema, args, budget);
 }

@@ -77,7 +77,11 @@ std::optional<Json> PageTool(std::string_view name, const std::vector<std::strin
 
 // Checks `args` against the tool's inputSchema (the subset of JSON Schema our
 // schemas use). The message names the argument and what was wrong with it.
-std::expected<void, std::string> CheckArguments(const Json& tool, const Json& args);
+// An argument the schema does not name is refused (kRefuse: tabbridge's own
+// tools, whose listed schemas leave "additionalProperties": false out), or
+// judged by the schema itself (kPerSchema: the page's own tools).
+enum class Extra { kRefuse, kPerSchema };
+std::expected<void, std::string> CheckArguments(const Json& tool, const Json& args, Extra extra = Extra::kRefuse);
 
 // A tool result: the JSON as structuredContent and as text (for clients that
 // read only content), flagged as an error when `is_error`.

@@ -186,29 +186,26 @@ Json Host::ToolsFor(const Session& session) const {
   if (tabs_.VisibleCount() == 0) return list;
   list.push_back(*tools::Find(tools::kFocusTab));
   if (!session.focused_tab()) return list;
-  for (const auto name : {tools::kCloseTab, tools::kListWebMcpTools, tools::kCallWebMcpTool}) {
-    if (MayOnFocused(session, *tools::CapabilityOf(name))) list.push_back(*tools::Find(name));
+  if (MayOnFocused(session, *tools::CapabilityOf(tools::kCloseTab))) list.push_back(*tools::Find(tools::kCloseTab));
+  auto offered = OfferedTo(session);
+  // list_webmcp_tools and call_webmcp_tool only where the page has tools of
+  // its own to show or call (a client that misses list_changed still reaches
+  // tools that came later through them); on other pages they are bytes for
+  // nothing. A call to them works on any page.
+  if (!offered.empty()) {
+    for (const auto name : {tools::kListWebMcpTools, tools::kCallWebMcpTool}) {
+      if (MayOnFocused(session, *tools::CapabilityOf(name))) list.push_back(*tools::Find(name));
+    }
   }
   for (auto& tool : tools::PageTools(session.caps())) {
     if (MayOnFocused(session, *tools::CapabilityOf(tool["name"].get_ref<const std::string&>()))) {
       list.push_back(std::move(tool));
     }
   }
-  for (auto& offered : OfferedTo(session)) {
-    if (offered.listed) list.push_back(std::move(offered.mcp_tool));
+  for (auto& own : offered) {
+    if (own.listed) list.push_back(std::move(own.mcp_tool));
   }
   return list;
-}
-
-Json Host::FocusedTabToolNames(const Session& session) const {
-  Json names = Json::array();
-  for (const auto& tool : ToolsFor(session)) {
-    const std::string& name = tool["name"].get_ref<const std::string&>();
-    if (name != tools::kListTabs && name != tools::kOpenTab && name != tools::kFocusTab && name != tools::kCloseTab) {
-      names.push_back(name);
-    }
-  }
-  return names;
 }
 
 Json Host::TabSummary(const Tab& tab, const Session& session) const {

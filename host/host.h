@@ -122,9 +122,6 @@ class Host {
 
   // A tab as `session` may see it: title and URL withheld where the policy denies it `read`.
   Json TabSummary(const Tab& tab, const Session& session) const;
-  // The tools a focused tab gives `session` beyond the tab tools: the page tools and the
-  // page's own tools (its capabilities and the policy decide).
-  Json FocusedTabToolNames(const Session& session) const;
 
   // --- the policy (host/policy_checks.cpp) ---
   // The URL of the tab `session` is focused on, if any.

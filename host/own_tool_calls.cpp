@@ -290,7 +290,7 @@ void Host::ResumeParkedCalls() {
 void Host::RunOwnTool(Session& session, const std::string& request_key, const own_tools::Offered& offered,
                       const Json& args, Reply reply, bool retry) {
   const std::string mcp_name = offered.mcp_name;
-  if (auto ok = tools::CheckArguments(offered.mcp_tool, args); !ok) {
+  if (auto ok = tools::CheckArguments(offered.mcp_tool, args, tools::Extra::kPerSchema); !ok) {
     return reply(tools::ErrorResult(mcp_name + ": " + ok.error()));
   }
   const std::int64_t tab_id = *session.focused_tab();

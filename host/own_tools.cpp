@@ -166,14 +166,13 @@ std::vector<Offered> Offer(const OwnToolSet& set, std::size_t page_index, const 
                  : tool.is_results() ? ResultListName(tool.name, taken)
                                      : WebMcpName(site, page_index, tool.name, taken);
     taken.insert(o.mcp_name);
-    // The page's word that a tool only reads is not ours to give: nothing
-    // checks it (a GET form can still change things), so no readOnlyHint or
-    // destructiveHint from it; list_webmcp_tools shows what the page said.
-    Json annotations = {{"openWorldHint", true}};
+    // No annotations: the page's word that a tool only reads is not ours to
+    // give (nothing checks it, and a GET form can still change things), and
+    // MCP's defaults (may change things, open world) are what we do know;
+    // list_webmcp_tools shows what the page said.
     o.mcp_tool = {{"name", o.mcp_name},
                   {"description", Describe(tool, site.display, page_index)},
-                  {"inputSchema", tool.input_schema},
-                  {"annotations", std::move(annotations)}};
+                  {"inputSchema", tool.input_schema}};
     const std::size_t size = rpc::Dump(o.mcp_tool).size();
     const bool schema_fits =
         rpc::Dump(tool.input_schema).size() <= kMaxListedSchemaBytes && PropertyKeysAreValid(tool.input_schema);

@@ -77,9 +77,8 @@ void Host::OpenTab(Session& session, const std::string& request_key, const Json&
           return reply(tools::ErrorResult("open_tab: could not open " + Quote(url) + ": " + outcome.error().message));
         if (!tab) return reply(tools::ErrorResult("open_tab: the browser answered without a tab"));
         if (s == nullptr) return reply(tools::Result({{"tab", {{"id", tab->id}}}, {"focused", focus}}));
-        Json available = Json::array();
-        if (focus) available = FocusedTabToolNames(*s);
-        Json result = {{"tab", TabSummary(*tab, *s)}, {"focused", focus}, {"toolsAvailable", std::move(available)}};
+        // No list of the tools: tools/list has them, and list_changed came before this answer.
+        Json result = {{"tab", TabSummary(*tab, *s)}, {"focused", focus}};
         // Not parsed within the wait: the model knows to wait_for it.
         if (field::Bool(*outcome, "loading").value_or(false)) result["loading"] = true;
         reply(tools::Result(std::move(result)));
@@ -118,8 +117,7 @@ void Host::FocusTab(Session& session, const Json& args, Reply reply) {
   session.set_focused_tab(tab_id);
   SyncFocusedTabs();
   session.Release();
-  reply(tools::Result(
-      {{"success", true}, {"tab", TabSummary(*tab, session)}, {"toolsAvailable", FocusedTabToolNames(session)}}));
+  reply(tools::Result({{"focused", true}, {"tab", TabSummary(*tab, session)}}));
 }
 
 void Host::CloseTab(Session& session, const std::string& request_key, const Json& args, Reply reply) {

@@ -12,10 +12,11 @@ using namespace testing_host;
 using Names = std::vector<std::string>;
 const Names kNoTabs = {"list_tabs", "open_tab"};
 const Names kTabs = {"list_tabs", "open_tab", "focus_tab"};
-// The focused list: the four tab tools, the two for the page's own tools, then
-// the default page tools.
+// The focused list on a page without tools of its own: the four tab tools,
+// then the default page tools (list_webmcp_tools and call_webmcp_tool come
+// with a page's own tools: own_tools_host_test.cpp).
 const Names kFocused = [] {
-  Names names = {"list_tabs", "open_tab", "focus_tab", "close_tab", "list_webmcp_tools", "call_webmcp_tool"};
+  Names names = {"list_tabs", "open_tab", "focus_tab", "close_tab"};
   for (const auto& tool : tools::PageTools({})) names.push_back(tool["name"]);
   return names;
 }();
@@ -91,7 +92,7 @@ TEST_F(HostTest, ToolListsFollowEveryStateWithOneNotificationPerChange) {
   EXPECT_EQ(ToolNames(s), kTabs);
 
   const Json focused = CallTool(s, "focus_tab", {{"tabId", 7}});
-  EXPECT_EQ(focused["structuredContent"]["success"], true);
+  EXPECT_EQ(focused["structuredContent"]["focused"], true);
   EXPECT_EQ(s.ListChanged(), 2);
   EXPECT_EQ(ToolNames(s), kFocused);
 

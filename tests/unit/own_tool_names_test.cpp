@@ -220,9 +220,7 @@ TEST(OfferOwnTools, PassesNoReadOnlyHintThePageGave) {
   tool["readOnly"] = true;
   auto parsed = ParseOwnToolsEvent(Event({tool, WebMcpTool("other")}));
   const auto offered = Offer(parsed->set, 0, {}, true);
-  EXPECT_FALSE(offered[0].mcp_tool["annotations"].contains("readOnlyHint"));
-  EXPECT_FALSE(offered[0].mcp_tool["annotations"].contains("destructiveHint"));
-  EXPECT_EQ(offered[0].mcp_tool["annotations"]["openWorldHint"], true);
+  EXPECT_FALSE(offered[0].mcp_tool.contains("annotations"));  // MCP's defaults: may change things
 }
 
 TEST(OfferOwnTools, ListsAtMostTheBudgetAndNamesTheRest) {

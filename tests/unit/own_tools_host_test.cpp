@@ -149,17 +149,34 @@ TEST_F(OwnToolsTest, DisabledAutoRegisterKeepsThemOutButTheMetaToolsReachThem) {
   Peer& s = Connect();
   Call(s, shim_method::kHello, {{"protocol", kShimProtocol}, {"ownTools", false}});
   CallTool(s, "focus_tab", {{"tabId", 4}});
+  EXPECT_FALSE(HasTool(s, "list_webmcp_tools"));  // the page has no tools yet
   const int before = s.ListChanged();
   OwnTools(4, {OwnTool("add-todo")});
   ASSERT_TRUE(PumpUntil([&] { return CallTool(s, "list_webmcp_tools")["structuredContent"]["total"] == 1; }));
   EXPECT_FALSE(HasTool(s, kAddTodo));
-  EXPECT_EQ(s.ListChanged(), before);
+  // Its tools are not listed, but the two tools that reach them now are.
+  EXPECT_TRUE(HasTool(s, "list_webmcp_tools"));
+  EXPECT_TRUE(HasTool(s, "call_webmcp_tool"));
+  EXPECT_EQ(s.ListChanged(), before + 1);
   const Json listing = CallTool(s, "list_webmcp_tools")["structuredContent"];
   EXPECT_EQ(listing["tools"][0]["name"], "add-todo");
   EXPECT_TRUE(listing["tools"][0]["mcpName"].is_null());
   StartTool(s, 79, "call_webmcp_tool", {{"name", "add-todo"}, {"arguments", {{"text", "eggs"}}}});
   const Json request = ExtRequest(ext_method::kOwnToolCall);
   EXPECT_EQ(request["params"]["arguments"]["text"], "eggs");
+}
+
+// On a page without tools of its own the two are not listed, but still answer.
+TEST_F(OwnToolsTest, TheMetaToolsAreUnlistedWithoutOwnToolsButStillAnswer) {
+  SetUpTabs();
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  EXPECT_TRUE(HasTool(s, "snapshot"));
+  EXPECT_FALSE(HasTool(s, "list_webmcp_tools"));
+  EXPECT_FALSE(HasTool(s, "call_webmcp_tool"));
+  const Json listing = CallTool(s, "list_webmcp_tools");
+  EXPECT_FALSE(listing.value("isError", false)) << listing.dump();
+  EXPECT_EQ(listing["structuredContent"]["total"], 0);
 }
 
 TEST_F(OwnToolsTest, TwoHundredToolsAreBudgetedAndAllListedByTheMetaTool) {

@@ -15,28 +15,31 @@ const Json& Tool(std::string_view name) {
   return *tool;
 }
 
-TEST(ToolCatalog, EveryToolHasAnObjectSchemaAndAReadOnlyHint) {
+TEST(ToolCatalog, EveryToolHasAnObjectSchema) {
+  for (const auto& name : tools::ReservedNames()) EXPECT_EQ(Tool(name)["inputSchema"]["type"], "object") << name;
+}
+
+// Only readOnlyHint, and only where true: the rest is MCP's default (may
+// change things) and costs bytes on every list.
+TEST(ToolCatalog, OnlyReadOnlyToolsCarryAHint) {
+  EXPECT_EQ(Tool(tools::kListTabs)["annotations"], Json({{"readOnlyHint", true}}));
+  EXPECT_EQ(Tool("snapshot")["annotations"], Json({{"readOnlyHint", true}}));
+  EXPECT_FALSE(Tool(tools::kOpenTab).contains("annotations"));
+  EXPECT_FALSE(Tool(tools::kCloseTab).contains("annotations"));
+  EXPECT_FALSE(Tool("click").contains("annotations"));
+}
+
+// The listed schemas are open; the check is closed all the same.
+TEST(ToolCatalog, ListedSchemasLeaveAdditionalPropertiesOut) {
   for (const auto& name : tools::ReservedNames()) {
-    const Json& tool = Tool(name);
-    EXPECT_EQ(tool["inputSchema"]["type"], "object") << name;
-    EXPECT_TRUE(tool["annotations"]["readOnlyHint"].is_boolean()) << name;
+    EXPECT_FALSE(Tool(name)["inputSchema"].contains("additionalProperties")) << name;
   }
 }
 
-// MCP's defaults (destructive, not idempotent, open world) are left out to
-// save bytes; only hints that differ from them are written.
-TEST(ToolCatalog, HintsAreWrittenOnlyWhereTheyDifferFromTheDefaults) {
-  EXPECT_EQ(Tool(tools::kCloseTab)["annotations"], Json({{"readOnlyHint", false}, {"openWorldHint", false}}));
-  EXPECT_EQ(Tool("click")["annotations"], Json({{"readOnlyHint", false}}));
-  EXPECT_EQ(Tool(tools::kFocusTab)["annotations"]["destructiveHint"], false);
-  EXPECT_EQ(Tool(tools::kFocusTab)["annotations"]["idempotentHint"], true);
-}
-
-TEST(ToolCatalog, OnlyListTabsIsReadOnlyAndOnlyCloseTabIsDestructive) {
-  EXPECT_TRUE(Tool(tools::kListTabs)["annotations"]["readOnlyHint"]);
-  EXPECT_FALSE(Tool(tools::kOpenTab)["annotations"]["readOnlyHint"]);
-  EXPECT_FALSE(Tool(tools::kCloseTab)["annotations"].contains("destructiveHint"));  // the default: destructive
-  EXPECT_FALSE(Tool(tools::kFocusTab)["annotations"]["destructiveHint"]);
+TEST(CheckArguments, TakesAPageSchemaWithoutAdditionalPropertiesAtItsWord) {
+  const Json page_tool = {{"name", "t"}, {"inputSchema", {{"type", "object"}, {"properties", {{"a", {{"type", "string"}}}}}}}};
+  EXPECT_TRUE(tools::CheckArguments(page_tool, {{"a", "x"}, {"b", 1}}, tools::Extra::kPerSchema));
+  EXPECT_FALSE(tools::CheckArguments(page_tool, {{"a", "x"}, {"b", 1}}));
 }
 
 TEST(ToolCatalog, UnknownNamesAreNotFound) { EXPECT_EQ(tools::Find("click_everything"), nullptr); }
