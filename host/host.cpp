@@ -1,5 +1,7 @@
 #include "host/host.h"
 
+#include <algorithm>
+
 #include <unistd.h>
 
 #include <spdlog/spdlog.h>
@@ -189,10 +191,11 @@ Json Host::ToolsFor(const Session& session) const {
   if (MayOnFocused(session, *tools::CapabilityOf(tools::kCloseTab))) list.push_back(*tools::Find(tools::kCloseTab));
   auto offered = OfferedTo(session);
   // list_webmcp_tools and call_webmcp_tool only where the page has tools of
-  // its own to show or call (a client that misses list_changed still reaches
-  // tools that came later through them); on other pages they are bytes for
-  // nothing. A call to them works on any page.
-  if (!offered.empty()) {
+  // its own that this list leaves out (over its budget, a schema too large,
+  // --disable-webmcp-auto-register): elsewhere tools/list already has all
+  // there is, and they would be bytes for nothing. A call to them works on
+  // any page.
+  if (std::ranges::any_of(offered, [](const own_tools::Offered& o) { return !o.listed; })) {
     for (const auto name : {tools::kListWebMcpTools, tools::kCallWebMcpTool}) {
       if (MayOnFocused(session, *tools::CapabilityOf(name))) list.push_back(*tools::Find(name));
     }

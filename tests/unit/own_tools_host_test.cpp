@@ -166,17 +166,22 @@ TEST_F(OwnToolsTest, DisabledAutoRegisterKeepsThemOutButTheMetaToolsReachThem) {
   EXPECT_EQ(request["params"]["arguments"]["text"], "eggs");
 }
 
-// On a page without tools of its own the two are not listed, but still answer.
-TEST_F(OwnToolsTest, TheMetaToolsAreUnlistedWithoutOwnToolsButStillAnswer) {
+// Where tools/list has every tool the page offers (or there are none) the
+// two are not listed, but they still answer.
+TEST_F(OwnToolsTest, TheMetaToolsAreListedOnlyForToolsTheListLeavesOut) {
   SetUpTabs();
   Peer& s = Session();
   CallTool(s, "focus_tab", {{"tabId", 4}});
   EXPECT_TRUE(HasTool(s, "snapshot"));
   EXPECT_FALSE(HasTool(s, "list_webmcp_tools"));
+  const Json none = CallTool(s, "list_webmcp_tools");
+  EXPECT_FALSE(none.value("isError", false)) << none.dump();
+  EXPECT_EQ(none["structuredContent"]["total"], 0);
+  OwnTools(4, {OwnTool("add-todo")});
+  ASSERT_TRUE(PumpUntil([&] { return HasTool(s, kAddTodo); }));
+  EXPECT_FALSE(HasTool(s, "list_webmcp_tools"));
   EXPECT_FALSE(HasTool(s, "call_webmcp_tool"));
-  const Json listing = CallTool(s, "list_webmcp_tools");
-  EXPECT_FALSE(listing.value("isError", false)) << listing.dump();
-  EXPECT_EQ(listing["structuredContent"]["total"], 0);
+  EXPECT_EQ(CallTool(s, "list_webmcp_tools")["structuredContent"]["total"], 1);
 }
 
 TEST_F(OwnToolsTest, TwoHundredToolsAreBudgetedAndAllListedByTheMetaTool) {
@@ -188,6 +193,7 @@ TEST_F(OwnToolsTest, TwoHundredToolsAreBudgetedAndAllListedByTheMetaTool) {
   OwnTools(4, std::move(many));
   ASSERT_TRUE(PumpUntil([&] { return HasTool(s, "webmcp_localhost_8000_page0_tool0"); }));
   const auto names = ToolNames(s);
+  EXPECT_TRUE(HasTool(s, "call_webmcp_tool"));  // the way to the tools left out
   const auto own = std::ranges::count_if(names, [](const std::string& n) { return n.starts_with("webmcp_"); });
   EXPECT_LE(static_cast<std::size_t>(own), kMaxListedOwnTools);
   const Json listing = CallTool(s, "list_webmcp_tools")["structuredContent"];
