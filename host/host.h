@@ -77,6 +77,10 @@ class Host {
   // agent never uses. Only the first such hello counts.
   void NoteLaunchedHeadless(long pid);
   Json ToolsFor(const Session& session) const;
+  // The document of the session's focused tab as its last own-tools report
+  // named it ("" when none): the tools that go with a navigation are news, those
+  // a page takes away itself can wait (Session::RefreshTools).
+  std::string FocusedDocument(const Session& session) const;
   using Reply = ReplyOnce;  // one answer per call; a dropped one answers at once (reply_once.h)
   // Runs a checked tool call for `session`; `reply` gets the MCP result.
   void CallTool(Session& session, const std::string& request_key, const std::string& name, const Json& args,

@@ -70,6 +70,11 @@ std::string Host::WebMcpStatus() const {
   return seen.empty() ? "unknown" : seen;
 }
 
+std::string Host::FocusedDocument(const Session& session) const {
+  const auto focus = session.focused_tab();
+  return focus ? own_tools_.DocumentOf(*focus) : std::string();
+}
+
 std::optional<std::size_t> Host::PageIndex(std::int64_t tab_id) const {
   std::size_t index = 0;
   for (const Tab* tab : tabs_.Visible()) {
@@ -145,6 +150,7 @@ bool Host::CallOwnTool(Session& session, const std::string& request_key, const s
   // A name the session was given, or one shaped like a WebMCP tool's: the page
   // changed under the model. Say so, with what the page offers now.
   if (session.was_told(name) || name.starts_with("webmcp_")) {
+    session.TellRemovals();  // the list the model has is out of date: now it hears
     reply(tools::ErrorResult(name + ": the page changed — its tools are now: " + OwnToolNamesNow(session) +
                              " (list_webmcp_tools shows them with their schemas)"));
     return true;

@@ -30,8 +30,14 @@ void OwnToolRegistry::NoteRuntime(const own_tools::OwnToolSet& set) {
     runtime_seen_ = "absent";
 }
 
+std::string OwnToolRegistry::DocumentOf(std::int64_t tab_id) const {
+  const auto it = documents_.find(tab_id);
+  return it != documents_.end() ? it->second : std::string();
+}
+
 void OwnToolRegistry::Report(std::int64_t tab_id, own_tools::OwnToolSet set) {
   if (closed_) return;
+  documents_[tab_id] = set.document_id;
   const auto old = sets_.find(tab_id);
   // An empty list for another document is the extension clearing the tab at
   // a navigation: wait for the new page's list before telling anyone.
@@ -120,6 +126,7 @@ void OwnToolRegistry::OnSettleTimer() {
 
 void OwnToolRegistry::Forget(const std::function<bool(std::int64_t)>& gone) {
   std::erase_if(sets_, [&](const auto& entry) { return gone(entry.first); });
+  std::erase_if(documents_, [&](const auto& entry) { return gone(entry.first); });
   std::erase_if(settling_, [&](const auto& entry) { return gone(entry.first); });
   std::erase_if(new_until_, [&](const auto& entry) { return gone(entry.first); });
   std::erase_if(pace_, [&](const auto& entry) { return gone(entry.first); });

@@ -27,6 +27,9 @@ class OwnToolRegistry {
   void NoteRuntime(const own_tools::OwnToolSet& set);
   // The extension's report of a tab's current document (a tab the host knows).
   void Report(std::int64_t tab_id, own_tools::OwnToolSet set);
+  // The document the tab's last report came from ("" before any): the new
+  // page's as soon as it reported, even while the tab settles.
+  std::string DocumentOf(std::int64_t tab_id) const;
   // The tab's tools (the previous page's while it settles); null when none.
   const own_tools::OwnToolSet* Find(std::int64_t tab_id) const;
   // Whether the tab's new document has not reported yet.
@@ -51,6 +54,7 @@ class OwnToolRegistry {
   std::function<void()> on_changed_;
   bool closed_ = false;
   std::map<std::int64_t, own_tools::OwnToolSet> sets_;  // tabs without tools have no entry
+  std::map<std::int64_t, std::string> documents_;       // DocumentOf
   std::string runtime_seen_;
   struct Settle {
     std::uint64_t deadline;   // uv_now() time

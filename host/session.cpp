@@ -1,5 +1,6 @@
 #include "host/session.h"
 
+#include <algorithm>
 #include <chrono>
 #include <expected>
 #include <functional>
@@ -66,14 +67,53 @@ void Session::Send(const Json& message) { transport_->Send(rpc::Dump(message)); 
 
 void Session::Notify(std::string_view method, Json params) { Send(rpc::MakeNotification(method, std::move(params))); }
 
-std::size_t Session::ToolsFingerprint() const { return std::hash<std::string>{}(rpc::Dump(host_.ToolsFor(*this))); }
+std::size_t Session::Fingerprint(const Json& list) { return std::hash<std::string>{}(rpc::Dump(list)); }
 
 void Session::RefreshTools() {
   if (!helloed_ || holds_ > 0) return;
-  const std::size_t now = ToolsFingerprint();
-  if (now == told_fingerprint_) return;
-  told_fingerprint_ = now;
+  const Json list = host_.ToolsFor(*this);
+  if (Fingerprint(list) == told_fingerprint_) {
+    removals_untold_ = false;  // the tools that went came back
+    return;
+  }
+  if (OnlyOwnToolsWent(list)) {
+    removals_untold_ = true;
+    return;
+  }
+  Tell(list);
   Notify(mcp::kToolsListChanged, nullptr);
+}
+
+void Session::TellRemovals() {
+  if (!removals_untold_ || !helloed_ || holds_ > 0) return;
+  Tell(host_.ToolsFor(*this));
+  Notify(mcp::kToolsListChanged, nullptr);
+}
+
+void Session::Tell(const Json& list) {
+  told_fingerprint_ = Fingerprint(list);
+  told_focus_ = focused_tab_;
+  told_document_ = host_.FocusedDocument(*this);
+  told_tools_.clear();
+  for (const auto& tool : list) told_tools_[tool["name"].get<std::string>()] = std::hash<std::string>{}(rpc::Dump(tool));
+  removals_untold_ = false;
+}
+
+bool Session::OnlyOwnToolsWent(const Json& list) const {
+  // The same page took some of its tools away (a navigation's are news).
+  if (focused_tab_ != told_focus_ || host_.FocusedDocument(*this) != told_document_) return false;
+  if (list.size() >= told_tools_.size()) return false;
+  std::set<std::string> kept;
+  for (const auto& tool : list) {
+    const std::string& name = tool["name"].get_ref<const std::string&>();
+    const auto told = told_tools_.find(name);
+    if (told == told_tools_.end() || told->second != std::hash<std::string>{}(rpc::Dump(tool))) return false;
+    kept.insert(name);
+  }
+  // Every tool that went is one of the page's (tabbridge's own tools going means the state moved).
+  return std::ranges::all_of(told_tools_, [&](const auto& entry) {
+    return kept.contains(entry.first) || tools::Find(entry.first) == nullptr;
+  });
 }
 
 void Session::NoteToolCall(const std::string& name) {
@@ -139,7 +179,7 @@ void Session::OnRequest(rpc::Message& msg) {
     const Json client = field::Object(msg.params, hello_param::kClient);
     client_name_ = field::String(client, "name").value_or("");
     client_version_ = field::String(client, "version").value_or("");
-    told_fingerprint_ = ToolsFingerprint();
+    Tell(host_.ToolsFor(*this));
     Send(rpc::MakeResult(msg.id, host_.HelloResult()));
     host_.NoteStateChanged();  // attached: the popup lists it
     return;

@@ -51,8 +51,15 @@ class Session {
 
   // Sends list_changed if this session's tool list differs from the one it was
   // last told about — unless one of its own tab-changing calls is running,
-  // in which case that call reports the change once, before its reply.
+  // in which case that call reports the change once, before its reply. A
+  // change that only takes some of the page's own tools away is not sent
+  // alone: each list_changed makes the client fetch the list again and
+  // breaks its prompt cache, and a tool that went costs the model nothing
+  // until it is called. It goes with the next change that brings something,
+  // or when the model calls a tool that went (TellRemovals).
   void RefreshTools();
+  // Sends the list_changed RefreshTools kept back for removals, if any.
+  void TellRemovals();
   // A tool call that changes tabs holds notifications until it answers.
   void Hold() { ++holds_; }
   void Release() {
@@ -73,7 +80,11 @@ class Session {
   void Send(const Json& message);
   // Records `name` as the last tool called (host.state).
   void NoteToolCall(const std::string& name);
-  std::size_t ToolsFingerprint() const;
+  // Tells the client its list is now `list` (list_changed) and remembers it.
+  void Tell(const Json& list);
+  // Whether `list` differs from the last told only by own tools taken away.
+  bool OnlyOwnToolsWent(const Json& list) const;
+  static std::size_t Fingerprint(const Json& list);
 
   Host& host_;
   std::int64_t id_;
@@ -88,6 +99,10 @@ class Session {
   std::int64_t last_tool_at_ms_ = 0;
   std::set<std::string> told_own_;
   std::size_t told_fingerprint_ = 0;
+  std::unordered_map<std::string, std::size_t> told_tools_;  // name -> fingerprint of each tool told
+  std::optional<std::int64_t> told_focus_;
+  std::string told_document_;  // Host::FocusedDocument when last told
+  bool removals_untold_ = false;
   int holds_ = 0;
   // In-flight requests by dumped id: answered at most once, cancellable.
   struct InFlight {

@@ -5,6 +5,7 @@ import { registerHandler, sendEvent } from './native_port.js';
 import { chromeErrorKind } from './chrome_errors.js';
 import { isCrashed, onTabCrashed } from './crash_watch.js';
 import { watchTopLoads } from './page_load.js';
+import { askOwnTools } from './own_tools_heard.js';
 
 // Anything else (chrome:, javascript:, extension pages, ...) is not the agent's to open.
 
@@ -58,6 +59,12 @@ const shorten = (s) => (s.length > 200 ? `${s.slice(0, 200)}…` : s); // data: 
 // The longest open_tab waits for the page (the host sends loadWaitMs,
 // common/protocol.h kOpenTabLoadWaitMs; this caps what a request may ask).
 const MAX_LOAD_WAIT_MS = 30_000;
+// After the page is parsed, how long open_tab waits for its own tools (WebMCP,
+// forms, result lists) to reach the host: the client then fetches the list
+// once, with them, instead of once for the tab and again for its tools. A
+// page answers in a few ms; one that does not (busy, or no content scripts)
+// costs at most this.
+const OWN_TOOLS_WAIT_MS = 400;
 
 // tabs.create {url, active?, loadWaitMs?} -> {tab, loading?}: the tab once its
 // document committed and was parsed (DOMContentLoaded: its real URL and
@@ -86,13 +93,24 @@ async function createTab({ url, active = false, loadWaitMs = 0 }) {
       // Chrome's own URL refusals ("Invalid url", "Cannot navigate to a file URL ...").
       throw /\burl\b/i.test(e.message) ? invalid(e.message) : e;
     }
+    const started = Date.now();
     const load = loadWaitMs > 0 ? await watch.until(created.id, Math.min(loadWaitMs, MAX_LOAD_WAIT_MS)) : { parsed: false };
+    if (load.parsed) await ownToolsHeard(created.id, Math.min(OWN_TOOLS_WAIT_MS, loadWaitMs - (Date.now() - started)));
     const tab = await chrome.tabs.get(created.id).catch(() => created);
     await events; // the tab's events go out first
     return { tab: toTab(tab), ...(load.parsed || load.error ? {} : { loading: true }) };
   } finally {
     watch.dispose();
   }
+}
+
+// The parsed page's own tools, handed to the host (see OWN_TOOLS_WAIT_MS);
+// only http(s) pages have the content scripts that report them.
+async function ownToolsHeard(tabId, ms) {
+  if (ms <= 0) return;
+  const frame = await chrome.webNavigation.getFrame({ tabId, frameId: 0 }).catch(() => null);
+  if (!frame?.documentId || !/^https?:/.test(frame.url ?? '')) return;
+  await askOwnTools(tabId, frame.documentId, ms);
 }
 
 // A headless browser kept alive without tabs (--keep-alive-for-test, see

@@ -14,6 +14,7 @@ import { pageTool } from '../stack/page_tool.js';
 import { getTab, topDocumentId } from '../stack/tab.js';
 import { onTabCrashed } from '../../worker/crash_watch.js';
 import { onTabReplaced, ownToolLists, reportedAt, waitingReports } from '../../worker/tab_state.js';
+import { RESEND, heardOwnTools } from '../../worker/own_tools_heard.js';
 import { navGraceWithin, watchTopFrame, withNavigatedTo } from '../shared/navigated_to.js';
 import { errorResult } from '../stack/results.js';
 import { callRoute, cleanTools, isFormSource, normalise } from './own_tools_checks.js';
@@ -28,7 +29,6 @@ const APIS = new Set(['native', 'polyfill', 'legacy']);
 // tab is handled per REPORT_INTERVAL_MS; the last one of an interval wins.
 const REPORT_INTERVAL_MS = 100;
 const REPORT = 'tabbridge.owntools';
-const RESEND = 'tabbridge.owntools.resend';
 
 // tabId -> {documentId, url, api, native, total, tools, key, told}: the
 // last list of the tab's top document; `told` is {documentId, key, cleared}
@@ -147,6 +147,7 @@ async function onReport(tabId, sender, msg) {
   // out even when it has no tools.
   if (key !== told.key || (told.cleared && told.documentId === s.documentId) ||
     (tools.length > 0 && told.documentId !== s.documentId)) send(tabId, s);
+  heardOwnTools(tabId, s.documentId);
 }
 
 function onCommit({ tabId, documentId, url }) {
