@@ -31,15 +31,11 @@ Json Tool(std::string_view name, std::string_view description, Json properties, 
 
 const std::array<Json, 7>& Catalog() {
   static const std::array<Json, 7> catalog = {
-      Tool(
-          kConnectBrowser,
-          "Connect to the user's Chrome-family browser (Chrome, Chromium, Brave, Edge) running the tabbridge "
-          "extension; launch starts one if none runs.",
-          {{"launch",
-            {{"type", "boolean"}, {"default", false}, {"description", "Launch a browser if none is running"}}},
-           {"browser",
-            {{"type", "string"}, {"description", "When several browsers run tabbridge: an id (browser-1) or a name"}}}},
-          Json::array(), Hint::kActs),
+      Tool(kConnectBrowser,
+           "Connect to the user's browser (Chrome, Chromium, Edge, Brave) running the tabbridge extension.",
+           {{"launch", {{"type", "boolean"}, {"description", "start one if none runs"}}},
+            {"browser", {{"type", "string"}, {"description", "which, when several run: id or name"}}}},
+           Json::array(), Hint::kActs),
       Tool(kListTabs, "List open tabs: id, title, URL, whether focused, how many tools the page brings.",
            Json::object(), Json::array(), Hint::kReadOnly),
       Tool(kOpenTab, "Open a URL in a new tab and, unless focus is false, focus it to get its page tools.",
