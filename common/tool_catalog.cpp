@@ -47,11 +47,9 @@ const std::array<Json, 7>& Catalog() {
       Tool(kCloseTab, "Close a tab; defaults to the focused one.", {{"tabId", {{"type", "integer"}}}}, Json::array(),
            Hint::kActs),
       Tool(kListWebMcpTools, "The focused tab's own tools (WebMCP, forms) with schemas, listed or not.",
-           {{"name", {{"type", "string"}, {"description", "Just this tool"}}}}, Json::array(),
-           Hint::kReadOnly),
+           {{"name", {{"type", "string"}, {"description", "Just this tool"}}}}, Json::array(), Hint::kReadOnly),
       Tool(kCallWebMcpTool, "Call one of the focused tab's own tools by name.",
-           {{"name", {{"type", "string"}}}, {"arguments", {{"type", "object"}}}}, {"name"},
-           Hint::kActs),
+           {{"name", {{"type", "string"}}}, {"arguments", {{"type", "object"}}}}, {"name"}, Hint::kActs),
   };
   return catalog;
 }
@@ -88,8 +86,7 @@ const std::vector<PageToolDef>& PageToolDefs() {
       {Tool("snapshot",
             "Accessibility snapshot of the focused tab. Elements you can act on carry [ref=eN]: pass ref (or a CSS "
             "selector) to the action tools.",
-            {{"maxChars", MaxChars()}, {"cursor", {{"type", "string"}}}}, Json::array(),
-            Hint::kReadOnly),
+            {{"maxChars", MaxChars()}, {"cursor", {{"type", "string"}}}}, Json::array(), Hint::kReadOnly),
        Cap::kRead, kPageToolDeadlineMs},
       {Tool("click", "Click an element; answers what happened (navigation, dialog, …).",
             Target({{"button", {{"type", "string"}, {"enum", {"left", "right", "middle"}}}},
@@ -117,12 +114,10 @@ const std::vector<PageToolDef>& PageToolDefs() {
             {"fields"}, Hint::kActs),
        Cap::kAct, kPageToolDeadlineMs},
       {Tool("select_option", "Select options of a <select> by value or label.",
-            Target({{"values", {{"type", "array"}, {"items", {{"type", "string"}}}}}}), {"values"},
-            Hint::kActs),
+            Target({{"values", {{"type", "array"}, {"items", {{"type", "string"}}}}}}), {"values"}, Hint::kActs),
        Cap::kAct, kPageToolDeadlineMs},
-      {Tool("hover", "Move the mouse over an element.", Target(Json::object()), Json::array(),
-            Hint::kActs),
-       Cap::kAct, kPageToolDeadlineMs},
+      {Tool("hover", "Move the mouse over an element.", Target(Json::object()), Json::array(), Hint::kActs), Cap::kAct,
+       kPageToolDeadlineMs},
       {Tool("scroll", "Scroll an element into view, or the page (or element) by dx/dy px or to x/y.",
             Target({{"dx", {{"type", "number"}}},
                     {"dy", {{"type", "number"}}},
@@ -177,15 +172,13 @@ const std::vector<PageToolDef>& PageToolDefs() {
             Json::array(), Hint::kReadOnly),
        Cap::kRead, kPageToolDeadlineMs},
       {Tool("handle_dialog", "Accept or dismiss the open alert/confirm/prompt/beforeunload dialog.",
-            {{"accept", {{"type", "boolean"}}}, {"promptText", {{"type", "string"}}}}, {"accept"},
-            Hint::kActs),
+            {{"accept", {{"type", "boolean"}}}, {"promptText", {{"type", "string"}}}}, {"accept"}, Hint::kActs),
        Cap::kAct, kPageToolDeadlineMs},
       // Listed only with --caps (session_cap).
       {Tool("evaluate",
             "Run a JavaScript expression or function body in the page (CSP cannot block it); awaits promises, "
             "returns JSON.",
-            {{"expression", {{"type", "string"}}}, {"allFrames", {{"type", "boolean"}}}}, {"expression"},
-            Hint::kActs),
+            {{"expression", {{"type", "string"}}}, {"allFrames", {{"type", "boolean"}}}}, {"expression"}, Hint::kActs),
        Cap::kEval, kPageToolDeadlineMs, 0, kCapEval},
       {Tool("drag", "Drag one element onto another with the mouse (HTML5 drag and drop or pointer events).",
             {{"from", {{"type", "string"}, {"description", "ref or CSS selector"}}},
@@ -566,6 +559,14 @@ Json PageTools(const std::vector<std::string>& caps) {
     if (auto variant = VariantFor(tool, caps)) tools.push_back(std::move(*variant));
   }
   return tools;
+}
+
+Json Listed(Json tool) {
+  Json& properties = tool["inputSchema"]["properties"];
+  for (auto& [name, property] : properties.items()) {
+    for (const char* key : {"minimum", "maximum", "default"}) property.erase(key);
+  }
+  return tool;
 }
 
 std::optional<Json> PageTool(std::string_view name, const std::vector<std::string>& caps) {

@@ -181,14 +181,15 @@ void Host::AfterBrowserTabEvent() {
 }
 
 Json Host::ToolsFor(const Session& session) const {
-  Json list = Json::array({*tools::Find(tools::kListTabs)});
+  const auto ours = [](std::string_view name) { return tools::Listed(*tools::Find(name)); };
+  Json list = Json::array({ours(tools::kListTabs)});
   // Tools the policy can never allow this session are left out (a call still
   // gets the denial); those that depend on the URL, by the focused tab's.
-  if (!session.read_only()) list.push_back(*tools::Find(tools::kOpenTab));
+  if (!session.read_only()) list.push_back(ours(tools::kOpenTab));
   if (tabs_.VisibleCount() == 0) return list;
-  list.push_back(*tools::Find(tools::kFocusTab));
+  list.push_back(ours(tools::kFocusTab));
   if (!session.focused_tab()) return list;
-  if (MayOnFocused(session, *tools::CapabilityOf(tools::kCloseTab))) list.push_back(*tools::Find(tools::kCloseTab));
+  if (MayOnFocused(session, *tools::CapabilityOf(tools::kCloseTab))) list.push_back(ours(tools::kCloseTab));
   auto offered = OfferedTo(session);
   // list_webmcp_tools and call_webmcp_tool only where the page has tools of
   // its own that this list leaves out (over its budget, a schema too large,
@@ -197,16 +198,16 @@ Json Host::ToolsFor(const Session& session) const {
   // any page.
   if (std::ranges::any_of(offered, [](const own_tools::Offered& o) { return !o.listed; })) {
     for (const auto name : {tools::kListWebMcpTools, tools::kCallWebMcpTool}) {
-      if (MayOnFocused(session, *tools::CapabilityOf(name))) list.push_back(*tools::Find(name));
+      if (MayOnFocused(session, *tools::CapabilityOf(name))) list.push_back(ours(name));
     }
   }
   for (auto& tool : tools::PageTools(session.caps())) {
     if (MayOnFocused(session, *tools::CapabilityOf(tool["name"].get_ref<const std::string&>()))) {
-      list.push_back(std::move(tool));
+      list.push_back(tools::Listed(std::move(tool)));
     }
   }
   for (auto& own : offered) {
-    if (own.listed) list.push_back(std::move(own.mcp_tool));
+    if (own.listed) list.push_back(std::move(own.mcp_tool));  // the page's schema, as it gave it
   }
   return list;
 }

@@ -95,7 +95,8 @@ void Session::Tell(const Json& list) {
   told_focus_ = focused_tab_;
   told_document_ = host_.FocusedDocument(*this);
   told_tools_.clear();
-  for (const auto& tool : list) told_tools_[tool["name"].get<std::string>()] = std::hash<std::string>{}(rpc::Dump(tool));
+  for (const auto& tool : list)
+    told_tools_[tool["name"].get<std::string>()] = std::hash<std::string>{}(rpc::Dump(tool));
   removals_untold_ = false;
 }
 

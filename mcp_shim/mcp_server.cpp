@@ -28,7 +28,7 @@ Json ProgressToken(const Json& params) {
 }
 
 // What a disconnected session offers: connect_browser alone.
-Json DisconnectedTools() { return {{"tools", {*tools::Find(tools::kConnectBrowser)}}}; }
+Json DisconnectedTools() { return {{"tools", {tools::Listed(*tools::Find(tools::kConnectBrowser))}}}; }
 
 // The members a 2026-07-28 result gets before what its producer wrote (the
 // host writes none of them). A tool list follows the browser, so it is stale

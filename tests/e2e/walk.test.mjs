@@ -21,7 +21,6 @@ import {
   waitForTabTitle,
 } from './harness.mjs';
 
-const isStringArray = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
 describe('DISCONNECTED (no browser)', { timeout: 60_000 }, () => {
   const h = useHarness();

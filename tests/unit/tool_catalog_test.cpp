@@ -29,6 +29,16 @@ TEST(ToolCatalog, OnlyReadOnlyToolsCarryAHint) {
   EXPECT_FALSE(Tool("click").contains("annotations"));
 }
 
+// Bounds and defaults are checked, not listed.
+TEST(ToolCatalog, ListedLeavesBoundsAndDefaultsToTheCheck) {
+  const Json snapshot = *tools::Find("snapshot");
+  EXPECT_EQ(snapshot["inputSchema"]["properties"]["maxChars"]["minimum"], 500);
+  EXPECT_EQ(tools::Listed(snapshot)["inputSchema"]["properties"]["maxChars"], Json({{"type", "integer"}}));
+  auto ok = tools::CheckArguments(snapshot, {{"maxChars", 10}});
+  ASSERT_FALSE(ok);
+  EXPECT_NE(ok.error().find("at least 500"), std::string::npos) << ok.error();
+}
+
 // The listed schemas are open; the check is closed all the same.
 TEST(ToolCatalog, ListedSchemasLeaveAdditionalPropertiesOut) {
   for (const auto& name : tools::ReservedNames()) {
@@ -37,7 +47,8 @@ TEST(ToolCatalog, ListedSchemasLeaveAdditionalPropertiesOut) {
 }
 
 TEST(CheckArguments, TakesAPageSchemaWithoutAdditionalPropertiesAtItsWord) {
-  const Json page_tool = {{"name", "t"}, {"inputSchema", {{"type", "object"}, {"properties", {{"a", {{"type", "string"}}}}}}}};
+  const Json page_tool = {{"name", "t"},
+                          {"inputSchema", {{"type", "object"}, {"properties", {{"a", {{"type", "string"}}}}}}}};
   EXPECT_TRUE(tools::CheckArguments(page_tool, {{"a", "x"}, {"b", 1}}, tools::Extra::kPerSchema));
   EXPECT_FALSE(tools::CheckArguments(page_tool, {{"a", "x"}, {"b", 1}}));
 }
@@ -108,9 +119,9 @@ std::size_t FocusedTabListBytes(const std::vector<std::string>& caps) {
   Json list = Json::array();
   for (auto name : {tools::kListTabs, tools::kOpenTab, tools::kFocusTab, tools::kCloseTab, tools::kListWebMcpTools,
                     tools::kCallWebMcpTool}) {
-    list.push_back(*tools::Find(name));
+    list.push_back(tools::Listed(*tools::Find(name)));
   }
-  for (const auto& tool : tools::PageTools(caps)) list.push_back(tool);
+  for (const auto& tool : tools::PageTools(caps)) list.push_back(tools::Listed(tool));
   return rpc::Dump(Json{{"tools", list}}).size();
 }
 
