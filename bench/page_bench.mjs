@@ -62,7 +62,7 @@ try {
 
   console.log('| figure (bench-fixture.html, real Chromium) | value | target / peers |');
   console.log('|---|---|---|');
-  console.log(`| tools/list bytes, tab focused, default caps (generic tools) | ${listBytes} | < 8000 (Playwright MCP 20286, chrome-devtools-mcp 28618) |`);
+  console.log(`| tools/list bytes, tab focused, default caps (generic tools) | ${listBytes} | < 6000 (Playwright MCP 20286, chrome-devtools-mcp 28618) |`);
   console.log(`| + the page's own tools (the fixture's forms) | ${ownTools.length} tools, ${ownBytes} bytes | <= 24 tools, 12 KiB a page |`);
   console.log(`| snapshot bytes | ${snapshotBytes} (${refs.length} refs) | < 1500 (Playwright MCP 2702, chrome-devtools-mcp 1867) |`);
   console.log(`| evaluate 1+1 | ${evaluate} | |`);

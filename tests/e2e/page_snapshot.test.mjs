@@ -29,10 +29,10 @@ describe('snapshot and tools/list', { timeout: 150_000 }, () => {
     assert.ok(!names.includes('download_file'), 'download_file needs --caps download');
   });
 
-  // The generic list is paid on every turn and stays under 8000 bytes; the
+  // The generic list is paid on every turn and stays under 6000 bytes; the
   // page's own tools (here: the fixture's form) come on top, within their
   // per-page budget (24 tools, 12 KiB: kMaxListedOwnTools/-Bytes).
-  it('tools/list of a focused tab (bench fixture, default caps): generic part under 8000 bytes, own tools within budget', async (t) => {
+  it('tools/list of a focused tab (bench fixture, default caps): generic part under 6000 bytes, own tools within budget', async (t) => {
     await env.open('/', { t });
     const { tools } = await env.s.client.listTools();
     const own = tools.filter((x) => /^\[(WebMCP|Form) • /.test(x.description ?? ''));
@@ -40,7 +40,7 @@ describe('snapshot and tools/list', { timeout: 150_000 }, () => {
     const bytes = (list) => Buffer.byteLength(JSON.stringify(list), 'utf8');
     t.diagnostic(`tools/list: ${generic.length} generic tools, ${bytes(generic)} bytes; ${own.length} own tools, ${bytes(own)} bytes`);
     assert.ok(generic.some((x) => x.name === 'snapshot'), 'page tools are listed');
-    assert.ok(bytes(generic) < 8000, `the generic tools/list is ${bytes(generic)} bytes (limit 8000)`);
+    assert.ok(bytes(generic) < 6000, `the generic tools/list is ${bytes(generic)} bytes (limit 6000)`);
     assert.ok(own.length <= 24, `${own.length} own tools listed (limit 24)`);
     assert.ok(bytes(own) <= 12 * 1024, `own tools take ${bytes(own)} bytes (limit 12 KiB)`);
   });
