@@ -55,8 +55,8 @@
     // The DOM methods and the fields-to-parameters part: forms_kit.js.
     const {
       qsa, qs, docQsa, getAttr, hasAttr, matches, closest, textContent, formElements, contains,
-      collectionLength, collectionItem, allForms, MO, moObserve, setTimeout_, addEventListener_, URL_,
-      JSONstringify, docTitle, locationHref, collapse, cut, visible, uniqueSelector, paramsOf, fitSchema
+      collectionLength, collectionItem, allForms, URL_, watchScan,
+      docTitle, locationHref, collapse, cut, visible, uniqueSelector, paramsOf, fitSchema
     } = globalThis.__tabbridgeFormKit;
 
     // ---- the form itself --------------------------------------------------------
@@ -212,7 +212,7 @@
       try {
         forms = [...docQsa(document, 'form')];
       } catch {
-        return out;
+        return { tools: out };
       }
       const native = nativeDeclarative;
       // Declarative names are the page's: reserve them before making ours.
@@ -240,35 +240,10 @@
           n++;
         } catch { /* one odd form must not hide the others */ }
       }
-      return out;
+      return { tools: out };
     }
 
-    // ---- watching -----------------------------------------------------------------
-
-    let last = null;
-    let pending = false;
-    let lastScanAt = 0;
-
-    const report = () => {
-      pending = false;
-      lastScanAt = Date.now();
-      let sig;
-      try {
-        sig = JSONstringify(scan());
-      } catch {
-        return;
-      }
-      if (sig === last) return;
-      last = sig;
-      try {
-        onChange?.();
-      } catch { /* the relay's to handle */ }
-    };
-    const schedule = () => {
-      if (pending) return;
-      pending = true;
-      setTimeout_(report, Math.max(30, SCAN_THROTTLE_MS - (Date.now() - lastScanAt)));
-    };
+    // ---- watching (forms_kit.js watchScan) -------------------------------------
 
     const FORMISH = 'form, input, select, textarea, button, option, fieldset, label, legend';
     const touchesForms = (node) => {
@@ -281,26 +256,24 @@
         return false;
       }
     };
-    const onMutations = (records) => {
-      if (pending) return;
-      for (const r of records) {
-        if (r.type === 'childList') {
-          for (const n of r.addedNodes) if (touchesForms(n)) return schedule();
-          for (const n of r.removedNodes) if (touchesForms(n)) return schedule();
-        } else if (r.type === 'attributes') {
-          const el = r.target;
-          if (el.nodeType !== 1) continue;
-          // Style and class changes happen all the time (animations): on a
-          // page without forms they cannot change a form tool, and elsewhere
-          // only when they touch a form or hold one.
-          const forms = collectionLength(allForms);
-          if (forms === 0) continue;
-          try {
-            if (matches(el, FORMISH) || closest(el, 'form')) return schedule();
-            for (let i = 0; i < forms; i++) if (contains(el, collectionItem(allForms, i))) return schedule();
-          } catch { /* detached or odd node */ }
-        }
+    const touches = (r) => {
+      if (r.type === 'childList') {
+        for (const n of r.addedNodes) if (touchesForms(n)) return true;
+        for (const n of r.removedNodes) if (touchesForms(n)) return true;
+      } else if (r.type === 'attributes') {
+        const el = r.target;
+        if (el.nodeType !== 1) return false;
+        // Style and class changes happen all the time (animations): on a
+        // page without forms they cannot change a form tool, and elsewhere
+        // only when they touch a form or hold one.
+        const forms = collectionLength(allForms);
+        if (forms === 0) return false;
+        try {
+          if (matches(el, FORMISH) || closest(el, 'form')) return true;
+          for (let i = 0; i < forms; i++) if (contains(el, collectionItem(allForms, i))) return true;
+        } catch { /* detached or odd node */ }
       }
+      return false;
     };
 
     // What own_tools_relay.js (this world) uses. Descriptors keep their
@@ -308,42 +281,25 @@
     // public part.
     let current = new Map(); // name -> descriptor of the last list
     let nativeDeclarative = false; // the browser lists <form toolname> itself
-    let onChange = null;
-    globalThis.__tabbridgeForms = Object.freeze({
-      list() {
-        try {
-          const tools = scan();
-          last = JSONstringify(tools);
-          current = new Map(tools.map((t) => [t.name, t]));
-          return tools;
-        } catch {
-          return [];
-        }
+    const watcher = watchScan({
+      scan,
+      keep: ({ tools }) => {
+        current = new Map(tools.map((t) => [t.name, t]));
       },
+      touches,
+      attributes: ['style', 'class', 'hidden', 'disabled', 'readonly', 'type', 'name', 'open', 'inert', 'required',
+        'action', 'method', 'aria-label', 'aria-hidden', 'title', 'id', 'form',
+        'toolname', 'tooldescription', 'toolparamdescription', 'toolautosubmit'],
+      throttleMs: SCAN_THROTTLE_MS,
+    });
+    globalThis.__tabbridgeForms = watcher.api({
       describe: (name) => current.get(name) ?? null,
       setNativeDeclarative(value) {
         if (nativeDeclarative === !!value) return;
         nativeDeclarative = !!value;
-        schedule();
-      },
-      onChange(fn) {
-        onChange = fn;
+        watcher.schedule();
       },
     });
-
-    const mo = new MO(onMutations);
-    moObserve(mo, document, {
-      childList: true,
-      subtree: true,
-      attributes: true,
-      attributeFilter: ['style', 'class', 'hidden', 'disabled', 'readonly', 'type', 'name', 'open', 'inert', 'required',
-        'action', 'method', 'aria-label', 'aria-hidden', 'title', 'id', 'form',
-        'toolname', 'tooldescription', 'toolparamdescription', 'toolautosubmit'],
-    });
-    const onLoad = () => schedule();
-    addEventListener_(document, 'DOMContentLoaded', onLoad);
-    addEventListener_(window, 'load', onLoad);
-    addEventListener_(window, 'pageshow', onLoad);
-    schedule();
+    watcher.start();
   } catch { /* never throw into the page */ }
 })();

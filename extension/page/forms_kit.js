@@ -1,8 +1,9 @@
 // The form tools' kit (ISOLATED world, top frame, document_start; loaded
 // before forms_isolated.js and results_isolated.js, which take it from
 // globalThis.__tabbridgeFormKit):
-// the DOM methods captured at document_start, and what a form's fields become
-// as a tool's parameters (paramsOf, fitSchema). forms_isolated.js reads the
+// the DOM methods captured at document_start, what a form's fields become
+// as a tool's parameters (paramsOf, fitSchema), and the watcher that keeps a
+// kind's tool list current (watchScan). forms_isolated.js reads the
 // form itself, names it and watches the page; its header has the decisions.
 //
 // The isolated world: the page's scripts cannot reach this world's objects,
@@ -403,9 +404,82 @@
       return schema;
     }
 
+    // ---- watching -----------------------------------------------------------------
+
+    // The watcher a tool kind (forms_isolated.js, results_isolated.js) keeps
+    // its list current with: scan() -> {tools, …} re-runs, throttled, on the
+    // mutations touches(record) picks out and on DOMContentLoaded, load and
+    // pageshow; onChange's listener hears when the tools' JSON differs from
+    // the last scan's or list()'s. Scans are throttleMs apart, or costFactor
+    // times the last scan's run time when that is longer (a scan runs on the
+    // page's main thread). keep(scan) holds what list() found for later calls.
+    // Returns {api(extra): the frozen object a kind publishes, schedule: a
+    // scan soon, start(): watching from now}.
+    const watchScan = ({ scan, keep, touches, attributes, characterData = false, throttleMs, costFactor = 0 }) => {
+      let last = null;
+      let pending = false;
+      let lastScanAt = 0;
+      let lastScanCost = 0;
+      let onChange = null;
+
+      const report = () => {
+        pending = false;
+        lastScanAt = Date.now();
+        let sig;
+        try {
+          sig = JSONstringify(scan().tools);
+        } catch {
+          return;
+        } finally {
+          lastScanCost = Date.now() - lastScanAt;
+        }
+        if (sig === last) return;
+        last = sig;
+        try {
+          onChange?.();
+        } catch { /* the relay's to handle */ }
+      };
+      const schedule = () => {
+        if (pending) return;
+        pending = true;
+        const gap = Math.max(throttleMs, costFactor * lastScanCost);
+        setTimeout_(report, Math.max(30, gap - (Date.now() - lastScanAt)));
+      };
+      const onMutations = (records) => {
+        if (pending) return;
+        for (const r of records) if (touches(r)) return schedule();
+      };
+
+      const api = (extra) => Object.freeze({
+        list() {
+          try {
+            const found = scan();
+            last = JSONstringify(found.tools);
+            keep(found);
+            return found.tools;
+          } catch {
+            return [];
+          }
+        },
+        ...extra,
+        onChange(fn) {
+          onChange = fn;
+        },
+      });
+      const start = () => {
+        const mo = new MO(onMutations);
+        moObserve(mo, document, { childList: true, subtree: true, characterData, attributes: true, attributeFilter: attributes });
+        addEventListener_(document, 'DOMContentLoaded', schedule);
+        addEventListener_(window, 'load', schedule);
+        addEventListener_(window, 'pageshow', schedule);
+        schedule();
+      };
+      return { api, schedule, start };
+    };
+
     globalThis.__tabbridgeFormKit = Object.freeze({
       qsa, qs, docQsa, getAttr, hasAttr, matches, closest, textContent, formElements, contains,
-      collectionLength, collectionItem, allForms, MO, moObserve, setTimeout_, addEventListener_, URL_,
+      collectionLength, collectionItem, allForms, URL_, watchScan,
       JSONstringify, docTitle, locationHref, collapse, cut, visible, uniqueSelector, paramsOf, fitSchema,
       // for result lists (results_isolated.js)
       childrenOf, firstChildOf, nextOf, prevOf, parentOf, isConnected, getElementById, docBody,

@@ -30,8 +30,8 @@
     const MAX_WATCHED_CONTAINERS = 50;
 
     const {
-      qs, docQsa, getAttr, matches, textContent, contains, MO, moObserve, setTimeout_, addEventListener_, URL_,
-      JSONstringify, locationHref, collapse, visible, uniqueSelector, childrenOf, firstChildOf, nextOf, prevOf,
+      qs, docQsa, getAttr, matches, textContent, contains, URL_, watchScan,
+      locationHref, collapse, visible, uniqueSelector, childrenOf, firstChildOf, nextOf, prevOf,
       parentOf, isConnected, getElementById, docBody,
     } = kit;
 
@@ -106,37 +106,7 @@
       return { selector: uniqueSelector(items[index].primary.el, []), count: items.length };
     }
 
-    // ---- watching -----------------------------------------------------------------
-
-    let last = null;
-    let pending = false;
-    let lastScanAt = 0;
-    let lastScanCost = 0;
-    let onChange = null;
-
-    const report = () => {
-      pending = false;
-      lastScanAt = Date.now();
-      let sig;
-      try {
-        sig = JSONstringify(scan().tools);
-      } catch {
-        return;
-      } finally {
-        lastScanCost = Date.now() - lastScanAt;
-      }
-      if (sig === last) return;
-      last = sig;
-      try {
-        onChange?.();
-      } catch { /* the relay's to handle */ }
-    };
-    const schedule = () => {
-      if (pending) return;
-      pending = true;
-      const gap = Math.max(SCAN_THROTTLE_MS, SCAN_COST_FACTOR * lastScanCost);
-      setTimeout_(report, Math.max(30, gap - (Date.now() - lastScanAt)));
-    };
+    // ---- watching (forms_kit.js watchScan) -------------------------------------
 
     const inWatched = (node) => {
       for (const c of watched) if (contains(c, node)) return true;
@@ -157,34 +127,34 @@
     // A list changes when items come or go, when something inside one of the
     // lists seen changes (a title, a link), or when one of them (or what
     // holds it) is shown or hidden.
-    const onMutations = (records) => {
-      if (pending) return;
-      for (const r of records) {
-        try {
-          if (r.type === 'childList') {
-            if (inWatched(r.target)) return schedule();
-            for (const n of r.addedNodes) if (itemish(n)) return schedule();
-            for (const n of r.removedNodes) if (itemish(n)) return schedule();
-          } else if (r.type === 'characterData') {
-            if (inWatched(r.target)) return schedule();
-          } else if (r.type === 'attributes' && r.target.nodeType === 1) {
-            if (inWatched(r.target) || holdsWatched(r.target)) return schedule();
-          }
-        } catch { /* detached or odd node */ }
-      }
+    const touches = (r) => {
+      try {
+        if (r.type === 'childList') {
+          if (inWatched(r.target)) return true;
+          for (const n of r.addedNodes) if (itemish(n)) return true;
+          for (const n of r.removedNodes) if (itemish(n)) return true;
+        } else if (r.type === 'characterData') {
+          if (inWatched(r.target)) return true;
+        } else if (r.type === 'attributes' && r.target.nodeType === 1) {
+          if (inWatched(r.target) || holdsWatched(r.target)) return true;
+        }
+      } catch { /* detached or odd node */ }
+      return false;
     };
 
-    globalThis.__tabbridgeResults = Object.freeze({
-      list() {
-        try {
-          const { tools, targets } = scan();
-          last = JSONstringify(tools);
-          current = targets;
-          return tools;
-        } catch {
-          return [];
-        }
+    const watcher = watchScan({
+      scan,
+      keep: ({ targets }) => {
+        current = targets;
       },
+      touches,
+      characterData: true,
+      attributes: ['style', 'class', 'hidden', 'aria-hidden', 'inert', 'open', 'disabled', 'aria-disabled',
+        'href', 'role', 'aria-label', 'aria-labelledby'],
+      throttleMs: SCAN_THROTTLE_MS,
+      costFactor: SCAN_COST_FACTOR,
+    });
+    globalThis.__tabbridgeResults = watcher.api({
       target: (name, index) => {
         try {
           return target(name, index);
@@ -192,24 +162,7 @@
           return { error: `could not read the list: ${String(e?.message ?? e)}` };
         }
       },
-      onChange(fn) {
-        onChange = fn;
-      },
     });
-
-    const mo = new MO(onMutations);
-    moObserve(mo, document, {
-      childList: true,
-      subtree: true,
-      characterData: true,
-      attributes: true,
-      attributeFilter: ['style', 'class', 'hidden', 'aria-hidden', 'inert', 'open', 'disabled', 'aria-disabled',
-        'href', 'role', 'aria-label', 'aria-labelledby'],
-    });
-    const onLoad = () => schedule();
-    addEventListener_(document, 'DOMContentLoaded', onLoad);
-    addEventListener_(window, 'load', onLoad);
-    addEventListener_(window, 'pageshow', onLoad);
-    schedule();
+    watcher.start();
   } catch { /* never throw into the page */ }
 })();
