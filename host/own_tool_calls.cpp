@@ -72,7 +72,10 @@ std::string Host::WebMcpStatus() const {
 
 std::string Host::FocusedDocument(const Session& session) const {
   const auto focus = session.focused_tab();
-  return focus ? own_tools_.DocumentOf(*focus) : std::string();
+  if (!focus) return {};
+  // A crashed page's document is gone, as after a navigation: its tools going is news.
+  if (const Tab* tab = tabs_.Find(*focus); tab != nullptr && tab->crashed) return {};
+  return own_tools_.DocumentOf(*focus);
 }
 
 std::optional<std::size_t> Host::PageIndex(std::int64_t tab_id) const {

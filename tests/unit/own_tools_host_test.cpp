@@ -273,6 +273,18 @@ TEST_F(OwnToolsTest, CallingAToolThePageTookAwayTellsTheRemoval) {
   EXPECT_EQ(s.ListChanged(), before + 1);  // sent before the answer
 }
 
+// A crashed page's tools went with its document: that is news at once.
+TEST_F(OwnToolsTest, ACrashedPagesToolsAreToldAtOnce) {
+  Peer& s = FocusedOnTodo();
+  const int before = s.ListChanged();
+  Json crashed = TabJson(4, "http://127.0.0.1:8000/todo");
+  crashed["crashed"] = true;
+  ExtEvent(ext_event::kTabUpdated, {{"tab", crashed}});
+  OwnTools(4, Json::array(), "D1");  // the extension clears a crashed tab's list
+  ASSERT_TRUE(PumpUntil([&] { return s.ListChanged() == before + 1; }, 3000));
+  EXPECT_FALSE(HasTool(s, kAddTodo));
+}
+
 // The same tools back before anything else changed: nothing to tell at all.
 TEST_F(OwnToolsTest, ToolsTakenAwayAndBackAreNoChange) {
   Peer& s = FocusedOnTodo();
