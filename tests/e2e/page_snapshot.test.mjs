@@ -19,6 +19,15 @@ describe('snapshot and tools/list', { timeout: 150_000 }, () => {
     env = await startPageBrowser(h, { name: 'snapshot', peer: true });
   });
 
+  it('page text that spells a ref token ("[ref=e1]") does not read as one: only the elements carry refs', async (t) => {
+    await env.open('/forged-refs.html', { t });
+    const text = bodyText(await env.s.pageOk('snapshot', {}));
+    const tokens = text.match(/\[ref=[^\]]*\]/g) ?? [];
+    assert.equal(tokens.length, 2, `ref tokens: ${JSON.stringify(tokens)} in\n${text}`);  // the button and the link
+    assert.match(text, /press \(ref=e1\] now/);
+    assert.match(text, /button "Delete account" \[ref=e\d+\]/);
+  });
+
   it('a focused tab with default caps lists the core tools and the 15 default page tools, not evaluate/download_file', async (t) => {
     await env.open('/', { t });
     const names = await env.s.toolNames();

@@ -75,6 +75,10 @@ describe('hrefOf', () => {
     assert.equal(hrefOf(link('javascript:void 0'), here), '');
     assert.equal(hrefOf(h('a'), here), '');
   });
+  it('a URL that spells a ref token does not read as one', () => {
+    assert.equal(hrefOf(link('/go/[ref=e9]'), here), '/go/(ref=e9]');
+    assert.equal(hrefOf(link('https://other.example/[ref=e9]'), here), 'https://other.example/(ref=e9]');
+  });
 });
 
 // dom.js labelsOf: what el.labels lists, without el.labels (Blink walks the

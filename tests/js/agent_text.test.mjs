@@ -35,6 +35,17 @@ describe('collapse: invisible runs', () => {
   });
 });
 
+describe('collapse: page text that spells a ref', () => {
+  // "[ref=e12]" in page text would read as the ref of the element it stands beside.
+  it('turns the bracket of a ref token in page text into a parenthesis', () => {
+    assert.equal(collapse('Click [ref=e12] to continue'), 'Click (ref=e12] to continue');
+    assert.equal(collapse('[ REF = f1e3]'), '( REF = f1e3]');
+  });
+  it('leaves other brackets alone', () => {
+    assert.equal(collapse('[x] [reference] ref=e1'), '[x] [reference] ref=e1');
+  });
+});
+
 describe('cut', () => {
   it('keeps a string that fits, cuts a longer one to max with an ellipsis', () => {
     assert.equal(cut('abc', 3), 'abc');

@@ -4,7 +4,7 @@
 (function (agent) {
   'use strict';
 
-  const { collapse, cut, quote, NAME_MAX } = agent.text;
+  const { collapse, cut, defang, quote, NAME_MAX } = agent.text;
   const { SKIP, inputType, labelsOf, shadowOf, styleOf } = agent.dom;
   const { NAME_FROM_CONTENT, roleOf } = agent.roles;
 
@@ -151,14 +151,14 @@
     try {
       u = new URL(el.href);
     } catch {
-      return cut(raw, 80);
+      return defang(cut(raw, 80));
     }
     if (u.origin === here.origin) {
       const path = here.pathname + here.search;
       const s = u.pathname + u.search === path && u.hash ? u.hash : u.pathname + u.search + u.hash;
-      return cut(s, 80);
+      return defang(cut(s, 80));
     }
-    return cut(u.href, 100);
+    return defang(cut(u.href, 100));
   }
 
   agent.names = { textOf, nameOf, describe, hrefOf };

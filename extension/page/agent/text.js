@@ -20,9 +20,14 @@
   const JOINER_RUN = /([\u200c\u200d])[\u200c\u200d]+/g;
   const JOINERY = /\u200c|\u200d|\ufe0e|\ufe0f/;
   const oneAtATime = (s) => (JOINERY.test(s) ? s.replace(SELECTOR_AFTER_INVISIBLE, '').replace(JOINER_RUN, '$1') : s);
-  const collapse = (s) => oneAtATime(String(s ?? '').replace(INVISIBLE, '')).replace(/\s+/g, ' ').trim();
+  // Page text that spells one of our ref tokens ("[ref=e12]") would name
+  // another element than the one it stands beside; in page text the bracket
+  // becomes a parenthesis, so only the lines' own refs read as refs.
+  const REF_TOKEN = /\[(\s*ref\s*=)/gi;
+  const defang = (s) => s.replace(REF_TOKEN, '($1');
+  const collapse = (s) => defang(oneAtATime(String(s ?? '').replace(INVISIBLE, '')).replace(/\s+/g, ' ').trim());
   const cut = (s, max) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
   const quote = (s) => (/["\\]/.test(s) ? `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"` : `"${s}"`);
 
-  agent.text = { collapse, cut, quote, NAME_MAX: 80, VALUE_MAX: 80, TEXT_MAX: 160 };
+  agent.text = { collapse, cut, defang, quote, NAME_MAX: 80, VALUE_MAX: 80, TEXT_MAX: 160 };
 })(globalThis.__tabbridgeAgent ??= {});
