@@ -561,11 +561,23 @@ Json PageTools(const std::vector<std::string>& caps) {
   return tools;
 }
 
-Json Listed(Json tool) {
-  Json& properties = tool["inputSchema"]["properties"];
-  for (auto& [name, property] : properties.items()) {
-    for (const char* key : {"minimum", "maximum", "default"}) property.erase(key);
+namespace {
+// What Listed() leaves out, at every depth (emulate's viewport, array items).
+void StripForListing(Json& schema) {
+  if (!schema.is_object()) return;
+  for (const char* key : {"minimum", "maximum", "default"}) schema.erase(key);
+  if (const auto closed = schema.find("additionalProperties"); closed != schema.end() && *closed == false) {
+    schema.erase(closed);
   }
+  if (const auto properties = schema.find("properties"); properties != schema.end() && properties->is_object()) {
+    for (auto& [name, property] : properties->items()) StripForListing(property);
+  }
+  if (const auto items = schema.find("items"); items != schema.end()) StripForListing(*items);
+}
+}  // namespace
+
+Json Listed(Json tool) {
+  StripForListing(tool["inputSchema"]);
   return tool;
 }
 

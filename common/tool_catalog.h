@@ -66,10 +66,11 @@ std::optional<policy::Cap> CapabilityOf(std::string_view name);
 // Page tools are found whatever the capabilities.
 const Json* Find(std::string_view name);
 
-// `tool` (one of tabbridge's) as tools/list gives it: its arguments without
-// their bounds and defaults ("minimum", "maximum", "default"), which the
-// check enforces and its error names — the model rarely needs them, and the
-// list is paid for whenever it changes.
+// `tool` (one of tabbridge's) as tools/list gives it: its arguments, at every
+// depth, without bounds, defaults and closed objects ("minimum", "maximum",
+// "default", "additionalProperties": false), which the check (against the
+// catalog's own schema) enforces and its error names — the model rarely needs
+// them, and the list is paid for whenever it changes.
 Json Listed(Json tool);
 
 // The focused tab's generic page tools for a session with `caps`.

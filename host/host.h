@@ -77,10 +77,10 @@ class Host {
   // agent never uses. Only the first such hello counts.
   void NoteLaunchedHeadless(long pid);
   Json ToolsFor(const Session& session) const;
-  // The document of the session's focused tab as its last own-tools report
-  // named it ("" when none, or when its page crashed): the tools that go with
-  // a navigation or a crash are news, those a page takes away itself can wait
-  // (Session::RefreshTools).
+  // The document of the session's focused tab whose own tools are listed, else
+  // the one that last reported ("" when none, or when its page crashed): the
+  // tools that go with a navigation or a crash are news, those a page takes
+  // away itself can wait (Session::RefreshTools).
   std::string FocusedDocument(const Session& session) const;
   using Reply = ReplyOnce;  // one answer per call; a dropped one answers at once (reply_once.h)
   // Runs a checked tool call for `session`; `reply` gets the MCP result.

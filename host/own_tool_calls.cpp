@@ -75,6 +75,9 @@ std::string Host::FocusedDocument(const Session& session) const {
   if (!focus) return {};
   // A crashed page's document is gone, as after a navigation: its tools going is news.
   if (const Tab* tab = tabs_.Find(*focus); tab != nullptr && tab->crashed) return {};
+  // The document whose tools are listed (the old page's while a navigation
+  // settles); a page without tools left, the one that last reported.
+  if (const own_tools::OwnToolSet* set = own_tools_.Find(*focus)) return set->document_id;
   return own_tools_.DocumentOf(*focus);
 }
 

@@ -67,12 +67,10 @@ void Session::Send(const Json& message) { transport_->Send(rpc::Dump(message)); 
 
 void Session::Notify(std::string_view method, Json params) { Send(rpc::MakeNotification(method, std::move(params))); }
 
-std::size_t Session::Fingerprint(const Json& list) { return std::hash<std::string>{}(rpc::Dump(list)); }
-
 void Session::RefreshTools() {
   if (!helloed_ || holds_ > 0) return;
   const Json list = host_.ToolsFor(*this);
-  if (Fingerprint(list) == told_fingerprint_) {
+  if (rpc::Dump(list) == told_list_) {
     removals_untold_ = false;  // the tools that went came back
     return;
   }
@@ -85,18 +83,20 @@ void Session::RefreshTools() {
 }
 
 void Session::TellRemovals() {
-  if (!removals_untold_ || !helloed_ || holds_ > 0) return;
+  // Also while a tab-changing call holds notifications: the model is calling a
+  // tool that went now, and its answer must not come first; that call's own
+  // change is told again at its end if it changes the list further.
+  if (!removals_untold_ || !helloed_) return;
   Tell(host_.ToolsFor(*this));
   Notify(mcp::kToolsListChanged, nullptr);
 }
 
 void Session::Tell(const Json& list) {
-  told_fingerprint_ = Fingerprint(list);
+  told_list_ = rpc::Dump(list);
   told_focus_ = focused_tab_;
   told_document_ = host_.FocusedDocument(*this);
   told_tools_.clear();
-  for (const auto& tool : list)
-    told_tools_[tool["name"].get<std::string>()] = std::hash<std::string>{}(rpc::Dump(tool));
+  for (const auto& tool : list) told_tools_[tool["name"].get<std::string>()] = rpc::Dump(tool);
   removals_untold_ = false;
 }
 
@@ -108,7 +108,7 @@ bool Session::OnlyOwnToolsWent(const Json& list) const {
   for (const auto& tool : list) {
     const std::string& name = tool["name"].get_ref<const std::string&>();
     const auto told = told_tools_.find(name);
-    if (told == told_tools_.end() || told->second != std::hash<std::string>{}(rpc::Dump(tool))) return false;
+    if (told == told_tools_.end() || told->second != rpc::Dump(tool)) return false;
     kept.insert(name);
   }
   // Every tool that went is one of the page's (tabbridge's own tools going means the state moved).
@@ -193,6 +193,7 @@ void Session::OnRequest(rpc::Message& msg) {
     Send(rpc::MakeResult(msg.id, Json::object()));
   } else if (msg.method == mcp::kToolsList) {
     Json list = host_.ToolsFor(*this);
+    Tell(list);  // what the client has now: a later change is measured against it
     told_own_.clear();
     for (const auto& tool : list) {
       const std::string& name = tool["name"].get_ref<const std::string&>();

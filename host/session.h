@@ -80,11 +80,10 @@ class Session {
   void Send(const Json& message);
   // Records `name` as the last tool called (host.state).
   void NoteToolCall(const std::string& name);
-  // Tells the client its list is now `list` (list_changed) and remembers it.
+  // Remembers `list` as the one the client has (the caller notifies, or is answering tools/list).
   void Tell(const Json& list);
   // Whether `list` differs from the last told only by own tools taken away.
   bool OnlyOwnToolsWent(const Json& list) const;
-  static std::size_t Fingerprint(const Json& list);
 
   Host& host_;
   std::int64_t id_;
@@ -98,8 +97,11 @@ class Session {
   std::string last_tool_;
   std::int64_t last_tool_at_ms_ = 0;
   std::set<std::string> told_own_;
-  std::size_t told_fingerprint_ = 0;
-  std::unordered_map<std::string, std::size_t> told_tools_;  // name -> fingerprint of each tool told
+  // The list the client was last told of (list_changed) or fetched, and its
+  // tools by name, as JSON text (compared whole: a page must not be able to
+  // make one tool look like another).
+  std::string told_list_;
+  std::unordered_map<std::string, std::string> told_tools_;
   std::optional<std::int64_t> told_focus_;
   std::string told_document_;  // Host::FocusedDocument when last told
   bool removals_untold_ = false;

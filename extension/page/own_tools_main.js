@@ -324,8 +324,10 @@
     } catch { /* never break the page */ }
   }
 
+  // Resolves whether it sent a list (one that differs from the last).
   async function relist() {
-    if (listing) { again = true; return; }
+    if (listing) { again = true; return false; }
+    let sent = false;
     listing = true;
     try {
       do {
@@ -353,11 +355,13 @@
         if (detail !== lastDetail) {
           lastDetail = detail;
           send(detail);
+          sent = true;
         }
       } while (again);
     } catch { /* never break the page */ } finally {
       listing = false;
     }
+    return sent;
   }
 
   function probe() {
@@ -390,9 +394,13 @@
   sources.set('webmcp', { list: webmcpList, call: webmcpCall });
   registry.changed();
 
-  listen.call(window, READY_EVENT, () => {
+  // The relay listens (again): it gets the list as it is now, looked up
+  // afresh — the service worker asks this of a new tab before open_tab
+  // answers (the browser lists a page's <form toolname> asynchronously).
+  listen.call(window, READY_EVENT, async () => {
     relayReady = true;
-    registry.report();
+    if (timer !== null) { clearT.call(window, timer); timer = null; }
+    if (!(await relist()) && lastDetail !== null) send(lastDetail);
   });
 
   // @mcp-b/global installs itself whenever its script runs: look again when

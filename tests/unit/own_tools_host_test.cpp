@@ -251,9 +251,11 @@ TEST_F(OwnToolsTest, ANavigationToAPageWithoutToolsIsToldOnceWhenItSettles) {
 TEST_F(OwnToolsTest, ToolsThePageTakesAwayAreToldWithTheNextChange) {
   Peer& s = FocusedOnTodo();
   ASSERT_TRUE(HasTool(s, kAddTodo));
+  Peer& probe = Session();  // watches the tab's list; its fetches tell s nothing
+  CallTool(probe, "focus_tab", {{"tabId", 4}});
   const int before = s.ListChanged();
   OwnTools(4, Json::array(), "D1");  // same document: the page removed its tools
-  ASSERT_TRUE(PumpUntil([&] { return !HasTool(s, kAddTodo); }, 1000));
+  ASSERT_TRUE(PumpUntil([&] { return !HasTool(probe, kAddTodo); }, 3000));
   EXPECT_EQ(s.ListChanged(), before);
   OwnTools(4, {OwnTool("search")}, "D1");
   ASSERT_TRUE(PumpUntil([&] { return s.ListChanged() == before + 1; }, 3000));
@@ -263,14 +265,34 @@ TEST_F(OwnToolsTest, ToolsThePageTakesAwayAreToldWithTheNextChange) {
 TEST_F(OwnToolsTest, CallingAToolThePageTookAwayTellsTheRemoval) {
   Peer& s = FocusedOnTodo();
   ASSERT_TRUE(HasTool(s, kAddTodo));
+  Peer& probe = Session();  // watches the tab's list; its fetches tell s nothing
+  CallTool(probe, "focus_tab", {{"tabId", 4}});
   const int before = s.ListChanged();
   OwnTools(4, Json::array(), "D1");
-  ASSERT_TRUE(PumpUntil([&] { return !HasTool(s, kAddTodo); }, 1000));
+  ASSERT_TRUE(PumpUntil([&] { return !HasTool(probe, kAddTodo); }, 3000));
   EXPECT_EQ(s.ListChanged(), before);
   StartTool(s, 83, kAddTodo, {{"text", "x"}});
   ASSERT_TRUE(AwaitReply(s, 83));
   EXPECT_TRUE(s.inbox.back()["result"]["isError"]);
   EXPECT_EQ(s.ListChanged(), before + 1);  // sent before the answer
+}
+
+// Also while one of its tab-changing calls holds notifications back.
+TEST_F(OwnToolsTest, CallingAToolThatWentDuringOpenTabTellsTheRemovalFirst) {
+  Peer& s = FocusedOnTodo();
+  Peer& probe = Session();
+  CallTool(probe, "focus_tab", {{"tabId", 4}});
+  const int before = s.ListChanged();
+  OwnTools(4, Json::array(), "D1");
+  ASSERT_TRUE(PumpUntil([&] { return !HasTool(probe, kAddTodo); }, 3000));
+  StartTool(s, 85, "open_tab", {{"url", "http://127.0.0.1:8000/next"}, {"focus", false}});
+  const Json create = ExtRequest(ext_method::kTabsCreate);  // not answered yet: the hold is on
+  StartTool(s, 86, kAddTodo, {{"text", "x"}});
+  ASSERT_TRUE(AwaitReply(s, 86));
+  EXPECT_TRUE(s.inbox.back()["result"]["isError"]);
+  EXPECT_EQ(s.ListChanged(), before + 1);
+  SendExt(rpc::MakeResult(create["id"], {{"tab", TabJson(12, "http://127.0.0.1:8000/next")}}));
+  ASSERT_TRUE(AwaitReply(s, 85));
 }
 
 // A crashed page's tools went with its document: that is news at once.
@@ -285,15 +307,45 @@ TEST_F(OwnToolsTest, ACrashedPagesToolsAreToldAtOnce) {
   EXPECT_FALSE(HasTool(s, kAddTodo));
 }
 
-// The same tools back before anything else changed: nothing to tell at all.
-TEST_F(OwnToolsTest, ToolsTakenAwayAndBackAreNoChange) {
+// The same tools back before the client looked again: nothing to tell at all.
+TEST_F(OwnToolsTest, ToolsTakenAwayAndBackUnseenAreNoChange) {
+  Peer& s = FocusedOnTodo();
+  Peer& probe = Session();  // watches the tab's list; its fetches tell s nothing
+  CallTool(probe, "focus_tab", {{"tabId", 4}});
+  const int before = s.ListChanged();
+  OwnTools(4, Json::array(), "D1");
+  ASSERT_TRUE(PumpUntil([&] { return !HasTool(probe, kAddTodo); }, 3000));
+  OwnTools(4, {OwnTool("add-todo")}, "D1");
+  ASSERT_TRUE(PumpUntil([&] { return HasTool(probe, kAddTodo); }, 3000));
+  EXPECT_EQ(s.ListChanged(), before);
+}
+
+// A client that fetched the list while the tool was gone hears it came back.
+TEST_F(OwnToolsTest, AToolBackAfterTheClientFetchedTheListWithoutItIsTold) {
   Peer& s = FocusedOnTodo();
   const int before = s.ListChanged();
   OwnTools(4, Json::array(), "D1");
-  ASSERT_TRUE(PumpUntil([&] { return !HasTool(s, kAddTodo); }, 1000));
+  ASSERT_TRUE(PumpUntil([&] { return !HasTool(s, kAddTodo); }, 1000));  // fetched without it
   OwnTools(4, {OwnTool("add-todo")}, "D1");
-  ASSERT_TRUE(PumpUntil([&] { return HasTool(s, kAddTodo); }, 3000));
-  EXPECT_EQ(s.ListChanged(), before);
+  ASSERT_TRUE(PumpUntil([&] { return s.ListChanged() == before + 1; }, 3000));
+}
+
+// A navigation whose new page keeps only some of the old page's tools is news,
+// even when something else was told while it settled.
+TEST_F(OwnToolsTest, ANavigationToAPageWithFewerToolsIsToldAfterAChangeWhileItSettled) {
+  SetUpTabs();
+  ExtEvent(ext_event::kTabCreated, {{"tab", TabJson(2, "http://127.0.0.1:8000/first")}});
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  OwnTools(4, {OwnTool("add-todo"), OwnTool("search")}, "D1");
+  ASSERT_TRUE(PumpUntil([&] { return HasTool(s, "webmcp_localhost_8000_page1_search"); }));
+  OwnTools(4, Json::array(), "D2");  // the navigation clears the tab: the list waits for D2
+  ExtEvent(ext_event::kTabRemoved, {{"tabId", 2}});  // page1 -> page0: told while D2 settles
+  ASSERT_TRUE(PumpUntil([&] { return HasTool(s, "webmcp_localhost_8000_page0_search"); }, 3000));
+  const int before = s.ListChanged();
+  OwnTools(4, {OwnTool("add-todo")}, "D2");
+  ASSERT_TRUE(PumpUntil([&] { return s.ListChanged() == before + 1; }, 3000));
+  EXPECT_FALSE(HasTool(s, "webmcp_localhost_8000_page0_search"));
 }
 
 TEST_F(OwnToolsTest, ACancelledCallIsNotAnsweredAndTheExtensionIsTold) {
