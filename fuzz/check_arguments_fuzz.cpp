@@ -21,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const tb::Json schema = tb::Json::parse(text.substr(0, cut), nullptr, false);
     if (schema.is_discarded()) return 0;
     (void)tb::tools::CheckArguments(tb::Json{{"name", "page_tool"}, {"inputSchema", schema}}, args,
-                                         tb::tools::Extra::kPerSchema);
+                                    tb::tools::Extra::kPerSchema);
     return 0;
   }
   for (const auto& name : tb::tools::ReservedNames()) {

@@ -193,7 +193,8 @@ void Session::OnRequest(rpc::Message& msg) {
     Send(rpc::MakeResult(msg.id, Json::object()));
   } else if (msg.method == mcp::kToolsList) {
     Json list = host_.ToolsFor(*this);
-    Tell(list);  // what the client has now: a later change is measured against it
+    // A removal kept back is now seen: a tool that comes back is news to this client.
+    if (removals_untold_) Tell(list);
     told_own_.clear();
     for (const auto& tool : list) {
       const std::string& name = tool["name"].get_ref<const std::string&>();

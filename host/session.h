@@ -97,7 +97,7 @@ class Session {
   std::string last_tool_;
   std::int64_t last_tool_at_ms_ = 0;
   std::set<std::string> told_own_;
-  // The list the client was last told of (list_changed) or fetched, and its
+  // The list the client was last told of (list_changed, or a fetch that showed a removal kept back), and its
   // tools by name, as JSON text (compared whole: a page must not be able to
   // make one tool look like another).
   std::string told_list_;

@@ -339,7 +339,7 @@ TEST_F(OwnToolsTest, ANavigationToAPageWithFewerToolsIsToldAfterAChangeWhileItSe
   CallTool(s, "focus_tab", {{"tabId", 4}});
   OwnTools(4, {OwnTool("add-todo"), OwnTool("search")}, "D1");
   ASSERT_TRUE(PumpUntil([&] { return HasTool(s, "webmcp_localhost_8000_page1_search"); }));
-  OwnTools(4, Json::array(), "D2");  // the navigation clears the tab: the list waits for D2
+  OwnTools(4, Json::array(), "D2");                  // the navigation clears the tab: the list waits for D2
   ExtEvent(ext_event::kTabRemoved, {{"tabId", 2}});  // page1 -> page0: told while D2 settles
   ASSERT_TRUE(PumpUntil([&] { return HasTool(s, "webmcp_localhost_8000_page0_search"); }, 3000));
   const int before = s.ListChanged();
