@@ -394,11 +394,17 @@
   sources.set('webmcp', { list: webmcpList, call: webmcpCall });
   registry.changed();
 
-  // The relay listens (again): it gets the list as it is now, looked up
-  // afresh — the service worker asks this of a new tab before open_tab
-  // answers (the browser lists a page's <form toolname> asynchronously).
+  // The relay listens (again). Its first word, at document start, gets the
+  // first list once the page had a moment to register (debounced: an empty
+  // list now would be a change of its own). Once listed, it gets the list
+  // looked up afresh — the service worker asks this of a new tab before
+  // open_tab answers, and the browser lists <form toolname> late.
   listen.call(window, READY_EVENT, async () => {
     relayReady = true;
+    if (lastDetail === null) {
+      registry.changed();
+      return;
+    }
     if (timer !== null) { clearT.call(window, timer); timer = null; }
     if (!(await relist()) && lastDetail !== null) send(lastDetail);
   });

@@ -35,6 +35,9 @@
   const forms = globalThis.__tabbridgeForms ?? null;
   const results = globalThis.__tabbridgeResults ?? null;
   let main = null; // the page's last WebMCP list: {api, native, total, tools}
+  // The service worker's resend request the page's next list answers (a
+  // number it waits for: open_tab answers once that list is in).
+  let resendToken = null;
 
   let stopped = false;
   let port = null;
@@ -72,11 +75,13 @@
       declared = [...document.querySelectorAll('form[toolname]')].map((f) => f.getAttribute('toolname'));
     } catch { /* none */ }
     forms?.setNativeDeclarative(api === 'native' || tools.some((t) => declared.includes(t.name)));
-    report();
+    const token = resendToken;
+    resendToken = null;
+    report(token);
   }
 
   // The page's WebMCP tools, then our form and result-list tools whose names are free.
-  function report() {
+  function report(resent = null) {
     if (stopped) return;
     if (!alive()) {
       stop();
@@ -98,6 +103,7 @@
         native: main?.native === true,
         total,
         tools: tools.slice(0, MAX_REPORTED_TOOLS),
+        ...(resent !== null ? { resent } : {}),
       }).catch(() => {});
     } catch {
       stop(); // "Extension context invalidated"
@@ -110,6 +116,7 @@
   function onMessage(msg, sender, sendResponse) {
     if (msg?.type !== 'tabbridge.owntools.resend' || sender.id !== chrome.runtime.id) return;
     connectAlive();
+    if (Number.isInteger(msg.token)) resendToken = msg.token;
     announce();
     sendResponse({ ok: true });
   }

@@ -62,9 +62,9 @@ const MAX_LOAD_WAIT_MS = 30_000;
 // After the page is parsed, how long open_tab waits for its own tools (WebMCP,
 // forms, result lists) to reach the host: the client then fetches the list
 // once, with them, instead of once for the tab and again for its tools. A
-// page answers in a few ms; one that does not (busy, or no content scripts)
-// costs at most this.
-const OWN_TOOLS_WAIT_MS = 400;
+// page answers in a few ms; one without our content scripts answers at once
+// that it cannot; a busy one costs at most this.
+const OWN_TOOLS_WAIT_MS = 1000;
 
 // tabs.create {url, active?, loadWaitMs?} -> {tab, loading?}: the tab once its
 // document committed and was parsed (DOMContentLoaded: its real URL and

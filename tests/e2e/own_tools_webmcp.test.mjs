@@ -76,6 +76,15 @@ describe("the page's own tools: native WebMCP", { timeout: 420_000 }, () => {
       assert.equal(await tab.eval('document.body.dataset.webmcp'), 'native');
     });
 
+    it("open_tab answers once the page's tools are in: they and the tab are one list_changed, before the answer", async (t) => {
+      await s.barrier();
+      const base = s.listChanged;
+      const tab = await env.open('/webmcp-todo.html', { t, waitLoad: false });
+      await expectListChangedNow(s, base + 1, 'open_tab of a page with tools of its own');
+      const name = await namerFor(tab);
+      assert.deepEqual((await ownNames(s)).sort(), LOAD_TOOLS.map(name).sort(), 'the page\'s tools, listed with the focus');
+    });
+
     it('tools registered at load are listed as webmcp_localhost_PORT_page{idx}_{tool}, next to the generic tools', async (t) => {
       const { name } = await focusedTodo(t);
       const names = (await listTools(s)).map((x) => x.name);

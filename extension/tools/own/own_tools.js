@@ -64,7 +64,8 @@ function takeReport(tabId, sender, msg) {
   const w = waiting.get(tabId);
   if (w) {
     w.sender = sender;
-    w.msg = msg;
+    // The newer list wins; an answer to a resend it replaces is answered by it.
+    w.msg = Number.isInteger(msg?.resent) || !Number.isInteger(w.msg?.resent) ? msg : { ...msg, resent: w.msg.resent };
     return;
   }
   const wait = (reportedAt.get(tabId) ?? -Infinity) + REPORT_INTERVAL_MS - Date.now();
@@ -147,7 +148,7 @@ async function onReport(tabId, sender, msg) {
   // out even when it has no tools.
   if (key !== told.key || (told.cleared && told.documentId === s.documentId) ||
     (tools.length > 0 && told.documentId !== s.documentId)) send(tabId, s);
-  heardOwnTools(tabId, s.documentId);
+  if (Number.isInteger(msg.resent)) heardOwnTools(tabId, msg.resent);
 }
 
 function onCommit({ tabId, documentId, url }) {
