@@ -81,8 +81,7 @@ describe("the page's own tools: native WebMCP", { timeout: 420_000 }, () => {
       const base = s.listChanged;
       const tab = await env.open('/webmcp-todo.html', { t, waitLoad: false });
       await expectListChangedNow(s, base + 1, 'open_tab of a page with tools of its own');
-      const name = await namerFor(tab);
-      assert.deepEqual((await ownNames(s)).sort(), LOAD_TOOLS.map(name).sort(), 'the page\'s tools, listed with the focus');
+      assert.deepEqual((await ownNames(s)).sort(), LOAD_TOOLS.map(await namerFor(tab)).sort(), 'listed with the focus');
     });
 
     it('tools registered at load are listed as webmcp_localhost_PORT_page{idx}_{tool}, next to the generic tools', async (t) => {
@@ -299,11 +298,10 @@ describe("the page's own tools: native WebMCP", { timeout: 420_000 }, () => {
       const base = s.listChanged;
       await s.pageOk('click', { selector: '#unregister' });
       await tab.waitEval(`document.getElementById('log').textContent === 'remove-me unregistered'`);
-      // Watched through list_webmcp_tools: a tools/list fetch would show the client the removal.
+      // Watched through list_webmcp_tools (a tools/list fetch would show the client the removal). A removal
+      // alone is no list_changed; a call of the tool that went brings it, before the error.
       await waitWebmcpList(s, (x) => !x.tools.some((y) => y.name === 'remove-me'), 'remove-me gone from list_webmcp_tools');
-      // A removal alone is no list_changed (a fetch, and a broken prompt cache, for a tool nobody calls)...
       assert.equal(s.listChanged, base, 'the page took a tool away: no list_changed of its own');
-      // ...until the model calls it: then the list_changed comes before the error.
       const [, text] = await callExpectingToolError(s, name('remove-me'), {}, 'remove_me after it went');
       assert.match(text, /the page changed/);
       await expectListChangedNow(s, base + 1, 'a call of the tool that went');
