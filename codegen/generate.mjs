@@ -70,7 +70,7 @@ function pageToolModulesBlock(indent) {
   return [
     ...names.map((n) => `${indent}import * as ${n} from './${n}.js';`),
     '',
-    `${indent}const PAGE_TOOL_MODULES = Object.freeze({ ${names.join(', ')} });`,
+    `${indent}export const PAGE_TOOL_MODULES = Object.freeze({ ${names.join(', ')} });`,
   ];
 }
 

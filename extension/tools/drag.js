@@ -5,11 +5,12 @@
 // (docs/page_tools.md; every action answers a short account.)
 
 import { ToolError } from './stack/errors.js';
-import { pageTool } from './stack/page_tool.js';
+import { ACTS_UNPINNED, pageTool } from './stack/page_tool.js';
 import { textResult } from './stack/results.js';
 import { account, assertNoDialog, navResult } from './shared/act.js';
 import { withEffects } from './shared/effects.js';
 import { dragBetween } from './shared/input.js';
+import { armPressCheck } from './shared/press_point.js';
 import { isRef } from './shared/refs.js';
 import { assertReached, locate } from './shared/targets.js';
 
@@ -33,7 +34,9 @@ async function dragTool(tabId, { from, to }, { signal, recheckSite }) {
   if (source.state?.disabled) throw new ToolError(`${source.desc} is disabled — it cannot be dragged now`);
   let mode = 'pointer';
   const fx = await withEffects(tabId, async () => {
-    const r = await dragBetween(tabId, source, dest, { signal });
+    const pressFrom = await armPressCheck(tabId, source, { signal });
+    const pressTo = await armPressCheck(tabId, dest, { signal });
+    const r = await dragBetween(tabId, source, dest, { signal, pressFrom, pressTo });
     mode = r.mode;
     if (!r.dialog) await assertReached(tabId, source, ['pointerdown', 'mousedown'], 'press', signal);
     return r;
@@ -42,4 +45,4 @@ async function dragTool(tabId, { from, to }, { signal, recheckSite }) {
   return navResult(textResult(account(how, source.note, fx.effects)), fx);
 }
 
-export const tool = pageTool(dragTool, { debugger: 'required', name: 'drag', acts: true });
+export const tool = pageTool(dragTool, { debugger: 'required', name: 'drag', acts: true, unpinned: ACTS_UNPINNED });

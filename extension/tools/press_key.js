@@ -3,7 +3,8 @@
 // what followed — navigation, dialog, new tab, its new state.)
 
 import { ToolError } from './stack/errors.js';
-import { pageTool } from './stack/page_tool.js';
+import { assertFocusAllowed } from './stack/frame_guard.js';
+import { ACTS_UNPINNED, pageTool } from './stack/page_tool.js';
 import { textResult } from './stack/results.js';
 import { account, assertNoDialog, navResult } from './shared/act.js';
 import { withEffects } from './shared/effects.js';
@@ -14,7 +15,10 @@ async function pressKeyTool(tabId, { key }, { signal, recheckSite }) {
   assertNoDialog(tabId);
   const chord = await parseChord(key);
   if (chord.error) throw new ToolError(chord.error);
-  const fx = await withEffects(tabId, () => pressChord(tabId, chord, { signal }), { signal, recheckSite });
+  // The focus is checked before the first key goes down and again before the
+  // chord's key: the page may move it into a frame of another site on a key.
+  const keyCheck = () => assertFocusAllowed(tabId);
+  const fx = await withEffects(tabId, () => pressChord(tabId, chord, { signal, keyCheck }), { signal, recheckSite });
   let focus = '';
   if (!fx.navigated && !fx.dialog && /^(Tab|Shift\+Tab)$/i.test(key)) {
     try {
@@ -24,4 +28,4 @@ async function pressKeyTool(tabId, { key }, { signal, recheckSite }) {
   return navResult(textResult(account(`pressed ${key}`, focus, fx.effects)), fx);
 }
 
-export const tool = pageTool(pressKeyTool, { debugger: 'required', name: 'press_key' });
+export const tool = pageTool(pressKeyTool, { debugger: 'required', name: 'press_key', acts: true, unpinned: ACTS_UNPINNED });

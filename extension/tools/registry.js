@@ -33,7 +33,7 @@ import * as save_pdf from './save_pdf.js';
 import * as network_requests from './network_requests.js';
 import * as network_request from './network_request.js';
 
-const PAGE_TOOL_MODULES = Object.freeze({ snapshot, click, type, fill_form, select_option, hover, scroll, press_key, navigate, wait_for, screenshot, read_page, console_logs, network_errors, handle_dialog, evaluate, drag, upload_file, emulate, download_file, save_pdf, network_requests, network_request });
+export const PAGE_TOOL_MODULES = Object.freeze({ snapshot, click, type, fill_form, select_option, hover, scroll, press_key, navigate, wait_for, screenshot, read_page, console_logs, network_errors, handle_dialog, evaluate, drag, upload_file, emulate, download_file, save_pdf, network_requests, network_request });
 // end generated (codegen/generate.mjs, from common/tool_catalog.cpp: one module per page tool, named after it)
 
 // Must run synchronously at the service worker's top level (MV3 listeners).

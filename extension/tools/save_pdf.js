@@ -1,7 +1,8 @@
 // save_pdf {landscape?, printBackground?, fileName?}: the focused page printed
 // to PDF (CDP Page.printToPDF) into tabbridge's download folder, next to what
 // download_file saves; answers the path and size. The browser prints the
-// document as its print stylesheet shows it.
+// document as its print stylesheet shows it. Pinned (page_tool.js): a print
+// of any other document than the one checked is never written.
 
 import { cdp } from '../worker/cdp.js';
 import { ToolError } from './stack/errors.js';
@@ -24,6 +25,10 @@ async function savePdfTool(tabId, { landscape = false, printBackground = true, f
     }
     throw e;
   }
+  // The page sees the print (beforeprint, a resize, focus) and may leave for
+  // another site, even back to one in its history: only a print of the
+  // document the site check passed for is written (pinned_top.js).
+  await ctx.pin.assertSame();
   if (!data) throw new ToolError('the browser printed nothing');
   if (data.length * 0.75 > MAX_BYTES) throw new ToolError(`the PDF is larger than the ${MAX_BYTES / 1024 / 1024} MB limit`);
   const outcome = await fetchIntoFolder(`data:application/pdf;base64,${data}`, pdfName(fileName, ctx.tab.title), ctx);

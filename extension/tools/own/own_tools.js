@@ -10,7 +10,7 @@ import { onConnected, registerHandler, sendEvent } from '../../worker/native_por
 import { NOT_OUR_FORM, callFormTool } from './form_tool_call.js';
 import { callResultTool } from './result_tool_call.js';
 import { chromeErrorKind, tabGone } from '../stack/errors.js';
-import { pageTool } from '../stack/page_tool.js';
+import { ACTS_UNPINNED, pageTool } from '../stack/page_tool.js';
 import { getTab, topDocumentId } from '../stack/tab.js';
 import { onTabCrashed } from '../../worker/crash_watch.js';
 import { onTabReplaced, ownToolLists, reportedAt, waitingReports } from '../../worker/tab_state.js';
@@ -115,7 +115,7 @@ export function registerOwnTools() {
     lists.set(tabId, cleared);
     send(tabId, cleared);
   }));
-  registerHandler(Method.OWN_TOOL_CALL, pageTool(callOwnTool));
+  registerHandler(Method.OWN_TOOL_CALL, pageTool(callOwnTool, { name: 'owntool.call', acts: true, unpinned: ACTS_UNPINNED }));
   // Manifest content scripts only reach pages loaded after the extension
   // (re)started; give the pages already open the registry from now on.
   chrome.runtime.onInstalled.addListener(() => {

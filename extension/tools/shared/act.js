@@ -5,6 +5,7 @@
 import { describeDialog, dialogOf } from '../../worker/dialogs.js';
 import { ToolError } from '../stack/errors.js';
 import { click, hover } from './input.js';
+import { armPressCheck } from './press_point.js';
 import { assertReached, pointAt, runAgent } from './targets.js';
 import { withNavigatedTo } from './navigated_to.js';
 
@@ -57,14 +58,15 @@ const CLICK_EVENTS = {
 };
 
 // A trusted click on an element located with {watch: true} (see pointAt for
-// pages with out-of-process iframes); a click the page saw land elsewhere is
-// an error, never "clicked" (assertReached). opts: click's, and signal.
+// pages with out-of-process iframes): pressed only where the browser says
+// the press lands on it (press_point.js), and a click the page saw land
+// elsewhere is an error, never "clicked" (assertReached). opts: click's, and signal.
 export async function clickAt(tabId, loc, opts = {}) {
   const { signal } = opts;
+  const pressCheck = await armPressCheck(tabId, loc, { signal });
   const p = await pointAt(tabId, loc, (x, y) => hover(tabId, x, y, { signal }), { signal });
   if (p.dialog) return p;
-  if (p.unverified) loc.note = [loc.note, 'the pointer could not be confirmed on it (frames still settling?)'].filter(Boolean).join('; ');
-  const r = await click(tabId, p.x, p.y, opts);
+  const r = await click(tabId, p.x, p.y, { ...opts, pressCheck });
   if (!r.dialog) await assertReached(tabId, loc, CLICK_EVENTS[opts.button ?? 'left'] ?? CLICK_EVENTS.left, 'click', signal);
   return r;
 }

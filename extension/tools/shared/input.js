@@ -60,16 +60,30 @@ async function atFullFrameRate(tabId, steps, fn) {
   }
 }
 
+// The events that press or let go: each is sent only after its press check
+// (press_point.js) passed at that very point, just before it.
+const PRESSES = new Set(['mousePressed', 'mouseReleased', 'drop']);
+const pressAt = ([method, params]) =>
+  (method === 'Input.dispatchMouseEvent' || method === 'Input.dispatchDragEvent') && PRESSES.has(params.type);
+
 // Sequence stops at the first dialog. A step is [method, params], or a
-// number: that many ms of the hand holding still. Returns {dialog?}.
+// number: that many ms of the hand holding still. A press or release step
+// carries its check as a third element: check(x, y) throws to stop before it.
+// Returns {dialog?}.
 function sequence(tabId, steps, signal) {
+  for (const step of steps) {
+    if (Array.isArray(step) && pressAt(step) && typeof step[2] !== 'function') {
+      throw new Error(`${step[1].type} without its press check (press_point.js)`);
+    }
+  }
   return atFullFrameRate(tabId, steps, async () => {
     for (const step of steps) {
       if (typeof step === 'number') {
         await sleep(step); // the next step checks the signal
         continue;
       }
-      const [method, params] = step;
+      const [method, params, check] = step;
+      if (check) await check(params.x, params.y);
       const r = await send(tabId, method, params, signal);
       if (r.dialog) return r;
     }
@@ -80,13 +94,14 @@ function sequence(tabId, steps, signal) {
 // The move's ack is waited for before the press: a page hung in its
 // mousemove handler must not get a press that would land once it runs again
 // (docs/page_tools.md); in a background tab it is quick (atFullFrameRate).
-export function click(tabId, x, y, { button = 'left', doubleClick = false, modifiers = 0, signal } = {}) {
+// pressCheck (required): armPressCheck's, run before each press and release.
+export function click(tabId, x, y, { button = 'left', doubleClick = false, modifiers = 0, signal, pressCheck } = {}) {
   const b = BUTTONS[button] ?? 1;
   const steps = [['Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, modifiers }]];
   const clicks = doubleClick ? [1, 2] : [1];
   for (const clickCount of clicks) {
-    steps.push(['Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button, buttons: b, clickCount, modifiers }]);
-    steps.push(['Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button, buttons: 0, clickCount, modifiers }]);
+    steps.push(['Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button, buttons: b, clickCount, modifiers }, pressCheck]);
+    steps.push(['Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button, buttons: 0, clickCount, modifiers }, pressCheck]);
   }
   return sequence(tabId, steps, signal);
 }
@@ -129,20 +144,22 @@ export async function parseChord(spec) {
   return parseChordOn(spec, await isMac());
 }
 
-export async function pressChord(tabId, chord, { signal } = {}) {
+// keyCheck (optional): runs before the first key goes down and before the
+// chord's key (press_key: where the focus is, frame_guard.js).
+export async function pressChord(tabId, chord, { signal, keyCheck } = {}) {
   const { mods, def, mac } = chord;
   let modifiers = 0;
   const steps = [];
   for (const m of mods) {
     modifiers |= MOD[m];
     const [code, keyCode] = NAMED[m];
-    steps.push(['Input.dispatchKeyEvent', { type: 'rawKeyDown', key: m, code, windowsVirtualKeyCode: keyCode, modifiers }]);
+    steps.push(['Input.dispatchKeyEvent', { type: 'rawKeyDown', key: m, code, windowsVirtualKeyCode: keyCode, modifiers }, steps.length ? undefined : keyCheck]);
   }
   if (def.key in MOD) {
     // A lone modifier: its down is the whole press.
     const [code, keyCode] = NAMED[def.key];
     modifiers |= MOD[def.key];
-    steps.push(['Input.dispatchKeyEvent', { type: 'rawKeyDown', key: def.key, code, windowsVirtualKeyCode: keyCode, modifiers }]);
+    steps.push(['Input.dispatchKeyEvent', { type: 'rawKeyDown', key: def.key, code, windowsVirtualKeyCode: keyCode, modifiers }, keyCheck]);
     steps.push(['Input.dispatchKeyEvent', { type: 'keyUp', key: def.key, code, windowsVirtualKeyCode: keyCode, modifiers: modifiers & ~MOD[def.key] }]);
   } else {
     const commandish = modifiers & (MOD.Control | MOD.Alt | MOD.Meta);
@@ -158,7 +175,7 @@ export async function pressChord(tabId, chord, { signal } = {}) {
       down.unmodifiedText = text;
     }
     if (mac && (modifiers & MOD.Meta) && MAC_COMMANDS[def.key.toLowerCase()]) down.commands = [MAC_COMMANDS[def.key.toLowerCase()]];
-    steps.push(['Input.dispatchKeyEvent', down]);
+    steps.push(['Input.dispatchKeyEvent', down, keyCheck]);
     steps.push(['Input.dispatchKeyEvent', { type: 'keyUp', key, code: def.code, windowsVirtualKeyCode: def.keyCode, modifiers }]);
   }
   for (const m of [...mods].reverse()) {
@@ -202,7 +219,11 @@ const LINGER_GAP_MS = 20;
 const linger = (to, step) => Array.from({ length: LINGER_MOVES }, (_, i) => [LINGER_GAP_MS, step(to.x + (i % 2), to.y)]).flat();
 const DRAG_INTERCEPT_WAIT_MS = 250; // the dragstart follows the first move's ack within a frame
 
-export async function dragBetween(tabId, from, to, { signal } = {}) {
+// pressFrom/pressTo (required): the press checks of the source (its press)
+// and of the target (the release or drop: its frame, not its node — a
+// dragged element may follow the pointer).
+export async function dragBetween(tabId, from, to, { signal, pressFrom, pressTo } = {}) {
+  const release = pressTo && ((x, y) => pressTo(x, y, { frameOnly: true }));
   let intercepted = null;
   let wake = null;
   const off = onCdpEvent('Input.dragIntercepted', (tab, params, sessionId) => {
@@ -223,7 +244,7 @@ export async function dragBetween(tabId, from, to, { signal } = {}) {
     const start = { x: from.x + dx, y: from.y + dy };
     let r = await sequence(tabId, [
       ['Input.dispatchMouseEvent', { type: 'mouseMoved', x: from.x, y: from.y }],
-      mouse('mousePressed', from.x, from.y, { clickCount: 1 }),
+      [...mouse('mousePressed', from.x, from.y, { clickCount: 1 }), pressFrom],
       mouse('mouseMoved', start.x, start.y),
     ], signal);
     if (r.dialog) return { mode: 'pointer', dialog: r.dialog };
@@ -238,14 +259,14 @@ export async function dragBetween(tabId, from, to, { signal } = {}) {
       const over = (x, y) => ['Input.dispatchDragEvent', { type: 'dragOver', x, y, data: intercepted }];
       for (const [x, y] of path(start, DRAG_STEPS)) steps.push(over(x, y));
       steps.push(...linger(to, over), over(to.x, to.y));
-      steps.push(['Input.dispatchDragEvent', { type: 'drop', x: to.x, y: to.y, data: intercepted }]);
+      steps.push(['Input.dispatchDragEvent', { type: 'drop', x: to.x, y: to.y, data: intercepted }, release]);
       r = await sequence(tabId, steps, signal);
       return { mode: 'html5', ...r };
     }
     const move = (x, y) => mouse('mouseMoved', x, y);
     const steps = path(start, DRAG_STEPS).map(([x, y]) => move(x, y));
     steps.push(...linger(to, move), move(to.x, to.y));
-    steps.push(mouse('mouseReleased', to.x, to.y, { clickCount: 1 }));
+    steps.push([...mouse('mouseReleased', to.x, to.y, { clickCount: 1 }), release]);
     r = await sequence(tabId, steps, signal);
     return { mode: 'pointer', ...r };
   } finally {

@@ -224,7 +224,8 @@ const hasOopif = (tabId) => childTargets(tabId).some((t) => t.targetInfo?.type =
 
 // Moves the mouse onto loc and makes sure the move reached loc's element
 // (retrying, a pixel apart, while the compositor catches up with a scroll).
-// move(x, y) dispatches the mouseMoved. Returns {x, y, dialog?, unverified?}.
+// move(x, y) dispatches the mouseMoved. Returns {x, y, dialog?}; throws
+// ToolError when no move was seen to reach it.
 export async function pointAt(tabId, loc, move, { signal } = {}) {
   if (!hasOopif(tabId)) return { x: loc.x, y: loc.y };
   const check = (extra) => runAgent(tabId, loc.frameId, 'hoverCheck', { ...loc.args, ...extra }, { timeoutMs: 3000, signal });
@@ -241,7 +242,10 @@ export async function pointAt(tabId, loc, move, { signal } = {}) {
     if (hit) return { x, y };
     await sleep(30);
   }
-  return { x: loc.x, y: loc.y, unverified: true };
+  // Never a press on a point the pointer was not seen to reach: the page may
+  // have put something else there (a frame of another site) on purpose.
+  throw new ToolError(`the pointer could not be confirmed on ${loc.desc} (something else is under it, or frames are still settling) — ` +
+    'nothing was pressed; take a new snapshot and try again');
 }
 
 // Runs op on the target element in its frame.

@@ -8,6 +8,7 @@
 //
 //   const release = guardFrames(tabId, policyUrl, requestId);  // pageTool, for tools that act
 //   await assertFrameAllowed(tabId, frameId);                 // targets.js, for every target
+//   await assertUrlAllowed(tabId, url);                       // press_point.js, where a press lands
 //   release();
 
 import { requestHost } from '../../worker/native_port.js';
@@ -29,19 +30,18 @@ export class Denied extends Error {
 const guards = new Map(); // tabId -> Set of guards of the acting calls on it
 
 export function guardFrames(tabId, policyUrl, requestId) {
-  const guard = async (frameId) => {
-    const frame = await chrome.webNavigation.getFrame({ tabId, frameId }).catch(() => null);
-    if (!frame || typeof policyUrl !== 'string' || siteKey(frame.url) === siteKey(policyUrl)) return;
+  const guard = async (url) => {
+    if (typeof url !== 'string' || typeof policyUrl !== 'string' || siteKey(url) === siteKey(policyUrl)) return;
     let verdict;
     try {
-      verdict = await requestHost(HostRequest.POLICY_DECIDE, { call: requestId, url: frame.url, capability: 'act' });
+      verdict = await requestHost(HostRequest.POLICY_DECIDE, { call: requestId, url, capability: 'act' });
     } catch (e) {
       verdict = { allowed: false, result: errorResult(`the host could not decide the frame's site (${e.message})`) };
     }
     if (verdict?.allowed === true) return;
     const result = structuredClone(verdict?.result ?? errorResult('denied'));
     const first = result.content?.find((c) => c.type === 'text');
-    if (first) first.text = `the target is in a frame of ${siteKey(frame.url)}: ${first.text}; nothing was done`;
+    if (first) first.text = `the target is in a frame of ${siteKey(url)}: ${first.text}; nothing was done`;
     throw new Denied({ ...result, isError: true });
   };
   let set = guards.get(tabId);
@@ -56,5 +56,39 @@ export function guardFrames(tabId, policyUrl, requestId) {
 // Every acting call on the tab must allow it (two sessions may act at once).
 export async function assertFrameAllowed(tabId, frameId) {
   if (frameId === 0) return;
-  for (const guard of [...(guards.get(tabId) ?? [])]) await guard(frameId);
+  const frame = await chrome.webNavigation.getFrame({ tabId, frameId }).catch(() => null);
+  if (frame) await assertUrlAllowed(tabId, frame.url);
+}
+
+// The same decision for a frame known by its URL (press_point.js: the
+// frames a press lands in, as the browser's hit test names them). Only an
+// acting call (pageTool's acts) may press: without one nothing is allowed.
+export async function assertUrlAllowed(tabId, url) {
+  const set = guards.get(tabId);
+  if (!set?.size) throw new Error('a press outside an acting call: its tool must be defined with acts: true');
+  for (const guard of [...set]) await guard(url);
+}
+
+// Keys go to the frame that has the focus: a page can hand it to a frame of
+// another site (iframe.focus()) before a key — or on the first key's down.
+// Each frame says, in our isolated world, whether it holds the focus itself
+// or passes it on to a frame of its own; the frames that hold it are decided
+// as a target there is. A focus that cannot be placed (a frame passes it on
+// and none says it holds it) decides every frame of the page.
+export async function assertFocusAllowed(tabId) {
+  let results;
+  try {
+    results = await chrome.scripting.executeScript({
+      target: { tabId, allFrames: true }, world: 'ISOLATED',
+      func: () => {
+        const a = document.activeElement;
+        return { has: document.hasFocus(), passes: !!a && (a.localName === 'iframe' || a.localName === 'frame' || a.localName === 'object' || a.localName === 'embed') };
+      },
+    });
+  } catch {
+    return; // no frame to ask (gone, or not scriptable): the key goes nowhere of ours to decide
+  }
+  const holding = results.filter((r) => r.result?.has && !r.result.passes);
+  const frames = holding.length ? holding : results.some((r) => r.result?.passes) ? results : [];
+  for (const r of frames) await assertFrameAllowed(tabId, r.frameId);
 }

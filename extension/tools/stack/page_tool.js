@@ -32,16 +32,27 @@ import { requireTabId } from './tab.js';
 // watchTop: the tool gets ctx.nav, a watch of the tab's top frame started
 // before the site check (navigated_to.js) — a commit after the check is seen
 // without checking the site again.
-// pinTop: the answer comes from the top document the site check passed for,
-// or is dropped for PAGE_MOVED (pinned_top.js): true checks before the tool
-// runs; 'tool' gives the tool ctx.pin to check when it is ready (screenshot:
-// after the tab was brought forward, which the page sees).
+// Pinned by default: the answer comes from the top document the site check
+// passed for, or is dropped for PAGE_MOVED (pinned_top.js) — checked after the
+// attach (which the page may see) and compared after the tool ran. pinTop:
+// 'tool' gives the tool ctx.pin to check when it is ready (screenshot: after
+// the tab was brought forward, which the page sees); a tool that writes what
+// it read somewhere (save_pdf) calls ctx.pin.assertSame() before it does.
+// unpinned: a tool whose answer may rightly come from another document opts
+// out, and the reason is part of its definition (tests/js/page_tool_pins).
 // acts: trusted input; its targets in frames of another site are decided by
-// the host first (frame_guard.js).
+// the host first (frame_guard.js), and every press is checked where it lands
+// (press_point.js).
+// The opt-outs several tools share.
+export const ACTS_UNPINNED = 'acts, and an action may move the page: where it landed is answered with the policy\'s verdict there (effects.js)';
+export const LOG_UNPINNED = 'reads the tab\'s log, not a document: only entries of pages of the approved site are shown';
+
 export function pageTool(run, { onCrashedTab = false, debugger: needsDebugger = 'none', name = 'tool', watchTop = false,
-  pinTop = false, acts = false } = {}) {
+  pinTop = true, unpinned = null, acts = false } = {}) {
+  const pinning = pinningOf(name, pinTop, unpinned);
+  if (pinning.mode === 'unpinned') pinTop = false;
   const answer = catchToolError(run);
-  return (params, ctx) => {
+  const handler = (params, ctx) => {
     const { [POLICY_URL_PARAM]: policyUrl, tabId, ...args } = params ?? {};
     const currentTab = () => (Number.isInteger(tabId) ? freshTab(tabId) : null);
     // No tab: the answer is "gone" (below, or the tool's own look-up).
@@ -74,6 +85,22 @@ export function pageTool(run, { onCrashedTab = false, debugger: needsDebugger = 
       }
     });
   };
+  handler.pinning = pinning;
+  return handler;
+}
+
+// How a tool's answer is tied to the checked document: {mode: 'check'|'tool'|
+// 'unpinned', reason?}. An opt-out without a reason is a definition error.
+function pinningOf(name, pinTop, unpinned) {
+  if (unpinned !== null) {
+    if (typeof unpinned !== 'string' || unpinned.trim().length < 20) {
+      throw new TypeError(`page tool ${name}: unpinned needs its reason (why its answer may come from another document)`);
+    }
+    if (pinTop !== true) throw new TypeError(`page tool ${name}: pinTop and unpinned exclude each other`);
+    return { mode: 'unpinned', reason: unpinned };
+  }
+  if (pinTop !== true && pinTop !== 'tool') throw new TypeError(`page tool ${name}: pinTop is true or 'tool'`);
+  return { mode: pinTop === 'tool' ? 'tool' : 'check' };
 }
 
 async function attachFor(name, tabId, required) {
