@@ -97,11 +97,12 @@ function sequence(tabId, steps, signal) {
 // pressCheck (required): armPressCheck's, run before each press and release.
 export function click(tabId, x, y, { button = 'left', doubleClick = false, modifiers = 0, signal, pressCheck } = {}) {
   const b = BUTTONS[button] ?? 1;
+  const release = pressCheck && ((px, py) => pressCheck(px, py, { frameOnly: true }));
   const steps = [['Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, modifiers }]];
   const clicks = doubleClick ? [1, 2] : [1];
   for (const clickCount of clicks) {
     steps.push(['Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button, buttons: b, clickCount, modifiers }, pressCheck]);
-    steps.push(['Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button, buttons: 0, clickCount, modifiers }, pressCheck]);
+    steps.push(['Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button, buttons: 0, clickCount, modifiers }, release]);
   }
   return sequence(tabId, steps, signal);
 }

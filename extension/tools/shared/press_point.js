@@ -6,12 +6,16 @@
 // press and release, CDP's hit test (DOM.getNodeForLocation, followed into
 // out-of-process frames) says where that event would land, and the press is
 // refused unless it lands in the target's own frame, every frame on the way
-// is a site the policy allows for `act`, and (for a click) on the target or
-// inside it. input.js sends no press without such a check.
+// is a site the policy allows for `act`, and, for a press, on the node found
+// at the aim, inside it or around it (a hover may restyle the target: the
+// frames are what the policy decides; where in the document is also told
+// after the click, assertReached). A release is checked for its frames only:
+// the press already went, and a page may put things under the held button
+// (a ripple, a dragged element). input.js sends no press without a check.
 //
 //   const check = await armPressCheck(tabId, loc, { signal });  // the target's landing, taken at its aim
 //   await check(x, y);            // before a press: throws Denied or ToolError
-//   await check(x, y, { frameOnly: true });   // a drag's release: the frame, not the node
+//   await check(x, y, { frameOnly: true });   // a release: the frames, not the node
 
 import { cdp, childTargets } from '../../worker/cdp.js';
 import { assertUrlAllowed } from '../stack/frame_guard.js';
@@ -40,8 +44,15 @@ async function landing(tabId, x, y, trees) {
   let px = x;
   let py = y;
   for (let depth = 0; depth < MAX_DEPTH; depth++) {
-    const hit = await cdp(tabId, 'DOM.getNodeForLocation',
-      { x: Math.round(px), y: Math.round(py), includeUserAgentShadowDOM: true, ignorePointerEventsNone: true }, { sessionId });
+    // The hit test takes document coordinates: the point plus the scroll now.
+    const { cssLayoutViewport: scroll } = await cdp(tabId, 'Page.getLayoutMetrics', {}, { sessionId });
+    const hit = await cdp(tabId, 'DOM.getNodeForLocation', {
+      x: Math.floor(px + (scroll?.pageX ?? 0)), y: Math.floor(py + (scroll?.pageY ?? 0)),
+      includeUserAgentShadowDOM: false, ignorePointerEventsNone: false,
+    }, { sessionId }).catch((e) => {
+      if (/No node found/i.test(e.message)) throw new ToolError('nothing of the page is under the pointer there (outside the page?) — nothing was pressed; take a new snapshot');
+      throw e;
+    });
     const key = sessionId ?? '';
     if (!trees.has(key)) trees.set(key, await frameTree(tabId, sessionId));
     let tree = trees.get(key);
@@ -52,7 +63,7 @@ async function landing(tabId, x, y, trees) {
       local.unshift({ url: tree.frames.get(id).url, sessionId, frameId: id });
     }
     if (!local.length) throw new ToolError('the frame under the pointer could not be told — take a new snapshot and try again');
-    frames.push(...(frames.length ? local.slice(1) : local));
+    for (const f of frames.length ? local.slice(1) : local) frames.push(withSite(f, frames.at(-1)));
     // An <iframe> whose document runs in another process: the event goes there.
     const child = await oopifOf(tabId, hit.backendNodeId, sessionId);
     if (!child) return { frames, node: hit.backendNodeId, sessionId };
@@ -62,9 +73,16 @@ async function landing(tabId, x, y, trees) {
     px = (px - cx) / (scale || 1);
     py = (py - cy) / (scale || 1);
     sessionId = child.sessionId;
-    frames.push({ url: child.targetInfo.url, sessionId, frameId: child.targetInfo.targetId });
+    frames.push(withSite({ url: child.targetInfo.url, sessionId, frameId: child.targetInfo.targetId }, frames.at(-1)));
   }
   throw new ToolError('frames nested too deep under the pointer — nothing was pressed');
+}
+
+// A frame with its `site`: the URL whose site it is — its own, or, for an
+// about:blank or about:srcdoc frame, its parent's (whose origin it has).
+function withSite(frame, parent) {
+  const inherits = /^about:/i.test(frame.url) && parent;
+  return { ...frame, site: inherits ? parent.site : frame.url };
 }
 
 // The child session of the out-of-process frame `backendNodeId` owns, or null.
@@ -90,6 +108,15 @@ async function within(tabId, target, node, sessionId) {
   return false;
 }
 
+// Whether `node` is an element around `inner` short of the whole document
+// (a hover that restyled the target's inside: the press lands on the target
+// or a box of it; <html> and <body> are around everything).
+async function around(tabId, node, inner, sessionId) {
+  const { node: n } = await cdp(tabId, 'DOM.describeNode', { backendNodeId: node }, { sessionId });
+  if (n?.nodeType !== 1 || ['html', 'body'].includes(n.localName)) return false;
+  return within(tabId, node, inner, sessionId);
+}
+
 const sameFrames = (a, b) => a.length === b.length && a.every((f, i) => f.frameId === b[i].frameId && f.url === b[i].url);
 
 // The target's frame, as the extension names it, by URL and depth.
@@ -104,30 +131,49 @@ async function targetFrame(tabId, frameId) {
   return chain;
 }
 
+// Whether the frames a press passes into end in the target's frame (`want`,
+// its URLs outermost first; the frames on the way are the policy's to
+// decide), or in a frame of the same origin inside it (a
+// frame's page agent reaches into its same-origin frames: e2 of the top
+// frame may be a button of a same-origin iframe).
+function landsIn(frames, want) {
+  if (frames.length < want.length || frames[want.length - 1].url !== want.at(-1)) return false;
+  const origin = originOf(want.at(-1));
+  return frames.slice(want.length).every((f) => origin !== null && originOf(f.site) === origin);
+}
+
+function originOf(url) {
+  try {
+    const o = new URL(url).origin;
+    return o === 'null' ? null : o;
+  } catch {
+    return null;
+  }
+}
+
 // Decides every frame of another site on the way (the host, for act).
 async function assertFramesAllowed(tabId, frames) {
-  for (const f of frames) await assertUrlAllowed(tabId, f.url);
+  for (const f of frames) await assertUrlAllowed(tabId, f.site);
 }
 
 // Takes where loc's aim lands now (loc was just located: its aim is on the
 // target, as the page agent saw it) and returns the check for each press.
 export async function armPressCheck(tabId, loc, { signal } = {}) {
   const trees = new Map();
-  const want = await targetFrame(tabId, loc.frameId);
-  const aim = await landing(tabId, loc.x, loc.y, trees);
+  const [want, aim] = await Promise.all([targetFrame(tabId, loc.frameId), landing(tabId, loc.x, loc.y, trees)]);
   await assertFramesAllowed(tabId, aim.frames);
-  if (aim.frames.length !== want.length || aim.frames.at(-1).url !== want.at(-1)) {
-    throw new ToolError(`${loc.desc} is covered by a frame of ${siteOf(aim.frames.at(-1).url)} — nothing was pressed; take a new snapshot`);
+  if (!landsIn(aim.frames, want)) {
+    throw new ToolError(`${loc.desc} is covered by a frame of ${siteOf(aim.frames.at(-1).site)} — nothing was pressed; take a new snapshot`);
   }
   return async (x, y, { frameOnly = false } = {}) => {
     checkpoint(signal, 'the press');
     const now = await landing(tabId, x, y, trees);
     await assertFramesAllowed(tabId, now.frames);
     if (!sameFrames(now.frames, aim.frames)) {
-      throw new ToolError(`a frame of ${siteOf(now.frames.at(-1).url)} came under the pointer over ${loc.desc} at the moment ` +
+      throw new ToolError(`a frame of ${siteOf(now.frames.at(-1).site)} came under the pointer over ${loc.desc} at the moment ` +
         'of the press (the page moved it there) — nothing was pressed; take a new snapshot');
     }
-    if (frameOnly || await within(tabId, aim.node, now.node, now.sessionId)) return;
+    if (frameOnly || await within(tabId, aim.node, now.node, now.sessionId) || await around(tabId, now.node, aim.node, now.sessionId)) return;
     throw new ToolError(`something else came under the pointer over ${loc.desc} at the moment of the press ` +
       '(the page moved, or covered it) — nothing was pressed; take a new snapshot');
   };
