@@ -3,11 +3,11 @@
 // what followed — navigation, dialog, new tab, its new state.)
 
 import { ToolError } from './stack/errors.js';
-import { assertFocusAllowed } from './stack/frame_guard.js';
 import { ACTS_UNPINNED, pageTool } from './stack/page_tool.js';
 import { textResult } from './stack/results.js';
 import { account, assertNoDialog, navResult } from './shared/act.js';
 import { withEffects } from './shared/effects.js';
+import { focusCheck } from './shared/fields.js';
 import { parseChord, pressChord } from './shared/input.js';
 import { runAgent } from './shared/targets.js';
 
@@ -17,8 +17,7 @@ async function pressKeyTool(tabId, { key }, { signal, recheckSite }) {
   if (chord.error) throw new ToolError(chord.error);
   // The focus is checked before the first key goes down and again before the
   // chord's key: the page may move it into a frame of another site on a key.
-  const keyCheck = () => assertFocusAllowed(tabId);
-  const fx = await withEffects(tabId, () => pressChord(tabId, chord, { signal, keyCheck }), { signal, recheckSite });
+  const fx = await withEffects(tabId, () => pressChord(tabId, chord, { signal, keyCheck: focusCheck(tabId) }), { signal, recheckSite });
   let focus = '';
   if (!fx.navigated && !fx.dialog && /^(Tab|Shift\+Tab)$/i.test(key)) {
     try {

@@ -7,7 +7,7 @@ import { ACTS_UNPINNED, pageTool } from './stack/page_tool.js';
 import { textResult } from './stack/results.js';
 import { account, assertNoDialog, navResult, show } from './shared/act.js';
 import { withEffects } from './shared/effects.js';
-import { focusField, typeInto } from './shared/fields.js';
+import { focusCheck, focusField, typeInto } from './shared/fields.js';
 import { parseChord, pressChord } from './shared/input.js';
 import { runAgent } from './shared/targets.js';
 import { maskSecrets } from './shared/secrets.js';
@@ -21,7 +21,7 @@ async function typeTextTool(tabId, { ref, selector, text, clear = false, submit 
     if (f.dialog) return f;
     const r = await typeInto(tabId, f, text, clear, signal, keyEvents);
     if (r.dialog || !submit) return r;
-    return pressChord(tabId, await parseChord('Enter'), { signal });
+    return pressChord(tabId, await parseChord('Enter'), { signal, keyCheck: focusCheck(tabId) });
   }, { frameId: () => f?.frameId ?? 0, signal, recheckSite });
   const n = [...text].length;
   const chars = `${n} char${n === 1 ? '' : 's'}`;

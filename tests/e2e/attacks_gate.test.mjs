@@ -5,7 +5,8 @@
 //      back/forward cache) on what the print made it see.
 //   2. A frame of D slid under the pointer got our trusted click — on every
 //      path through the pointer (click, a form tool's submit, fill_form's
-//      checkbox, drag); press_key went into a D frame the page focused.
+//      checkbox, drag); press_key (and type) went into a D frame the page
+//      focused.
 // docs/policy.md "Threat model" names the structural defences: pinned by
 // default (stack/page_tool.js), the press-point check (shared/press_point.js)
 // and the focus check (stack/frame_guard.js).
@@ -17,7 +18,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 
-import { CdpConnection, devToolsPages, openTabFromBrowser, targetWsUrl, useHarness, waitFor } from './harness.mjs';
+import { CdpConnection, cdpEvaluate, devToolsPages, openTabFromBrowser, targetWsUrl, useHarness, waitFor } from './harness.mjs';
 import { allText, el, refOf, startPageBrowser } from './page_helpers.mjs';
 import { listTools } from './own_tools_helpers.mjs';
 
@@ -62,7 +63,9 @@ describe('attack: save_pdf of a denied page', { timeout: 300_000 }, () => {
         cdp.close();
       }
       await waitFor(async () => (await devToolsPages(env.port)).find((p) => p.id === targetId && p.url === url), { what: 'the A page' });
-      await openTabFromBrowser(env.port, 'about:blank'); // A goes to the background
+      await openTabFromBrowser(env.port, 'about:blank'); // A goes to the background, which arms it
+      await waitFor(async () => await cdpEvaluate(targetWsUrl(env.port, target), 'document.visibilityState') === 'hidden',
+        { what: 'A in the background' });
       const listed = await waitFor(async () => (await env.s.callOk('list_tabs')).tabs.find((x) => x.url === url), { what: 'A in list_tabs' });
       await env.s.callOk('focus_tab', { tabId: listed.id });
       const r = await env.s.call('save_pdf', { fileName: `try-${i}` }, { timeoutMs: 60_000 });
@@ -146,6 +149,16 @@ describe('attack: the press lands where the page slid a denied frame', { timeout
     assert.equal(await clicksInD(tab), 0, 'Enter clicked D\'s button');
     assert.equal(r.isError, true, allText(r));
     assert.match(allText(r), /frame of http:\/\/localhost:\d+: press_key denied on localhost/);
+  });
+
+  it('type into a field that hands its focus to a D frame is denied, and no key reaches D', async (t) => {
+    const tab = await env.open('/attack-gate-keys.html?steal', { t });
+    await waitFor(() => tab.frameEval('attack-gate-bank', 'document.activeElement.id === "confirm"'), { what: "D's button focused in its frame" });
+    const r = await env.s.call('type', { selector: '#here', text: 'abc', keyEvents: true, submit: true });
+    assert.equal(await tab.frameEval('attack-gate-bank', 'window.trustedKeys'), 0, `a trusted key reached D: ${allText(r)}`);
+    assert.equal(await clicksInD(tab), 0, 'Enter clicked D\'s button');
+    assert.equal(r.isError, true, allText(r));
+    assert.match(allText(r), /frame of http:\/\/localhost:\d+: type denied on localhost/);
   });
 
   it('a plain click on the same page still works when nothing slides', async (t) => {

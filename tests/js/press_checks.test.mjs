@@ -1,7 +1,7 @@
-// Trusted presses go out only through their press-point check
-// (extension/tools/shared/input.js, press_point.js, stack/frame_guard.js):
-// a press without one is a programming error at once, not a press, and a
-// frame's site is decided only inside an acting call. Loaded with a
+// Trusted presses go out only through their press-point check, keys only
+// through their focus check (extension/tools/shared/input.js, press_point.js,
+// stack/frame_guard.js): input without one is a programming error at once,
+// not input, and a frame's site is decided only inside an acting call. Loaded with a
 // stand-in `chrome` that accepts whatever the modules do when imported.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -28,6 +28,13 @@ describe('press checks', () => {
   it('a click without its press check sends nothing', () => {
     assert.throws(() => input.click(1, 10, 10, {}), /mousePressed without its press check/);
     assert.throws(() => input.click(1, 10, 10, { doubleClick: true }), /without its press check/);
+  });
+
+  it('keys without their focus check send nothing', async () => {
+    assert.throws(() => input.insertText(1, 'secret', {}), /keys without their focus check/);
+    assert.throws(() => input.typeKeys(1, 'ab', {}), /keys without their focus check/);
+    await assert.rejects(input.pressChord(1, { mods: [], def: { key: 'Enter', code: 'Enter', keyCode: 13, text: '\r' } }, {}),
+      /keys without their focus check/);
   });
 
   it('a frame is decided only for an acting call', async () => {

@@ -2,6 +2,7 @@
 // form tools (form_tool_call.js) focus, type and set fields the same way.
 
 import { ToolError } from '../stack/errors.js';
+import { assertFocusAllowed } from '../stack/frame_guard.js';
 import { insertText, parseChord, pressChord, typeKeys } from './input.js';
 import { assertReached, locate, onTarget, runAgent, targetOf } from './targets.js';
 import { clickAt, show } from './act.js';
@@ -24,10 +25,15 @@ export async function focusField(tabId, target, clear, signal) {
 // Types text into the field focusField focused (or clears it), and makes sure
 // the typing reached it: text that went to another element (the page moved
 // the focus) is an error (assertReached).
+// Keys go to the frame holding the focus, which the page may hand to a frame
+// of another site: that frame's site is decided first (frame_guard.js).
+export const focusCheck = (tabId) => () => assertFocusAllowed(tabId);
+
 export async function typeInto(tabId, f, text, clear, signal, keyEvents = false) {
   let r = {};
-  if (text.length) r = await (keyEvents ? typeKeys(tabId, text, { signal }) : insertText(tabId, text, { signal }));
-  else if (clear && !f.empty) r = await pressChord(tabId, await parseChord('Backspace'), { signal });
+  const keyCheck = focusCheck(tabId);
+  if (text.length) r = await (keyEvents ? typeKeys(tabId, text, { signal, keyCheck }) : insertText(tabId, text, { signal, keyCheck }));
+  else if (clear && !f.empty) r = await pressChord(tabId, await parseChord('Backspace'), { signal, keyCheck });
   else return r;
   if (!r.dialog) await assertReached(tabId, f, ['keydown', 'beforeinput', 'input'], 'typing', signal);
   return r;

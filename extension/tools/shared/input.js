@@ -66,16 +66,23 @@ const PRESSES = new Set(['mousePressed', 'mouseReleased', 'drop']);
 const pressAt = ([method, params]) =>
   (method === 'Input.dispatchMouseEvent' || method === 'Input.dispatchDragEvent') && PRESSES.has(params.type);
 
+// Keys go where the focus is: a sequence that types checks where that is
+// (frame_guard.js assertFocusAllowed) before its first key at least.
+const keyAt = ([method, params]) => method === 'Input.insertText' ||
+  (method === 'Input.dispatchKeyEvent' && ['keyDown', 'rawKeyDown', 'char'].includes(params.type));
+
 // Sequence stops at the first dialog. A step is [method, params], or a
-// number: that many ms of the hand holding still. A press or release step
-// carries its check as a third element: check(x, y) throws to stop before it.
+// number: that many ms of the hand holding still. A step may carry a check
+// as a third element: check(x, y) throws to stop before it. Every press and
+// release carries one, and so does the first key of a sequence that types.
 // Returns {dialog?}.
 function sequence(tabId, steps, signal) {
-  for (const step of steps) {
-    if (Array.isArray(step) && pressAt(step) && typeof step[2] !== 'function') {
-      throw new Error(`${step[1].type} without its press check (press_point.js)`);
-    }
+  const input = steps.filter((step) => Array.isArray(step));
+  for (const step of input) {
+    if (pressAt(step) && typeof step[2] !== 'function') throw new Error(`${step[1].type} without its press check (press_point.js)`);
   }
+  const firstKey = input.find(keyAt);
+  if (firstKey && typeof firstKey[2] !== 'function') throw new Error('keys without their focus check (frame_guard.js)');
   return atFullFrameRate(tabId, steps, async () => {
     for (const step of steps) {
       if (typeof step === 'number') {
@@ -119,8 +126,10 @@ export function mouseWheel(tabId, x, y, deltaX, deltaY, { signal } = {}) {
   ], signal);
 }
 
-export function insertText(tabId, text, { signal } = {}) {
-  return send(tabId, 'Input.insertText', { text }, signal);
+// keyCheck (required, also for typeKeys and pressChord): where the focus is,
+// checked before the text goes (frame_guard.js assertFocusAllowed).
+export function insertText(tabId, text, { signal, keyCheck } = {}) {
+  return sequence(tabId, [['Input.insertText', { text }, keyCheck]], signal);
 }
 
 // ---- keys ------------------------------------------------------------------
@@ -145,8 +154,7 @@ export async function parseChord(spec) {
   return parseChordOn(spec, await isMac());
 }
 
-// keyCheck (optional): runs before the first key goes down and before the
-// chord's key (press_key: where the focus is, frame_guard.js).
+// keyCheck: runs before the first key goes down and before the chord's key.
 export async function pressChord(tabId, chord, { signal, keyCheck } = {}) {
   const { mods, def, mac } = chord;
   let modifiers = 0;
@@ -191,12 +199,13 @@ export async function pressChord(tabId, chord, { signal, keyCheck } = {}) {
 // and input, keyup — CDP keyDown with text, then keyUp) into the focused
 // element, for fields that react to keys; a newline is Enter. Stops at the
 // first dialog. Returns {dialog?}.
-export function typeKeys(tabId, text, { signal } = {}) {
+// keyCheck: before every key (the page may move the focus on any of them).
+export function typeKeys(tabId, text, { signal, keyCheck } = {}) {
   const steps = [];
   for (const ch of String(text)) {
     const def = ch === '\n' || ch === '\r' ? keyDef('Enter') : keyDef(ch);
     const base = { key: def.key, code: def.code, windowsVirtualKeyCode: def.keyCode };
-    steps.push(['Input.dispatchKeyEvent', { type: 'keyDown', ...base, text: def.text, unmodifiedText: def.text }]);
+    steps.push(['Input.dispatchKeyEvent', { type: 'keyDown', ...base, text: def.text, unmodifiedText: def.text }, keyCheck]);
     steps.push(['Input.dispatchKeyEvent', { type: 'keyUp', ...base }]);
   }
   return sequence(tabId, steps, signal);

@@ -35,28 +35,58 @@ async function frameTree(tabId, sessionId) {
   return { rootId: root.frame.id, frames };
 }
 
+// CDP's hit test at (px, py) of a session's viewport: it takes document
+// coordinates, so the scroll is read in the same turn (commands of a session
+// run in order) and the test is made again if it was not the scroll assumed
+// (the page may scroll on the pointer's arrival). seen: the session's state,
+// {scroll, tree} — kept across the checks of one press check.
+async function hitTest(tabId, px, py, sessionId, seen) {
+  for (let tries = 0; tries < 3; tries++) {
+    const { x, y } = seen.scroll;
+    const [metrics, hit] = await Promise.all([
+      cdp(tabId, 'Page.getLayoutMetrics', {}, { sessionId }),
+      cdp(tabId, 'DOM.getNodeForLocation', {
+        x: Math.floor(px + x), y: Math.floor(py + y), includeUserAgentShadowDOM: false, ignorePointerEventsNone: false,
+      }, { sessionId }).then((found) => ({ found }), (error) => ({ error })),
+    ]);
+    const now = { x: metrics.cssLayoutViewport?.pageX ?? 0, y: metrics.cssLayoutViewport?.pageY ?? 0 };
+    if (now.x !== x || now.y !== y) {
+      seen.scroll = now;
+      continue;
+    }
+    if (hit.found) return hit.found;
+    if (/No node found/i.test(hit.error?.message)) {
+      throw new ToolError('nothing of the page is under the pointer there (outside the page?) — nothing was pressed; take a new snapshot');
+    }
+    throw hit.error;
+  }
+  throw new ToolError('the page kept scrolling under the pointer — nothing was pressed; take a new snapshot');
+}
+
+// What a press check keeps of a session: the scroll last seen and its frame tree.
+function sessionState(states, tabId, sessionId, scroll = { x: 0, y: 0 }) {
+  const key = sessionId ?? '';
+  if (!states.has(key)) {
+    const tree = frameTree(tabId, sessionId);
+    tree.catch(() => {}); // awaited where it is used; a session gone meanwhile fails the hit test first
+    states.set(key, { scroll, tree });
+  }
+  return states.get(key);
+}
+
 // The frames an event at (x, y) of the top viewport passes into, outermost
-// first, each {url, sessionId, frameId}, and the node it lands on
+// first, each {url, site, sessionId, frameId}, and the node it lands on
 // (backendNodeId, in the last frame's session).
-async function landing(tabId, x, y, trees) {
+async function landing(tabId, x, y, states) {
   const frames = [];
   let sessionId;
   let px = x;
   let py = y;
   for (let depth = 0; depth < MAX_DEPTH; depth++) {
-    // The hit test takes document coordinates: the point plus the scroll now.
-    const { cssLayoutViewport: scroll } = await cdp(tabId, 'Page.getLayoutMetrics', {}, { sessionId });
-    const hit = await cdp(tabId, 'DOM.getNodeForLocation', {
-      x: Math.floor(px + (scroll?.pageX ?? 0)), y: Math.floor(py + (scroll?.pageY ?? 0)),
-      includeUserAgentShadowDOM: false, ignorePointerEventsNone: false,
-    }, { sessionId }).catch((e) => {
-      if (/No node found/i.test(e.message)) throw new ToolError('nothing of the page is under the pointer there (outside the page?) — nothing was pressed; take a new snapshot');
-      throw e;
-    });
-    const key = sessionId ?? '';
-    if (!trees.has(key)) trees.set(key, await frameTree(tabId, sessionId));
-    let tree = trees.get(key);
-    if (!tree.frames.has(hit.frameId)) trees.set(key, tree = await frameTree(tabId, sessionId));
+    const seen = sessionState(states, tabId, sessionId);
+    const hit = await hitTest(tabId, px, py, sessionId, seen);
+    let tree = await seen.tree;
+    if (!tree.frames.has(hit.frameId)) tree = await (seen.tree = frameTree(tabId, sessionId));
     // Frames of this process between its root and the node's (same-process iframes).
     const local = [];
     for (let id = hit.frameId; id && tree.frames.has(id); id = tree.frames.get(id).parentId) {
@@ -159,15 +189,17 @@ async function assertFramesAllowed(tabId, frames) {
 // Takes where loc's aim lands now (loc was just located: its aim is on the
 // target, as the page agent saw it) and returns the check for each press.
 export async function armPressCheck(tabId, loc, { signal } = {}) {
-  const trees = new Map();
-  const [want, aim] = await Promise.all([targetFrame(tabId, loc.frameId), landing(tabId, loc.x, loc.y, trees)]);
+  // The top session's scroll as the page agent measured it: most often right.
+  const states = new Map();
+  sessionState(states, tabId, undefined, loc.frameId === 0 && loc.viewport ? { x: loc.viewport.x, y: loc.viewport.y } : undefined);
+  const [want, aim] = await Promise.all([targetFrame(tabId, loc.frameId), landing(tabId, loc.x, loc.y, states)]);
   await assertFramesAllowed(tabId, aim.frames);
   if (!landsIn(aim.frames, want)) {
     throw new ToolError(`${loc.desc} is covered by a frame of ${siteOf(aim.frames.at(-1).site)} — nothing was pressed; take a new snapshot`);
   }
   return async (x, y, { frameOnly = false } = {}) => {
     checkpoint(signal, 'the press');
-    const now = await landing(tabId, x, y, trees);
+    const now = await landing(tabId, x, y, states);
     await assertFramesAllowed(tabId, now.frames);
     if (!sameFrames(now.frames, aim.frames)) {
       throw new ToolError(`a frame of ${siteOf(now.frames.at(-1).site)} came under the pointer over ${loc.desc} at the moment ` +
