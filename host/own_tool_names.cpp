@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "common/page_text.h"
 #include "common/protocol.h"
 #include "common/tool_catalog.h"
 
@@ -39,40 +40,6 @@ char32_t NextCodePoint(std::string_view text, std::size_t& i) {
   for (std::size_t k = 1; k < length; ++k) cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3f);
   i += length;
   return cp;
-}
-
-bool IsInvisibleOrControl(char32_t cp) {
-  return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) ||  // C0, DEL, C1
-         (cp >= 0x200b && cp <= 0x200f) ||                        // zero-width, LRM/RLM
-         (cp >= 0x202a && cp <= 0x202e) ||                        // bidi embeddings and overrides
-         (cp >= 0x2066 && cp <= 0x2069) ||                        // bidi isolates
-         (cp >= 0x2060 && cp <= 0x2064) ||                        // word joiner, invisible operators
-         (cp >= 0x206a && cp <= 0x206f) ||                        // deprecated format characters
-         cp == 0x00ad || cp == 0x034f || cp == 0x061c ||          // soft hyphen, grapheme joiner, Arabic mark
-         cp == 0x115f || cp == 0x1160 || cp == 0x3164 ||          // Hangul fillers (blank)
-         cp == 0x180e ||                                          // Mongolian vowel separator
-         (cp >= 0xfff9 && cp <= 0xfffb) ||                        // interlinear annotation
-         (cp >= 0xe0000 && cp <= 0xe007f) ||                      // tag characters (hidden ASCII)
-         cp == 0xfeff;                                            // BOM / zero-width no-break space
-}
-
-// What an emoji ZWJ sequence joins (👩‍🚀, ❤️‍🔥, 🏳️‍🌈): pictographs and dingbats.
-bool IsPictograph(char32_t cp) { return (cp >= 0x1f000 && cp <= 0x1faff) || (cp >= 0x2600 && cp <= 0x27bf); }
-
-bool IsVariationSelector(char32_t cp) { return (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef); }
-
-// What may take the text or emoji presentation selector (U+FE0E, U+FE0F): a
-// pictograph, and the symbols and keycap bases that have an emoji form.
-bool TakesPresentation(char32_t cp) {
-  return IsPictograph(cp) || (cp >= '0' && cp <= '9') || cp == '#' || cp == '*' || cp == 0xa9 || cp == 0xae ||
-         cp == 0x203c || cp == 0x2049 || cp == 0x2122 || cp == 0x2139 || (cp >= 0x2190 && cp <= 0x21ff) ||
-         (cp >= 0x2300 && cp <= 0x23ff) || (cp >= 0x24c2 && cp <= 0x25ff) || (cp >= 0x2900 && cp <= 0x297f) ||
-         (cp >= 0x2b00 && cp <= 0x2bff) || cp == 0x3030 || cp == 0x303d || cp == 0x3297 || cp == 0x3299;
-}
-
-bool IsSpace(char32_t cp) {
-  return cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' || cp == '\f' || cp == '\v' || cp == 0xa0 ||
-         cp == 0x2028 || cp == 0x2029;  // line and paragraph separators: no new line in a one-line text
 }
 
 // Cuts `name` so that it ends within kMaxToolNameChars.
@@ -190,54 +157,19 @@ std::string ResultListName(std::string_view suggested, const std::set<std::strin
 }
 
 std::string CleanText(std::string_view text, std::size_t max_chars) {
-  constexpr char32_t kZeroWidthJoiner = 0x200d;
-  std::string out;
+  std::string clean = page_text::Clean(text, page_text::Lines::kJoin);
+  // At most max_chars characters, the last of them "…" when cut.
   std::size_t chars = 0;
-  bool space = false;
-  char32_t last = 0;         // the last code point kept
-  char32_t before_last = 0;  // and the one before it
-  for (std::size_t i = 0; i < text.size();) {
-    const std::size_t start = i;
-    const char32_t cp = NextCodePoint(text, i);
-    if (IsSpace(cp)) {
-      space = !out.empty();
-      continue;
+  std::size_t kept_bytes = 0;  // the first max_chars - 1 characters
+  for (std::size_t i = 0; i < clean.size(); ++i) {
+    if ((static_cast<unsigned char>(clean[i]) & 0xc0) == 0x80) continue;  // inside a character
+    if (chars + 1 == max_chars) kept_bytes = i;
+    if (++chars > max_chars) {
+      clean.resize(kept_bytes);
+      return clean + "…";
     }
-    // A zero-width joiner is kept only inside an emoji sequence, between a
-    // pictograph (or its emoji selector) and the next pictograph, where it
-    // hides no text (an enum of emoji must reach the model as the page wrote
-    // it). A variation selector is kept only as one emoji or text selector
-    // right after what takes it: a run of selectors (or of selectors and
-    // joiners) shows nothing and can spell anything, a byte a selector.
-    const bool after_pictograph = IsPictograph(last) || (last == 0xfe0f && IsPictograph(before_last));
-    const bool joins_emoji = cp == kZeroWidthJoiner && !space && after_pictograph && i < text.size() && [&] {
-      std::size_t next = i;
-      return IsPictograph(NextCodePoint(text, next));
-    }();
-    const bool presents = (cp == 0xfe0e || cp == 0xfe0f) && !space && TakesPresentation(last);
-    if ((IsInvisibleOrControl(cp) && !joins_emoji) || (IsVariationSelector(cp) && !presents)) continue;
-    before_last = last;
-    last = cp;
-    if (chars + (space ? 1 : 0) + 1 > max_chars) {
-      // Make room for the ellipsis within max_chars, one code point at a time.
-      while (chars + 1 > max_chars && !out.empty()) {
-        std::size_t back = out.size() - 1;
-        while (back > 0 && (static_cast<unsigned char>(out[back]) & 0xc0) == 0x80) --back;
-        out.resize(back);
-        --chars;
-      }
-      out += "…";
-      return out;
-    }
-    if (space) {
-      out.push_back(' ');
-      ++chars;
-      space = false;
-    }
-    out.append(text.substr(start, i - start));
-    ++chars;
   }
-  return out;
+  return clean;
 }
 
 }  // namespace tb::own_tools

@@ -42,7 +42,7 @@ std::string FormName(std::string_view suggested, const std::set<std::string>& ta
 std::string ResultListName(std::string_view suggested, const std::set<std::string>& taken);
 
 // Untrusted page text for a model: one line (whitespace runs become one
-// space), no control, bidi-override or zero-width characters, at most
+// space), cleaned as all page text is (common/page_text.h), at most
 // `max_chars` characters (cut with "…").
 std::string CleanText(std::string_view text, std::size_t max_chars);
 

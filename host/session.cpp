@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include "common/json_field.h"
+#include "common/page_text.h"
 #include "common/protocol.h"
 #include "common/tool_catalog.h"
 #include "host/host.h"
@@ -63,7 +64,16 @@ void Session::Close() {
   transport_->Close();
 }
 
-void Session::Send(const Json& message) { transport_->Send(rpc::Dump(message)); }
+void Session::Send(Json message) {
+  // The one exit to the model: every answer and notification a session is
+  // sent — page tools', own tools', list_tabs', forwarded console entries —
+  // passes the one cleaner of page text here, so no tool can forget it. The
+  // id is the client's own and stays as it came.
+  for (const char* member : {"result", "params", "error"}) {
+    if (const auto it = message.find(member); it != message.end()) page_text::CleanStrings(*it);
+  }
+  transport_->Send(rpc::Dump(message));
+}
 
 void Session::Notify(std::string_view method, Json params) { Send(rpc::MakeNotification(method, std::move(params))); }
 

@@ -77,7 +77,8 @@ class Session {
   void OnMessage(std::string text);
   void OnRequest(rpc::Message& msg);
   void OnToolsCall(const Json& id, const Json& params);
-  void Send(const Json& message);
+  // Sends `message` with its page text cleaned (common/page_text.h).
+  void Send(Json message);
   // Records `name` as the last tool called (host.state).
   void NoteToolCall(const std::string& name);
   // Remembers `list` as the one the client has (the caller notifies, or is answering tools/list).

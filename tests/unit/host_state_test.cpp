@@ -351,5 +351,34 @@ TEST_F(HostTest, ACapabilityWidensTheSchemaItsSessionIsCheckedAgainst) {
   EXPECT_EQ(request["params"]["mode"], "html");
 }
 
+// Issue 29: page text reaches a session only through the one cleaner
+// (common/page_text.h, in Session::Send), whatever the tool — a page tool's
+// text and structuredContent, list_tabs' titles, a forwarded console entry —
+// and an image's data is passed on untouched.
+TEST_F(HostTest, PageTextReachesASessionCleanedWhateverTheTool) {
+  const std::string hidden = "a\U000E0069\u202E\u2028b";  // a tag character, RLO, a line separator
+  StartHost();
+  Hello({TabJson(4, "https://a.test/", hidden)});
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  EXPECT_EQ(CallTool(s, "list_tabs")["structuredContent"]["tabs"][0]["title"], "a\nb");
+  StartTool(s, 64, "screenshot");
+  const Json request = ExtRequest("page.screenshot");
+  SendExt(rpc::MakeResult(request["id"], {{"content",
+                                           {{{"type", "text"}, {"text", hidden}},
+                                            {{"type", "image"}, {"data", "QUJD\u202E"}, {"mimeType", "image/png"}}}},
+                                          {"structuredContent", {{"title", hidden}}}}));
+  ASSERT_TRUE(AwaitReply(s, 64));
+  const Json& result = s.inbox.back()["result"];
+  EXPECT_EQ(result["content"][0]["text"], "a\nb");
+  EXPECT_EQ(result["content"][1]["data"], "QUJD\u202E");
+  EXPECT_EQ(result["structuredContent"]["title"], "a\nb");
+  ExtEvent(ext_event::kConsoleEntry, {{"tabId", 4}, {"level", "error"}, {"text", hidden}, {"url", "https://a.test/"}});
+  ASSERT_TRUE(PumpUntil([&] { return s.CountMethod(mcp::kMessage) == 1; }));
+  for (const Json& m : s.inbox) {
+    if (m.value("method", "") == mcp::kMessage) EXPECT_EQ(m["params"]["data"]["text"], "a\nb");
+  }
+}
+
 }  // namespace
 }  // namespace tb

@@ -7,11 +7,28 @@ import { MASK } from './secrets.js';
 
 // Names of headers, query keys and fields that carry credentials. Wide on
 // purpose: masking an `author` field costs less than showing a token.
-const SECRET_NAME = /pass|pwd|secret|token|auth|session|csrf|xsrf|api[-_]?key|apikey|^key$|[-_]key$|signature|^sig$|otp|cookie|credential|^code$|bearer/i;
-export const isSecretName = (name) => SECRET_NAME.test(String(name ?? ''));
+const SECRET_NAME = /pass|pwd|secret|token|auth|session|csrf|xsrf|api[-_]?key|apikey|^key$|[-_]key$|signature|^sig$|otp|cookie|credential|^code$|bearer|jwt|cvc|cvv/i;
+// Short words that are secrets only as a whole word of the name (`pin`, not
+// `ping` or `spinner`): user_pw, pinCode, card-cvc2.
+const SECRET_WORDS = new Set(['pw', 'pin', 'pincode', 'csc']);
+// A name's words: split at - _ . and spaces and where camelCase starts a word (privateKey → private, key).
+const wordsOf = (name) => name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+export const isSecretName = (name) => {
+  const s = String(name ?? '');
+  if (SECRET_NAME.test(s)) return true;
+  const words = wordsOf(s);
+  // ...Key in any spelling (privateKey, signingKey, x-encryption-key), but not keyboard or keyId.
+  return words.some((w) => SECRET_WORDS.has(w)) || (words.length > 1 && words.at(-1) === 'key');
+};
+
+// A JSON Web Token wherever it shows (a path, a header of any name, a field
+// of any name, a response): three base64url parts, the first a JSON object's
+// (`{"` is `eyJ`); the signature may be empty (alg none).
+const JWT = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*/g;
+export const maskJwts = (text) => String(text ?? '').replace(JWT, MASK);
 
 export const redactHeaders = (headers) =>
-  (headers ?? []).map((h) => ({ name: h.name, value: isSecretName(h.name) ? MASK : h.value ?? '' }));
+  (headers ?? []).map((h) => ({ name: h.name, value: isSecretName(h.name) ? MASK : maskJwts(h.value ?? '') }));
 
 const decode = (s) => {
   try {
@@ -25,7 +42,7 @@ const decode = (s) => {
 const redactPairs = (text) => text.replace(/(^|&)([^=&#]+)=([^&#]*)/g, (m, sep, key) => (isSecretName(decode(key)) ? `${sep}${key}=${MASK}` : m));
 
 export function redactUrl(url) {
-  const s = String(url ?? '');
+  const s = maskJwts(url);
   const q = s.indexOf('?');
   if (q < 0) return s;
   const hash = s.indexOf('#', q);
@@ -48,11 +65,11 @@ export function redactBody(text, contentType = '') {
   const type = String(contentType).toLowerCase();
   if (/json/.test(type) || /^\s*[[{]/.test(t)) {
     try {
-      return JSON.stringify(redactJson(JSON.parse(t)));
+      return maskJwts(JSON.stringify(redactJson(JSON.parse(t))));
     } catch { /* not JSON after all (or cut short): as text */ }
   }
-  if (type.includes('x-www-form-urlencoded') || URLENCODED.test(t.trim())) return redactPairs(t);
-  return t;
+  if (type.includes('x-www-form-urlencoded') || URLENCODED.test(t.trim())) return maskJwts(redactPairs(t));
+  return maskJwts(t);
 }
 
 // The values redaction masks in a request — its secret headers, query
