@@ -9,6 +9,7 @@ import { sleep } from '../worker/time.js';
 import { account, assertNoDialog, navResult } from './shared/act.js';
 import { withEffects } from './shared/effects.js';
 import { mouseWheel } from './shared/input.js';
+import { wheelCheck } from './shared/press_point.js';
 import { assertReached, locate, onTarget, runAgent } from './shared/targets.js';
 
 // scroll: x/y scroll the page (or the element's scroller) to that position;
@@ -36,7 +37,7 @@ async function scrollTool(tabId, { ref, selector, dx, dy, x, y }, { signal, rech
   // page: a spot no inner scroller covers.
   const point = loc ?? before.point;
   const fx = await withEffects(tabId, async () => {
-    const r = await mouseWheel(tabId, point.x, point.y, wheel.deltaX, wheel.deltaY, { signal });
+    const r = await mouseWheel(tabId, point.x, point.y, wheel.deltaX, wheel.deltaY, { signal, wheelCheck: wheelCheck(tabId, { signal }) });
     if (loc && !r.dialog) await assertReached(tabId, loc, ['wheel'], 'mouse wheel', signal, { around: true });
     return r;
   }, { quietMs: 0, signal, recheckSite });

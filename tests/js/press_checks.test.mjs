@@ -25,9 +25,10 @@ describe('press checks', () => {
     guard = await import('../../extension/tools/stack/frame_guard.js');
   });
 
-  it('a click without its press check sends nothing', () => {
+  it('a click or a wheel without its press check sends nothing', () => {
     assert.throws(() => input.click(1, 10, 10, {}), /mousePressed without its press check/);
     assert.throws(() => input.click(1, 10, 10, { doubleClick: true }), /without its press check/);
+    assert.throws(() => input.mouseWheel(1, 10, 10, 0, 100, {}), /mouseWheel without its press check/);
   });
 
   it('keys without their focus check send nothing', async () => {

@@ -5,6 +5,7 @@
 //   prepare  {ref|selector, scroll?, hitTest?, watch?} -> {desc, x, y, rect, aim, viewport, state, note?, scrolled, cover?} | {error}
 //   seen {}                                  -> {events: [{type, reached, on}], gone} | {none} (what the armed watch saw)
 //   hoverCheck {ref|selector, arm?, waitMs?} -> {armed} | {hit}  (did the last mouse move reach it)
+//   reachesAt {ref|selector, x, y}          -> {reaches} (the pointer at that point of this viewport reaches it)
 //   settle {frames?, maxMs?, extraMs?}       -> {ok} after two animation frames
 //   quiet {quietMs?, maxMs?}                 -> {mutations, waitedMs} once the DOM stopped changing (quiet.js)
 //   listen {}                               -> {ok} (this window hears frame announcements)
@@ -39,6 +40,7 @@
     prepare: geometry.prepare,
     seen: pointer.seen,
     hoverCheck: geometry.hoverCheck,
+    reachesAt: pointer.reachesAtOp,
     settle: geometry.settle,
     quiet: quiet.quiet,
     listen: (a) => {

@@ -99,6 +99,25 @@
     return { cover: coverName(first) };
   }
 
+  // Does the pointer at (x, y) of this window's viewport reach el — through
+  // this document's same-origin frames to el's? (press_point.js asks when the
+  // browser's hit test found another node than at the aim: a hover may have
+  // drawn the target's inside anew.)
+  function reachesAt(el, x, y) {
+    let doc = document;
+    let p = { x, y };
+    for (let i = 0; i < 10; i++) {
+      const hit = deepHit(doc, p.x, p.y);
+      const inner = (hit?.localName === 'iframe' || hit?.localName === 'frame') ? hit.contentDocument : null;
+      if (!inner) return reaches(el, hit);
+      const r = hit.getBoundingClientRect();
+      const st = styleOf(hit);
+      p = { x: p.x - r.left - hit.clientLeft - parseFloat(st.paddingLeft || 0), y: p.y - r.top - hit.clientTop - parseFloat(st.paddingTop || 0) };
+      doc = inner;
+    }
+    return false;
+  }
+
   // ---- what the page saw of the call's input --------------------------------
 
   const WATCHED = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'auxclick', 'contextmenu', 'dblclick',
@@ -161,5 +180,12 @@
     });
   }
 
-  agent.pointer = { deepHit, reaches, coverName, aim, watch, seen };
+  // The op: {ref|selector, x, y} -> {reaches} | {error}.
+  function reachesAtOp(a) {
+    const res = agent.registry.resolve(a);
+    if (res.error) return res;
+    return { reaches: reachesAt(res.el, a.x, a.y) };
+  }
+
+  agent.pointer = { deepHit, reaches, coverName, aim, watch, seen, reachesAtOp };
 })(globalThis.__tabbridgeAgent ??= {});

@@ -62,7 +62,7 @@ async function atFullFrameRate(tabId, steps, fn) {
 
 // The events that press or let go: each is sent only after its press check
 // (press_point.js) passed at that very point, just before it.
-const PRESSES = new Set(['mousePressed', 'mouseReleased', 'drop']);
+const PRESSES = new Set(['mousePressed', 'mouseReleased', 'drop', 'mouseWheel']);
 const pressAt = ([method, params]) =>
   (method === 'Input.dispatchMouseEvent' || method === 'Input.dispatchDragEvent') && PRESSES.has(params.type);
 
@@ -119,10 +119,11 @@ export function hover(tabId, x, y, { signal } = {}) {
 }
 
 // A trusted mouse wheel at (x, y): scrolls whatever is under that point.
-export function mouseWheel(tabId, x, y, deltaX, deltaY, { signal } = {}) {
+// wheelCheck (required): press_point.js's, where the wheel lands.
+export function mouseWheel(tabId, x, y, deltaX, deltaY, { signal, wheelCheck } = {}) {
   return sequence(tabId, [
     ['Input.dispatchMouseEvent', { type: 'mouseMoved', x, y }],
-    ['Input.dispatchMouseEvent', { type: 'mouseWheel', x, y, deltaX, deltaY }],
+    ['Input.dispatchMouseEvent', { type: 'mouseWheel', x, y, deltaX, deltaY }, wheelCheck],
   ], signal);
 }
 
@@ -154,7 +155,8 @@ export async function parseChord(spec) {
   return parseChordOn(spec, await isMac());
 }
 
-// keyCheck: runs before the first key goes down and before the chord's key.
+// keyCheck: runs before the first key goes down and before the chord's key
+// goes down and up (a key's up acts too: Space clicks a button on its up).
 export async function pressChord(tabId, chord, { signal, keyCheck } = {}) {
   const { mods, def, mac } = chord;
   let modifiers = 0;
@@ -169,7 +171,7 @@ export async function pressChord(tabId, chord, { signal, keyCheck } = {}) {
     const [code, keyCode] = NAMED[def.key];
     modifiers |= MOD[def.key];
     steps.push(['Input.dispatchKeyEvent', { type: 'rawKeyDown', key: def.key, code, windowsVirtualKeyCode: keyCode, modifiers }, keyCheck]);
-    steps.push(['Input.dispatchKeyEvent', { type: 'keyUp', key: def.key, code, windowsVirtualKeyCode: keyCode, modifiers: modifiers & ~MOD[def.key] }]);
+    steps.push(['Input.dispatchKeyEvent', { type: 'keyUp', key: def.key, code, windowsVirtualKeyCode: keyCode, modifiers: modifiers & ~MOD[def.key] }, keyCheck]);
   } else {
     const commandish = modifiers & (MOD.Control | MOD.Alt | MOD.Meta);
     let key = def.key;
@@ -185,7 +187,7 @@ export async function pressChord(tabId, chord, { signal, keyCheck } = {}) {
     }
     if (mac && (modifiers & MOD.Meta) && MAC_COMMANDS[def.key.toLowerCase()]) down.commands = [MAC_COMMANDS[def.key.toLowerCase()]];
     steps.push(['Input.dispatchKeyEvent', down, keyCheck]);
-    steps.push(['Input.dispatchKeyEvent', { type: 'keyUp', key, code: def.code, windowsVirtualKeyCode: def.keyCode, modifiers }]);
+    steps.push(['Input.dispatchKeyEvent', { type: 'keyUp', key, code: def.code, windowsVirtualKeyCode: def.keyCode, modifiers }, keyCheck]);
   }
   for (const m of [...mods].reverse()) {
     modifiers &= ~MOD[m];
@@ -206,7 +208,7 @@ export function typeKeys(tabId, text, { signal, keyCheck } = {}) {
     const def = ch === '\n' || ch === '\r' ? keyDef('Enter') : keyDef(ch);
     const base = { key: def.key, code: def.code, windowsVirtualKeyCode: def.keyCode };
     steps.push(['Input.dispatchKeyEvent', { type: 'keyDown', ...base, text: def.text, unmodifiedText: def.text }, keyCheck]);
-    steps.push(['Input.dispatchKeyEvent', { type: 'keyUp', ...base }]);
+    steps.push(['Input.dispatchKeyEvent', { type: 'keyUp', ...base }, keyCheck]);
   }
   return sequence(tabId, steps, signal);
 }

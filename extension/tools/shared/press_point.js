@@ -7,9 +7,8 @@
 // out-of-process frames) says where that event would land, and the press is
 // refused unless it lands in the target's own frame, every frame on the way
 // is a site the policy allows for `act`, and, for a press, on the node found
-// at the aim, inside it or around it (a hover may restyle the target: the
-// frames are what the policy decides; where in the document is also told
-// after the click, assertReached). A release is checked for its frames only:
+// at the aim or where the page agent says the pointer still reaches the
+// target (a hover may draw its inside anew). A release is checked for its frames only:
 // the press already went, and a page may put things under the held button
 // (a ripple, a dragged element). input.js sends no press without a check.
 //
@@ -20,6 +19,7 @@
 import { cdp, childTargets } from '../../worker/cdp.js';
 import { assertUrlAllowed } from '../stack/frame_guard.js';
 import { checkpoint, ToolError } from '../stack/errors.js';
+import { runAgent } from './targets.js';
 
 const MAX_DEPTH = 8;
 
@@ -96,10 +96,12 @@ async function landing(tabId, x, y, states) {
     for (const f of frames.length ? local.slice(1) : local) frames.push(withSite(f, frames.at(-1)));
     // An <iframe> whose document runs in another process: the event goes there.
     const child = await oopifOf(tabId, hit.backendNodeId, sessionId);
-    if (!child) return { frames, node: hit.backendNodeId, sessionId };
+    if (!child) return { frames, node: hit.backendNodeId, sessionId, local: { x: px, y: py } };
+    // Into the frame's own viewport: from its content box's corner, at the
+    // scale its <iframe> is drawn at (border box on screen / its CSS width).
     const { model } = await cdp(tabId, 'DOM.getBoxModel', { backendNodeId: hit.backendNodeId }, { sessionId });
-    const [cx, cy, cx2] = model.content;
-    const scale = model.width > 0 ? (cx2 - cx) / model.width : 1;
+    const [cx, cy] = model.content;
+    const scale = model.width > 0 ? Math.hypot(model.border[2] - model.border[0], model.border[3] - model.border[1]) / model.width : 1;
     px = (px - cx) / (scale || 1);
     py = (py - cy) / (scale || 1);
     sessionId = child.sessionId;
@@ -124,27 +126,21 @@ async function oopifOf(tabId, backendNodeId, sessionId) {
   return children.find((c) => c.targetInfo.targetId === node.frameId) ?? null;
 }
 
-// Whether `node` is `target` or inside it (shadow trees included).
-async function within(tabId, target, node, sessionId) {
-  if (target === node) return true;
-  const { node: tree } = await cdp(tabId, 'DOM.describeNode', { backendNodeId: target, depth: -1, pierce: true }, { sessionId });
-  const stack = [tree];
-  while (stack.length) {
-    const n = stack.pop();
-    if (n.backendNodeId === node) return true;
-    stack.push(...(n.children ?? []), ...(n.shadowRoots ?? []), ...(n.pseudoElements ?? []));
-    if (n.contentDocument) stack.push(n.contentDocument);
+// Another node than at the aim, in the target's frame: whether the pointer
+// there still reaches the target (a hover may have drawn its inside anew),
+// asked of the page agent in our isolated world, where the frame's own
+// viewport point is known: the top's, or the last out-of-process frame's.
+async function reachesAt(tabId, loc, now, signal) {
+  // The last session's viewport is the agent's: the top's for a target the
+  // top frame's agent found, an out-of-process frame's for one found there.
+  if ((loc.frameId === 0) !== (now.sessionId === undefined)) return false;
+  const point = now.local;
+  try {
+    const r = await runAgent(tabId, loc.frameId, 'reachesAt', { ...loc.args, x: point.x, y: point.y }, { timeoutMs: 3000, signal });
+    return r.reaches === true;
+  } catch {
+    return false; // gone or busy: not known to reach it
   }
-  return false;
-}
-
-// Whether `node` is an element around `inner` short of the whole document
-// (a hover that restyled the target's inside: the press lands on the target
-// or a box of it; <html> and <body> are around everything).
-async function around(tabId, node, inner, sessionId) {
-  const { node: n } = await cdp(tabId, 'DOM.describeNode', { backendNodeId: node }, { sessionId });
-  if (n?.nodeType !== 1 || ['html', 'body'].includes(n.localName)) return false;
-  return within(tabId, node, inner, sessionId);
 }
 
 const sameFrames = (a, b) => a.length === b.length && a.every((f, i) => f.frameId === b[i].frameId && f.url === b[i].url);
@@ -205,9 +201,21 @@ export async function armPressCheck(tabId, loc, { signal } = {}) {
       throw new ToolError(`a frame of ${siteOf(now.frames.at(-1).site)} came under the pointer over ${loc.desc} at the moment ` +
         'of the press (the page moved it there) — nothing was pressed; take a new snapshot');
     }
-    if (frameOnly || await within(tabId, aim.node, now.node, now.sessionId) || await around(tabId, now.node, aim.node, now.sessionId)) return;
+    if (frameOnly || now.node === aim.node || await reachesAt(tabId, loc, now, signal)) return;
     throw new ToolError(`something else came under the pointer over ${loc.desc} at the moment of the press ` +
       '(the page moved, or covered it) — nothing was pressed; take a new snapshot');
+  };
+}
+
+// For a mouse wheel (scroll): no target node, and the wheel goes on to
+// whatever scrolls under the point — only where it lands is decided: every
+// frame on the way a site the policy allows for act.
+export function wheelCheck(tabId, { signal } = {}) {
+  const states = new Map();
+  return async (x, y) => {
+    checkpoint(signal, 'the mouse wheel');
+    const now = await landing(tabId, x, y, states);
+    await assertFramesAllowed(tabId, now.frames);
   };
 }
 
