@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -15,6 +17,7 @@
 
 #include "common/jsonrpc.h"
 #include "common/transport.h"
+#include "common/uv_util.h"
 #include "mcp_shim/browser_connect.h"
 #include "mcp_shim/host_link.h"
 #include "mcp_shim/launcher.h"
@@ -23,9 +26,10 @@ namespace tb {
 
 // What the command line asks of this session; the host is told in hello.
 struct SessionOptions {
-  std::vector<std::string> caps;  // page-tool capabilities (tabbridge --caps)
-  bool list_page_tools = true;    // false: --disable-webmcp-auto-register
-  bool read_only = false;         // --read-only: the policy's `read` alone
+  std::vector<std::string> caps;          // page-tool capabilities (tabbridge --caps)
+  bool list_page_tools = true;            // false: --disable-webmcp-auto-register
+  bool read_only = false;                 // --read-only: the policy's `read` alone
+  std::vector<std::string> upload_roots;  // --upload-root DIR: upload_file may read there too
 };
 
 class McpServer {
@@ -44,6 +48,10 @@ class McpServer {
   void OnToolsCall(const Json& id, const Json& params);
   void ConnectBrowser(const Json& id, const std::string& key, const Json& args, const Json& progress_token);
   void ForwardUpload(const Json& id, const std::string& key, Json params);
+  void ReadAndForwardUpload(const Json& id, const std::string& key, Json params);
+  void AskRoots();
+  void OnRootsAnswer(const rpc::Message& msg);
+  void RootsSettled(std::vector<std::string> roots, std::string note);
   void Forward(const Json& id, const std::string& key, const std::string& method, Json params);
   void OnHostNotification(const std::string& method, const Json& params);
   void OnHostLost(std::string_view reason);
@@ -64,6 +72,20 @@ class McpServer {
   int log_level_ = 0;            // index into the MCP levels; messages below it are not sent
   bool initialized_ = false;     // a 2025 client: list changes and log messages go to it unasked
   bool stateless_seen_ = false;  // a 2026-07-28 request came: nothing goes to it unasked
+
+  // The client's roots (MCP roots/list), where upload_file reads from: asked
+  // when an upload first needs them, kept until notifications/roots/list_changed.
+  struct ClientRoots {
+    bool declared = false;                          // initialize's capabilities.roots
+    std::optional<std::vector<std::string>> paths;  // the last answer, as local paths
+    std::string note;                               // why there are none to use (failure, timeout)
+    std::string asking;                             // the dumped id of the roots/list in flight
+    bool stale = false;                             // list_changed came while it was in flight
+    std::vector<std::function<void()>> waiting;     // uploads waiting for the answer
+  };
+  ClientRoots roots_;
+  Timer roots_deadline_;
+  std::int64_t next_request_id_ = 1;
 
   // What a result must carry besides what its producer wrote.
   enum class ResultShape {
