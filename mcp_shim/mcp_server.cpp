@@ -9,6 +9,7 @@
 #include "common/json_field.h"
 #include "common/protocol.h"
 #include "common/tool_catalog.h"
+#include "mcp_shim/client_roots.h"
 #include "mcp_shim/upload_files.h"
 
 namespace tb {
@@ -108,13 +109,6 @@ std::expected<bool, rpc::Error> ToolsListChangedWanted(const Json& params) {
   return filter->value("toolsListChanged", false);
 }
 
-// The client's roots (MCP: the server asks, the client says when they change).
-constexpr std::string_view kRootsList = "roots/list";
-constexpr std::string_view kRootsListChanged = "notifications/roots/list_changed";
-// A client that declared roots and does not answer roots/list by then is
-// taken to have none (the upload's refusal says so).
-constexpr std::uint64_t kRootsDeadlineMs = 10'000;
-
 constexpr std::string_view kInstructions =
     "Drives the user's real browser. Call connect_browser, then open_tab or list_tabs + focus_tab; "
     "the focused tab's tools then appear. The tool list follows the browser's state.";
@@ -122,7 +116,10 @@ constexpr std::string_view kInstructions =
 }  // namespace
 
 McpServer::McpServer(uv_loop_t* loop, std::unique_ptr<Transport> client, SessionOptions options)
-    : loop_(loop), client_(std::move(client)), options_(std::move(options)), roots_deadline_(loop) {}
+    : loop_(loop),
+      client_(std::move(client)),
+      options_(std::move(options)),
+      roots_(loop, [this](const Json& message) { Send(message); }) {}
 
 McpServer::~McpServer() {
   if (host_) host_->SetCallbacks({});
@@ -139,8 +136,7 @@ void McpServer::Start() {
 
 void McpServer::Shutdown() {
   connecting_.reset();
-  roots_deadline_.Stop();
-  roots_.waiting.clear();
+  roots_.Close();
   if (host_) {
     host_->SetCallbacks({});
     host_->Close();
@@ -197,22 +193,13 @@ void McpServer::OnMessage(std::string text) {
     case rpc::Kind::kNotification:
       return OnNotification(*parsed);
     case rpc::Kind::kResponse:
-      // The one request we send the client is roots/list.
-      if (!roots_.asking.empty() && rpc::Dump(parsed->id) == roots_.asking) return OnRootsAnswer(*parsed);
+      roots_.OnResponse(*parsed);  // the one request we send the client is roots/list
       return;
   }
 }
 
 void McpServer::OnNotification(const rpc::Message& msg) {
-  if (msg.method == kRootsListChanged && roots_.declared) {
-    if (!roots_.asking.empty()) {
-      roots_.stale = true;  // the answer in flight may predate the change: ask again when it comes
-    } else if (roots_.paths) {
-      roots_.paths.reset();
-      AskRoots();  // refreshed now, so the next upload need not wait
-    }
-    return;
-  }
+  if (msg.method == kRootsListChanged) return roots_.OnListChanged();
   if (msg.method != mcp::kCancelled || !msg.params.is_object()) return;
   const std::string key = rpc::Dump(field::Any(msg.params, "requestId"));
   const auto it = pending_.find(key);
@@ -318,7 +305,7 @@ void McpServer::OnInitialize(const Json& id, const Json& params) {
   // 2026-07-28 is not chosen by initialize: a client asking for it gets the newest that is.
   const bool known = Contains(mcp::kInitializeVersions, requested);
   if (const Json* info = field::Find(params, "clientInfo"); info != nullptr && info->is_object()) client_info_ = *info;
-  roots_.declared = field::Any(field::Object(params, "capabilities"), "roots").is_object();
+  roots_.SetDeclared(field::Any(field::Object(params, "capabilities"), "roots").is_object());
   initialized_ = true;
   Reply(rpc::Dump(id),
         rpc::MakeResult(id, {{"protocolVersion", known ? requested : mcp::kInitializeVersions[0]},
@@ -402,14 +389,13 @@ void McpServer::ForwardUpload(const Json& id, const std::string& key, Json param
   const bool reads = Contains(options_.caps, tools::kCapUpload) && !options_.read_only && args != nullptr &&
                      tools::CheckArguments(*tools::Find(tools::kUploadFile), *args).has_value();
   if (!reads) return Forward(id, key, mcp::kToolsCall.data(), std::move(params));
-  if (initialized_ && roots_.declared && !roots_.paths) {
-    roots_.waiting.push_back([this, id, key, params = std::move(params)]() mutable {
+  if (initialized_ && roots_.declared() && !roots_.known()) {
+    return roots_.WhenKnown([this, id, key, params = std::move(params)]() mutable {
       if (!pending_.contains(key)) return;  // cancelled meanwhile
       if (!host_)
         return Reply(key, rpc::MakeResult(id, tools::ErrorResult(std::string(tools::kBrowserConnectionLost))));
       ReadAndForwardUpload(id, key, std::move(params));
     });
-    return AskRoots();
   }
   ReadAndForwardUpload(id, key, std::move(params));
 }
@@ -417,63 +403,14 @@ void McpServer::ForwardUpload(const Json& id, const std::string& key, Json param
 void McpServer::ReadAndForwardUpload(const Json& id, const std::string& key, Json params) {
   std::error_code ec;
   const std::string cwd = std::filesystem::current_path(ec).string();
-  const std::vector<std::string> none;
-  const UploadScope scope = MakeUploadScope(roots_.paths ? *roots_.paths : none, initialized_ && roots_.declared,
-                                            options_.upload_roots, ec ? std::string("/") : cwd);
-  UploadScope noted = scope;
-  if (!roots_.note.empty()) noted.note = roots_.note;
-  auto files = ReadUploadFiles(params["arguments"]["paths"], noted);
+  const bool client_roots = initialized_ && roots_.declared();
+  UploadScope scope = MakeUploadScope(roots_.paths(), client_roots, options_.upload_roots, ec ? std::string("/") : cwd);
+  if (client_roots && !roots_.note().empty()) scope.note = roots_.note();
+  auto files = ReadUploadFiles(params["arguments"]["paths"], scope);
   if (!files) return Reply(key, rpc::MakeResult(id, tools::ErrorResult("upload_file: " + files.error())));
   if (!params["_meta"].is_object()) params["_meta"] = Json::object();
   params["_meta"][std::string(kUploadFilesMeta)] = std::move(*files);
   Forward(id, key, mcp::kToolsCall.data(), std::move(params));
-}
-
-void McpServer::AskRoots() {
-  if (!roots_.asking.empty()) return;
-  const Json id = "tabbridge-roots-" + std::to_string(next_request_id_++);
-  roots_.asking = rpc::Dump(id);
-  roots_.stale = false;
-  Send(rpc::MakeRequest(id, kRootsList, Json::object()));
-  roots_deadline_.Start(kRootsDeadlineMs, [this] {
-    spdlog::warn("the MCP client did not answer roots/list in {} ms", kRootsDeadlineMs);
-    RootsSettled({}, "your MCP client did not answer roots/list");
-  });
-}
-
-void McpServer::OnRootsAnswer(const rpc::Message& msg) {
-  if (roots_.stale) {  // the roots changed since this was asked
-    roots_.asking.clear();
-    roots_deadline_.Stop();
-    return AskRoots();
-  }
-  if (msg.is_error) {
-    spdlog::warn("roots/list failed: {}", msg.error.message);
-    return RootsSettled({}, "your MCP client's roots/list failed (" + msg.error.message + ")");
-  }
-  std::vector<std::string> paths;
-  std::string skipped;
-  for (const Json& root : field::Array(msg.result, "roots")) {
-    const std::string uri = field::String(root, "uri").value_or("");
-    if (auto path = PathOfFileUri(uri)) {
-      paths.push_back(std::move(*path));
-    } else {
-      skipped += (skipped.empty() ? "" : ", ") + uri;
-    }
-  }
-  spdlog::info("the client's roots: {} file root(s){}", paths.size(),
-               skipped.empty() ? std::string() : "; not local directories, left out: " + skipped);
-  RootsSettled(std::move(paths), "");
-}
-
-void McpServer::RootsSettled(std::vector<std::string> roots, std::string note) {
-  roots_deadline_.Stop();
-  roots_.asking.clear();
-  roots_.paths = std::move(roots);
-  roots_.note = std::move(note);
-  auto waiting = std::move(roots_.waiting);
-  roots_.waiting.clear();
-  for (auto& resume : waiting) resume();
 }
 
 void McpServer::Forward(const Json& id, const std::string& key, const std::string& method, Json params) {

@@ -6,9 +6,7 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
-#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -17,8 +15,8 @@
 
 #include "common/jsonrpc.h"
 #include "common/transport.h"
-#include "common/uv_util.h"
 #include "mcp_shim/browser_connect.h"
+#include "mcp_shim/client_roots.h"
 #include "mcp_shim/host_link.h"
 #include "mcp_shim/launcher.h"
 
@@ -49,9 +47,6 @@ class McpServer {
   void ConnectBrowser(const Json& id, const std::string& key, const Json& args, const Json& progress_token);
   void ForwardUpload(const Json& id, const std::string& key, Json params);
   void ReadAndForwardUpload(const Json& id, const std::string& key, Json params);
-  void AskRoots();
-  void OnRootsAnswer(const rpc::Message& msg);
-  void RootsSettled(std::vector<std::string> roots, std::string note);
   void Forward(const Json& id, const std::string& key, const std::string& method, Json params);
   void OnHostNotification(const std::string& method, const Json& params);
   void OnHostLost(std::string_view reason);
@@ -73,19 +68,7 @@ class McpServer {
   bool initialized_ = false;     // a 2025 client: list changes and log messages go to it unasked
   bool stateless_seen_ = false;  // a 2026-07-28 request came: nothing goes to it unasked
 
-  // The client's roots (MCP roots/list), where upload_file reads from: asked
-  // when an upload first needs them, kept until notifications/roots/list_changed.
-  struct ClientRoots {
-    bool declared = false;                          // initialize's capabilities.roots
-    std::optional<std::vector<std::string>> paths;  // the last answer, as local paths
-    std::string note;                               // why there are none to use (failure, timeout)
-    std::string asking;                             // the dumped id of the roots/list in flight
-    bool stale = false;                             // list_changed came while it was in flight
-    std::vector<std::function<void()>> waiting;     // uploads waiting for the answer
-  };
-  ClientRoots roots_;
-  Timer roots_deadline_;
-  std::int64_t next_request_id_ = 1;
+  ClientRoots roots_;  // where upload_file reads from (with --upload-root)
 
   // What a result must carry besides what its producer wrote.
   enum class ResultShape {

@@ -81,6 +81,20 @@ describe('upload_file', { timeout: 180_000 }, () => {
     assert.equal(await tab.eval(`document.getElementById('got').children.length`), 2);
   });
 
+  it('a root the client adds later is asked for again (roots/list_changed)', async (t) => {
+    const tab = await env.open('/upload.html', { t });
+    const later = await h.tempDir('tb-e2e-upload-later-');
+    fs.writeFileSync(path.join(later, 'late.txt'), 'late\n');
+    const [, refused] = await s.pageErr('upload_file', { selector: '#doc', paths: [path.join(later, 'late.txt')] });
+    assert.match(refused, /late\.txt is outside the upload roots/);
+    const asked = s.rootsAsked;
+    await s.setRoots([dir, s.homeDir, later]);
+    const text = allText(await s.pageOk('upload_file', { selector: '#doc', paths: [path.join(later, 'late.txt')] }));
+    assert.match(text, /now holds late\.txt \(5 B\)/);
+    assert.equal(s.rootsAsked, asked + 1, 'asked once more, after the change');
+    assert.equal(await tab.eval(`document.getElementById('doc').files[0]?.name`), 'late.txt');
+  });
+
   it('paths are checked before anything reaches the page', async (t) => {
     const tab = await env.open('/upload.html', { t });
     const big = path.join(dir, 'big.bin');

@@ -24,8 +24,8 @@ TEST(ShellQuote, QuotesOnlyWhatNeedsIt) {
 // The default is the remote user's own directory, as the remote shell spells
 // it: no fixed name in /tmp that another user there could take first.
 TEST(RemoteInstructions, ByDefaultTheSocketGoesIntoTheRemoteUsersOwnDirectory) {
-  const std::string text =
-      RemoteInstructions({.destination = "ann@devbox", .local_socket = "/run/user/1000/tabbridge/browser-0.sock"});
+  const std::string text = RemoteInstructions(
+      {.destination = "ann@devbox", .local_socket = "/run/user/1000/tabbridge/browser-0.sock", .remote_socket = ""});
   EXPECT_EQ(text.find("/tmp/"), std::string::npos) << text;
   EXPECT_NE(text.find("\nsock=$(ssh ann@devbox 'd=${XDG_RUNTIME_DIR:-$HOME/.tabbridge}; mkdir -p -m 700 \"$d\" && "
                       "test -O \"$d\" && printf %s \"$d/tabbridge-remote.sock\"') &&\n"

@@ -182,7 +182,9 @@ TEST_F(UploadFilesTest, AFileOutsideTheRootsIsRefusedWithTheWayToAllowIt) {
 }
 
 TEST_F(UploadFilesTest, WithoutARootNothingIsRead) {
-  const auto files = ReadUploadFiles({Write("a.txt", "a")}, UploadScope{.note = "your MCP client declares no roots"});
+  UploadScope none;
+  none.note = "your MCP client declares no roots";
+  const auto files = ReadUploadFiles({Write("a.txt", "a")}, none);
   ASSERT_FALSE(files);
   EXPECT_THAT(files.error(), HasSubstr("outside the upload roots (there are none); your MCP client declares no roots"));
 }
