@@ -2,9 +2,11 @@
 // user's machine through OpenSSH's stream-local forwarding of the host's Unix
 // socket (ssh -R remote.sock:local.sock), no port opened for tabbridge.
 // Real parts: Debian's sshd on 127.0.0.1 with a temporary config, host key
-// and user key; the ssh command `tabbridge remote` prints, run as printed
-// (plus the test's key, port and -N); a second shim pointed at the forwarded
-// socket with TABBRIDGE_HOST_SOCKET walks seed 000 on the first one's browser.
+// and user key; the ssh commands `tabbridge remote` prints, run as printed
+// (plus the test's key, port and -N): the first asks "the dev box" where its
+// user's own socket directory is ($XDG_RUNTIME_DIR, set by sshd here), the
+// second forwards into it; a second shim pointed at the forwarded socket
+// with TABBRIDGE_HOST_SOCKET walks seed 000 on the first one's browser.
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -97,7 +99,7 @@ describe('remote dev box over ssh', { timeout: 120_000, skip }, () => {
       env: { ...process.env, TABBRIDGE_SOCKET_DIR: local.socketDir },
       encoding: 'utf8',
     });
-    assert.ok(!out.includes('/tmp/'), `no fixed name in /tmp:\n${out}`);
+    assert.ok(!out.includes('-R /tmp/') && !out.includes('TABBRIDGE_HOST_SOCKET=/tmp/'), `no fixed name in /tmp:\n${out}`);
     const sshArgs = [
       '-p', String(sshd.port), '-i', path.join(dir, 'user_key'),
       '-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=no', '-o', `UserKnownHostsFile=${path.join(dir, 'known_hosts')}`,
