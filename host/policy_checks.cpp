@@ -114,6 +114,11 @@ Host::Reply Host::WithAuditLine(const Session& session, const std::string& name,
   AuditNote note;
   note.target = target;
   if (name == tools::kCallWebMcpTool) note.own_tool = field::String(args, "name").value_or("");
+  if (name == tools::kUploadFile) {
+    for (const Json& path : field::Array(args, "paths")) {
+      if (path.is_string()) note.files += (note.files.empty() ? "" : ", ") + path.get<std::string>();
+    }
+  }
   // An error's words only where they can quote nothing of the call or the
   // page: the others may hold evaluated code and the values it met
   // (evaluate), selectors and page text (click…), what was typed (type…) —

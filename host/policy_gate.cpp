@@ -119,6 +119,7 @@ std::optional<audit::Entry> PolicyGate::AuditEntry(const Session& session, std::
   std::vector<std::string> detail;
   if (!note.target.empty()) detail.push_back("to " + note.target);
   if (!note.own_tool.empty()) detail.push_back("own tool " + audit::ErrorDetail(note.own_tool));
+  if (!note.files.empty()) detail.push_back("files " + note.files);
   if (is_error && denied == nullptr && note.error_text) detail.push_back(MessageOf(result));
   for (const auto& part : detail) entry.detail += (entry.detail.empty() ? "" : ": ") + part;
   return entry;

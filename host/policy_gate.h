@@ -27,6 +27,7 @@ inline constexpr std::uint64_t kPolicyPollMs = 500;
 struct AuditNote {
   std::string target;      // where the call went (open_tab, navigate {url}, download_file {url})
   std::string own_tool;    // call_webmcp_tool: the page's tool it ran
+  std::string files;       // upload_file: the files sent (resolved paths, comma-separated)
   bool error_text = true;  // false for tools whose errors may quote typed values
 };
 

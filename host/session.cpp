@@ -271,6 +271,14 @@ void Session::OnToolsCall(const Json& id, const Json& params) {
       Send(rpc::MakeResult(id, tools::ErrorResult(name + ": " + files.error())));
       return;
     }
+    // The resolved paths, for the audit line (the files sent, wherever a link
+    // pointed); the extension gets the bytes and names, no path.
+    Json resolved = Json::array();
+    for (Json& file : *files) {
+      if (const auto path = field::String(file, "path")) resolved.push_back(*path);
+      file.erase("path");
+    }
+    if (resolved.size() == files->size()) args["paths"] = std::move(resolved);
     args["files"] = std::move(*files);  // the extension's; the schema the model sees has paths only
   }
   in_flight_.emplace(key, InFlight{});

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <expected>
+#include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -33,13 +34,16 @@ namespace {
 
 constexpr std::string_view kDisableAutoRegister = "--disable-webmcp-auto-register";
 constexpr std::string_view kReadOnly = "--read-only";
+constexpr std::string_view kUploadRoot = "--upload-root";
 
 constexpr const char* kUsage =
     "usage: tabbridge [--caps LIST] [--read-only] [--disable-webmcp-auto-register] [--host-socket PATH]\n"
+    "                 [--upload-root DIR]...\n"
     "                                 serve MCP on stdin/stdout (what MCP clients run)\n"
     "                                 LIST: comma-separated extra page tools: eval (evaluate),\n"
-    "                                 download (download_file), html (read_page mode html),\n"
-    "                                 emulate (emulate), drag (drag), or all\n"
+    "                                 download (download_file, save_pdf), html (read_page mode html),\n"
+    "                                 emulate (emulate), drag (drag), upload (upload_file),\n"
+    "                                 network (network_requests), or all\n"
     "                                 --read-only: this session may only read pages, whatever the\n"
     "                                 policy file allows\n"
     "                                 --disable-webmcp-auto-register: keep the page's own tools\n"
@@ -47,6 +51,10 @@ constexpr const char* kUsage =
     "                                 call_webmcp_tool still reach them\n"
     "                                 --host-socket PATH: use only the browser host at PATH (as\n"
     "                                 TABBRIDGE_HOST_SOCKET), e.g. one forwarded over ssh\n"
+    "                                 --upload-root DIR: upload_file may also read files under DIR\n"
+    "                                 (repeatable); by default only under the MCP client's roots, or\n"
+    "                                 the working directory when the client has none. Never: browser\n"
+    "                                 profiles, hidden files under ~, tabbridge's own, /proc /sys /dev\n"
     "       tabbridge doctor          check every link: manifests, extension, socket, live host, policy\n"
     "       tabbridge policy [URL]    print the effective policy; with URL, what is allowed there and why\n"
     "       tabbridge audit [-n N] [--json]\n"
@@ -114,7 +122,7 @@ int Serve(tb::SessionOptions options) {
   return 0;
 }
 
-// tabbridge [--caps LIST] [--read-only] [--disable-webmcp-auto-register]: the MCP server.
+// tabbridge [--caps LIST] [--read-only] [--disable-webmcp-auto-register] [--upload-root DIR]...: the MCP server.
 int ServeWithOptions(const std::vector<std::string>& args) {
   tb::SessionOptions options;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -131,6 +139,19 @@ int ServeWithOptions(const std::vector<std::string>& args) {
       }
       // One source for the probe, doctor and this session: the environment.
       ::setenv("TABBRIDGE_HOST_SOCKET", (inline_value ? arg.substr(14) : args[++i]).c_str(), 1);
+    } else if (arg == kUploadRoot || arg.starts_with("--upload-root=")) {
+      const bool inline_value = arg.starts_with("--upload-root=");
+      if (!inline_value && i + 1 >= args.size()) {
+        std::fprintf(stderr, "tabbridge: --upload-root needs a directory\n\n%s", kUsage);
+        return 2;
+      }
+      const std::string dir = inline_value ? arg.substr(kUploadRoot.size() + 1) : args[++i];
+      std::error_code ec;
+      if (dir.empty() || !std::filesystem::is_directory(dir, ec)) {
+        std::fprintf(stderr, "tabbridge: --upload-root %s is not a directory\n", dir.c_str());
+        return 2;
+      }
+      options.upload_roots.push_back(std::filesystem::absolute(dir, ec).lexically_normal().string());
     } else if (arg == "--caps" || arg.starts_with("--caps=")) {
       const bool inline_value = arg.starts_with("--caps=");
       if (!inline_value && i + 1 >= args.size()) {
@@ -156,7 +177,7 @@ int ServeWithOptions(const std::vector<std::string>& args) {
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0].starts_with("--caps") || args[0].starts_with("--host-socket") ||
-      args[0] == kDisableAutoRegister || args[0] == kReadOnly) {
+      args[0] == kDisableAutoRegister || args[0] == kReadOnly || args[0].starts_with(kUploadRoot)) {
     return ServeWithOptions(args);
   }
   const std::string& command = args[0];

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <array>
+#include <filesystem>
 
 #include <spdlog/spdlog.h>
 
 #include "common/json_field.h"
 #include "common/protocol.h"
 #include "common/tool_catalog.h"
+#include "mcp_shim/client_roots.h"
 #include "mcp_shim/upload_files.h"
 
 namespace tb {
@@ -114,7 +116,10 @@ constexpr std::string_view kInstructions =
 }  // namespace
 
 McpServer::McpServer(uv_loop_t* loop, std::unique_ptr<Transport> client, SessionOptions options)
-    : loop_(loop), client_(std::move(client)), options_(std::move(options)) {}
+    : loop_(loop),
+      client_(std::move(client)),
+      options_(std::move(options)),
+      roots_(loop, [this](const Json& message) { Send(message); }) {}
 
 McpServer::~McpServer() {
   if (host_) host_->SetCallbacks({});
@@ -131,6 +136,7 @@ void McpServer::Start() {
 
 void McpServer::Shutdown() {
   connecting_.reset();
+  roots_.Close();
   if (host_) {
     host_->SetCallbacks({});
     host_->Close();
@@ -187,11 +193,13 @@ void McpServer::OnMessage(std::string text) {
     case rpc::Kind::kNotification:
       return OnNotification(*parsed);
     case rpc::Kind::kResponse:
-      return;  // we send the client no requests
+      roots_.OnResponse(*parsed);  // the one request we send the client is roots/list
+      return;
   }
 }
 
 void McpServer::OnNotification(const rpc::Message& msg) {
+  if (msg.method == kRootsListChanged) return roots_.OnListChanged();
   if (msg.method != mcp::kCancelled || !msg.params.is_object()) return;
   const std::string key = rpc::Dump(field::Any(msg.params, "requestId"));
   const auto it = pending_.find(key);
@@ -297,6 +305,7 @@ void McpServer::OnInitialize(const Json& id, const Json& params) {
   // 2026-07-28 is not chosen by initialize: a client asking for it gets the newest that is.
   const bool known = Contains(mcp::kInitializeVersions, requested);
   if (const Json* info = field::Find(params, "clientInfo"); info != nullptr && info->is_object()) client_info_ = *info;
+  roots_.SetDeclared(field::Any(field::Object(params, "capabilities"), "roots").is_object());
   initialized_ = true;
   Reply(rpc::Dump(id),
         rpc::MakeResult(id, {{"protocolVersion", known ? requested : mcp::kInitializeVersions[0]},
@@ -369,7 +378,9 @@ void McpServer::ConnectBrowser(const Json& id, const std::string& key, const Jso
 
 // upload_file goes on with the files' bytes, read here (upload_files.h), in
 // _meta where the host looks for them; a call the host will refuse anyway
-// (no `upload` capability, read-only, bad arguments) reads nothing.
+// (no `upload` capability, read-only, bad arguments) reads nothing. The
+// files come from the upload roots: the client's, asked first when it has
+// them and they are not known yet.
 void McpServer::ForwardUpload(const Json& id, const std::string& key, Json params) {
   if (const auto meta = params.find("_meta"); meta != params.end() && meta->is_object()) {
     meta->erase(std::string(kUploadFilesMeta));  // only what this shim read goes under that key
@@ -377,12 +388,28 @@ void McpServer::ForwardUpload(const Json& id, const std::string& key, Json param
   const Json* args = field::Find(params, "arguments");
   const bool reads = Contains(options_.caps, tools::kCapUpload) && !options_.read_only && args != nullptr &&
                      tools::CheckArguments(*tools::Find(tools::kUploadFile), *args).has_value();
-  if (reads) {
-    auto files = ReadUploadFiles((*args)["paths"]);
-    if (!files) return Reply(key, rpc::MakeResult(id, tools::ErrorResult("upload_file: " + files.error())));
-    if (!params["_meta"].is_object()) params["_meta"] = Json::object();
-    params["_meta"][std::string(kUploadFilesMeta)] = std::move(*files);
+  if (!reads) return Forward(id, key, mcp::kToolsCall.data(), std::move(params));
+  if (initialized_ && roots_.declared() && !roots_.known()) {
+    return roots_.WhenKnown([this, id, key, params = std::move(params)]() mutable {
+      if (!pending_.contains(key)) return;  // cancelled meanwhile
+      if (!host_)
+        return Reply(key, rpc::MakeResult(id, tools::ErrorResult(std::string(tools::kBrowserConnectionLost))));
+      ReadAndForwardUpload(id, key, std::move(params));
+    });
   }
+  ReadAndForwardUpload(id, key, std::move(params));
+}
+
+void McpServer::ReadAndForwardUpload(const Json& id, const std::string& key, Json params) {
+  std::error_code ec;
+  const std::string cwd = std::filesystem::current_path(ec).string();
+  const bool client_roots = initialized_ && roots_.declared();
+  UploadScope scope = MakeUploadScope(roots_.paths(), client_roots, options_.upload_roots, ec ? std::string("/") : cwd);
+  if (client_roots && !roots_.note().empty()) scope.note = roots_.note();
+  auto files = ReadUploadFiles(params["arguments"]["paths"], scope);
+  if (!files) return Reply(key, rpc::MakeResult(id, tools::ErrorResult("upload_file: " + files.error())));
+  if (!params["_meta"].is_object()) params["_meta"] = Json::object();
+  params["_meta"][std::string(kUploadFilesMeta)] = std::move(*files);
   Forward(id, key, mcp::kToolsCall.data(), std::move(params));
 }
 

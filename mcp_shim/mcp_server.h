@@ -16,6 +16,7 @@
 #include "common/jsonrpc.h"
 #include "common/transport.h"
 #include "mcp_shim/browser_connect.h"
+#include "mcp_shim/client_roots.h"
 #include "mcp_shim/host_link.h"
 #include "mcp_shim/launcher.h"
 
@@ -23,9 +24,10 @@ namespace tb {
 
 // What the command line asks of this session; the host is told in hello.
 struct SessionOptions {
-  std::vector<std::string> caps;  // page-tool capabilities (tabbridge --caps)
-  bool list_page_tools = true;    // false: --disable-webmcp-auto-register
-  bool read_only = false;         // --read-only: the policy's `read` alone
+  std::vector<std::string> caps;          // page-tool capabilities (tabbridge --caps)
+  bool list_page_tools = true;            // false: --disable-webmcp-auto-register
+  bool read_only = false;                 // --read-only: the policy's `read` alone
+  std::vector<std::string> upload_roots;  // --upload-root DIR: upload_file may read there too
 };
 
 class McpServer {
@@ -44,6 +46,7 @@ class McpServer {
   void OnToolsCall(const Json& id, const Json& params);
   void ConnectBrowser(const Json& id, const std::string& key, const Json& args, const Json& progress_token);
   void ForwardUpload(const Json& id, const std::string& key, Json params);
+  void ReadAndForwardUpload(const Json& id, const std::string& key, Json params);
   void Forward(const Json& id, const std::string& key, const std::string& method, Json params);
   void OnHostNotification(const std::string& method, const Json& params);
   void OnHostLost(std::string_view reason);
@@ -64,6 +67,8 @@ class McpServer {
   int log_level_ = 0;            // index into the MCP levels; messages below it are not sent
   bool initialized_ = false;     // a 2025 client: list changes and log messages go to it unasked
   bool stateless_seen_ = false;  // a 2026-07-28 request came: nothing goes to it unasked
+
+  ClientRoots roots_;  // where upload_file reads from (with --upload-root)
 
   // What a result must carry besides what its producer wrote.
   enum class ResultShape {

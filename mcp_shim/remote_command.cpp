@@ -1,10 +1,6 @@
 #include "mcp_shim/remote_command.h"
 
-#include <pwd.h>
-#include <unistd.h>
-
 #include <cstdio>
-#include <cstdlib>
 
 #include <uv.h>
 
@@ -14,12 +10,6 @@
 namespace tb {
 
 namespace {
-
-std::string LocalUser() {
-  if (const passwd* pw = ::getpwuid(::getuid()); pw != nullptr && pw->pw_name != nullptr) return pw->pw_name;
-  const char* user = std::getenv("USER");
-  return user != nullptr ? user : "me";
-}
 
 // This machine's live host socket, or "" when no browser runs the extension.
 std::string LiveHostSocket() {
@@ -36,7 +26,8 @@ std::string LiveHostSocket() {
 
 constexpr const char* kUsage =
     "usage: tabbridge remote [--remote-socket PATH] [USER@]HOST\n"
-    "  prints the ssh command that lets an agent on HOST drive the browser on this machine\n";
+    "  prints the ssh command that lets an agent on HOST drive the browser on this machine;\n"
+    "  the socket there goes into HOST's $XDG_RUNTIME_DIR, else ~/.tabbridge (0700), unless PATH is given\n";
 
 }  // namespace
 
@@ -51,19 +42,40 @@ std::string ShellQuote(const std::string& word) {
   return quoted + "'";
 }
 
-std::string DefaultRemoteSocket(const std::string& destination, const std::string& local_user) {
-  const auto at = destination.rfind('@');
-  const std::string user = at != std::string::npos && at > 0 ? destination.substr(0, at) : local_user;
-  return "/tmp/tabbridge-" + user + ".sock";
+std::string DefaultRemoteSocketWord() {
+  return std::string("${XDG_RUNTIME_DIR:-$HOME/.tabbridge}/") + kRemoteSocketName;
+}
+
+std::string RemoteSocketProbe() {
+  return std::string(
+             "d=${XDG_RUNTIME_DIR:-$HOME/.tabbridge}; mkdir -p -m 700 \"$d\" && test -O \"$d\" && printf %s "
+             "\"$d/") +
+         kRemoteSocketName + "\"";
 }
 
 std::string RemoteInstructions(const RemoteSetup& s) {
-  const std::string forward = ShellQuote(s.remote_socket + ":" + s.local_socket);
-  const std::string env = "TABBRIDGE_HOST_SOCKET=" + ShellQuote(s.remote_socket);
-  return "# On this machine (it runs the browser), log in to " + s.destination +
-         " with the browser's socket forwarded:\n"
-         "ssh -o ExitOnForwardFailure=yes -R " +
-         forward + " " + ShellQuote(s.destination) +
+  const std::string dest = ShellQuote(s.destination);
+  const bool chosen = !s.remote_socket.empty();
+  // With a path given, it is written as it is; else the remote says where its user's directory is.
+  const std::string forward =
+      chosen ? ShellQuote(s.remote_socket + ":" + s.local_socket) : "\"$sock\":" + ShellQuote(s.local_socket);
+  const std::string env =
+      "TABBRIDGE_HOST_SOCKET=" + (chosen ? ShellQuote(s.remote_socket) : "\"" + DefaultRemoteSocketWord() + "\"");
+  const std::string remove =
+      chosen ? "rm " + ShellQuote(s.remote_socket) : ShellQuote("rm \"" + DefaultRemoteSocketWord() + "\"");
+  std::string text;
+  if (chosen) {
+    text = "# On this machine (it runs the browser), log in to " + s.destination +
+           " with the browser's socket forwarded:\n";
+  } else {
+    text = "# On this machine (it runs the browser): ask " + s.destination +
+           " for its socket directory (its $XDG_RUNTIME_DIR, else\n"
+           "# ~/.tabbridge, made 0700: no other user there can take the name), then log in with the browser's\n"
+           "# socket forwarded into it:\n"
+           "sock=$(ssh " +
+           dest + " " + ShellQuote(RemoteSocketProbe()) + ") &&\n";
+  }
+  return text + "ssh -o ExitOnForwardFailure=yes -R " + forward + " " + dest +
          "\n"
          "# There, start tabbridge with " +
          env +
@@ -73,8 +85,7 @@ std::string RemoteInstructions(const RemoteSetup& s) {
          " -- tabbridge\n"
          "# If ssh says the forwarding failed, the socket of an earlier login is still there: remove it\n"
          "# (ssh " +
-         ShellQuote(s.destination) + " rm " + ShellQuote(s.remote_socket) +
-         "), or set StreamLocalBindUnlink yes in the remote sshd_config.\n";
+         dest + " " + remove + "), or set StreamLocalBindUnlink yes in the remote sshd_config.\n";
 }
 
 int RunRemote(const std::vector<std::string>& args) {
@@ -93,7 +104,6 @@ int RunRemote(const std::vector<std::string>& args) {
     std::fputs(kUsage, stderr);
     return 2;
   }
-  if (setup.remote_socket.empty()) setup.remote_socket = DefaultRemoteSocket(setup.destination, LocalUser());
   setup.local_socket = LiveHostSocket();
   if (setup.local_socket.empty()) {
     setup.local_socket = SocketPath(SocketDir(), 0);

@@ -13,12 +13,19 @@ namespace tb {
 struct RemoteSetup {
   std::string destination;    // [user@]host, as ssh takes it
   std::string local_socket;   // this machine's host socket
-  std::string remote_socket;  // where it appears on the remote machine
+  std::string remote_socket;  // where it appears on the remote machine; "" for the default below
 };
 
-// The remote socket when none is given: /tmp/tabbridge-<user>.sock, <user>
-// the login name on the remote machine (from user@host, else `local_user`).
-std::string DefaultRemoteSocket(const std::string& destination, const std::string& local_user);
+// The default remote socket: in a directory of the remote user's own, where
+// no other user of that machine can put a file first (a fixed /tmp name can
+// be taken by anyone there, and the forwarding then fails or lands in their
+// hands): $XDG_RUNTIME_DIR, else ~/.tabbridge (made 0700), as the remote
+// shell spells it (the remote expands it; this machine cannot know it).
+inline constexpr const char* kRemoteSocketName = "tabbridge-remote.sock";
+std::string DefaultRemoteSocketWord();  // "${XDG_RUNTIME_DIR:-$HOME/.tabbridge}/tabbridge-remote.sock"
+// The remote command that makes that directory (0700, and checks it is the
+// user's) and prints the socket's path there.
+std::string RemoteSocketProbe();
 
 // What `tabbridge remote` prints: the ssh command and the line for the
 // remote MCP client.

@@ -362,7 +362,7 @@ export class PageTab {
  *         site, so its iframes are out of process; the first server's pages
  *         name it {{PEER_ORIGIN}}.
  */
-export async function startPageBrowser(h, { name, caps = null, peer = false, extraBrowserArgs = [], env: extraEnv = {} } = {}) {
+export async function startPageBrowser(h, { name, caps = null, peer = false, extraBrowserArgs = [], env: extraEnv = {}, shimArgs = [], roots = null } = {}) {
   const env = { h };
   env.web = await h.fixtureServer();
   if (peer) {
@@ -375,9 +375,10 @@ export async function startPageBrowser(h, { name, caps = null, peer = false, ext
   env.s = await h.startSession({
     name,
     extraBrowserArgs: ['--remote-debugging-port=0', ...extraBrowserArgs],
-    shimArgs: caps ? ['--caps', caps] : [],
+    shimArgs: [...(caps ? ['--caps', caps] : []), ...shimArgs],
     isolatedHome: true,
     env: extraEnv,
+    roots,
   });
   const connected = await launchBrowser(env.s);
   env.browserPid = connected.browser.pid;

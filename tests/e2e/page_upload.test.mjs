@@ -1,7 +1,8 @@
 // upload_file {ref|selector, paths} (--caps upload): the three ways a page
 // takes a file — a plain input, a hidden input in a drop zone, an input made
 // for a button's click (its file chooser intercepted) — asserted on the bytes
-// the test server received; the paths' checks; the policy's act denial.
+// the test server received; the paths' checks (the client's roots, an
+// --upload-root); the policy's act denial.
 
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -24,9 +25,11 @@ describe('upload_file', { timeout: 180_000 }, () => {
   let dir;
 
   before(async () => {
-    env = await startPageBrowser(h, { name: 'upload', caps: 'upload' });
-    s = env.s;
+    // The files come from the client's roots (roots/list): the test's directory, then the home too.
     dir = await h.tempDir('tb-e2e-upload-');
+    env = await startPageBrowser(h, { name: 'upload', caps: 'upload', roots: [dir] });
+    s = env.s;
+    await s.setRoots([dir, s.homeDir]);
     fs.writeFileSync(path.join(dir, 'data.bin'), BINARY);
     fs.writeFileSync(path.join(dir, 'shot.png'), PNG);
     fs.writeFileSync(path.join(s.homeDir, 'notes.txt'), 'remember the milk\n');
@@ -78,13 +81,30 @@ describe('upload_file', { timeout: 180_000 }, () => {
     assert.equal(await tab.eval(`document.getElementById('got').children.length`), 2);
   });
 
+  it('a root the client adds later is asked for again (roots/list_changed)', async (t) => {
+    const tab = await env.open('/upload.html', { t });
+    const later = await h.tempDir('tb-e2e-upload-later-');
+    fs.writeFileSync(path.join(later, 'late.txt'), 'late\n');
+    const [, refused] = await s.pageErr('upload_file', { selector: '#doc', paths: [path.join(later, 'late.txt')] });
+    assert.match(refused, /late\.txt is outside the upload roots/);
+    const asked = s.rootsAsked;
+    await s.setRoots([dir, s.homeDir, later]);
+    const text = allText(await s.pageOk('upload_file', { selector: '#doc', paths: [path.join(later, 'late.txt')] }));
+    assert.match(text, /now holds late\.txt \(5 B\)/);
+    assert.equal(s.rootsAsked, asked + 1, 'asked once more, after the change');
+    assert.equal(await tab.eval(`document.getElementById('doc').files[0]?.name`), 'late.txt');
+  });
+
   it('paths are checked before anything reaches the page', async (t) => {
     const tab = await env.open('/upload.html', { t });
     const big = path.join(dir, 'big.bin');
     fs.closeSync(fs.openSync(big, 'w'));
     fs.truncateSync(big, 17 * 1024 * 1024); // sparse: no disk, and more than the limit
+    const elsewhere = path.join(await h.tempDir('tb-e2e-upload-elsewhere-'), 'x.txt');
+    fs.writeFileSync(elsewhere, 'x');
     const cases = [
       [{ selector: '#doc', paths: [path.join(dir, 'missing.txt')] }, /no such file: .*missing\.txt/],
+      [{ selector: '#doc', paths: [elsewhere] }, /x\.txt is outside the upload roots \(.*\(a root of your MCP client\).*--upload-root DIR/],
       [{ selector: '#doc', paths: [dir] }, /is a directory/],
       [{ selector: '#doc', paths: [big] }, /more than 16 MiB/],
       [{ selector: '#doc', paths: [] }, /paths must have at least 1 item/],
@@ -107,7 +127,10 @@ describe('upload_file where the policy denies act', { timeout: 120_000 }, () => 
     const policyPath = path.join(dir, 'policy.json');
     fs.writeFileSync(policyPath, JSON.stringify({ rules: [{ sites: ['127.0.0.1'], allow: ['read', 'navigate'] }] }));
     fs.writeFileSync(path.join(dir, 'a.txt'), 'a');
-    const env = await startPageBrowser(h, { name: 'upload-denied', caps: 'upload', env: { TABBRIDGE_POLICY: policyPath } });
+    // A client without roots: the files come from the --upload-root.
+    const env = await startPageBrowser(h, {
+      name: 'upload-denied', caps: 'upload', shimArgs: ['--upload-root', dir], env: { TABBRIDGE_POLICY: policyPath },
+    });
     const tab = await env.open('/upload.html', { t });
     const [, text] = await env.s.pageErr('upload_file', { selector: '#doc', paths: [path.join(dir, 'a.txt')] });
     assert.match(text, /^upload_file denied on 127\.0\.0\.1:\d+/);

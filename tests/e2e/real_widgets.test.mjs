@@ -17,15 +17,17 @@ describe('real widgets from npm', { timeout: 150_000 }, () => {
   const h = useHarness();
   let env;
   let s;
+  let files; // the client's root: upload_file reads there
 
   before(async () => {
-    env = await startPageBrowser(h, { name: 'widgets', caps: 'upload,drag' });
+    files = await h.tempDir('tb-e2e-widgets-');
+    env = await startPageBrowser(h, { name: 'widgets', caps: 'upload,drag', roots: [files] });
     s = env.s;
   });
 
   it('Dropzone: a click on the zone opens its hidden input\'s chooser; the file reaches the server by its XHR', async (t) => {
     const tab = await env.open('/real-widgets.html', { t });
-    const file = path.join(await h.tempDir('tb-e2e-widgets-'), 'report.csv');
+    const file = path.join(files, 'report.csv');
     fs.writeFileSync(file, 'a,b\n1,2\n');
     const text = allText(await s.pageOk('upload_file', { selector: '#dz', paths: [file] }));
     assert.match(text, /file dialog intercepted.* now holds report\.csv \(8 B\)/);

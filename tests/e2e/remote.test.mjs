@@ -2,9 +2,11 @@
 // user's machine through OpenSSH's stream-local forwarding of the host's Unix
 // socket (ssh -R remote.sock:local.sock), no port opened for tabbridge.
 // Real parts: Debian's sshd on 127.0.0.1 with a temporary config, host key
-// and user key; the ssh command `tabbridge remote` prints, run as printed
-// (plus the test's key, port and -N); a second shim pointed at the forwarded
-// socket with TABBRIDGE_HOST_SOCKET walks seed 000 on the first one's browser.
+// and user key; the ssh commands `tabbridge remote` prints, run as printed
+// (plus the test's key, port and -N): the first asks "the dev box" where its
+// user's own socket directory is ($XDG_RUNTIME_DIR, set by sshd here), the
+// second forwards into it; a second shim pointed at the forwarded socket
+// with TABBRIDGE_HOST_SOCKET walks seed 000 on the first one's browser.
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -37,7 +39,7 @@ const skip = !fs.existsSync(SSHD) ? `${SSHD} is not installed (install/deps.sh -
 describe('remote dev box over ssh', { timeout: 120_000, skip }, () => {
   const h = useHarness();
   const step = stepper();
-  let dir, local, remote, web, sshd, ssh, remoteSocket, a, b;
+  let dir, runtimeDir, local, remote, web, sshd, ssh, remoteSocket, a, b;
 
   const children = [];
   const run = (cmd, args, what) => {
@@ -58,6 +60,8 @@ describe('remote dev box over ssh', { timeout: 120_000, skip }, () => {
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', path.join(dir, 'user_key')]);
     fs.copyFileSync(path.join(dir, 'user_key.pub'), path.join(dir, 'authorized_keys'));
     const port = await closedPort();
+    // "The dev box"'s runtime directory for its user: where the forwarded socket goes.
+    runtimeDir = path.join(dir, 'remote-run');
     fs.writeFileSync(path.join(dir, 'sshd_config'), [
       `Port ${port}`,
       'ListenAddress 127.0.0.1',
@@ -71,6 +75,7 @@ describe('remote dev box over ssh', { timeout: 120_000, skip }, () => {
       'StrictModes no',
       'UsePAM no',
       'AllowStreamLocalForwarding yes',
+      `SetEnv XDG_RUNTIME_DIR=${runtimeDir}`,
       'LogLevel VERBOSE',
       '',
     ].join('\n'));
@@ -89,24 +94,31 @@ describe('remote dev box over ssh', { timeout: 120_000, skip }, () => {
     for (const c of children) if (c.exitCode_ === null) c.kill('SIGTERM');
   });
 
-  it('`tabbridge remote` prints the ssh command that forwards the live host\'s socket', step(async () => {
-    remoteSocket = path.join(dir, 'remote', 'tabbridge.sock'); // "the dev box": another directory
-    fs.mkdirSync(path.dirname(remoteSocket), { mode: 0o700 });
-    const out = execFileSync(SHIM_PATH, ['remote', '--remote-socket', remoteSocket, `${process.env.USER || 'root'}@127.0.0.1`], {
+  it('`tabbridge remote` prints the ssh command that forwards the live host\'s socket into the remote user\'s own directory', step(async () => {
+    const out = execFileSync(SHIM_PATH, ['remote', `${process.env.USER || 'root'}@127.0.0.1`], {
       env: { ...process.env, TABBRIDGE_SOCKET_DIR: local.socketDir },
       encoding: 'utf8',
     });
+    assert.ok(!out.includes('-R /tmp/') && !out.includes('TABBRIDGE_HOST_SOCKET=/tmp/'), `no fixed name in /tmp:\n${out}`);
+    const sshArgs = [
+      '-p', String(sshd.port), '-i', path.join(dir, 'user_key'),
+      '-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=no', '-o', `UserKnownHostsFile=${path.join(dir, 'known_hosts')}`,
+    ];
+    // The first step as printed: the remote makes its user's directory and says where the socket goes.
+    const probeLine = out.split('\n').find((l) => l.startsWith('sock=$(ssh '));
+    assert.ok(probeLine, `a line that asks the remote for the socket's place in:\n${out}`);
+    const [, destination, probe] = probeLine.match(/^sock=\$\(ssh (\S+) '([^']*)'\) &&$/) ?? [];
+    assert.ok(probe, probeLine);
+    remoteSocket = execFileSync('ssh', [...sshArgs, destination, probe], { encoding: 'utf8' });
+    assert.equal(remoteSocket, path.join(runtimeDir, 'tabbridge-remote.sock'), 'in the remote\'s $XDG_RUNTIME_DIR');
+    assert.equal(fs.statSync(runtimeDir).mode & 0o777, 0o700);
+    assert.match(out, /TABBRIDGE_HOST_SOCKET="\$\{XDG_RUNTIME_DIR:-\$HOME\/\.tabbridge\}\/tabbridge-remote\.sock"/);
+    // The second, with what the first printed, the test's key and port, and no remote command.
     const line = out.split('\n').find((l) => l.startsWith('ssh '));
     assert.ok(line, `an ssh line in:\n${out}`);
-    assert.ok(line.includes(`-R ${remoteSocket}:${path.join(local.socketDir, 'browser-0.sock')}`), line);
-    assert.match(out, new RegExp(`TABBRIDGE_HOST_SOCKET=${remoteSocket.replace(/[.]/g, '\\.')}`));
-    // Run it as printed, with the test's key and port, and no remote command.
-    const printed = line.split(' ').slice(1);
-    ssh = run('ssh', [
-      '-N', '-p', String(sshd.port), '-i', path.join(dir, 'user_key'),
-      '-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=no', '-o', `UserKnownHostsFile=${path.join(dir, 'known_hosts')}`,
-      ...printed,
-    ], 'ssh');
+    assert.ok(line.includes(`-R "$sock":${path.join(local.socketDir, 'browser-0.sock')}`), line);
+    const printed = line.replace('"$sock"', remoteSocket).split(' ').slice(1);
+    ssh = run('ssh', ['-N', ...sshArgs, ...printed], 'ssh');
     await waitFor(() => fs.existsSync(remoteSocket) || ssh.exitCode_ !== null, { what: `the forwarded socket ${remoteSocket}` });
     assert.equal(ssh.exitCode_, null, `ssh exited: ${ssh.log}\nsshd: ${sshd.log}`);
   }));

@@ -8,12 +8,14 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
+  ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -98,6 +100,7 @@ export class Harness {
     shimArgs = [],
     isolatedHome = false,
     sdk = 'v1',
+    roots = null, // v1: the client declares `roots` and answers roots/list with these directories (session.setRoots)
   } = {}) {
     requireBuild();
     name ??= `session${this.sessions.length + 1}`;
@@ -131,13 +134,23 @@ export class Harness {
       sdk === 'v2'
         ? // 'auto': what a dual-era client does on stdio (a server/discover probe, initialize if that fails).
           new ClientV2({ name: 'tabbridge-e2e', version: '0.0.0' }, { capabilities: {}, versionNegotiation: { mode: 'auto' } })
-        : new (old ? Client20250618 : Client)({ name: 'tabbridge-e2e', version: '0.0.0' }, { capabilities: {} });
+        : new (old ? Client20250618 : Client)(
+          { name: 'tabbridge-e2e', version: '0.0.0' },
+          { capabilities: roots ? { roots: { listChanged: true } } : {} },
+        );
     let logFile = null;
     if (this.logDir) {
       await fsp.mkdir(this.logDir, { recursive: true });
       logFile = path.join(this.logDir, `${process.pid}-${name}-${Date.now()}.stderr.log`);
     }
     const session = new Session({ name, client, transport, socketDir, profileDir, homeDir, stateDir, logFile, sdk });
+    if (roots && sdk !== 'v2') {
+      session.roots = [...roots];
+      client.setRequestHandler(old ? types20250618.ListRootsRequestSchema : ListRootsRequestSchema, () => {
+        session.rootsAsked++;
+        return { roots: session.roots.map((dir) => ({ uri: pathToFileURL(dir).href, name: path.basename(dir) })) };
+      });
+    }
     if (sdk === 'v2') {
       client.setNotificationHandler('notifications/tools/list_changed', () => session._onListChanged());
       client.setNotificationHandler('notifications/message', (n) => session.messages.push(n.params));

@@ -36,7 +36,15 @@ export class Session {
     this.browserPids = new Set(); // browser pids this session's connect_browser reported
     this.lastConnect = null; // last successful connect_browser structuredContent
     this.messages = []; // params of every notifications/message received
+    this.roots = null; // the directories the client answers roots/list with (startSession's roots)
+    this.rootsAsked = 0; // roots/list requests the shim sent
     this._waiters = new Set();
+  }
+
+  /** Replaces the client's roots and tells the server (notifications/roots/list_changed). */
+  async setRoots(dirs) {
+    this.roots = [...dirs];
+    await this.client.sendRootsListChanged();
   }
 
   get pid() {
