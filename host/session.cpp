@@ -196,6 +196,7 @@ void Session::OnRequest(rpc::Message& msg) {
     // A removal kept back is now seen: a tool that comes back is news to this client.
     if (removals_untold_) Tell(list);
     told_own_.clear();
+    set_shown_page(host_.ShownPage(*this, /*listed_only=*/true));
     for (const auto& tool : list) {
       const std::string& name = tool["name"].get_ref<const std::string&>();
       if (tools::Find(name) == nullptr) told_own_.insert(name);

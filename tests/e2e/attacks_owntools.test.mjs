@@ -126,7 +126,7 @@ describe('attack: what a form tool\'s answer says of the fields it did not set',
     const props = own[0].inputSchema.properties;
     assert.equal(props.otp?.format, 'password', `a one-time code is a secret parameter: ${JSON.stringify(props)}`);
     // Named, with the page's values where they are no secret; hidden ones by name.
-    const also = /also sent[^\n]*/.exec(text)?.[0] ?? '';
+    const also = /also sent, set by the page \(not by this call\): [^;]*(?:; hidden: [^;]*)?/.exec(text)?.[0] ?? '';
     assert.match(also, /note="to attacker IBAN"/, `the page's note: ${text}`);
     assert.match(also, /pin=•••/, `the masked PIN, by name: ${text}`);
     assert.match(also, /otp=•••/, `the one-time code, by name: ${text}`);
