@@ -96,6 +96,8 @@ class Host {
   // The page whose own tools the focused tab offers `session` now (with
   // listed_only, only when tools/list shows some of them); nullopt when none.
   std::optional<Session::ShownPage> ShownPage(const Session& session, bool listed_only = false) const;
+  // The URL of the tab `session` is focused on, if any (host/policy_checks.cpp).
+  std::optional<std::string> FocusedUrl(const Session& session) const;
   // While a tab's new document has not reported its own tools yet, the tab
   // keeps the previous page's list (at most kNavigationSettleMs).
   bool Settling(std::int64_t tab_id) const { return own_tools_.Settling(tab_id); }
@@ -134,8 +136,6 @@ class Host {
   Json TabSummary(const Tab& tab, const Session& session) const;
 
   // --- the policy (host/policy_checks.cpp) ---
-  // The URL of the tab `session` is focused on, if any.
-  std::optional<std::string> FocusedUrl(const Session& session) const;
   // Whether the policy lets `session` do `cap` on its focused tab (false without one).
   bool MayOnFocused(const Session& session, policy::Cap cap) const;
   // The URLs a call of `name` with `args` is checked against: the tab's
@@ -177,13 +177,14 @@ class Host {
   void ListWebMcpTools(Session& session, const Json& args, Reply reply);
   void CallWebMcpTool(Session& session, const std::string& request_key, const Json& args, Reply reply,
                       std::optional<Session::ShownPage> shown = std::nullopt);
-  // The page a call is made for: `given`, else the one the session was shown,
-  // else the one the focused tab offers now.
+  // The page a call is made for: `given`, else the one the session was shown
+  // (else the one the focused tab offers now), with the session's answered_url.
   std::optional<Session::ShownPage> CalledFor(const Session& session, std::optional<Session::ShownPage> given) const;
   // A call of the page's own tools runs only on the site of the page it was
-  // made for (`shown`, whose list the model has): when the focused tab's
-  // tools are another site's, the answer that says so (and the session is
-  // now shown that page: a second call means it).
+  // made for (`shown`: whose list the model has, and where the tab was when
+  // it last heard from us): when the focused tab's tools are another site's,
+  // the answer that says so (and the session is now shown that page: a
+  // second call means it).
   std::optional<Json> OtherSiteAnswer(Session& session, const std::string& name,
                                       const std::optional<Session::ShownPage>& shown);
   // retry: a call the extension found on the page just left waits for the new

@@ -143,17 +143,23 @@ std::optional<Session::ShownPage> Host::ShownPage(const Session& session, bool l
 std::optional<Session::ShownPage> Host::CalledFor(const Session& session,
                                                   std::optional<Session::ShownPage> given) const {
   if (given) return given;
-  if (session.shown_page()) return session.shown_page();
-  return ShownPage(session);
+  auto page = session.shown_page() ? session.shown_page() : ShownPage(session);
+  if (!page && session.answered_url().empty()) return std::nullopt;
+  if (!page) page.emplace();
+  page->answered_url = session.answered_url();
+  return page;
 }
 
 std::optional<Json> Host::OtherSiteAnswer(Session& session, const std::string& name,
                                           const std::optional<Session::ShownPage>& shown) {
   auto now = ShownPage(session);
-  if (!shown || !now || SiteName(now->url) == SiteName(shown->url)) return std::nullopt;
+  if (!shown || !now) return std::nullopt;
   // Issue 29: a page sent the tab to another site with a tool of the same
   // name; the arguments were made for the first one. The model decides.
   const std::string site = SiteName(now->url);
+  const bool listed_elsewhere = !shown->url.empty() && SiteName(shown->url) != site;
+  const bool answered_elsewhere = !shown->answered_url.empty() && SiteName(shown->answered_url) != site;
+  if (!listed_elsewhere && !answered_elsewhere) return std::nullopt;
   session.set_shown_page(std::move(now));
   session.TellRemovals();
   return tools::ErrorResult(name + ": the page changed to " + site + ": call again if you mean " + site +

@@ -228,6 +228,7 @@ void Session::OnToolsCall(const Json& id, const Json& params) {
         if (alive.expired()) return;
         Session* self = host.FindSession(session_id);
         if (self == nullptr || self->in_flight_.erase(key) == 0) return;  // gone or cancelled
+        self->answered_url_ = host.FocusedUrl(*self).value_or("");
         self->Send(rpc::MakeResult(id, std::move(result)));
       },
       tools::ErrorResult(name + ": tabbridge-host dropped this call without an answer (a bug — please report it); "

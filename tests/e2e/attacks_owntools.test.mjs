@@ -7,8 +7,10 @@
 //   file), whose form has the same name; the model's form_send_message, with
 //   the arguments it built for A, was sent on B — when the call arrived after
 //   B loaded, and when it was parked during B's load. Now a call to the page's
-//   own tools runs only on the site whose list the session was shown;
-//   otherwise "the page changed to B: call again if you mean B".
+//   own tools runs only on the site whose list the session was shown and
+//   where the tab was when the session last got an answer (a client fetches
+//   B's list when told of it, before the model saw it); otherwise "the page
+//   changed to B: call again if you mean B".
 // * A form tool's answer echoed a secret field the page holds (a masked
 //   text field's PIN, a one-time code) in the submitted GET URL.
 // * Fields the call did not set went out silently (the page's script-set
@@ -69,13 +71,16 @@ describe('attack: a call runs on another site\'s tool of the same name', { timeo
     assert.match(allText(again), new RegExp(`submitted on ${bSite}`), `${what}: the answer names the site`);
   };
 
-  it('the call arrives after B loaded', async (t) => {
-    for (let i = 0; i < TRIES; i++) {
+  // Odd tries: the client fetched B's list when told of the change (as MCP
+  // clients do), but the call is still the one the model made with A's.
+  it('the call arrives after B loaded (its list fetched by the client, or not)', async (t) => {
+    for (let i = 0; i < TRIES + 1; i++) {
       const tab = await openA(t, '/attack-owntools-b.html');
       const heard = s.listChanged;
       await tab.eval('leave()'); // the page's own timer
       await tab.waitEval(`location.origin === ${JSON.stringify(B)} && !!document.getElementById('compose')`, 'B loaded');
-      await s.waitForListChanged(heard + 1); // B's list reached the host (not fetched: the model did not see it)
+      await s.waitForListChanged(heard + 1); // B's list reached the host
+      if (i % 2 === 1) await listTools(s);
       const before = sentToB();
       const r = await s.call('form_send_message', A_ARGS);
       assertRefused(r, before, `try ${i + 1}`);

@@ -94,6 +94,19 @@ TEST_F(OwnToolsSiteTest, ACallAfterTheSessionFetchedBsListRunsOnB) {
   EXPECT_EQ(ExtRequest(ext_method::kOwnToolCall)["params"]["documentId"], "D2");
 }
 
+// A client fetches tools/list when told of a change (B's list), while the
+// model's call may still be the one it made with A's: the last answer it had
+// was on A, so the call is refused all the same.
+TEST_F(OwnToolsSiteTest, AClientThatFetchedBsListIsRefusedWhileTheModelLastHeardOfA) {
+  Peer& s = ShownA();
+  ToB();
+  SeenByHost("marker");
+  ASSERT_TRUE(HasTool(s, kSend));  // the fetch: B's list
+  const Json refused = CallTool(s, kSend, {{"to", "a@example.com"}});
+  EXPECT_NE(Text(refused).find(kChanged), std::string::npos) << Text(refused);
+  EXPECT_EQ(ext_.CountMethod(ext_method::kOwnToolCall), 0) << "A's call reached B";
+}
+
 TEST_F(OwnToolsSiteTest, ACallParkedDuringBsLoadIsRefusedWhenBReports) {
   settle_ms_ = 600'000;  // only B's report ends the wait
   Peer& s = ShownA();
