@@ -89,8 +89,15 @@ class Host {
   // Runs `name` when it is one of the session's focused tab's own tools (or
   // was, until the page changed: then a tool error says so). False when the
   // name means nothing here.
+  // `shown`: the page the call was made for (a parked call's rerun passes
+  // the one it arrived with); by default the one the session was shown.
   bool CallOwnTool(Session& session, const std::string& request_key, const std::string& name, const Json& args,
-                   Reply& reply);
+                   Reply& reply, std::optional<Session::ShownPage> shown = std::nullopt);
+  // The page whose own tools the focused tab offers `session` now (with
+  // listed_only, only when tools/list shows some of them); nullopt when none.
+  std::optional<Session::ShownPage> ShownPage(const Session& session, bool listed_only = false) const;
+  // The URL of the tab `session` is focused on, if any (host/policy_checks.cpp).
+  std::optional<std::string> FocusedUrl(const Session& session) const;
   // While a tab's new document has not reported its own tools yet, the tab
   // keeps the previous page's list (at most kNavigationSettleMs).
   bool Settling(std::int64_t tab_id) const { return own_tools_.Settling(tab_id); }
@@ -129,8 +136,6 @@ class Host {
   Json TabSummary(const Tab& tab, const Session& session) const;
 
   // --- the policy (host/policy_checks.cpp) ---
-  // The URL of the tab `session` is focused on, if any.
-  std::optional<std::string> FocusedUrl(const Session& session) const;
   // Whether the policy lets `session` do `cap` on its focused tab (false without one).
   bool MayOnFocused(const Session& session, policy::Cap cap) const;
   // The URLs a call of `name` with `args` is checked against: the tab's
@@ -170,11 +175,22 @@ class Host {
   std::vector<own_tools::Offered> OfferedTo(const Session& session, OwnToolsFor purpose = OwnToolsFor::kCalling) const;
   std::optional<std::size_t> PageIndex(std::int64_t tab_id) const;
   void ListWebMcpTools(Session& session, const Json& args, Reply reply);
-  void CallWebMcpTool(Session& session, const std::string& request_key, const Json& args, Reply reply);
+  void CallWebMcpTool(Session& session, const std::string& request_key, const Json& args, Reply reply,
+                      std::optional<Session::ShownPage> shown = std::nullopt);
+  // The page a call is made for: `given`, else the one the session was shown
+  // (else the one the focused tab offers now), with the session's answered_url.
+  std::optional<Session::ShownPage> CalledFor(const Session& session, std::optional<Session::ShownPage> given) const;
+  // A call of the page's own tools runs only on the site of the page it was
+  // made for (`shown`: whose list the model has, and where the tab was when
+  // it last heard from us): when the focused tab's tools are another site's,
+  // the answer that says so (and the session is now shown that page: a
+  // second call means it).
+  std::optional<Json> OtherSiteAnswer(Session& session, const std::string& name,
+                                      const std::optional<Session::ShownPage>& shown);
   // retry: a call the extension found on the page just left waits for the new
-  // page and runs again there, once.
+  // page and runs again there, once (on the same site only).
   void RunOwnTool(Session& session, const std::string& request_key, const own_tools::Offered& offered, const Json& args,
-                  Reply reply, bool retry = true);
+                  Reply reply, std::optional<Session::ShownPage> shown, bool retry = true);
   // A call of a page's own tool `name` (an MCP name or the page's) made on a
   // new page that does not offer it yet — one that has not reported, or has
   // but may register its tools late — waits until it does or the settle time

@@ -2,6 +2,7 @@
 // owntools.changed events, offered to the sessions focused on the tab, run by the
 // extension in the very document that reported them (docs/protocol.md
 // "The page's own tools"; what the model sees: docs/page_tools.md).
+#include <algorithm>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -12,6 +13,7 @@
 #include <spdlog/spdlog.h>
 
 #include "common/json_field.h"
+#include "common/policy.h"
 #include "common/protocol.h"
 #include "common/tool_catalog.h"
 #include "host/host.h"
@@ -39,6 +41,13 @@ const own_tools::Offered* FindOffered(const std::vector<own_tools::Offered>& off
     if (o.tool->name == name) return &o;
   }
   return nullptr;
+}
+
+// The site as the policy names it ("127.0.0.1:8000", "mail.example.com"):
+// a call of the page's own tools stays on one.
+std::string SiteName(const std::string& url) {
+  const auto site = policy::SiteOf(url);
+  return site ? site->Describe() : url;
 }
 
 // Whether the browser was started with WebMCP turned on (Linux: its command line).
@@ -119,8 +128,49 @@ std::string Host::OwnToolNamesNow(const Session& session) const {
   return names;
 }
 
+std::optional<Session::ShownPage> Host::ShownPage(const Session& session, bool listed_only) const {
+  const auto focus = session.focused_tab();
+  const own_tools::OwnToolSet* set = focus ? own_tools_.Find(*focus) : nullptr;
+  if (set == nullptr) return std::nullopt;
+  const auto offered = OfferedTo(session, OwnToolsFor::kSeeing);
+  if (offered.empty()) return std::nullopt;
+  if (listed_only && std::ranges::none_of(offered, [](const own_tools::Offered& o) { return o.listed; })) {
+    return std::nullopt;
+  }
+  return Session::ShownPage{set->document_id, set->url};
+}
+
+std::optional<Session::ShownPage> Host::CalledFor(const Session& session,
+                                                  std::optional<Session::ShownPage> given) const {
+  if (given) return given;
+  auto page = session.shown_page() ? session.shown_page() : ShownPage(session);
+  if (!page && session.answered_url().empty()) return std::nullopt;
+  if (!page) page.emplace();
+  page->answered_url = session.answered_url();
+  return page;
+}
+
+std::optional<Json> Host::OtherSiteAnswer(Session& session, const std::string& name,
+                                          const std::optional<Session::ShownPage>& shown) {
+  auto now = ShownPage(session);
+  if (!shown || !now) return std::nullopt;
+  // Issue 29: a page sent the tab to another site with a tool of the same
+  // name; the arguments were made for the first one. The model decides.
+  const std::string site = SiteName(now->url);
+  const bool listed_elsewhere = !shown->url.empty() && SiteName(shown->url) != site;
+  const bool answered_elsewhere = !shown->answered_url.empty() && SiteName(shown->answered_url) != site;
+  if (!listed_elsewhere && !answered_elsewhere) return std::nullopt;
+  session.set_shown_page(std::move(now));
+  session.TellRemovals();
+  return tools::ErrorResult(name + ": the page changed to " + site + ": call again if you mean " + site +
+                            " — nothing was done; its tools: " + OwnToolNamesNow(session) +
+                            " (list_webmcp_tools shows them with their schemas)");
+}
+
 bool Host::CallOwnTool(Session& session, const std::string& request_key, const std::string& name, const Json& args,
-                       Reply& reply) {
+                       Reply& reply, std::optional<Session::ShownPage> shown) {
+  // The page the model had the list of when it made the call (a parked call keeps it).
+  shown = CalledFor(session, std::move(shown));
   const auto unfiltered = OfferedTo(session, OwnToolsFor::kAnyway);
   const auto* known = FindOffered(unfiltered, name);
   const bool own =
@@ -129,8 +179,8 @@ bool Host::CallOwnTool(Session& session, const std::string& request_key, const s
   // (its policy, its tools) once it does, or its settle time is over.
   if (own && WaitsForNewPage(session, name)) {
     ParkForNewPage(session, request_key, name, std::move(reply),
-                   [this, name, args](Session& s, const std::string& key, Reply r) {
-                     if (!CallOwnTool(s, key, name, args, r)) {
+                   [this, name, args, shown](Session& s, const std::string& key, Reply r) {
+                     if (!CallOwnTool(s, key, name, args, r, shown)) {
                        r(tools::ErrorResult(name + ": the page changed — its tools are now: " + OwnToolNamesNow(s) +
                                             " (list_webmcp_tools shows them with their schemas)"));
                      }
@@ -150,7 +200,11 @@ bool Host::CallOwnTool(Session& session, const std::string& request_key, const s
   }
   const auto offered = OfferedTo(session);
   if (const auto* found = FindOffered(offered, name); found != nullptr && found->mcp_name == name) {
-    RunOwnTool(session, request_key, *found, args, std::move(reply));
+    if (auto other = OtherSiteAnswer(session, name, shown)) {
+      reply(std::move(*other));
+      return true;
+    }
+    RunOwnTool(session, request_key, *found, args, std::move(reply), shown);
     return true;
   }
   // A name the session was given, or one shaped like a WebMCP tool's: the page
@@ -221,6 +275,7 @@ void Host::ListWebMcpTools(Session& session, const Json& args, Reply reply) {
             std::to_string(offered.size()) + " are shown and callable";
   }
   if (!note.empty()) result["note"] = std::move(note);
+  session.set_shown_page(ShownPage(session));  // the page whose tools a call means now
   reply(tools::Result(std::move(result)));
 }
 
@@ -231,16 +286,19 @@ static void MarkUntrusted(Json& result) {
   result["content"].push_back({{"type", "text"}, {"text", std::string(own_tools::kUntrustedAnswerNote)}});
 }
 
-void Host::CallWebMcpTool(Session& session, const std::string& request_key, const Json& args, Reply reply) {
+void Host::CallWebMcpTool(Session& session, const std::string& request_key, const Json& args, Reply reply,
+                          std::optional<Session::ShownPage> shown) {
+  shown = CalledFor(session, std::move(shown));
   const auto focus = session.focused_tab();
   if (!focus || tabs_.Find(*focus) == nullptr) {
     return reply(tools::ErrorResult("call_webmcp_tool: no tab is focused — call focus_tab or open_tab first"));
   }
   const std::string name = field::String(args, "name").value_or("");
   if (WaitsForNewPage(session, name)) {
-    return ParkForNewPage(
-        session, request_key, name, std::move(reply),
-        [this, args](Session& s, const std::string& key, Reply r) { CallWebMcpTool(s, key, args, std::move(r)); });
+    return ParkForNewPage(session, request_key, name, std::move(reply),
+                          [this, args, shown](Session& s, const std::string& key, Reply r) {
+                            CallWebMcpTool(s, key, args, std::move(r), shown);
+                          });
   }
   const auto offered = OfferedTo(session);
   const auto* found = FindOffered(offered, name);
@@ -248,9 +306,11 @@ void Host::CallWebMcpTool(Session& session, const std::string& request_key, cons
     return reply(tools::ErrorResult("call_webmcp_tool: the page has no tool " + name +
                                     " — its tools: " + OwnToolNamesNow(session) + " (list_webmcp_tools shows them)"));
   }
+  if (auto other = OtherSiteAnswer(session, std::string(tools::kCallWebMcpTool), shown))
+    return reply(std::move(*other));
   const Json* given = field::Find(args, "arguments");
   RunOwnTool(session, request_key, *found, given == nullptr || given->is_null() ? Json::object() : *given,
-             std::move(reply));
+             std::move(reply), shown);
 }
 
 bool Host::WaitsForNewPage(const Session& session, const std::string& name) const {
@@ -300,7 +360,7 @@ void Host::ResumeParkedCalls() {
 }
 
 void Host::RunOwnTool(Session& session, const std::string& request_key, const own_tools::Offered& offered,
-                      const Json& args, Reply reply, bool retry) {
+                      const Json& args, Reply reply, std::optional<Session::ShownPage> shown, bool retry) {
   const std::string mcp_name = offered.mcp_name;
   if (auto ok = tools::CheckArguments(offered.mcp_tool, args, tools::Extra::kPerSchema); !ok) {
     return reply(tools::ErrorResult(mcp_name + ": " + ok.error()));
@@ -316,7 +376,8 @@ void Host::RunOwnTool(Session& session, const std::string& request_key, const ow
        {"source", offered.tool->source},
        {"arguments", args},
        {ext_method::kPolicyUrlParam, FocusedUrl(session).value_or("")}},
-      [this, mcp_name, tab_id, session_id, request_key, args, retry, reply](std::expected<Json, rpc::Error> outcome) {
+      [this, mcp_name, tab_id, session_id, request_key, args, shown, retry,
+       reply](std::expected<Json, rpc::Error> outcome) {
         if (auto instead = RecheckAfter(session_id, mcp_name, policy::Cap::kAct, outcome))
           return reply(std::move(*instead));
         Session* s = FindSession(session_id);
@@ -327,7 +388,7 @@ void Host::RunOwnTool(Session& session, const std::string& request_key, const ow
             field::Bool(outcome.error().data, "notRun").value_or(false) && s->focused_tab() == tab_id &&
             WaitsForNewPage(*s, mcp_name)) {
           return ParkForNewPage(*s, request_key, mcp_name, reply,
-                                [this, mcp_name, args](Session& again, const std::string& key, Reply r) {
+                                [this, mcp_name, args, shown](Session& again, const std::string& key, Reply r) {
                                   const auto offered_now = OfferedTo(again);
                                   const auto* found = FindOffered(offered_now, mcp_name);
                                   if (found == nullptr || found->mcp_name != mcp_name) {
@@ -335,7 +396,9 @@ void Host::RunOwnTool(Session& session, const std::string& request_key, const ow
                                         mcp_name + ": the page changed — its tools are now: " + OwnToolNamesNow(again) +
                                         " (list_webmcp_tools shows them with their schemas)"));
                                   }
-                                  RunOwnTool(again, key, *found, args, std::move(r), /*retry=*/false);
+                                  // The same site only: the arguments were made for it.
+                                  if (auto other = OtherSiteAnswer(again, mcp_name, shown)) return r(std::move(*other));
+                                  RunOwnTool(again, key, *found, args, std::move(r), shown, /*retry=*/false);
                                 });
         }
         const std::string changed =

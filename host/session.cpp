@@ -206,6 +206,7 @@ void Session::OnRequest(rpc::Message& msg) {
     // A removal kept back is now seen: a tool that comes back is news to this client.
     if (removals_untold_) Tell(list);
     told_own_.clear();
+    set_shown_page(host_.ShownPage(*this, /*listed_only=*/true));
     for (const auto& tool : list) {
       const std::string& name = tool["name"].get_ref<const std::string&>();
       if (tools::Find(name) == nullptr) told_own_.insert(name);
@@ -237,6 +238,7 @@ void Session::OnToolsCall(const Json& id, const Json& params) {
         if (alive.expired()) return;
         Session* self = host.FindSession(session_id);
         if (self == nullptr || self->in_flight_.erase(key) == 0) return;  // gone or cancelled
+        self->answered_url_ = host.FocusedUrl(*self).value_or("");
         self->Send(rpc::MakeResult(id, std::move(result)));
       },
       tools::ErrorResult(name + ": tabbridge-host dropped this call without an answer (a bug — please report it); "

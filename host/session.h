@@ -48,6 +48,25 @@ class Session {
   // session was given: a call to it after the page changed is a clear error.
   bool was_told(const std::string& name) const { return told_own_.contains(name); }
   void set_focused_tab(std::optional<std::int64_t> tab) { focused_tab_ = tab; }
+  // The page whose own tools this session was last shown: by a tools/list
+  // that listed some, list_webmcp_tools, or a call answered "the page changed
+  // to …". A call of the page's own tools runs only on that page's site, and
+  // on the site of the tab when the session's last answer left
+  // (Host::CallOwnTool); nullopt before any.
+  struct ShownPage {
+    std::string document_id;
+    std::string url;
+    std::string answered_url;  // answered_url() when the call came ("" when unknown)
+  };
+  const std::optional<ShownPage>& shown_page() const { return shown_page_; }
+  // The focused tab's URL when the last answer to a tool call left ("" before
+  // any, or without a focused tab): what the model last heard of, whatever
+  // its client fetched since — a client fetches tools/list when told of a
+  // change, while the model's next call may still be the one it made before.
+  const std::string& answered_url() const { return answered_url_; }
+  void set_shown_page(std::optional<ShownPage> page) {
+    if (page) shown_page_ = std::move(page);
+  }
 
   // Sends list_changed if this session's tool list differs from the one it was
   // last told about — unless one of its own tab-changing calls is running,
@@ -98,6 +117,8 @@ class Session {
   std::string last_tool_;
   std::int64_t last_tool_at_ms_ = 0;
   std::set<std::string> told_own_;
+  std::optional<ShownPage> shown_page_;
+  std::string answered_url_;
   // The list the client was last told of (list_changed, or a fetch that showed a removal kept back), and its
   // tools by name, as JSON text (compared whole: a page must not be able to
   // make one tool look like another).

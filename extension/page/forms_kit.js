@@ -84,6 +84,13 @@
       }
     };
 
+    // What the snapshot counts as a secret besides (page/agent/roles.js
+    // isSecret): a field whose autocomplete says it holds a password, a card
+    // number or code, or a one-time code.
+    const SECRET_AUTOCOMPLETE = new Set(['current-password', 'new-password', 'cc-number', 'cc-csc', 'one-time-code']);
+    const secretByAutocomplete = (el) =>
+      String(getAttr(el, 'autocomplete') || '').toLowerCase().split(/\s+/).some((t) => SECRET_AUTOCOMPLETE.has(t));
+
     const visible = (el) => {
       if (checkVisibility) return checkVisibility(el, { visibilityProperty: true });
       return getClientRects(el).length > 0;
@@ -327,7 +334,7 @@
           if (d) prop.description = cut(d, 300);
           if (el.required) required.push(key);
         } else {
-          const password = t === 'password' || (tag === 'input' && maskedByPage(el));
+          const password = t === 'password' || (tag === 'input' && maskedByPage(el)) || secretByAutocomplete(el);
           prop = { type: 'string' };
           let kind = 'text';
           if (t === 'email') prop.format = 'email';

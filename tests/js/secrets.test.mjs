@@ -53,4 +53,16 @@ describe('maskSecrets', () => {
     maskSecrets(r, new Set(['']));
     assert.equal(r.content[0].text, 'abc');
   });
+
+  it('masks the values of secret fields in a URL\'s query by their names, whatever the value', () => {
+    const r = result('navigated to http://a.test/paid?payee=Bob&pin=42&one+time=9%209#x and /p?xpin=1&pin=7');
+    maskSecrets(r, new Set(), new Set(['pin', 'one time']));
+    assert.equal(r.content[0].text, `navigated to http://a.test/paid?payee=Bob&pin=${MASK}&one+time=${MASK}#x and /p?xpin=1&pin=${MASK}`);
+  });
+
+  it('a field name with regex characters is taken literally', () => {
+    const r = result('/p?a.b=1&axb=2&c[d]=3');
+    maskSecrets(r, undefined, new Set(['a.b', 'c[d]']));
+    assert.equal(r.content[0].text, `/p?a.b=${MASK}&axb=2&c[d]=${MASK}`);
+  });
 });

@@ -9,9 +9,13 @@
 // Errors: a tab that is gone (-32001) and a document that is no longer the
 // one the call names (-32003, checked before anything is done) are thrown as
 // RpcError, the codes owntool.call answers with; anything else becomes an
-// isError result. Password values are never echoed.
+// isError result. The answer says on which site the form was submitted and
+// which fields went out with values the call did not set (the page's: a
+// script-set value, a hidden field). Secret values — typed into a password
+// field, or held by a secret field of the form (sentInPage) — are never
+// echoed, in a GET form's URL neither.
 
-import { Deadlines, ErrorCode, RpcError, toolLabel } from '../../worker/protocol.js';
+import { Deadlines, ErrorCode, RpcError, cut, toolLabel } from '../../worker/protocol.js';
 import { attach } from '../../worker/cdp.js';
 import { chromeErrorKind, tabGone, ToolError } from '../stack/errors.js';
 import { textResult } from '../stack/results.js';
@@ -171,6 +175,83 @@ function readWatch(key, formSel) {
   };
 }
 
+// What a submit of the form sends now (its FormData, with the submitter)
+// that the call did not set (`setNames`: the fields it filled), and the
+// values of its secret fields: {also: [{name, value (null: secret), hidden}],
+// secrets: [value], secretNames: [name]}. A secret field is one the snapshot
+// masks (page/agent/roles.js isSecret): a password; a field whose
+// autocomplete says password, card number or code, one-time code; one the
+// page masks with -webkit-text-security.
+function sentInPage(formSel, submitSel, setNames) {
+  const form = document.querySelector(formSel);
+  if (!form) return null;
+  const SECRET_AUTOCOMPLETE = new Set(['current-password', 'new-password', 'cc-number', 'cc-csc', 'one-time-code']);
+  const isSecret = (el) => {
+    if (el.localName !== 'input' && el.localName !== 'textarea') return false;
+    if (el.localName === 'input' && String(el.type).toLowerCase() === 'password') return true;
+    if ((el.getAttribute('autocomplete') || '').toLowerCase().split(/\s+/).some((t) => SECRET_AUTOCOMPLETE.has(t))) return true;
+    const masked = getComputedStyle(el).getPropertyValue('-webkit-text-security');
+    return !!masked && masked !== 'none';
+  };
+  const submitter = submitSel ? document.querySelector(submitSel) : null;
+  let data;
+  try {
+    data = new FormData(form, submitter?.form === form ? submitter : null);
+  } catch {
+    data = new FormData(form);
+  }
+  const byName = new Map();
+  for (const el of form.elements) {
+    if (!el.name) continue;
+    if (!byName.has(el.name)) byName.set(el.name, []);
+    byName.get(el.name).push(el);
+  }
+  const set = new Set(setNames);
+  const also = [];
+  const secrets = [];
+  const secretNames = [];
+  for (const [name, value] of data) {
+    if (typeof value !== 'string') continue; // a file: upload_file's
+    const els = byName.get(name) ?? [];
+    const secret = els.some(isSecret);
+    if (secret) {
+      if (value) secrets.push(value);
+      secretNames.push(name);
+    }
+    if (set.has(name) || (submitter && els.includes(submitter))) continue;
+    const hidden = els.length > 0 && els.every((el) => el.localName === 'input' && el.type === 'hidden');
+    also.push({ name, value: secret ? null : value, hidden });
+  }
+  return { also, secrets, secretNames };
+}
+
+// "also sent …" of the answer: the fields the call did not set, named (at
+// most 10), with the page's values unless secret; hidden ones by name (at
+// most 5, else their count), never their values.
+export function alsoSent(also) {
+  if (!Array.isArray(also) || !also.length) return '';
+  const name = (n) => cut(String(n).replace(/\s+/g, ' '), 40);
+  const shown = also.filter((x) => !x.hidden);
+  const hidden = [...new Set(also.filter((x) => x.hidden).map((x) => name(x.name)))];
+  const parts = shown.slice(0, 10).map((x) => `${name(x.name)}=${x.value === null ? MASK : show(x.value)}`);
+  if (shown.length > 10) parts.push(`… ${shown.length - 10} more`);
+  let text = parts.length ? `also sent, set by the page (not by this call): ${parts.join(', ')}` : '';
+  if (hidden.length) {
+    const list = hidden.length <= 5 ? hidden.join(', ') : `${hidden.length} fields`;
+    text += `${text ? '; ' : 'also sent, set by the page (not by this call): '}hidden: ${list}`;
+  }
+  return text;
+}
+
+// The tab's site as the policy names it (host name, and the port where it is not the scheme's).
+const siteOf = (url) => {
+  try {
+    return new URL(url).host || url;
+  } catch {
+    return url;
+  }
+};
+
 function requestSubmitInPage(formSel) {
   const form = document.querySelector(formSel);
   if (!form) return { error: 'the form is no longer in the page' };
@@ -185,29 +266,31 @@ function requestSubmitInPage(formSel) {
 // the call is its WebMCP tool's (own_tools.js). Nothing was filled.
 export const NOT_OUR_FORM = Symbol('not our form');
 
-export async function callFormTool(tabId, documentId, name, args, { signal, deadline = Infinity, declarative = false } = {}) {
+export async function callFormTool(tabId, documentId, name, args, { signal, deadline = Infinity, declarative = false, recheckSite } = {}) {
   // Gives up at the call's deadline (signal, from native_port.js) as a cancel
   // does; a short margin first, so the answer says what was done.
   const ownDeadline = AbortSignal.timeout(Math.max(0, Math.min(deadline - Date.now() - 500,
     Deadlines.OWN_TOOL_CALL_MS - Deadlines.ANSWER_MARGIN_MS - 500)));
   const stop = signal ? AbortSignal.any([signal, ownDeadline]) : ownDeadline;
   const secrets = new Set(); // password values: masked in whatever we answer
+  secrets.names = new Set(); // secret fields' names: their values in a URL's query are masked
   const whyStopped = () => (stop.reason?.name === 'TimeoutError' ? 'gave up at the deadline' : 'cancelled');
   try {
-    const r = await run(tabId, documentId, name, args ?? {}, stop, secrets, whyStopped, declarative);
+    const r = await run(tabId, documentId, name, args ?? {}, stop, secrets, whyStopped, declarative, recheckSite);
     return r === NOT_OUR_FORM ? r : mask(r, secrets);
   } catch (e) {
-    if (e instanceof RpcError && (e.code === ErrorCode.TAB_NOT_FOUND || e.code === ErrorCode.DOCUMENT_CHANGED)) throw e;
+    if (e instanceof RpcError && (e.code === ErrorCode.TAB_NOT_FOUND || e.code === ErrorCode.DOCUMENT_CHANGED ||
+      e.code === ErrorCode.PAGE_MOVED)) throw e;
     if (e instanceof DocumentGone) return textResult(`the page navigated away before the form ${toolLabel(name)} was done`, true);
     return mask(textResult(e?.message ? String(e.message) : String(e), true), secrets);
   }
 }
 
-// Password values, as they could show up in an answer: as typed, in a URL (a
+// Secret values, as they could show up in an answer: as typed, in a URL (a
 // GET form puts them in the query), in a validation message (secrets.js).
-const mask = maskSecrets;
+const mask = (r, secrets) => maskSecrets(r, secrets, secrets.names);
 
-async function run(tabId, documentId, name, args, signal, secrets, whyStopped, declarative) {
+async function run(tabId, documentId, name, args, signal, secrets, whyStopped, declarative, recheckSite) {
   await getTab(tabId);
   const changed = () => new RpcError(ErrorCode.DOCUMENT_CHANGED, `the page changed: document ${documentId} is no longer the tab's page`);
   if ((await topDocumentId(tabId)) !== documentId) throw changed();
@@ -246,6 +329,8 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped, d
   let how = '';
   let submitNote = '';
   let armed = false;
+  let sent = null; // sentInPage, right before the submit
+  let site = '';
 
   // The form field a parameter fills, when its name is not the parameter's.
   const fieldOf = (key) => {
@@ -325,6 +410,17 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped, d
     }
     await stillHere();
     armed = !!(await inDocument(tabId, documentId, armWatch, [WATCH]).catch(() => false));
+    // The fields the call set, by the form's names for them.
+    const setNames = order.filter((k) => Object.hasOwn(args, k)).map((k) => (typeof t.params[k]?.field === 'string' ? t.params[k].field : k));
+    sent = await inDocument(tabId, documentId, sentInPage, [t.form, submitSel, setNames]).catch(() => null);
+    for (const v of sent?.secrets ?? []) if (typeof v === 'string' && v.length >= 3) secrets.add(v);
+    for (const n of sent?.secretNames ?? []) if (typeof n === 'string') secrets.names.add(n);
+    // Right before the press: still the document the call was made for, on its site.
+    const submitOn = async () => {
+      await stillHere();
+      await recheckSite?.();
+      site = siteOf((await getTab(tabId)).url);
+    };
     if (submitSel) {
       let loc;
       try {
@@ -339,10 +435,12 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped, d
         return {};
       }
       how = `clicked ${loc.desc}`;
+      await submitOn();
       const r = await clickAt(tabId, loc, { signal });
       submitNote = loc.note || '';
       return r;
     }
+    await submitOn();
     const r = await inDocument(tabId, documentId, requestSubmitInPage, [t.form]);
     if (r?.error) {
       failure = r.error;
@@ -350,7 +448,7 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped, d
     }
     how = 'called requestSubmit() (the form has no submit button)';
     return {};
-  }, { minWaitMs: submits ? 300 : 0, signal });
+  }, { minWaitMs: submits ? 300 : 0, signal, recheckSite });
   const answer = (r) => navResult(r, fx); // says where the submit took the tab
 
   const filled = done.length
@@ -375,12 +473,14 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped, d
     const list = watch.invalid.map((i) => `"${i.name}": ${i.message}`).join('; ');
     return answer(textResult(account(filled, how, submitNote, `the browser blocked the submit — invalid fields: ${list}`, fx.effects), true));
   }
+  const on = site ? `submitted on ${site}` : 'submitted';
   let outcome = '';
-  if (fx.navigated) outcome = 'submitted';
+  if (fx.navigated) outcome = on;
   else if (fx.dialog) outcome = '';
-  else if (watch?.submitted) outcome = watch.prevented ? 'submitted; the page handled it without navigating' : 'submitted';
-  else if (watch && armed) outcome = 'no submit followed (the page handled the click itself)';
-  else outcome = 'submitted';
+  else if (watch?.submitted) outcome = watch.prevented ? `${on}; the page handled it without navigating` : on;
+  else if (watch && armed) outcome = `no submit followed (the page handled the click on ${site || 'its page'} itself)`;
+  else outcome = on;
   const says = watch?.says?.length ? `the page says: ${watch.says.map((x) => JSON.stringify(x)).join(', ')}` : '';
-  return answer(textResult(account(filled, how, submitNote, outcome, says, fx.effects)));
+  const also = outcome === on ? alsoSent(sent?.also) : ''; // sent by the browser, not the page's script
+  return answer(textResult(account(filled, how, submitNote, outcome, also, says, fx.effects)));
 }

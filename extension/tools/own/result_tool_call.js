@@ -56,7 +56,11 @@ export async function callResultTool(tabId, documentId, name, args, { signal, re
   // The selector was made for documentId: never aim it at a page that came since.
   if ((await topDocumentId(tabId)) !== documentId) throw changed();
   if (loc.state?.disabled) throw new ToolError(`${loc.desc} is disabled — it cannot be clicked now`);
-  const fx = await withEffects(tabId, () => clickAt(tabId, loc, { signal }), { signal, recheckSite });
+  const fx = await withEffects(tabId, async () => {
+    // Right before the press (after recheckSite): still the document the call was made for.
+    if ((await topDocumentId(tabId)) !== documentId) throw changed();
+    return clickAt(tabId, loc, { signal });
+  }, { signal, recheckSite });
   const how = `clicked ${loc.desc} (item ${index} of ${t.count})`;
   return navResult(textResult(account(how, loc.note, await afterState(tabId, 0, loc.args, loc.state, fx), fx.effects)), fx);
 }
