@@ -5,7 +5,7 @@
 import { describeDialog, dialogOf } from '../../worker/dialogs.js';
 import { ToolError } from '../stack/errors.js';
 import { click, hover } from './input.js';
-import { armPressCheck } from './press_point.js';
+import { armPressCheck, shieldFrames } from './press_point.js';
 import { assertReached, pointAt, runAgent } from './targets.js';
 import { withNavigatedTo } from './navigated_to.js';
 
@@ -59,14 +59,21 @@ const CLICK_EVENTS = {
 
 // A trusted click on an element located with {watch: true} (see pointAt for
 // pages with out-of-process iframes): pressed only where the browser says
-// the press lands on it (press_point.js), and a click the page saw land
+// the press lands on it (press_point.js; on a target of the top document no
+// frame takes the pointer meanwhile: shieldFrames), and a click the page saw land
 // elsewhere is an error, never "clicked" (assertReached). opts: click's, and signal.
 export async function clickAt(tabId, loc, opts = {}) {
   const { signal } = opts;
-  const pressCheck = await armPressCheck(tabId, loc, { signal });
-  const p = await pointAt(tabId, loc, (x, y) => hover(tabId, x, y, { signal }), { signal });
-  if (p.dialog) return p;
-  const r = await click(tabId, p.x, p.y, { ...opts, pressCheck });
-  if (!r.dialog) await assertReached(tabId, loc, CLICK_EVENTS[opts.button ?? 'left'] ?? CLICK_EVENTS.left, 'click', signal);
-  return r;
+  const unshield = await shieldFrames(tabId, loc); // before the hover: frames are painted without the pointer by the press
+  try {
+    const pressCheck = await armPressCheck(tabId, loc, { signal });
+    const p = await pointAt(tabId, loc, (x, y) => hover(tabId, x, y, { signal }), { signal });
+    if (p.dialog) return p;
+    const r = await click(tabId, p.x, p.y, { ...opts, pressCheck });
+    unshield();
+    if (!r.dialog) await assertReached(tabId, loc, CLICK_EVENTS[opts.button ?? 'left'] ?? CLICK_EVENTS.left, 'click', signal);
+    return r;
+  } finally {
+    unshield();
+  }
 }

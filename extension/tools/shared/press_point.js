@@ -207,6 +207,27 @@ export async function armPressCheck(tabId, loc, { signal } = {}) {
   };
 }
 
+// The browser routes a press into an out-of-process frame by the hit-test
+// data of the last frame it painted, which the DOM need not show any more: a
+// page can paint a frame of another site over the target and take it away in
+// the DOM before each check. So while a press on a target of the top
+// document goes out, no frame of that document takes the pointer at all: a
+// user stylesheet (which no page style overrides, !important included) makes
+// every frame owner pass the pointer through. Returns the undo (idempotent).
+const SHIELD = { css: 'iframe, frame, object, embed, fencedframe { pointer-events: none !important; }', origin: 'USER' };
+
+export async function shieldFrames(tabId, loc) {
+  if (loc.frameId !== 0 || !childTargets(tabId).some((c) => c.targetInfo?.type === 'iframe')) return () => {};
+  const target = { tabId, frameIds: [0] };
+  await chrome.scripting.insertCSS({ target, ...SHIELD });
+  let undone = false;
+  return () => {
+    if (undone) return;
+    undone = true;
+    chrome.scripting.removeCSS({ target, ...SHIELD }).catch(() => {}); // the page may be gone
+  };
+}
+
 // For a mouse wheel (scroll): no target node, and the wheel goes on to
 // whatever scrolls under the point — only where it lands is decided: every
 // frame on the way a site the policy allows for act.
