@@ -376,7 +376,9 @@ TEST_F(HostTest, PageTextReachesASessionCleanedWhateverTheTool) {
   ExtEvent(ext_event::kConsoleEntry, {{"tabId", 4}, {"level", "error"}, {"text", hidden}, {"url", "https://a.test/"}});
   ASSERT_TRUE(PumpUntil([&] { return s.CountMethod(mcp::kMessage) == 1; }));
   for (const Json& m : s.inbox) {
-    if (m.value("method", "") == mcp::kMessage) EXPECT_EQ(m["params"]["data"]["text"], "a\nb");
+    if (m.value("method", "") == mcp::kMessage) {
+      EXPECT_EQ(m["params"]["data"]["text"], "a\nb");
+    }
   }
 }
 
