@@ -43,7 +43,7 @@ describe('review: trusted input that reaches a denied frame', { timeout: 600_000
     return refOf(snap, label);
   };
 
-  for (const mode of ['raf', 'toggle']) {
+  for (const mode of ['raf', 'hover']) {
     it(`paint lag (${mode}): a D frame painted over the button, away in the DOM, gets no press`, async (t) => {
       const tab = await env.open(`/attack-review-paint.html?mode=${mode}`, { t });
       await waitFor(async () => (await clicksInD(tab)) === 0, { what: "D's frame loaded" });
