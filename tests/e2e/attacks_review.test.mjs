@@ -60,7 +60,7 @@ describe('review: trusted input that reaches a denied frame', { timeout: 600_000
   }
 
   it('focus race: press_key while the page passes the focus to and from a D frame sends no key to D', async (t) => {
-    const tab = await env.open('/attack-review-focus.html', { t });
+    const tab = await env.open(`/attack-review-focus.html?ms=2`, { t });
     await waitFor(async () => (await keysInD(tab)) === 0, { what: "D's frame loaded" });
     const outcomes = [];
     for (let i = 0; i < TRIES * 2; i++) {
