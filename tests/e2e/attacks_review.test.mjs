@@ -71,4 +71,14 @@ describe('review: trusted input that reaches a denied frame', { timeout: 600_000
     }
     t.diagnostic(outcomes.join('\n'));
   });
+
+  it('wheel: scroll {selector, dy} over a list the page covers with a D frame on the first move sends D no wheel', async (t) => {
+    const tab = await env.open('/attack-review-wheel.html', { t });
+    const wheels = () => tab.frameEval('attack-review-bank', 'window.trustedWheels');
+    await waitFor(async () => (await wheels()) === 0, { what: "D's frame loaded" });
+    const r = await env.s.call('scroll', { selector: '#list', dy: 200 });
+    const n = await wheels();
+    assert.equal(n, 0, `a trusted wheel turn reached D (${n}), D scrolled to ${await tab.frameEval('attack-review-bank', 'scrollY')}: ` +
+      `${r.isError ? 'refused' : 'done'}: ${allText(r)}`);
+  });
 });
