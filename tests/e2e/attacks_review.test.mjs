@@ -82,3 +82,41 @@ describe('review: trusted input that reaches a denied frame', { timeout: 600_000
       `${r.isError ? 'refused' : 'done'}: ${allText(r)}`);
   });
 });
+
+// A third site B ([::ffff:127.0.0.1], the fixture server through an IPv4-mapped address): allowed, out of process.
+describe('review: the pointer mapped into an allowed cross-site frame', { timeout: 300_000 }, () => {
+  const h = useHarness();
+  let env;
+
+  before(async () => {
+    env = await startDenyingD(h, 'review-map');
+    env.web.vars.B_ORIGIN = `http://[::ffff:127.0.0.1]:${new URL(env.web.origin).port}`;
+  });
+
+  const inB = (tab, expr) => tab.frameEval('[::ffff:7f00:1]', expr);
+  const clicksInD = (tab) => tab.frameEval('attack-review-bank', 'window.trustedClicks');
+  const refIn = async (label) => {
+    const snap = await waitFor(async () => {
+      const [t] = await env.snapshot();
+      return t.includes('Edge') && t.includes('Go') ? t : null;
+    }, { what: "B's buttons in the snapshot" });
+    return refOf(snap, label);
+  };
+
+  it("regression: a plain click near the right of a bordered B frame works", async (t) => {
+    const tab = await env.open('/attack-review-outer.html', { t });
+    await waitFor(async () => (await clicksInD(tab)) === 0, { what: "D's frame loaded" });
+    const r = await env.s.call('click', { ref: await refIn(el('button', 'Edge')) });
+    assert.notEqual(r.isError, true, allText(r));
+    assert.equal(await inB(tab, 'window.edgeClicks || 0'), 1, allText(r));
+  });
+
+  it('a D frame slid over a button of B after the hover gets no press (the check looks elsewhere)', async (t) => {
+    const tab = await env.open('/attack-review-outer.html?inner=slide', { t });
+    await waitFor(async () => (await clicksInD(tab)) === 0, { what: "D's frame loaded" });
+    const r = await env.s.call('click', { ref: await refIn(el('button', 'Go')) });
+    const n = await clicksInD(tab);
+    assert.equal(n, 0, `trusted events reached D's button (${n}); Go clicks ${await inB(tab, 'window.goClicks || 0')}: ` +
+      `${r.isError ? 'refused' : 'done'}: ${allText(r)}`);
+  });
+});
