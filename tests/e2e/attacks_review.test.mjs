@@ -119,4 +119,13 @@ describe('review: the pointer mapped into an allowed cross-site frame', { timeou
     assert.equal(n, 0, `trusted events reached D's button (${n}); Go clicks ${await inB(tab, 'window.goClicks || 0')}: ` +
       `${r.isError ? 'refused' : 'done'}: ${allText(r)}`);
   });
+
+  it('control: the same slide into a B frame without a border is refused', async (t) => {
+    const tab = await env.open('/attack-review-outer.html?flat&inner=slide', { t });
+    await waitFor(async () => (await clicksInD(tab)) === 0, { what: "D's frame loaded" });
+    const r = await env.s.call('click', { ref: await refIn(el('button', 'Go')) });
+    assert.equal(await clicksInD(tab), 0, `trusted events reached D's button: ${allText(r)}`);
+    assert.equal(r.isError, true, allText(r));
+    t.diagnostic(allText(r));
+  });
 });
