@@ -72,6 +72,17 @@ describe('review: trusted input that reaches a denied frame', { timeout: 600_000
     t.diagnostic(outcomes.join('\n'));
   });
 
+  it('regression: a button that renders its label again on hover is clicked', async (t) => {
+    const tab = await env.open('/attack-review-hoverswap.html', { t });
+    const snap = await waitFor(async () => {
+      const [x] = await env.snapshot();
+      return x.includes('Save') ? x : null;
+    }, { what: 'the toolbar' });
+    const r = await env.s.call('click', { ref: refOf(snap, el('button', 'Save')) });
+    assert.notEqual(r.isError, true, allText(r));
+    assert.equal(await tab.eval('window.saves || 0'), 1);
+  });
+
   it('wheel: scroll {selector, dy} over a list the page covers with a D frame on the first move sends D no wheel', async (t) => {
     const tab = await env.open('/attack-review-wheel.html', { t });
     const wheels = () => tab.frameEval('attack-review-bank', 'window.trustedWheels');
