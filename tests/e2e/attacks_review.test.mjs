@@ -83,6 +83,16 @@ describe('review: trusted input that reaches a denied frame', { timeout: 600_000
     assert.equal(await tab.eval('window.saves || 0'), 1);
   });
 
+  it('key release: press_key Enter whose key-down hands the focus to D sends D no key', async (t) => {
+    const tab = await env.open('/attack-review-keyup.html', { t });
+    const ups = () => tab.frameEval('attack-review-bank', 'JSON.stringify(window.trustedKeyUps)').then(JSON.parse);
+    await waitFor(async () => (await ups())?.length === 0 && await tab.eval('document.activeElement.id === "here"'), { what: "D's frame loaded, A's field focused" });
+    const r = await env.s.call('press_key', { key: 'Enter' });
+    const got = await ups();
+    t.diagnostic(`${allText(r)}; D focused after: ${await tab.frameEval('attack-review-bank', 'document.hasFocus()')}; A active: ${await tab.eval('document.activeElement.id')}`);
+    assert.deepEqual(got, [], `trusted key releases reached D (${JSON.stringify(got)}); ${r.isError ? 'refused' : 'done'}: ${allText(r)}`);
+  });
+
   it('wheel: scroll {selector, dy} over a list the page covers with a D frame on the first move sends D no wheel', async (t) => {
     const tab = await env.open('/attack-review-wheel.html', { t });
     const wheels = () => tab.frameEval('attack-review-bank', 'window.trustedWheels');
