@@ -9,8 +9,7 @@ import assert from 'node:assert/strict';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 
-import { waitFor } from './harness.mjs';
-import { useHarness } from './harness.mjs';
+import { useHarness, waitFor, workerEval } from './harness.mjs';
 import { allText, el, refOf, startPageBrowser } from './page_helpers.mjs';
 
 const DENY_D = { rules: [{ sites: ['localhost'], deny: ['all'] }] };
@@ -91,6 +90,20 @@ describe('review: trusted input that reaches a denied frame', { timeout: 600_000
     const got = await ups();
     t.diagnostic(`${allText(r)}; D focused after: ${await tab.frameEval('attack-review-bank', 'document.hasFocus()')}; A active: ${await tab.eval('document.activeElement.id')}`);
     assert.deepEqual(got, [], `trusted key releases reached D (${JSON.stringify(got)}); ${r.isError ? 'refused' : 'done'}: ${allText(r)}`);
+  });
+
+  it('regression: a click at the browser zoom the user set for the site (125%) works', async (t) => {
+    const tab = await env.open('/attack-review-far.html', { t });
+    await workerEval(env.port, `chrome.tabs.setZoom(${tab.tabId}, 1.25).then(() => true)`);
+    t.after(() => workerEval(env.port, `chrome.tabs.setZoom(${tab.tabId}, 0).then(() => true)`).catch(() => {}));
+    await waitFor(() => tab.eval('Math.round(devicePixelRatio * 100) === 125'), { what: 'the zoom applied' });
+    const snap = await waitFor(async () => {
+      const [x] = await env.snapshot();
+      return x.includes('Apply') ? x : null;
+    }, { what: 'the form' });
+    const r = await env.s.call('click', { ref: refOf(snap, el('button', 'Apply')) });
+    assert.notEqual(r.isError, true, allText(r));
+    assert.equal(await tab.eval('window.fars || 0'), 1);
   });
 
   it('wheel: scroll {selector, dy} over a list the page covers with a D frame on the first move sends D no wheel', async (t) => {
