@@ -106,6 +106,16 @@ describe('review: trusted input that reaches a denied frame', { timeout: 600_000
     assert.equal(await tab.eval('window.fars || 0'), 1);
   });
 
+  it('about:blank: a D frame slid over a button of an about:blank frame A wrote gets no press', async (t) => {
+    const tab = await env.open('/attack-review-blank.html', { t });
+    const clicks = () => tab.frameEval('attack-review-bank', 'window.trustedClicks');
+    await waitFor(async () => (await clicks()) === 0, { what: "D's frame loaded" });
+    const r = await env.s.call('click', { ref: await refIn(el('button', 'Harmless')) });
+    const n = await clicks();
+    t.diagnostic(`${r.isError ? 'refused' : 'done'}: ${allText(r)}`);
+    assert.equal(n, 0, `trusted events reached D's button (${n}): ${allText(r)}`);
+  });
+
   it('wheel: scroll {selector, dy} over a list the page covers with a D frame on the first move sends D no wheel', async (t) => {
     const tab = await env.open('/attack-review-wheel.html', { t });
     const wheels = () => tab.frameEval('attack-review-bank', 'window.trustedWheels');
