@@ -116,6 +116,18 @@ describe('review: trusted input that reaches a denied frame', { timeout: 600_000
     assert.equal(n, 0, `trusted events reached D's button (${n}): ${allText(r)}`);
   });
 
+  for (const tag of ['iframe', 'object']) {
+    it(`drop: an HTML5 drop onto a target the page covers with a D <${tag}> as the drag enters sends D no drop`, async (t) => {
+      const tab = await env.open(`/attack-review-drop.html?tag=${tag}`, { t });
+      const drops = () => tab.frameEval('attack-review-bank', 'window.trustedDrops');
+      await waitFor(async () => (await drops()) === 0, { what: "D's page loaded" });
+      const r = await env.s.call('drag', { from: '#src', to: '#dst' });
+      const n = await drops();
+      t.diagnostic(`${r.isError ? 'refused' : 'done'}: ${allText(r)}; slid: ${await tab.eval('!!window.slid')}`);
+      assert.equal(n, 0, `a trusted drop reached D (${n}): ${allText(r)}`);
+    });
+  }
+
   it('wheel: scroll {selector, dy} over a list the page covers with a D frame on the first move sends D no wheel', async (t) => {
     const tab = await env.open('/attack-review-wheel.html', { t });
     const wheels = () => tab.frameEval('attack-review-bank', 'window.trustedWheels');
