@@ -32,8 +32,10 @@ describe('review: trusted input that reaches a denied frame', { timeout: 600_000
     env = await startDenyingD(h, 'review-press', { caps: 'drag' });
   });
 
-  const clicksInD = (tab) => tab.frameEval('attack-gate-bank', 'window.trustedClicks');
-  const keysInD = (tab) => tab.frameEval('attack-gate-bank', 'window.trustedKeys');
+  // D's page in this test's tab: each fixture names its own (?from=…).
+  const inD = (tab, from, expr) => tab.frameEval(`attack-review-bank.html?from=${from}`, expr);
+  const clicksInD = (tab, from) => inD(tab, from, 'window.trustedClicks');
+  const keysInD = (tab, from) => inD(tab, from, 'window.trustedKeys');
   const refIn = async (label, text = 'Harmless') => {
     const snap = await waitFor(async () => {
       const [t] = await env.snapshot();
@@ -48,12 +50,13 @@ describe('review: trusted input that reaches a denied frame', { timeout: 600_000
     it(`paint lag (${mode}): a D frame painted over the button, away in the DOM, gets no press`, async (t) => {
       const outcomes = [];
       for (let i = 0; i < TRIES; i++) {
-        const tab = await env.open(`/attack-review-paint.html?mode=${mode}&n=${i}`, { t });
-        await waitFor(async () => (await clicksInD(tab)) === 0, { what: "D's frame loaded" });
+        const tab = await env.open(`/attack-review-paint.html?mode=${mode}&n=${mode}-${i}`, { t });
+        const from = `paint-${mode}-${i}`;
+        await waitFor(async () => (await clicksInD(tab, from)) === 0, { what: "D's frame loaded" });
         const r = await env.s.call('click', { ref: await refIn(el('button', 'Harmless')) });
         outcomes.push(`${r.isError ? 'refused' : 'done'}: ${allText(r).slice(0, 160)}`);
-        const inD = await clicksInD(tab);
-        assert.equal(inD, 0, `try ${i + 1}: trusted events reached D's button (${inD}); harmless clicks ${await tab.eval('window.harmlessClicks || 0')}; ` +
+        const n = await clicksInD(tab, from);
+        assert.equal(n, 0, `try ${i + 1}: trusted events reached D's button (${n}); harmless clicks ${await tab.eval('window.harmlessClicks || 0')}; ` +
           `outcomes:\n${outcomes.join('\n')}`);
         await tab.close();
       }
@@ -63,13 +66,13 @@ describe('review: trusted input that reaches a denied frame', { timeout: 600_000
 
   it('focus race: press_key while the page passes the focus to and from a D frame sends no key to D', async (t) => {
     const tab = await env.open(`/attack-review-focus.html?ms=2`, { t });
-    await waitFor(async () => (await keysInD(tab)) === 0, { what: "D's frame loaded" });
+    await waitFor(async () => (await keysInD(tab, 'focus')) === 0, { what: "D's frame loaded" });
     const outcomes = [];
     for (let i = 0; i < TRIES * 5; i++) {
       const r = await env.s.call('press_key', { key: 'Enter' });
       outcomes.push(`${r.isError ? 'refused' : 'done'}: ${allText(r).slice(0, 120)}`);
-      const k = await keysInD(tab);
-      assert.equal(k, 0, `try ${i + 1}: trusted keys reached D (${k}), clicks in D ${await clicksInD(tab)}; outcomes:\n${outcomes.join('\n')}`);
+      const k = await keysInD(tab, 'focus');
+      assert.equal(k, 0, `try ${i + 1}: trusted keys reached D (${k}), clicks in D ${await clicksInD(tab, 'focus')}; outcomes:\n${outcomes.join('\n')}`);
     }
     t.diagnostic(outcomes.join('\n'));
   });
@@ -87,11 +90,11 @@ describe('review: trusted input that reaches a denied frame', { timeout: 600_000
 
   it('key release: press_key Enter whose key-down hands the focus to D sends D no key', async (t) => {
     const tab = await env.open('/attack-review-keyup.html', { t });
-    const ups = () => tab.frameEval('attack-review-bank', 'JSON.stringify(window.trustedKeyUps)').then(JSON.parse);
+    const ups = () => inD(tab, 'keyup', 'JSON.stringify(window.trustedKeyUps)').then(JSON.parse);
     await waitFor(async () => (await ups())?.length === 0 && await tab.eval('document.activeElement.id === "here"'), { what: "D's frame loaded, A's field focused" });
     const r = await env.s.call('press_key', { key: 'Enter' });
     const got = await ups();
-    t.diagnostic(`${allText(r)}; D focused after: ${await tab.frameEval('attack-review-bank', 'document.hasFocus()')}; A active: ${await tab.eval('document.activeElement.id')}`);
+    t.diagnostic(`${allText(r)}; D focused after: ${await inD(tab, 'keyup', 'document.hasFocus()')}; A active: ${await tab.eval('document.activeElement.id')}`);
     assert.deepEqual(got, [], `trusted key releases reached D (${JSON.stringify(got)}); ${r.isError ? 'refused' : 'done'}: ${allText(r)}`);
   });
 
@@ -111,7 +114,7 @@ describe('review: trusted input that reaches a denied frame', { timeout: 600_000
 
   it('about:blank: a D frame slid over a button of an about:blank frame A wrote gets no press', async (t) => {
     const tab = await env.open('/attack-review-blank.html', { t });
-    const clicks = () => tab.frameEval('attack-review-bank', 'window.trustedClicks');
+    const clicks = () => clicksInD(tab, 'blank');
     await waitFor(async () => (await clicks()) === 0, { what: "D's frame loaded" });
     const r = await env.s.call('click', { ref: await refIn(el('button', 'Harmless')) });
     const n = await clicks();
@@ -122,7 +125,7 @@ describe('review: trusted input that reaches a denied frame', { timeout: 600_000
   for (const tag of ['iframe', 'object']) {
     it(`drop: an HTML5 drop onto a target the page covers with a D <${tag}> as the drag enters sends D no drop`, async (t) => {
       const tab = await env.open(`/attack-review-drop.html?tag=${tag}`, { t });
-      const drops = () => tab.frameEval('attack-review-bank', 'window.trustedDrops');
+      const drops = () => inD(tab, `drop-${tag}`, 'window.trustedDrops');
       await waitFor(async () => (await drops()) === 0, { what: "D's page loaded" });
       const r = await env.s.call('drag', { from: '#src', to: '#dst' });
       const n = await drops();
@@ -133,11 +136,12 @@ describe('review: trusted input that reaches a denied frame', { timeout: 600_000
 
   it('wheel: scroll {selector, dy} over a list the page covers with a D frame on the first move sends D no wheel', async (t) => {
     const tab = await env.open('/attack-review-wheel.html', { t });
-    const wheels = () => tab.frameEval('attack-review-bank', 'window.trustedWheels');
+    const wheels = () => inD(tab, 'wheel', 'window.trustedWheels');
     await waitFor(async () => (await wheels()) === 0, { what: "D's frame loaded" });
     const r = await env.s.call('scroll', { selector: '#list', dy: 200 });
     const n = await wheels();
-    assert.equal(n, 0, `a trusted wheel turn reached D (${n}), D scrolled to ${await tab.frameEval('attack-review-bank', 'scrollY')}: ` +
+    t.diagnostic(`${r.isError ? 'refused' : 'done'}: ${allText(r)}`);
+    assert.equal(n, 0, `a trusted wheel turn reached D (${n}), D scrolled to ${await inD(tab, 'wheel', 'scrollY')}: ` +
       `${r.isError ? 'refused' : 'done'}: ${allText(r)}`);
   });
 });
@@ -153,7 +157,7 @@ describe('review: the pointer mapped into an allowed cross-site frame', { timeou
   });
 
   const inB = (tab, expr) => tab.frameEval('[::ffff:7f00:1]', expr);
-  const clicksInD = (tab) => tab.frameEval('attack-review-bank', 'window.trustedClicks');
+  const clicksInD = (tab, inner = '') => tab.frameEval(`attack-review-bank.html?from=inner-${inner}`, 'window.trustedClicks');
   const refIn = async (label) => {
     const snap = await waitFor(async () => {
       const [t] = await env.snapshot();
@@ -172,18 +176,18 @@ describe('review: the pointer mapped into an allowed cross-site frame', { timeou
 
   it('a D frame slid over a button of B after the hover gets no press (the check looks elsewhere)', async (t) => {
     const tab = await env.open('/attack-review-outer.html?inner=slide', { t });
-    await waitFor(async () => (await clicksInD(tab)) === 0, { what: "D's frame loaded" });
+    await waitFor(async () => (await clicksInD(tab, 'slide')) === 0, { what: "D's frame loaded" });
     const r = await env.s.call('click', { ref: await refIn(el('button', 'Go')) });
-    const n = await clicksInD(tab);
+    const n = await clicksInD(tab, 'slide');
     assert.equal(n, 0, `trusted events reached D's button (${n}); Go clicks ${await inB(tab, 'window.goClicks || 0')}: ` +
       `${r.isError ? 'refused' : 'done'}: ${allText(r)}`);
   });
 
   it('control: the same slide into a B frame without a border is refused', async (t) => {
-    const tab = await env.open('/attack-review-outer.html?flat&inner=slide', { t });
-    await waitFor(async () => (await clicksInD(tab)) === 0, { what: "D's frame loaded" });
+    const tab = await env.open('/attack-review-outer.html?flat&inner=slide-flat', { t });
+    await waitFor(async () => (await clicksInD(tab, 'slide-flat')) === 0, { what: "D's frame loaded" });
     const r = await env.s.call('click', { ref: await refIn(el('button', 'Go')) });
-    assert.equal(await clicksInD(tab), 0, `trusted events reached D's button: ${allText(r)}`);
+    assert.equal(await clicksInD(tab, 'slide-flat'), 0, `trusted events reached D's button: ${allText(r)}`);
     assert.equal(r.isError, true, allText(r));
     t.diagnostic(allText(r));
   });
