@@ -1,7 +1,12 @@
 // Review of the issue-29 gate (pinned by default, the press-point check, the
 // focus check) from outside: a hostile page on an allowed site A (127.0.0.1)
 // with a frame of a site D the policy denies (localhost). Each test asserts
-// the defence holds; a failing test is an exploit that got through.
+// the defence holds; a failing test is an exploit that got through (or, for
+// "regression:", an ordinary click refused). At f475b71 these fail: paint lag
+// (hover), focus race, key release, wheel, the bordered B frame (both), the
+// label re-rendered on hover. They hold: paint lag (raf: pointAt catches the
+// move), about:blank, zoom, the unbordered control. The drop tests prove
+// nothing: a drop did not reach D even before the press check (450ee0c).
 
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
