@@ -3,7 +3,7 @@
 // with a frame of a site D the policy denies (localhost). Each test asserts
 // the defence holds; a failing test is an exploit that got through (or, for
 // "regression:", an ordinary click refused). At f475b71 these fail: paint lag
-// (hover), focus race, key release, wheel, the bordered B frame (both), the
+// (hover), focus race, key release, wheel, hover, the bordered B frame (both), the
 // label re-rendered on hover. They hold: paint lag (raf: pointAt catches the
 // move), about:blank, zoom, the unbordered control. The drop tests prove
 // nothing: a drop did not reach D even before the press check (450ee0c).
@@ -148,6 +148,16 @@ describe('review: trusted input that reaches a denied frame', { timeout: 600_000
     t.diagnostic(`${r.isError ? 'refused' : 'done'}: ${allText(r)}`);
     assert.equal(n, 0, `a trusted wheel turn reached D (${n}), D scrolled to ${await inD(tab, 'wheel', 'scrollY')}: ` +
       `${r.isError ? 'refused' : 'done'}: ${allText(r)}`);
+  });
+
+  it('hover: the move after the confirmed one goes where the page slid a D frame', async (t) => {
+    const tab = await env.open('/attack-review-wheel.html?from=hover', { t });
+    const moves = () => inD(tab, 'hover', 'window.trustedMoves');
+    await waitFor(async () => (await moves()) === 0, { what: "D's frame loaded" });
+    const r = await env.s.call('hover', { selector: '#list' });
+    const n = await moves();
+    t.diagnostic(`${r.isError ? 'refused' : 'done'}: ${allText(r)}`);
+    assert.equal(n, 0, `trusted mouse moves reached D (${n}): ${allText(r)}`);
   });
 });
 
