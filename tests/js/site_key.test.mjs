@@ -22,7 +22,14 @@ let looks = 0; // chrome.tabs.get calls
 const { event, fire } = chromeEvents();
 globalThis.chrome = {
   debugger: { onEvent: event('debugger.onEvent'), onDetach: event('debugger.onDetach') },
-  webNavigation: Object.fromEntries(['onBeforeNavigate', 'onCommitted', 'onErrorOccurred'].map((n) => [n, event(n)])),
+  webNavigation: {
+    ...Object.fromEntries(['onBeforeNavigate', 'onCommitted', 'onErrorOccurred'].map((n) => [n, event(n)])),
+    // The top frame: the tab's URL, and its document (tab.doc, 1 unless a test moves it).
+    getFrame: async ({ tabId, frameId }) => {
+      const t = tabs.get(tabId);
+      return t && frameId === 0 ? { frameId: 0, parentFrameId: -1, url: t.url, documentId: `doc-${t.doc ?? 1}` } : null;
+    },
+  },
   tabs: {
     ...Object.fromEntries(TAB_EVENTS.map((n) => [n, event(`tabs.${n}`)])),
     get: async (id) => {
@@ -120,6 +127,21 @@ describe('pageTool', () => {
     assert.deepEqual(await failing({ tabId: 5 }, {}), { content: [{ type: 'text', text: 'no such button' }], isError: true });
     const invalid = pageTool(async () => assert.fail('a tabId that is no integer must not reach the tool'));
     await assert.rejects(invalid({ tabId: 'x' }, {}), (e) => e instanceof RpcError && e.code === ErrorCode.INVALID_ARGUMENT);
+  });
+
+  it('drops the answer of a pinned tool when the top document changed while it ran (pinned by default)', async () => {
+    tab(6, 'http://127.0.0.1:8000/a');
+    const reads = pageTool(async () => {
+      tabs.get(6).doc = 2; // history.back() to a page the back/forward cache kept: the same URL would not tell
+      return { content: [{ type: 'text', text: 'what the other document shows' }] };
+    }, { name: 'reads' });
+    await assert.rejects(reads({ tabId: 6, [POLICY_URL_PARAM]: 'http://127.0.0.1:8000/' }, {}),
+      (e) => e.code === ErrorCode.PAGE_MOVED && /changed during the call/.test(e.message));
+    const unpinned = pageTool(async () => {
+      tabs.get(6).doc = 3;
+      return { content: [] };
+    }, { name: 'acts', unpinned: 'acts: where it lands is answered elsewhere' });
+    assert.deepEqual(await unpinned({ tabId: 6, [POLICY_URL_PARAM]: 'http://127.0.0.1:8000/' }, {}), { content: [] });
   });
 
   it('does not run the tool on a tab that left the site', async () => {
