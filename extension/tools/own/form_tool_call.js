@@ -11,7 +11,7 @@
 // RpcError, the codes owntool.call answers with; anything else becomes an
 // isError result. Password values are never echoed.
 
-import { Deadlines, ErrorCode, RpcError, toolLabel } from '../../worker/protocol.js';
+import { Deadlines, ErrorCode, RpcError, cut, toolLabel } from '../../worker/protocol.js';
 import { attach } from '../../worker/cdp.js';
 import { chromeErrorKind, tabGone, ToolError } from '../stack/errors.js';
 import { textResult } from '../stack/results.js';
@@ -250,7 +250,7 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped, d
   // The form field a parameter fills, when its name is not the parameter's.
   const fieldOf = (key) => {
     const field = t.params[key]?.field;
-    return typeof field === 'string' && field !== key ? ` (field ${JSON.stringify(field.slice(0, 100))})` : '';
+    return typeof field === 'string' && field !== key ? ` (field ${JSON.stringify(cut(field, 101))})` : '';
   };
 
   const stillHere = async () => {

@@ -7,6 +7,7 @@ import { ToolError } from '../stack/errors.js';
 import { click, hover } from './input.js';
 import { assertReached, pointAt, runAgent } from './targets.js';
 import { withNavigatedTo } from './navigated_to.js';
+import { cut } from '../../worker/text_cut.js';
 
 export function assertNoDialog(tabId) {
   const d = dialogOf(tabId);
@@ -18,7 +19,7 @@ export const navResult = (r, fx) => withNavigatedTo(r, fx?.navigatedTo);
 
 export const show = (v) => {
   const s = String(v ?? '').replace(/\s+/g, ' ');
-  return `"${s.length > 80 ? `${s.slice(0, 79)}…` : s}"`;
+  return `"${cut(s, 80)}"`;
 };
 
 function stateChanges(before = {}, after = {}) {
