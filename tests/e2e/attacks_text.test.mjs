@@ -66,16 +66,20 @@ describe('attack: page text that is not well-formed UTF-16', { timeout: 180_000 
       const text = JSON.stringify(tool);
       assert.doesNotMatch(text, LONE_SURROGATE, `${tool.name}: a lone surrogate reached the model`);
     }
-    // Cut by code point: 600 emoji end in whole emoji and "…", no U+FFFD where the cut fell.
-    const astral = own.find((x) => x.name.includes('astral_description'));
-    assert.match(astral.description, new RegExp(`${EMOJI}{20}…`, 'u'), 'the long description is cut after a whole emoji');
+    // Cut by code point: 600 emoji end in whole emoji and "…", no U+FFFD where
+    // the cut fell (list_webmcp_tools shows the description as the page's world cut it).
+    const listed = await B.callOk('list_webmcp_tools', {});
+    const astral = listed.tools.find((x) => x.name === 'astral-description');
+    assert.ok(astral, `astral-description in list_webmcp_tools: ${JSON.stringify(listed).slice(0, 500)}`);
+    assert.match(astral.description, new RegExp(`${EMOJI}{500}…$`, 'u'), 'the long description is cut after a whole emoji');
     assert.ok(!astral.description.includes('\uFFFD'), 'the cut split no emoji');
-    // The page's own lone surrogates arrive as U+FFFD.
-    const lone = own.find((x) => x.name.includes('lone_surrogate'));
-    assert.match(lone.description, /half a pair: \uFFFD \(and a lone low one: \uFFFD\) end/);
-    // The form's description names the page by its title, cut after a whole emoji.
+    assert.doesNotMatch(JSON.stringify(listed), LONE_SURROGATE);
+    // The form's description names the page by its title, cut after a whole
+    // emoji; the lone surrogates the page wrote into a label arrive as U+FFFD.
     const form = own.find((x) => x.name.startsWith('form_'));
+    assert.ok(JSON.stringify(form).includes('Half a pair \uFFFD here \uFFFD end'), `the label with lone surrogates: ${JSON.stringify(form)}`);
     assert.ok(!form.description.includes('\uFFFD'), `the form's description split an emoji: ${form.description}`);
+    assert.doesNotMatch(JSON.stringify(form.inputSchema), /[🟥🟩]\uFFFD/u, 'the option labels were cut after whole emoji');
     assert.ok(form.description.includes(EMOJI.repeat(20)), `the form's description has the page title: ${form.description}`);
 
     // A went on working all along, on the same host.
