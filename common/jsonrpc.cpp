@@ -97,7 +97,12 @@ std::expected<Message, ParseFailure> Parse(std::string_view text) {
     }
   }
   if (json.is_discarded()) {
-    return std::unexpected(ParseFailure{{rpc_error::kParseError, "invalid JSON", nullptr}, nullptr});
+    // An answer as our own programs write it names its id first: whoever waits
+    // on it can be told (not answered: it is a response).
+    const auto peeked = PeekResult(text);
+    return std::unexpected(ParseFailure{{rpc_error::kParseError, "invalid JSON", nullptr},
+                                        peeked ? Json(peeked->id) : Json(nullptr),
+                                        peeked.has_value()});
   }
   if (!json.is_object()) return std::unexpected(Invalid("a message must be a JSON object"));
 

@@ -98,13 +98,13 @@ void RpcPeer::OnMessage(std::string text) {
 // call of ours it answers fails now, a request with an id is answered.
 void RpcPeer::Malformed(const rpc::ParseFailure& failure) {
   spdlog::warn("dropped a malformed message from {}: {}", options_.name, failure.error.message);
-  if (!failure.id.is_number_integer() && !failure.id.is_string()) return;
   if (failure.id.is_number_integer()) {
     const rpc::Error error{failure.error.code, "unreadable answer from " + options_.name + ": " + failure.error.message,
                            nullptr};
     if (pending_.Fail(failure.id.get<std::int64_t>(), &error)) return;
   }
-  if (!failure.response && !closed_) SendText(rpc::Dump(rpc::MakeError(failure.id, failure.error)));
+  if (!failure.id.is_null() && !failure.response && !closed_)
+    SendText(rpc::Dump(rpc::MakeError(failure.id, failure.error)));
 }
 
 void RpcPeer::Lost(std::string_view reason) {
