@@ -4,6 +4,7 @@
 //   extension/worker/tool_catalog.js   the page tools' capabilities, deadlines, defaults (`tabbridge tools --js`)
 //   extension/worker/wire.js           the wire names, limits, deadlines, codes (`tabbridge tools --wire-js`)
 //   page scripts' constants blocks     classic scripts cannot import: a marked block per script
+//   page scripts' text-cut blocks      the one cut of page text, from extension/worker/text_cut.js
 //   the page-tool modules' imports     a marked block (extension/tools/registry.js)
 //   tests' tool name lists             a marked block (tests/e2e/page_helpers.mjs)
 //   the page-tool tables               a marked block in README.md and docs/page_tools.md
@@ -33,6 +34,9 @@ const catalogJs = run('--js');
 const wireJs = run('--wire-js');
 const wire = JSON.parse(run('--wire-json'));
 const tools = JSON.parse(run('--json'));
+
+// The one cut of page text: the worker imports it, page scripts get its source.
+const textCut = await import(pathToFileURL(path.join(ROOT, 'extension/worker/text_cut.js')));
 
 // The page tools, from the generated catalog module itself (its text, as data).
 const PAGE_TOOLS = await importText(catalogJs, 'PAGE_TOOLS');
@@ -64,6 +68,11 @@ function pageToolNamesBlock(indent) {
   return [`${indent}export const PAGE_TOOLS_DEFAULT = Object.freeze([${names.map((n) => `'${n}'`).join(', ')}]);`];
 }
 
+// cutEnd and cut of extension/worker/text_cut.js, as source (classic scripts cannot import).
+function textCutBlock(indent) {
+  return [textCut.cutEnd, textCut.cut].flatMap((f) => String(f).split('\n').map((l) => (l ? `${indent}${l}` : l)));
+}
+
 // tools/registry.js: one module per page tool, tools/<name>.js.
 function pageToolModulesBlock(indent) {
   const names = Object.keys(PAGE_TOOLS);
@@ -84,7 +93,7 @@ function toolTableBlock() {
   return rows;
 }
 
-// Rewrites every marked block of `text`; the kinds: constants, page-tool-names, page-tool-table.
+// Rewrites every marked block of `text`; the kinds: constants, text-cut, page-tool-names, page-tool-table.
 function rewriteBlocks(text, file) {
   const lines = text.split('\n');
   const out = [];
@@ -97,6 +106,7 @@ function rewriteBlocks(text, file) {
     while (end < lines.length && !lines[end].includes('end generated')) end++;
     if (end === lines.length) throw new Error(`codegen: ${file}:${i + 1}: "generated: ${kind}" has no "end generated"`);
     if (kind === 'constants') out.push(...constantsBlock(indent, rest.match(/[A-Z][A-Z0-9_]+/g) ?? []));
+    else if (kind === 'text-cut') out.push(...textCutBlock(indent));
     else if (kind === 'page-tool-names') out.push(...pageToolNamesBlock(indent));
     else if (kind === 'page-tool-table') out.push(...toolTableBlock());
     else if (kind === 'page-tool-modules') out.push(...pageToolModulesBlock(indent));
@@ -115,6 +125,9 @@ const WITH_BLOCKS = [
   'extension/page/own_tools_relay.js',
   'extension/page/forms_kit.js',
   'extension/page/forms_isolated.js',
+  'extension/page/result_lists.js',
+  'extension/page/console_main.js',
+  'extension/page/agent/text.js',
   'extension/tools/registry.js',
   'tests/e2e/page_helpers.mjs',
   'README.md',

@@ -33,6 +33,48 @@ bool TooDeep(std::string_view text) {
   return false;
 }
 
+// The length of the valid UTF-8 sequence at text[i] (RFC 3629: no overlong
+// forms, no surrogates, nothing past U+10FFFF), 0 when there is none.
+std::size_t Utf8SequenceAt(std::string_view text, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char c = byte(i);
+  std::size_t n = 0;
+  unsigned char lo = 0x80, hi = 0xBF;  // the second byte's range
+  if (c >= 0xC2 && c <= 0xDF) {
+    n = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    n = 3;
+    if (c == 0xE0) lo = 0xA0;
+    if (c == 0xED) hi = 0x9F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    n = 4;
+    if (c == 0xF0) lo = 0x90;
+    if (c == 0xF4) hi = 0x8F;
+  } else {
+    return 0;
+  }
+  if (text.size() - i < n || byte(i + 1) < lo || byte(i + 1) > hi) return 0;
+  for (std::size_t k = 2; k < n; ++k)
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+  return n;
+}
+
+// The code unit of the \uXXXX escape at text[i] (the backslash), if it is one.
+std::optional<unsigned> EscapedUnitAt(std::string_view text, std::size_t i) {
+  if (text.size() - i < 6 || text[i] != '\\' || text[i + 1] != 'u') return std::nullopt;
+  unsigned unit = 0;
+  for (std::size_t k = i + 2; k < i + 6; ++k) {
+    const char c = text[k];
+    const int digit = c >= '0' && c <= '9'   ? c - '0'
+                      : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                      : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                             : -1;
+    if (digit < 0) return std::nullopt;
+    unit = unit * 16 + static_cast<unsigned>(digit);
+  }
+  return unit;
+}
+
 bool ValidId(const Json& id) { return id.is_string() || id.is_number_integer() || id.is_null(); }
 
 ParseFailure Invalid(std::string message, Json id = nullptr, bool response = false) {
@@ -46,12 +88,26 @@ std::expected<Message, ParseFailure> Parse(std::string_view text) {
     return std::unexpected(ParseFailure{{rpc_error::kParseError, "JSON nested too deeply", nullptr}, nullptr});
   }
   Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  bool repaired = false;
   if (json.is_discarded()) {
-    return std::unexpected(ParseFailure{{rpc_error::kParseError, "invalid JSON", nullptr}, nullptr});
+    // Only a text that fails is looked at again: well-formed text costs nothing.
+    if (auto fixed = WellFormedText(text)) {
+      json = Json::parse(*fixed, nullptr, /*allow_exceptions=*/false);
+      repaired = true;
+    }
+  }
+  if (json.is_discarded()) {
+    // An answer as our own programs write it names its id first: whoever waits
+    // on it can be told (not answered: it is a response).
+    const auto peeked = PeekResult(text);
+    return std::unexpected(ParseFailure{{rpc_error::kParseError, "invalid JSON", nullptr},
+                                        peeked ? Json(peeked->id) : Json(nullptr),
+                                        peeked.has_value()});
   }
   if (!json.is_object()) return std::unexpected(Invalid("a message must be a JSON object"));
 
   Message msg;
+  msg.repaired = repaired;
   const auto id_it = json.find("id");
   const bool has_id = id_it != json.end();
   if (has_id) {
@@ -166,6 +222,53 @@ std::optional<std::string> WithIdAndMembers(const ResultPrefix& prefix, const Js
   out.append(R"({"id":)").append(id_text).append(kResultTail).append("{").append(members);
   if (!empty) out.append(",");
   out.append(body);
+  return out;
+}
+
+std::optional<std::string> WellFormedText(std::string_view text) {
+  static constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD in UTF-8
+  std::string out;
+  bool changed = false;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x80) {
+      const std::size_t n = Utf8SequenceAt(text, i);
+      if (n == 0) {
+        if (!changed) out.assign(text.substr(0, i));
+        changed = true;
+        out.append(kReplacement);
+        ++i;
+      } else {
+        if (changed) out.append(text.substr(i, n));
+        i += n;
+      }
+      continue;
+    }
+    std::size_t n = 1;
+    if (c == '"') {
+      in_string = !in_string;
+    } else if (in_string && c == '\\') {
+      const auto unit = EscapedUnitAt(text, i);
+      if (unit && *unit >= 0xD800 && *unit <= 0xDFFF) {
+        const auto low = *unit <= 0xDBFF ? EscapedUnitAt(text, i + 6) : std::nullopt;
+        if (low && *low >= 0xDC00 && *low <= 0xDFFF) {
+          n = 12;  // a whole pair
+        } else {
+          if (!changed) out.assign(text.substr(0, i));
+          changed = true;
+          out.append("\\ufffd");
+          i += 6;
+          continue;
+        }
+      } else if (i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) < 0x80) {
+        n = 2;  // the escaped character is never the end of the string
+      }
+    }
+    if (changed) out.append(text.substr(i, n));
+    i += n;
+  }
+  if (!changed) return std::nullopt;
   return out;
 }
 

@@ -31,7 +31,8 @@ struct Message {
   Json params;         // null when absent
   Json result;         // successful responses
   bool is_error = false;
-  Error error;  // responses with is_error
+  Error error;            // responses with is_error
+  bool repaired = false;  // the text was not well-formed (WellFormedText): U+FFFD stands in
 };
 
 // Why a text is not a message, and the id to answer to when it could be read.
@@ -44,7 +45,8 @@ struct ParseFailure {
 };
 
 // Parses one JSON-RPC message; never throws. Nesting deeper than kMaxDepth is
-// refused before parsing so a hostile peer cannot exhaust the stack.
+// refused before parsing so a hostile peer cannot exhaust the stack. Text
+// that is not well-formed (WellFormedText) is read with U+FFFD in its place.
 inline constexpr int kMaxDepth = 128;
 std::expected<Message, ParseFailure> Parse(std::string_view text);
 
@@ -73,6 +75,13 @@ std::string WithId(const ResultPrefix& prefix, const Json& id);
 // wants fields the host does not write (MCP 2026-07-28's resultType), at the
 // cost of one copy and no parse.
 std::optional<std::string> WithIdAndMembers(const ResultPrefix& prefix, const Json& id, std::string_view members);
+
+// JSON text whose strings are well-formed Unicode, or nullopt when `text`
+// already is: every byte that does not begin a valid UTF-8 sequence, and every
+// \u escape of half a surrogate pair (\ud83d without its low half — what
+// Chrome writes for a lone surrogate in a JavaScript string), becomes U+FFFD.
+// Page text must never decide whether a message can be read (issue 29).
+std::optional<std::string> WellFormedText(std::string_view text);
 
 // Serialises without throwing: invalid UTF-8 from a page becomes U+FFFD.
 std::string Dump(const Json& message);

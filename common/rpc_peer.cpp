@@ -64,12 +64,10 @@ bool RpcPeer::RelayedRaw(std::string_view text) {
 void RpcPeer::OnMessage(std::string text) {
   if (RelayedRaw(text)) return;
   auto parsed = rpc::Parse(text);
-  if (!parsed) {
-    // Both our peers are our own programs: a malformed message means something
-    // is badly wrong, and a fresh connection is the way out.
-    spdlog::error("malformed message from {} ({}); closing", options_.name, parsed.error().error.message);
-    return Lost("malformed message from " + options_.name);
-  }
+  if (!parsed) return Malformed(parsed.error());
+  if (parsed->repaired)
+    spdlog::info("a message from {} held text that is not well-formed Unicode: read with U+FFFD in its place",
+                 options_.name);
   switch (parsed->kind) {
     case rpc::Kind::kResponse:
       if (!pending_.Resolve(*parsed))
@@ -91,6 +89,22 @@ void RpcPeer::OnMessage(std::string text) {
       break;
     }
   }
+}
+
+// A message that cannot be read is dropped, never the link. The extension's
+// messages carry page text: if one could close the link, an ordinary page open
+// in any tab would cut every session off the browser, and again for every host
+// Chrome starts (issue 29). The one that waits for an answer still gets one: a
+// call of ours it answers fails now, a request with an id is answered.
+void RpcPeer::Malformed(const rpc::ParseFailure& failure) {
+  spdlog::warn("dropped a malformed message from {}: {}", options_.name, failure.error.message);
+  if (failure.id.is_number_integer()) {
+    const rpc::Error error{failure.error.code, "unreadable answer from " + options_.name + ": " + failure.error.message,
+                           nullptr};
+    if (pending_.Fail(failure.id.get<std::int64_t>(), &error)) return;
+  }
+  if (!failure.id.is_null() && !failure.response && !closed_)
+    SendText(rpc::Dump(rpc::MakeError(failure.id, failure.error)));
 }
 
 void RpcPeer::Lost(std::string_view reason) {

@@ -60,6 +60,7 @@ class RpcPeer {
  private:
   void OnMessage(std::string text);
   bool RelayedRaw(std::string_view text);
+  void Malformed(const rpc::ParseFailure& failure);
   void Lost(std::string_view reason);
   void SendText(const std::string& text);
 

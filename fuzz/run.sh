@@ -11,7 +11,7 @@ seconds=${FUZZ_SECONDS:-30}
 build="$repo/build-fuzz"
 targets=("$@")
 [[ ${#targets[@]} -eq 0 ]] && targets=(native_framer_fuzz line_framer_fuzz jsonrpc_fuzz check_arguments_fuzz policy_fuzz
-                                        mcp_server_fuzz host_session_fuzz)
+                                        mcp_server_fuzz host_session_fuzz extension_link_fuzz)
 
 cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++-16 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DTABBRIDGE_FUZZ=ON -DTABBRIDGE_TESTS=OFF >/dev/null

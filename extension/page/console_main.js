@@ -59,7 +59,18 @@
 
   // --- values to text -------------------------------------------------------
 
-  const cut = (s, max) => (s.length > max ? `${s.slice(0, max)}…` : s);
+  // generated: text-cut (page text cut on whole code points)
+  function cutEnd(s, end) {
+    if (end >= s.length) return s.length;
+    const c = s.charCodeAt(end - 1);
+    let e = c >= 0xd800 && c <= 0xdbff ? end - 1 : end;
+    while (e > 0 && s.charCodeAt(e - 1) === 0x200d) e--;
+    return e;
+  }
+  function cut(s, max) {
+    return s.length > max ? `${s.slice(0, cutEnd(s, max - 1))}…` : s;
+  }
+  // end generated (codegen/generate.mjs, from extension/worker/text_cut.js)
 
   function isError(v) {
     return v instanceof ErrorCtor || toStringTag.call(v) === '[object Error]' ||

@@ -80,7 +80,18 @@
   const getAttr = Element.prototype.getAttribute;
   const hasAttr = Element.prototype.hasAttribute;
 
-  const cut = (s, max) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
+  // generated: text-cut (page text cut on whole code points)
+  function cutEnd(s, end) {
+    if (end >= s.length) return s.length;
+    const c = s.charCodeAt(end - 1);
+    let e = c >= 0xd800 && c <= 0xdbff ? end - 1 : end;
+    while (e > 0 && s.charCodeAt(e - 1) === 0x200d) e--;
+    return e;
+  }
+  function cut(s, max) {
+    return s.length > max ? `${s.slice(0, cutEnd(s, max - 1))}…` : s;
+  }
+  // end generated (codegen/generate.mjs, from extension/worker/text_cut.js)
   // A tool name in a message: one line, capped.
   const label = (name) => cut(String(name).replace(/\s+/g, ' ').trim(), MAX_NAME_CHARS);
   const messageOf = (e) => {

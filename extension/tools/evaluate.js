@@ -20,6 +20,7 @@ import { executionContexts, frameSessions } from '../worker/tab_state.js';
 import { describeDialog, dialogOf, dialogPromise } from '../worker/dialogs.js';
 import { inflightRequests } from '../worker/network_log.js';
 import { ToolError } from './stack/errors.js';
+import { cutEnd } from '../worker/text_cut.js';
 import { catchToolError, pageTool } from './stack/page_tool.js';
 import { dataResult } from './stack/results.js';
 import { navGraceWithin, withNavigatedTo } from './shared/navigated_to.js';
@@ -281,7 +282,7 @@ async function toJson(tabId, obj, sessionId) {
   if ('unserializableValue' in obj) return { value: obj.unserializableValue, type };
   if (!obj.objectId) {
     const json = JSON.stringify(obj.value ?? null);
-    if (json.length > MAX_RESULT_CHARS) return { value: json.slice(0, MAX_RESULT_CHARS), type, truncated: true, chars: json.length };
+    if (json.length > MAX_RESULT_CHARS) return { value: json.slice(0, cutEnd(json, MAX_RESULT_CHARS)), type, truncated: true, chars: json.length };
     return { value: obj.value ?? null, type };
   }
   const r = await cdp(tabId, 'Runtime.callFunctionOn', {

@@ -142,7 +142,7 @@ function probe({ selector, text }) {
     if (cls) s += ` class="${cls.slice(0, 60)}"`;
     s += '>';
     const t = (el.innerText ?? el.textContent ?? '').replace(/\s+/g, ' ').trim();
-    return t ? `${s} "${t.length > 80 ? `${t.slice(0, 80)}…` : t}"` : s;
+    return t ? `${s} "${t.length > 80 ? `${t.slice(0, /[\uD800-\uDBFF]/.test(t[79]) ? 79 : 80)}…` : t}"` : s; // on whole code points
   };
   if (selector !== undefined) {
     let all;

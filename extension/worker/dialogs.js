@@ -8,6 +8,7 @@
 import { cdp, onAttach, onCdpEvent } from './cdp.js';
 import { restoring } from './session_store.js';
 import { onForget, openDialogs } from './tab_state.js';
+import { cut } from './text_cut.js';
 
 const open = openDialogs; // tabId -> {type, message, url, defaultPrompt, sessionId} (tab_state.js)
 const waiters = new Map(); // tabId -> Set<fn(dialog)>
@@ -54,7 +55,7 @@ export const dialogOf = (tabId) => open.get(tabId) ?? null;
 
 const shortMsg = (s) => {
   const t = String(s).replace(/\s+/g, ' ').trim();
-  return t.length > 200 ? `${t.slice(0, 199)}…` : t;
+  return cut(t, 200);
 };
 
 export function describeDialog(d) {

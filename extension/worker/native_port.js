@@ -7,6 +7,7 @@
 import { Deadlines, ErrorCode, Event, Method, NATIVE_HOST_NAME, Notification, PAGE_PREFIX, RpcError } from './protocol.js';
 import { PAGE_TOOLS } from './tool_catalog.js';
 import { ChunkAssembler } from './chunk_assembler.js';
+import { wellFormed } from './well_formed.js';
 
 const BACKOFF_START_MS = 200;
 const BACKOFF_CAP_MS = 5000;
@@ -184,7 +185,7 @@ class Connection {
     try {
       const params = await buildHello();
       if (this.#closed) return;
-      this.#port.postMessage({ jsonrpc: '2.0', method: Event.HELLO, params });
+      this.#port.postMessage(wellFormed({ jsonrpc: '2.0', method: Event.HELLO, params }));
       console.info('tabbridge: connected, hello sent');
       this.helloed = true;
       this.#helloSent();
@@ -200,8 +201,9 @@ class Connection {
     }
   }
 
+  // Everything to the host goes out here or as hello, well-formed (well_formed.js).
   #post(msg) {
-    if (!this.#closed) this.#port.postMessage(msg);
+    if (!this.#closed) this.#port.postMessage(wellFormed(msg));
   }
 
   request(method, params, timeoutMs) {

@@ -13,6 +13,7 @@ import { browserInfo } from './browser_info.js';
 import { ownToolLists } from './tab_state.js';
 import { tabUrl } from './site_key.js';
 import { freshTab } from './tab_cache.js';
+import { cut } from './text_cut.js';
 
 export const POPUP_MESSAGE = 'tabbridge.popup';
 const MAX_TOOLS_SHOWN = 50;
@@ -32,8 +33,7 @@ function ownToolsOf(tabId) {
       name: t.name,
       source: t.source,
       readOnly: t.readOnly ?? null,
-      description: typeof t.description === 'string' && t.description.length > MAX_DESCRIPTION
-        ? `${t.description.slice(0, MAX_DESCRIPTION - 1)}…` : (t.description ?? ''),
+      description: typeof t.description === 'string' ? cut(t.description, MAX_DESCRIPTION) : '',
     })),
   };
 }

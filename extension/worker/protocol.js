@@ -3,6 +3,7 @@
 // the few functions over them are here.
 
 import { AGENT_URL_SCHEMES, OwnToolLimits } from './wire.js';
+import { cut } from './text_cut.js';
 
 export * from './wire.js';
 
@@ -17,8 +18,8 @@ export const isAgentUrl = (url) => {
   }
 };
 
-// Page text cut to max characters, "…" marking the cut.
-export const cut = (s, max) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
+// Page text cut to max characters, "…" marking the cut, on whole code points.
+export { cut };
 
 // A page tool's name as messages show it: one line, at most MAX_NAME_CHARS.
 export const toolLabel = (name) => cut(String(name).replace(/\s+/g, ' ').trim(), OwnToolLimits.MAX_NAME_CHARS);

@@ -1,6 +1,8 @@
 // Pure helpers of the read-and-observe page tools (and the console capture):
 // opaque pagination cursors and text formatting (times, truncation). No chrome: tests/js unit-tests them.
 
+import { cutEnd } from './text_cut.js';
+
 // ---------------------------------------------------------------------------
 // Cursors: opaque to the model; base64url of a small JSON object.
 
@@ -38,5 +40,7 @@ export const byteSize = (n) => (n === null || n === undefined ? '? B'
 
 export function truncate(s, max) {
   s = String(s ?? '');
-  return s.length > max ? `${s.slice(0, max)}… [${s.length - max} more chars]` : s;
+  if (s.length <= max) return s;
+  const end = cutEnd(s, max);
+  return `${s.slice(0, end)}… [${s.length - end} more chars]`;
 }

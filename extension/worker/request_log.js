@@ -14,6 +14,7 @@
 
 import { cdp, isAttached, onAttach, onCdpEvent } from './cdp.js';
 import { requestLogs } from './tab_state.js';
+import { cutEnd } from './text_cut.js';
 
 // What a tab's log may hold: every page of every tab is logged, and a hostile
 // one can make huge URLs, headers and bodies on purpose.
@@ -37,9 +38,10 @@ function newLog() {
   return { list: [], byId: new Map(), cdp: new Map(), bodyChars: 0, requestBodyChars: 0 };
 }
 
-const cutUrl = (url) => String(url ?? '').slice(0, MAX_URL_CHARS);
+const upTo = (s, max) => s.slice(0, cutEnd(s, max)); // on whole code points
+const cutUrl = (url) => upTo(String(url ?? ''), MAX_URL_CHARS);
 const cutHeaders = (headers) => (headers ?? []).slice(0, MAX_HEADERS)
-  .map((h) => ({ name: String(h.name).slice(0, 128), value: String(h.value ?? '').slice(0, MAX_HEADER_CHARS) }));
+  .map((h) => ({ name: upTo(String(h.name), 128), value: upTo(String(h.value ?? ''), MAX_HEADER_CHARS) }));
 
 const logOf = (tabId) => {
   let log = requestLogs.get(tabId);
@@ -54,7 +56,7 @@ function requestBodyOf(body) {
   if (body.error) return { note: body.error };
   if (body.formData) {
     const text = new URLSearchParams(Object.entries(body.formData).flatMap(([k, vs]) => vs.map((v) => [k, v]))).toString();
-    return { text: text.slice(0, MAX_REQUEST_BODY_CHARS), size: text.length, form: true, truncated: text.length > MAX_REQUEST_BODY_CHARS };
+    return { text: upTo(text, MAX_REQUEST_BODY_CHARS), size: text.length, form: true, truncated: text.length > MAX_REQUEST_BODY_CHARS };
   }
   const parts = (body.raw ?? []).filter((p) => p.bytes);
   const size = parts.reduce((n, p) => n + p.bytes.byteLength, 0);
@@ -184,7 +186,7 @@ async function readBody(tabId, r) {
   const size = base64Encoded ? Math.floor(body.length * 0.75) : new TextEncoder().encode(body).length;
   return text === null
     ? { binary: true, size }
-    : { text: text.slice(0, MAX_BODY_CHARS), size, truncated: text.length > MAX_BODY_CHARS };
+    : { text: upTo(text, MAX_BODY_CHARS), size, truncated: text.length > MAX_BODY_CHARS };
 }
 
 // Read at once (the renderer drops it when the debugger leaves); over the

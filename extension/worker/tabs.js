@@ -6,6 +6,7 @@ import { chromeErrorKind } from './chrome_errors.js';
 import { isCrashed, onTabCrashed } from './crash_watch.js';
 import { watchTopLoads } from './page_load.js';
 import { askOwnTools } from './own_tools_heard.js';
+import { cut } from './text_cut.js';
 
 // Anything else (chrome:, javascript:, extension pages, ...) is not the agent's to open.
 
@@ -54,7 +55,7 @@ export function registerTabs() {
 }
 
 const invalid = (message) => new RpcError(ErrorCode.INVALID_ARGUMENT, message);
-const shorten = (s) => (s.length > 200 ? `${s.slice(0, 200)}…` : s); // data: URLs can be huge
+const shorten = (s) => cut(s, 201); // data: URLs can be huge
 
 // The longest open_tab waits for the page (the host sends loadWaitMs,
 // common/protocol.h kOpenTabLoadWaitMs; this caps what a request may ask).

@@ -12,9 +12,11 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const TABBRIDGE = path.join(process.env.TABBRIDGE_BUILD_DIR || path.join(ROOT, 'build'), 'bin', 'tabbridge');
-// What the generator writes (its own --list), and the generator itself.
+// What the generator writes (its own --list), the generator itself and its
+// one JavaScript source (the page scripts' text-cut blocks).
 const FILES = !fs.existsSync(TABBRIDGE) ? [] : [
   'codegen/generate.mjs',
+  'extension/worker/text_cut.js',
   ...execFileSync(process.execPath, [path.join(ROOT, 'codegen/generate.mjs'), '--list', '--tabbridge', TABBRIDGE], { encoding: 'utf8' })
     .trim().split('\n'),
 ];

@@ -140,3 +140,47 @@ TEST(JsonRpcRelay, WithIdAndMembersPutsThemFirstInTheResult) {
 
 }  // namespace
 }  // namespace tb
+
+// Issue 29: page text that is not well-formed must not decide whether a message
+// can be read. U+FFFD (EF BF BD) stands in for what is not Unicode.
+namespace tb::wellformed {
+constexpr std::string_view kFffd = "\xEF\xBF\xBD";
+
+TEST(JsonRpcWellFormed, WellFormedTextIsLeftAlone) {
+  EXPECT_FALSE(rpc::WellFormedText(R"({"s":"\ud83d\ude00 é \u00e9 \\ud83d"})"));
+  EXPECT_FALSE(rpc::WellFormedText("{\"s\":\"\xF0\x9F\x98\x80\"}"));
+}
+
+TEST(JsonRpcWellFormed, ALoneSurrogateEscapeBecomesAReplacementCharacter) {
+  EXPECT_EQ(rpc::WellFormedText(R"({"s":"a\ud83d"})"), R"({"s":"a\ufffd"})");
+  EXPECT_EQ(rpc::WellFormedText(R"({"s":"\uDE00b","t":"\ud83d\ud83d\ude00"})"),
+            R"({"s":"\ufffdb","t":"\ufffd\ud83d\ude00"})");
+}
+
+TEST(JsonRpcWellFormed, BytesThatAreNotUtf8BecomeReplacementCharacters) {
+  EXPECT_EQ(rpc::WellFormedText("{\"s\":\"a\xff\"}"), "{\"s\":\"a" + std::string(kFffd) + "\"}");
+  EXPECT_EQ(rpc::WellFormedText("{\"s\":\"\xC0\xAF\"}"), "{\"s\":\"" + std::string(kFffd) + std::string(kFffd) + "\"}");
+  EXPECT_EQ(rpc::WellFormedText("{\"s\":\"\xED\xA0\xBD\"}"),
+            "{\"s\":\"" + std::string(kFffd) + std::string(kFffd) + std::string(kFffd) + "\"}");
+}
+
+TEST(JsonRpcWellFormed, ParseReadsSuchTextAndSaysSo) {
+  auto msg = rpc::Parse(R"({"jsonrpc":"2.0","method":"tab.updated","params":{"title":"x\ud83d"}})");
+  ASSERT_TRUE(msg) << msg.error().error.message;
+  EXPECT_TRUE(msg->repaired);
+  EXPECT_EQ(msg->params["title"], "x" + std::string(kFffd));
+  EXPECT_EQ(rpc::Dump(msg->params), "{\"title\":\"x" + std::string(kFffd) + "\"}");
+  auto bytes = rpc::Parse("{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{\"t\":\"\xff\"}}");
+  ASSERT_TRUE(bytes);
+  EXPECT_EQ(bytes->params["t"], std::string(kFffd));
+  auto fine = rpc::Parse(R"({"jsonrpc":"2.0","method":"m"})");
+  ASSERT_TRUE(fine);
+  EXPECT_FALSE(fine->repaired);
+}
+
+TEST(JsonRpcWellFormed, InvalidJsonStaysInvalid) {
+  auto msg = rpc::Parse("{\"jsonrpc\":\"2.0\",\xff\"method\":\"m\"}");
+  ASSERT_FALSE(msg);
+  EXPECT_EQ(msg.error().error.code, rpc_error::kParseError);
+}
+}  // namespace tb::wellformed

@@ -106,6 +106,7 @@ TEST_F(RpcPeerTest, GivesAnErrorAnswerToTheParsedReply) {
   EXPECT_EQ(parsed_->error().code, -32001);
 }
 
+// Dropped, not relayed; the call fails at once, and the link stays up.
 TEST_F(RpcPeerTest, NeverRelaysAMalformedAnswer) {
   const auto id = peer_->Request(
       "m", Json::object(), 10000, [this](auto outcome) { parsed_ = std::move(outcome); },
@@ -114,8 +115,22 @@ TEST_F(RpcPeerTest, NeverRelaysAMalformedAnswer) {
   ASSERT_TRUE(RunUntil([&] { return relayed_ || parsed_; }));
   EXPECT_FALSE(relayed_.has_value());
   ASSERT_TRUE(parsed_.has_value() && !parsed_->has_value());
-  EXPECT_EQ(parsed_->error().code, rpc_error::kPeerGone);
-  EXPECT_TRUE(lost_);
+  EXPECT_EQ(parsed_->error().code, rpc_error::kParseError);
+  EXPECT_FALSE(lost_);
+}
+
+// A line that is not a message is dropped and the link stays up: the next
+// answer is still read (issue 29: page text must not close a link).
+TEST_F(RpcPeerTest, DropsAnUnreadableLineAndReadsTheNext) {
+  const auto id = peer_->Request("m", Json::object(), 10000, [this](auto outcome) { parsed_ = std::move(outcome); });
+  Answer("{not json");
+  Answer("[1,2]");
+  Answer(R"({"jsonrpc":"2.0","method":"n","params":7})");
+  Answer(R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"result":{"t":"half \ud83d"}})");
+  ASSERT_TRUE(RunUntil([&] { return parsed_.has_value(); }));
+  ASSERT_TRUE(parsed_->has_value());
+  EXPECT_EQ((**parsed_)["t"], "half \xEF\xBF\xBD");
+  EXPECT_FALSE(lost_);
 }
 
 TEST_F(RpcPeerTest, ParsesTheAnswerOfACallWithoutRawReply) {

@@ -39,7 +39,7 @@
   function coverName(h) {
     const cls = typeof h.className === 'string' ? h.className.trim().split(/\s+/).filter(Boolean).slice(0, 2) : [];
     let name = `${h.localName}${h.id ? `#${h.id}` : ''}${cls.map((c) => `.${c}`).join('')}`;
-    if (name.length > 60) name = `${name.slice(0, 59)}…`;
+    name = agent.text.cut(name, 60);
     const text = (h.innerText || '').replace(/\s+/g, ' ').trim();
     return text && text.length <= 40 ? `${name} "${text}"` : name;
   }

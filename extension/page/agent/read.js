@@ -174,7 +174,7 @@
           }
         }
         let text = norm(a.innerText || a.getAttribute('aria-label') || a.title || a.querySelector('img[alt]')?.alt || a.alt);
-        if (text.length > 200) text = `${text.slice(0, 200)}…`;
+        text = agent.text.cut(text, 201);
         const key = `${href}\u0000${text}`;
         if (seen.has(key)) continue;
         seen.add(key);

@@ -3,7 +3,7 @@
 (function (agent) {
   'use strict';
 
-  const { collapse, cut, quote, VALUE_MAX } = agent.text;
+  const { collapse, cut, cutEnd, quote, VALUE_MAX } = agent.text;
   const { inputType } = agent.dom;
   const { isSecret } = agent.roles;
 
@@ -41,7 +41,7 @@
           s.secret = true; // never its value: dots, at most 8 (snapshot, the echoes of type and fill_form)
           s.value = v ? '•'.repeat(Math.min(8, v.length)) : '';
         } else {
-          s.value = v.length > 200 ? v.slice(0, 200) : v;
+          s.value = v.length > 200 ? v.slice(0, cutEnd(v, 200)) : v;
           if (v.length > 200) s.valueLength = v.length;
         }
       }
@@ -51,7 +51,7 @@
       if (SHOWN_TYPES.has(t)) s.type = t;
     } else if (el.isContentEditable) {
       const v = el.textContent;
-      s.value = collapse(v.length > 400 ? v.slice(0, 400) : v);
+      s.value = collapse(v.length > 400 ? v.slice(0, cutEnd(v, 400)) : v);
       if (v.length > 400) s.valueLength = v.length;
     }
     if (el.getAttribute('aria-required') === 'true') s.required = true;

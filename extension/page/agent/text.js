@@ -26,8 +26,19 @@
   const REF_TOKEN = /\[(\s*ref\s*=)/gi;
   const defang = (s) => s.replace(REF_TOKEN, '($1');
   const collapse = (s) => defang(oneAtATime(String(s ?? '').replace(INVISIBLE, '')).replace(/\s+/g, ' ').trim());
-  const cut = (s, max) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
+  // generated: text-cut (page text cut on whole code points)
+  function cutEnd(s, end) {
+    if (end >= s.length) return s.length;
+    const c = s.charCodeAt(end - 1);
+    let e = c >= 0xd800 && c <= 0xdbff ? end - 1 : end;
+    while (e > 0 && s.charCodeAt(e - 1) === 0x200d) e--;
+    return e;
+  }
+  function cut(s, max) {
+    return s.length > max ? `${s.slice(0, cutEnd(s, max - 1))}…` : s;
+  }
+  // end generated (codegen/generate.mjs, from extension/worker/text_cut.js)
   const quote = (s) => (/["\\]/.test(s) ? `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"` : `"${s}"`);
 
-  agent.text = { collapse, cut, defang, quote, NAME_MAX: 80, VALUE_MAX: 80, TEXT_MAX: 160 };
+  agent.text = { collapse, cut, cutEnd, defang, quote, NAME_MAX: 80, VALUE_MAX: 80, TEXT_MAX: 160 };
 })(globalThis.__tabbridgeAgent ??= {});

@@ -113,7 +113,8 @@ function setValueInPage(selector, value) {
   }
   el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
   el.dispatchEvent(new Event('change', { bubbles: true }));
-  const label = (el.getAttribute('aria-label') || el.labels?.[0]?.textContent || el.name || '').replace(/\s+/g, ' ').trim().slice(0, 60);
+  let label = (el.getAttribute('aria-label') || el.labels?.[0]?.textContent || el.name || '').replace(/\s+/g, ' ').trim();
+  if (label.length > 60) label = label.slice(0, /[\uD800-\uDBFF]/.test(label[59]) ? 59 : 60); // on whole code points (runs in the page: no imports)
   return { value: el.value, desc: `${el.type} "${label}"` };
 }
 
@@ -161,7 +162,7 @@ function readWatch(key, formSel) {
     for (const el of document.querySelectorAll(st.LIVE)) {
       const text = el.textContent.replace(/\s+/g, ' ').trim();
       if (!text || st.said.get(el) === text || el.checkVisibility?.() === false) continue;
-      says.push(text.length > 150 ? `${text.slice(0, 149)}…` : text);
+      says.push(text.length > 150 ? `${text.slice(0, /[\uD800-\uDBFF]/.test(text[148]) ? 148 : 149)}…` : text); // on whole code points
       if (says.length >= 3) break;
     }
   }
@@ -335,7 +336,7 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped, d
   // The form field a parameter fills, when its name is not the parameter's.
   const fieldOf = (key) => {
     const field = t.params[key]?.field;
-    return typeof field === 'string' && field !== key ? ` (field ${JSON.stringify(field.slice(0, 100))})` : '';
+    return typeof field === 'string' && field !== key ? ` (field ${JSON.stringify(cut(field, 101))})` : '';
   };
 
   const stillHere = async () => {

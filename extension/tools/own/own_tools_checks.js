@@ -5,6 +5,7 @@
 // (callRoute). Pure: no chrome, no state.
 
 import { OwnToolLimits, cut } from '../../worker/protocol.js';
+import { cutEnd } from '../../worker/text_cut.js';
 
 const SOURCES = new Set(['native', 'polyfill', 'legacy', 'declarative', 'form', 'results']);
 const MAX_IMAGE_BYTES = 10 * 1024 * 1024; // all images of one answer (base64 chars)
@@ -77,7 +78,7 @@ export function normalise(name, r) {
 export function capText(text, max) {
   if (text.length <= max) return text;
   const note = `… (cut at ${max} characters)`;
-  return `${text.slice(0, Math.max(0, max - note.length))}${note}`;
+  return `${text.slice(0, cutEnd(text, Math.max(0, max - note.length)))}${note}`;
 }
 
 function fromCallToolResult(name, value) {

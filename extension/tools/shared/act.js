@@ -8,6 +8,7 @@ import { click, hover } from './input.js';
 import { armPressCheck, shieldFrames } from './press_point.js';
 import { assertReached, pointAt, runAgent } from './targets.js';
 import { withNavigatedTo } from './navigated_to.js';
+import { cut } from '../../worker/text_cut.js';
 
 export function assertNoDialog(tabId) {
   const d = dialogOf(tabId);
@@ -19,7 +20,7 @@ export const navResult = (r, fx) => withNavigatedTo(r, fx?.navigatedTo);
 
 export const show = (v) => {
   const s = String(v ?? '').replace(/\s+/g, ' ');
-  return `"${s.length > 80 ? `${s.slice(0, 79)}…` : s}"`;
+  return `"${cut(s, 80)}"`;
 };
 
 function stateChanges(before = {}, after = {}) {
