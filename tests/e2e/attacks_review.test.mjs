@@ -77,7 +77,7 @@ describe('review: trusted input that reaches a denied frame', { timeout: 600_000
     const tab = await env.open(`/attack-review-focus.html?ms=2`, { t });
     await waitFor(async () => (await keysInD(tab, 'race')) === 0, { what: "D's frame loaded" });
     const outcomes = [];
-    for (let i = 0; i < TRIES * 8; i++) {
+    for (let i = 0; i < TRIES * 2; i++) {
       const r = await env.s.call('press_key', { key: 'Enter' });
       outcomes.push(`${r.isError ? 'refused' : 'done'}: ${allText(r).slice(0, 120)}`);
       const k = await keysInD(tab, 'race');
