@@ -15,19 +15,9 @@ import path from 'node:path';
 
 import { CdpConnection, cdpEvaluate, devToolsPages, openTabFromBrowser, targetWsUrl, useHarness, waitFor } from './harness.mjs';
 import { allText, decodePng, el, imagesOf, refOf, startPageBrowser } from './page_helpers.mjs';
+import { startDenyingD } from './attack_helpers.mjs';
 import { listTools, ownOf } from './own_tools_helpers.mjs';
 
-// Site A allowed, site D denied, as the review tested it.
-export const DENY_D = { rules: [{ sites: ['localhost'], deny: ['all'] }] };
-
-// A browser whose host enforces DENY_D; fixture pages name D as {{DENIED_ORIGIN}}.
-async function startDenyingD(h, name, { caps = null } = {}) {
-  const policy = path.join(await h.tempDir(`tb-e2e-${name}-`), 'policy.json');
-  await fsp.writeFile(policy, JSON.stringify(DENY_D));
-  const env = await startPageBrowser(h, { name, caps, env: { TABBRIDGE_POLICY: policy } });
-  env.web.vars.DENIED_ORIGIN = env.web.localhostOrigin;
-  return env;
-}
 
 // ==== 1. screenshot and reads return a denied page ==========================
 

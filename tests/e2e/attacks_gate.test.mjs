@@ -15,22 +15,13 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
 import path from 'node:path';
 
 import { CdpConnection, cdpEvaluate, devToolsPages, openTabFromBrowser, targetWsUrl, useHarness, waitFor } from './harness.mjs';
-import { allText, el, refOf, startPageBrowser } from './page_helpers.mjs';
+import { allText, el, refOf } from './page_helpers.mjs';
+import { startDenyingD } from './attack_helpers.mjs';
 import { listTools } from './own_tools_helpers.mjs';
 
-const DENY_D = { rules: [{ sites: ['localhost'], deny: ['all'] }] };
-
-async function startDenyingD(h, name, { caps = null } = {}) {
-  const policy = path.join(await h.tempDir(`tb-e2e-${name}-`), 'policy.json');
-  await fsp.writeFile(policy, JSON.stringify(DENY_D));
-  const env = await startPageBrowser(h, { name, caps, env: { TABBRIDGE_POLICY: policy } });
-  env.web.vars.DENIED_ORIGIN = env.web.localhostOrigin;
-  return env;
-}
 
 // ==== 1. save_pdf of a page that goes back to D ==============================
 

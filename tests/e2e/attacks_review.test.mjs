@@ -11,21 +11,9 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import fsp from 'node:fs/promises';
-import path from 'node:path';
-
 import { useHarness, waitFor, workerEval } from './harness.mjs';
-import { allText, el, refOf, startPageBrowser } from './page_helpers.mjs';
-
-const DENY_D = { rules: [{ sites: ['localhost'], deny: ['all'] }] };
-
-async function startDenyingD(h, name, { caps = null, extraBrowserArgs = [] } = {}) {
-  const policy = path.join(await h.tempDir(`tb-e2e-${name}-`), 'policy.json');
-  await fsp.writeFile(policy, JSON.stringify(DENY_D));
-  const env = await startPageBrowser(h, { name, caps, extraBrowserArgs, env: { TABBRIDGE_POLICY: policy } });
-  env.web.vars.DENIED_ORIGIN = env.web.localhostOrigin;
-  return env;
-}
+import { allText, el, refOf } from './page_helpers.mjs';
+import { startDenyingD } from './attack_helpers.mjs';
 
 const TRIES = Number(process.env.REVIEW_TRIES || 8);
 
