@@ -54,6 +54,7 @@ std::vector<BadFrame> UnreadableMessages() {
       {"ObjectThatIsNotJsonRpc", Frame(R"({"hello":"world"})")},
       {"EventWithParamsOfTheWrongShape", Frame(R"({"jsonrpc":"2.0","method":"tab.updated","params":{"tab":"x"}})")},
       {"OwnToolsOfTheWrongShape", Frame(R"({"jsonrpc":"2.0","method":"owntools.changed","params":{"tools":7}})")},
+      {"AnswerWithWrongTypes", Frame(R"({"jsonrpc":"2.0","id":1,"error":{"code":"x","message":1}})")},
       {"DeeplyNested", Frame(std::string(100'000, '[') + std::string(100'000, ']'))},
   };
 }

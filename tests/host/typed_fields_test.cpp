@@ -284,14 +284,9 @@ TEST_F(SocketTypedFieldTest, ASecondHelloReplacesTheCapabilities) {
 
 class ExtensionLinkTest : public HostTest {};
 
-// A misbehaving extension costs its own link: the host closes it cleanly.
-TEST_F(ExtensionLinkTest, AnswerWithWrongTypesClosesTheLinkCleanly) {
-  auto& extension = StartServingExtension();
-  extension.SendFrame(R"({"jsonrpc":"2.0","id":1,"error":{"code":"x","message":1}})");
-  const auto status = extension.WaitHostExit(kWait);
-  ASSERT_TRUE(status) << "the host kept a link to an extension that sent garbage";
-  EXPECT_TRUE(status->exited) << status->Describe();
-}
+// An answer with fields of the wrong types is dropped with a log line and the
+// link stays up (issue 29: a message must not cost the browser its link):
+// malformed_frames_test.cpp, UnreadableMessageTest/AnswerWithWrongTypes.
 
 TEST_F(ExtensionLinkTest, HelloWithAStringProtocolEndsTheHostWithAnError) {
   fake::FakeExtensionOptions options;
