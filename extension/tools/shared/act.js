@@ -65,9 +65,9 @@ const CLICK_EVENTS = {
 // elsewhere is an error, never "clicked" (assertReached). opts: click's, and signal.
 export async function clickAt(tabId, loc, opts = {}) {
   const { signal } = opts;
-  const unshield = await shieldFrames(tabId, loc); // before the hover: frames are painted without the pointer by the press
+  const pressCheck = await armPressCheck(tabId, loc, { signal });
+  const unshield = await shieldFrames(tabId, pressCheck); // before the hover: frames are painted without the pointer by the press
   try {
-    const pressCheck = await armPressCheck(tabId, loc, { signal });
     const p = await pointAt(tabId, loc, (x, y) => hover(tabId, x, y, { signal }), { signal });
     if (p.dialog) return p;
     const r = await click(tabId, p.x, p.y, { ...opts, pressCheck });

@@ -193,7 +193,7 @@ export async function armPressCheck(tabId, loc, { signal } = {}) {
   if (!landsIn(aim.frames, want)) {
     throw new ToolError(`${loc.desc} is covered by a frame of ${siteOf(aim.frames.at(-1).site)} — nothing was pressed; take a new snapshot`);
   }
-  return async (x, y, { frameOnly = false } = {}) => {
+  const check = async (x, y, { frameOnly = false } = {}) => {
     checkpoint(signal, 'the press');
     const now = await landing(tabId, x, y, states);
     await assertFramesAllowed(tabId, now.frames);
@@ -205,19 +205,23 @@ export async function armPressCheck(tabId, loc, { signal } = {}) {
     throw new ToolError(`something else came under the pointer over ${loc.desc} at the moment of the press ` +
       '(the page moved, or covered it) — nothing was pressed; take a new snapshot');
   };
+  // The target is in the top document itself (in no frame): shieldFrames applies.
+  check.inTopDocument = aim.frames.length === 1;
+  return check;
 }
 
 // The browser routes a press into an out-of-process frame by the hit-test
 // data of the last frame it painted, which the DOM need not show any more: a
 // page can paint a frame of another site over the target and take it away in
 // the DOM before each check. So while a press on a target of the top
-// document goes out, no frame of that document takes the pointer at all: a
+// document itself (armPressCheck's inTopDocument: in no frame) goes out, no
+// frame of that document takes the pointer at all: a
 // user stylesheet (which no page style overrides, !important included) makes
 // every frame owner pass the pointer through. Returns the undo (idempotent).
 const SHIELD = { css: 'iframe, frame, object, embed, fencedframe { pointer-events: none !important; }', origin: 'USER' };
 
-export async function shieldFrames(tabId, loc) {
-  if (loc.frameId !== 0 || !childTargets(tabId).some((c) => c.targetInfo?.type === 'iframe')) return () => {};
+export async function shieldFrames(tabId, pressCheck) {
+  if (!pressCheck.inTopDocument || !childTargets(tabId).some((c) => c.targetInfo?.type === 'iframe')) return () => {};
   const target = { tabId, frameIds: [0] };
   await chrome.scripting.insertCSS({ target, ...SHIELD });
   let undone = false;
