@@ -86,26 +86,19 @@
 
     const SKIP_INPUT_TYPES = new Set(['hidden', 'submit', 'reset', 'button', 'image', 'file']);
     const inputType = (el) => String(el.type || 'text').toLowerCase();
-    const maskedByPage = (el) => {
+    // A secret as the snapshot counts one (page/agent/roles.js isSecret): a
+    // field the page draws masked, or whose autocomplete says it holds a
+    // password, a card number or code, or a one-time code.
+    const SECRET_AUTOCOMPLETE = new Set(['current-password', 'new-password', 'cc-number', 'cc-csc', 'one-time-code']);
+    const secretField = (el) => {
       try {
         const v = styleValue(computedStyle(el), '-webkit-text-security');
-        return !!v && v !== 'none';
-      } catch {
-        return false;
-      }
+        if (v && v !== 'none') return true;
+      } catch { /* no style: not drawn masked */ }
+      return String(getAttr(el, 'autocomplete') || '').toLowerCase().split(/\s+/).some((t) => SECRET_AUTOCOMPLETE.has(t));
     };
 
-    // What the snapshot counts as a secret besides (page/agent/roles.js
-    // isSecret): a field whose autocomplete says it holds a password, a card
-    // number or code, or a one-time code.
-    const SECRET_AUTOCOMPLETE = new Set(['current-password', 'new-password', 'cc-number', 'cc-csc', 'one-time-code']);
-    const secretByAutocomplete = (el) =>
-      String(getAttr(el, 'autocomplete') || '').toLowerCase().split(/\s+/).some((t) => SECRET_AUTOCOMPLETE.has(t));
-
-    const visible = (el) => {
-      if (checkVisibility) return checkVisibility(el, { visibilityProperty: true });
-      return getClientRects(el).length > 0;
-    };
+    const visible = (el) => (checkVisibility ? checkVisibility(el, { visibilityProperty: true }) : getClientRects(el).length > 0);
 
     // A label's text without the controls inside it (a textarea's text, a
     // select's options).
@@ -345,7 +338,7 @@
           if (d) prop.description = cut(d, 300);
           if (el.required) required.push(key);
         } else {
-          const password = t === 'password' || (tag === 'input' && maskedByPage(el)) || secretByAutocomplete(el);
+          const password = t === 'password' || (tag === 'input' && secretField(el));
           prop = { type: 'string' };
           let kind = 'text';
           if (t === 'email') prop.format = 'email';
