@@ -14,6 +14,7 @@
 import { requestHost } from '../../worker/native_port.js';
 import { HostRequest } from '../../worker/protocol.js';
 import { siteKey } from '../../worker/site_key.js';
+import { ToolError } from './errors.js';
 import { errorResult } from './results.js';
 
 // Thrown with the host's denial as the tool's answer (page_tool.js answers
@@ -85,8 +86,10 @@ export async function assertFocusAllowed(tabId) {
         return { has: document.hasFocus(), passes: !!a && (a.localName === 'iframe' || a.localName === 'frame' || a.localName === 'object' || a.localName === 'embed') };
       },
     });
-  } catch {
-    return; // no frame to ask (gone, or not scriptable): the key goes nowhere of ours to decide
+  } catch (e) {
+    // Fail closed: a page that adds and removes frames to make the question
+    // fail must not get its keys past it.
+    throw new ToolError(`could not tell which frame holds the focus (${e?.message ?? e}) — no key was sent; try again`);
   }
   const holding = results.filter((r) => r.result?.has && !r.result.passes);
   const frames = holding.length ? holding : results.some((r) => r.result?.passes) ? results : [];
