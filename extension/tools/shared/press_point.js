@@ -8,13 +8,18 @@
 // refused unless it lands in the target's own frame, every frame on the way
 // is a site the policy allows for `act`, and, for a press, on the node found
 // at the aim or where the page agent says the pointer still reaches the
-// target (a hover may draw its inside anew). A release is checked for its frames only:
-// the press already went, and a page may put things under the held button
-// (a ripple, a dragged element). input.js sends no press without a check.
+// target (a hover may draw its inside anew). A release is checked for its
+// frames only: the press already went, and a page may put things under the
+// held button (a ripple, a dragged element). A wheel turn is checked for its
+// frames (wheelCheck). While a press on a target of the top document goes
+// out, frames take no pointer at all (shieldFrames). input.js sends no press,
+// release or wheel turn without its check.
 //
 //   const check = await armPressCheck(tabId, loc, { signal });  // the target's landing, taken at its aim
-//   await check(x, y);            // before a press: throws Denied or ToolError
-//   await check(x, y, { frameOnly: true });   // a release: the frames, not the node
+//   const unshield = await shieldFrames(tabId, check);
+//   await check(x, y);                          // before a press: throws Denied or ToolError
+//   await check(x, y, { frameOnly: true });     // a release: the frames, not the node
+//   unshield();
 
 import { cdp, childTargets } from '../../worker/cdp.js';
 import { assertUrlAllowed } from '../stack/frame_guard.js';
