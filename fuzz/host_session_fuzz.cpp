@@ -5,7 +5,6 @@
 // host answers or ignores each and never throws out of a handler (this
 // build aborts if one does).
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -26,27 +25,6 @@
 namespace {
 
 std::string g_socket_dir;
-
-int ConnectTo(const std::string& path) {
-  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  path.copy(addr.sun_path, sizeof(addr.sun_path) - 1);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 && errno != EINPROGRESS) {
-    ::close(fd);
-    return -1;
-  }
-  return fd;
-}
-
-tb::Json Tab(int id) {
-  return {{"id", id},
-          {"windowId", 1},
-          {"title", "T"},
-          {"url", "http://127.0.0.1/" + std::to_string(id)},
-          {"status", "complete"},
-          {"active", id == 1}};
-}
 
 }  // namespace
 
@@ -75,8 +53,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     extension.Write(tb::NativeFramer::Encode(tb::rpc::Dump(
         tb::rpc::MakeNotification(tb::ext_event::kHello, {{"protocol", tb::kExtensionProtocol},
                                                           {"browser", {{"name", "Fuzz"}, {"version", "1"}}},
-                                                          {"tabs", {Tab(1), Tab(2)}}}))));
-    tb::fuzz::Peer session{ConnectTo(g_socket_dir + "/browser-0.sock"), &loop};
+                                                          {"tabs", {tb::fuzz::FakeTab(1), tb::fuzz::FakeTab(2)}}}))));
+    tb::fuzz::Peer session{tb::fuzz::ConnectTo(g_socket_dir + "/browser-0.sock"), &loop};
     if (session.fd < 0) std::abort();  // the host did not open its socket
     extension.Pump();
     session.Write(tb::LineFramer::Encode(tb::rpc::Dump(

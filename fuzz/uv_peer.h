@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -14,6 +15,7 @@
 
 #include <uv.h>
 
+#include "common/jsonrpc.h"
 #include "common/transport.h"
 #include "common/uv_util.h"
 
@@ -66,5 +68,28 @@ struct Peer {
     fd = -1;
   }
 };
+
+// A non-blocking connection to the Unix socket at `path` (the host's), or -1.
+inline int ConnectTo(const std::string& path) {
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  path.copy(addr.sun_path, sizeof(addr.sun_path) - 1);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 && errno != EINPROGRESS) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+// Tab `id` of the fake browser's hello, as the extension reports a tab.
+inline Json FakeTab(int id) {
+  return {{"id", id},
+          {"windowId", 1},
+          {"title", "T"},
+          {"url", "http://127.0.0.1/" + std::to_string(id)},
+          {"status", "complete"},
+          {"active", id == 1}};
+}
 
 }  // namespace tb::fuzz

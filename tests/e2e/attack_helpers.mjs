@@ -5,6 +5,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 
+import { CdpConnection, devToolsPages, openTabFromBrowser, targetWsUrl, waitFor } from './harness.mjs';
 import { startPageBrowser } from './page_helpers.mjs';
 
 // Site A allowed, site D denied, as the reviews tested it.
@@ -17,4 +18,25 @@ export async function startDenyingD(h, name, { caps = null, extraBrowserArgs = [
   const env = await startPageBrowser(h, { name, caps, extraBrowserArgs, env: { TABBRIDGE_POLICY: policy } });
   env.web.vars.DENIED_ORIGIN = env.web.localhostOrigin;
   return env;
+}
+
+// A tab that showed a page of D, then `url` (a page of A) in the same tab —
+// D kept in its history (and the back/forward cache) — and then went to the
+// background behind a new tab. D is opened from the browser's side
+// (tabbridge may not open it). Returns the tab's DevTools target and its
+// tabbridge id.
+export async function openAfterD(env, deniedUrl, url) {
+  const targetId = await openTabFromBrowser(env.port, deniedUrl);
+  const target = await waitFor(async () => (await devToolsPages(env.port)).find((p) => p.id === targetId && p.url === deniedUrl),
+    { what: 'the D page' });
+  const cdp = await CdpConnection.open(targetWsUrl(env.port, target));
+  try {
+    await cdp.send('Page.navigate', { url });
+  } finally {
+    cdp.close();
+  }
+  await waitFor(async () => (await devToolsPages(env.port)).find((p) => p.id === targetId && p.url === url), { what: 'the A page' });
+  await openTabFromBrowser(env.port, 'about:blank'); // A goes to the background
+  const listed = await waitFor(async () => (await env.s.callOk('list_tabs')).tabs.find((x) => x.url === url), { what: 'A in list_tabs' });
+  return { target, tabId: listed.id };
 }

@@ -13,9 +13,9 @@ import assert from 'node:assert/strict';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 
-import { CdpConnection, cdpEvaluate, devToolsPages, openTabFromBrowser, targetWsUrl, useHarness, waitFor } from './harness.mjs';
+import { CdpConnection, cdpEvaluate, devToolsPages, targetWsUrl, useHarness, waitFor } from './harness.mjs';
 import { allText, decodePng, el, imagesOf, refOf, startPageBrowser } from './page_helpers.mjs';
-import { startDenyingD } from './attack_helpers.mjs';
+import { openAfterD, startDenyingD } from './attack_helpers.mjs';
 import { listTools, ownOf } from './own_tools_helpers.mjs';
 
 
@@ -75,23 +75,10 @@ describe('attack: capture', { timeout: 300_000 }, () => {
   // same document from the back/forward cache.
   it('a page that goes back to a D page in its history when it is brought forward', async (t) => {
     for (let i = 0; i < TRIES; i++) {
-      // D first (opened from the browser's side: tabbridge may not), then A in the same tab.
-      const denied = `${env.web.localhostOrigin}/attack-capture-denied.html?n=${i}`;
-      const targetId = await openTabFromBrowser(env.port, denied);
-      const target = await waitFor(async () => (await devToolsPages(env.port)).find((p) => p.id === targetId && p.url === denied),
-        { what: 'the D page' });
       const url = env.web.url(`/attack-capture-visible.html?back&n=${i}`);
-      const cdp = await CdpConnection.open(targetWsUrl(env.port, target));
-      try {
-        await cdp.send('Page.navigate', { url });
-      } finally {
-        cdp.close();
-      }
-      await waitFor(async () => (await devToolsPages(env.port)).find((p) => p.id === targetId && p.url === url), { what: 'the A page' });
-      await openTabFromBrowser(env.port, 'about:blank'); // A goes to the background
-      const listed = await waitFor(async () => (await env.s.callOk('list_tabs')).tabs.find((x) => x.url === url), { what: 'A in list_tabs' });
-      const tab = { tabId: listed.id };
-      t.after(() => env.s.call('close_tab', { tabId: listed.id }).catch(() => {}));
+      const { target, tabId } = await openAfterD(env, `${env.web.localhostOrigin}/attack-capture-denied.html?n=${i}`, url);
+      const tab = { tabId };
+      t.after(() => env.s.call('close_tab', { tabId }).catch(() => {}));
       assert.equal(await cdpEvaluate(targetWsUrl(env.port, target), 'document.visibilityState'), 'hidden', 'precondition: a background tab');
       assertNotDenied(await screenshotOf(tab), `try ${i + 1}`);
     }

@@ -17,9 +17,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { CdpConnection, cdpEvaluate, devToolsPages, openTabFromBrowser, targetWsUrl, useHarness, waitFor } from './harness.mjs';
+import { cdpEvaluate, targetWsUrl, useHarness, waitFor } from './harness.mjs';
 import { allText, el, refOf } from './page_helpers.mjs';
-import { startDenyingD } from './attack_helpers.mjs';
+import { openAfterD, startDenyingD } from './attack_helpers.mjs';
 import { listTools } from './own_tools_helpers.mjs';
 
 
@@ -41,29 +41,16 @@ describe('attack: save_pdf of a denied page', { timeout: 300_000 }, () => {
   it('never writes a PDF of D, whatever the page does when it is printed', async () => {
     const folder = path.join(env.s.homeDir, 'Downloads', 'tabbridge');
     for (let i = 0; i < TRIES; i++) {
-      // D first (opened from the browser's side: tabbridge may not), then A in the same tab.
-      const denied = `${env.web.localhostOrigin}/attack-capture-denied.html?n=${i}`;
-      const targetId = await openTabFromBrowser(env.port, denied);
-      const target = await waitFor(async () => (await devToolsPages(env.port)).find((p) => p.id === targetId && p.url === denied),
-        { what: 'the D page' });
       const url = env.web.url(`/attack-gate-pdf.html?n=${i}`);
-      const cdp = await CdpConnection.open(targetWsUrl(env.port, target));
-      try {
-        await cdp.send('Page.navigate', { url });
-      } finally {
-        cdp.close();
-      }
-      await waitFor(async () => (await devToolsPages(env.port)).find((p) => p.id === targetId && p.url === url), { what: 'the A page' });
-      await openTabFromBrowser(env.port, 'about:blank'); // A goes to the background, which arms it
+      const { target, tabId } = await openAfterD(env, `${env.web.localhostOrigin}/attack-capture-denied.html?n=${i}`, url);
       await waitFor(async () => await cdpEvaluate(targetWsUrl(env.port, target), 'document.visibilityState') === 'hidden',
-        { what: 'A in the background' });
-      const listed = await waitFor(async () => (await env.s.callOk('list_tabs')).tabs.find((x) => x.url === url), { what: 'A in list_tabs' });
-      await env.s.callOk('focus_tab', { tabId: listed.id });
+        { what: 'A in the background (which arms it)' });
+      await env.s.callOk('focus_tab', { tabId });
       const r = await env.s.call('save_pdf', { fileName: `try-${i}` }, { timeoutMs: 60_000 });
       const written = r.structuredContent?.path;
       if (written) assert.ok(!isDs(fs.readFileSync(written)), `try ${i + 1}: a PDF of D was written to ${written}`);
       else assert.match(allText(r), /changed during the call|denied on localhost/, `try ${i + 1}: ${allText(r)}`);
-      await env.s.call('close_tab', { tabId: listed.id }).catch(() => {});
+      await env.s.call('close_tab', { tabId }).catch(() => {});
     }
     for (const f of fs.existsSync(folder) ? fs.readdirSync(folder) : []) {
       assert.ok(!isDs(fs.readFileSync(path.join(folder, f))), `${f} is a PDF of D`);
