@@ -8,6 +8,7 @@ import { textResult } from './stack/results.js';
 import { account, assertNoDialog, navResult } from './shared/act.js';
 import { withEffects } from './shared/effects.js';
 import { focusCheck } from './shared/fields.js';
+import { shieldFocus } from './shared/focus_shield.js';
 import { parseChord, pressChord } from './shared/input.js';
 import { runAgent } from './shared/targets.js';
 
@@ -17,7 +18,15 @@ async function pressKeyTool(tabId, { key }, { signal, recheckSite }) {
   if (chord.error) throw new ToolError(chord.error);
   // The focus is checked before the first key goes down and again before the
   // chord's key: the page may move it into a frame of another site on a key.
-  const fx = await withEffects(tabId, () => pressChord(tabId, chord, { signal, keyCheck: focusCheck(tabId) }), { signal, recheckSite });
+  // While the focus is in the top document itself, no frame can take it (focus_shield.js).
+  const fx = await withEffects(tabId, async () => {
+    const unshield = await shieldFocus(tabId, 'focused');
+    try {
+      return await pressChord(tabId, chord, { signal, keyCheck: focusCheck(tabId) });
+    } finally {
+      unshield();
+    }
+  }, { signal, recheckSite });
   let focus = '';
   if (!fx.navigated && !fx.dialog && /^(Tab|Shift\+Tab)$/i.test(key)) {
     try {

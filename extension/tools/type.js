@@ -7,8 +7,7 @@ import { ACTS_UNPINNED, pageTool } from './stack/page_tool.js';
 import { textResult } from './stack/results.js';
 import { account, assertNoDialog, navResult, show } from './shared/act.js';
 import { withEffects } from './shared/effects.js';
-import { focusCheck, focusField, typeInto } from './shared/fields.js';
-import { parseChord, pressChord } from './shared/input.js';
+import { focusField, typeInto } from './shared/fields.js';
 import { runAgent } from './shared/targets.js';
 import { maskSecrets } from './shared/secrets.js';
 
@@ -19,9 +18,7 @@ async function typeTextTool(tabId, { ref, selector, text, clear = false, submit 
   const fx = await withEffects(tabId, async () => {
     f = await focusField(tabId, target, clear, signal);
     if (f.dialog) return f;
-    const r = await typeInto(tabId, f, text, clear, signal, keyEvents);
-    if (r.dialog || !submit) return r;
-    return pressChord(tabId, await parseChord('Enter'), { signal, keyCheck: focusCheck(tabId) });
+    return typeInto(tabId, f, text, { clear, signal, keyEvents, submit });
   }, { frameId: () => f?.frameId ?? 0, signal, recheckSite });
   const n = [...text].length;
   const chars = `${n} char${n === 1 ? '' : 's'}`;

@@ -132,9 +132,21 @@ describe('attack: the press lands where the page slid a denied frame', { timeout
     assert.match(allText(r), /frame of http:\/\/localhost:\d+: press_key denied on localhost/);
   });
 
-  it('type into a field that hands its focus to a D frame is denied, and no key reaches D', async (t) => {
-    const tab = await env.open('/attack-gate-keys.html?steal', { t });
-    await waitFor(() => tab.frameEval('attack-gate-bank', 'document.activeElement.id === "confirm"'), { what: "D's button focused in its frame" });
+  // The frame element's focus() is what the focus shield stops (focus_shield.js):
+  // while keys go to a field of the top document no frame can take the focus.
+  it("type into a field that passes its focus to a D frame's element on a key: every key stays in the field", async (t) => {
+    const tab = await env.open('/attack-gate-keys.html?steal=element', { t });
+    await waitFor(() => tab.eval('window.dLoaded === true'), { what: "D's frame loaded" });
+    const r = await env.s.call('type', { selector: '#here', text: 'abc', keyEvents: true, submit: true });
+    assert.equal(await tab.frameEval('attack-gate-bank', 'window.trustedKeys'), 0, `a trusted key reached D: ${allText(r)}`);
+    assert.notEqual(r.isError, true, allText(r));
+    assert.equal(await tab.eval('document.getElementById("here").value'), 'abc');
+  });
+
+  // The frame's window's focus() gets past the shield: the check before the key's up refuses.
+  it("type into a field that passes its focus to a D frame's window on a key is denied, and no key reaches D", async (t) => {
+    const tab = await env.open('/attack-gate-keys.html?steal=window', { t });
+    await waitFor(() => tab.eval('window.dLoaded === true'), { what: "D's frame loaded" });
     const r = await env.s.call('type', { selector: '#here', text: 'abc', keyEvents: true, submit: true });
     assert.equal(await tab.frameEval('attack-gate-bank', 'window.trustedKeys'), 0, `a trusted key reached D: ${allText(r)}`);
     assert.equal(await clicksInD(tab), 0, 'Enter clicked D\'s button');

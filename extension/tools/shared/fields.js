@@ -6,6 +6,7 @@ import { assertFocusAllowed } from '../stack/frame_guard.js';
 import { insertText, parseChord, pressChord, typeKeys } from './input.js';
 import { assertReached, locate, onTarget, runAgent, targetOf } from './targets.js';
 import { clickAt, show } from './act.js';
+import { shieldFocus } from './focus_shield.js';
 
 // Focuses a text field (script focus, else a real click) with its text selected
 // (clear) or the caret at the end. Returns the focus op's answer.
@@ -24,19 +25,26 @@ export async function focusField(tabId, target, clear, signal) {
 
 // Types text into the field focusField focused (or clears it), and makes sure
 // the typing reached it: text that went to another element (the page moved
-// the focus) is an error (assertReached).
+// the focus) is an error (assertReached). submit: then Enter (type's submit).
 // Keys go to the frame holding the focus, which the page may hand to a frame
-// of another site: that frame's site is decided first (frame_guard.js).
+// of another site: that frame's site is decided before every key
+// (frame_guard.js), and while they go to a field of the top document no frame
+// can take the focus (focus_shield.js).
 export const focusCheck = (tabId) => () => assertFocusAllowed(tabId);
 
-export async function typeInto(tabId, f, text, clear, signal, keyEvents = false) {
-  let r = {};
+export async function typeInto(tabId, f, text, { clear = false, signal, keyEvents = false, submit = false } = {}) {
   const keyCheck = focusCheck(tabId);
-  if (text.length) r = await (keyEvents ? typeKeys(tabId, text, { signal, keyCheck }) : insertText(tabId, text, { signal, keyCheck }));
-  else if (clear && !f.empty) r = await pressChord(tabId, await parseChord('Backspace'), { signal, keyCheck });
-  else return r;
-  if (!r.dialog) await assertReached(tabId, f, ['keydown', 'beforeinput', 'input'], 'typing', signal);
-  return r;
+  const unshield = await shieldFocus(tabId, f.frameId);
+  try {
+    let r = {};
+    if (text.length) r = await (keyEvents ? typeKeys(tabId, text, { signal, keyCheck }) : insertText(tabId, text, { signal, keyCheck }));
+    else if (clear && !f.empty) r = await pressChord(tabId, await parseChord('Backspace'), { signal, keyCheck });
+    if (r.dialog) return r;
+    if (text.length || (clear && !f.empty)) await assertReached(tabId, f, ['keydown', 'beforeinput', 'input'], 'typing', signal);
+    return submit ? await pressChord(tabId, await parseChord('Enter'), { signal, keyCheck }) : r;
+  } finally {
+    unshield();
+  }
 }
 
 const TRUE_WORDS = new Set(['true', 'on', 'yes', 'checked', '1', 'y']);
@@ -60,7 +68,7 @@ export async function fillOne(tabId, field, signal) {
       if (typeof value !== 'string') throw new ToolError(`${desc} is a text field: give a string value`);
       const f = await focusField(tabId, target, true, signal);
       if (f.dialog) return { text: `${desc}: dialog`, dialog: f.dialog };
-      const r = await typeInto(tabId, f, value, true, signal);
+      const r = await typeInto(tabId, f, value, { clear: true, signal });
       const secret = !!(info.state?.secret || info.state?.type === 'password' || f.secret);
       return { text: `${desc} = ${show(secret ? '•••' : value)}`, dialog: r.dialog, secret: secret && value ? value : undefined };
     }

@@ -25,6 +25,7 @@ import { cdp, childTargets } from '../../worker/cdp.js';
 import { assertUrlAllowed } from '../stack/frame_guard.js';
 import { checkpoint, ToolError } from '../stack/errors.js';
 import { runAgent } from './targets.js';
+import { userSheet } from './user_sheet.js';
 
 const MAX_DEPTH = 8;
 
@@ -223,18 +224,11 @@ export async function armPressCheck(tabId, loc, { signal } = {}) {
 // frame of that document takes the pointer at all: a
 // user stylesheet (which no page style overrides, !important included) makes
 // every frame owner pass the pointer through. Returns the undo (idempotent).
-const SHIELD = { css: 'iframe, frame, object, embed, fencedframe { pointer-events: none !important; }', origin: 'USER' };
+const POINTER_SHIELD = 'iframe, frame, object, embed, fencedframe { pointer-events: none !important; }';
 
 export async function shieldFrames(tabId, pressCheck) {
   if (!pressCheck.inTopDocument || !childTargets(tabId).some((c) => c.targetInfo?.type === 'iframe')) return () => {};
-  const target = { tabId, frameIds: [0] };
-  await chrome.scripting.insertCSS({ target, ...SHIELD });
-  let undone = false;
-  return () => {
-    if (undone) return;
-    undone = true;
-    chrome.scripting.removeCSS({ target, ...SHIELD }).catch(() => {}); // the page may be gone
-  };
+  return userSheet(tabId, POINTER_SHIELD);
 }
 
 // For a mouse wheel (scroll): no target node, and the wheel goes on to
