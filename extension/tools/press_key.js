@@ -7,6 +7,7 @@ import { ACTS_UNPINNED, pageTool } from './stack/page_tool.js';
 import { textResult } from './stack/results.js';
 import { account, assertNoDialog, navResult } from './shared/act.js';
 import { withEffects } from './shared/effects.js';
+import { assertFocusAllowed } from './stack/frame_guard.js';
 import { focusCheck } from './shared/fields.js';
 import { shieldFocus } from './shared/focus_shield.js';
 import { parseChord, pressChord } from './shared/input.js';
@@ -18,9 +19,12 @@ async function pressKeyTool(tabId, { key }, { signal, recheckSite }) {
   if (chord.error) throw new ToolError(chord.error);
   // The focus is checked before the first key goes down and again before the
   // chord's key: the page may move it into a frame of another site on a key.
-  // While the focus is in the top document itself, no frame can take it (focus_shield.js).
+  // Where the focus is decides first: a frame the policy denies ends the call
+  // here; in the top document itself, no frame can take it while the chord
+  // goes (focus_shield.js); each key is checked again all the same.
   const fx = await withEffects(tabId, async () => {
-    const unshield = await shieldFocus(tabId, 'focused');
+    const { inTop } = await assertFocusAllowed(tabId);
+    const unshield = await shieldFocus(tabId, inTop ? 0 : null);
     try {
       return await pressChord(tabId, chord, { signal, keyCheck: focusCheck(tabId) });
     } finally {

@@ -57,12 +57,8 @@ describe('review: trusted input that reaches a denied frame', { timeout: 600_000
     });
   }
 
-  // Not closed (docs/policy.md "Races the browser does not let us close"): the
-  // focus check and the key are two steps; the page flips the focus every 2 ms.
-  it('focus race: press_key while the page passes the focus to and from a D frame sends no key to D', {
-    todo: 'a check and the key it allows are two steps: a page flipping the focus every 2 ms wins now and then',
-  }, async (t) => {
-    const tab = await env.open(`/attack-review-focus.html?ms=2`, { t });
+  const focusRace = async (t, by) => {
+    const tab = await env.open(`/attack-review-focus.html?ms=2&by=${by}`, { t });
     await waitFor(async () => (await keysInD(tab, 'race')) === 0, { what: "D's frame loaded" });
     const outcomes = [];
     for (let i = 0; i < TRIES * 2; i++) {
@@ -72,7 +68,16 @@ describe('review: trusted input that reaches a denied frame', { timeout: 600_000
       assert.equal(k, 0, `try ${i + 1}: trusted keys reached D (${k}), clicks in D ${await clicksInD(tab, 'race')}; outcomes:\n${outcomes.join('\n')}`);
     }
     t.diagnostic(outcomes.join('\n'));
-  });
+  };
+
+  // Closed by the key shield (focus_shield.js): no frame element takes the focus while the key goes.
+  it('focus race: press_key while the page passes the focus to and from a D frame element sends no key to D', (t) => focusRace(t, 'element'));
+
+  // Not closed (docs/policy.md "Races the browser does not let us close"): the
+  // frame's window's focus() gets past the shield; the check and the key are two steps.
+  it("focus race: press_key while the page passes the focus to and from a D frame's window sends no key to D", {
+    todo: "a check and the key it allows are two steps, and inert does not stop the frame's window.focus()",
+  }, (t) => focusRace(t, 'window'));
 
   it('regression: a button that renders its label again on hover is clicked', async (t) => {
     const tab = await env.open('/attack-review-hoverswap.html', { t });

@@ -16,23 +16,10 @@ import { userSheet } from './user_sheet.js';
 
 const INERT = 'iframe, frame, object, embed, fencedframe { interactivity: inert !important; }';
 
-// frameId: the frame of the field the keys are for, or 'focused' (press_key:
-// wherever the focus is — shielded only when that is the top document itself,
-// since making a focused frame inert would take its focus away).
+// frameId: the frame of the field the keys are for (press_key: 0 when the
+// focus check found the focus in the top document itself — making a focused
+// frame inert would take its focus away).
 export async function shieldFocus(tabId, frameId) {
-  if (frameId === 'focused') frameId = await topHoldsFocus(tabId) ? 0 : null;
   if (frameId !== 0) return () => {};
   return userSheet(tabId, INERT);
-}
-
-async function topHoldsFocus(tabId) {
-  try {
-    const [r] = await chrome.scripting.executeScript({
-      target: { tabId, frameIds: [0] }, world: 'ISOLATED',
-      func: () => !['iframe', 'frame', 'object', 'embed', 'fencedframe'].includes(document.activeElement?.localName),
-    });
-    return r?.result === true;
-  } catch {
-    return false; // the focus check that follows fails closed
-  }
 }

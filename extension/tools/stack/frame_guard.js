@@ -94,4 +94,6 @@ export async function assertFocusAllowed(tabId) {
   const holding = results.filter((r) => r.result?.has && !r.result.passes);
   const frames = holding.length ? holding : results.some((r) => r.result?.passes) ? results : [];
   for (const r of frames) await assertFrameAllowed(tabId, r.frameId);
+  // Where the top document's own focus is: in it, or passed on to a frame.
+  return { inTop: results.some((r) => r.frameId === 0 && r.result && !r.result.passes) };
 }
