@@ -7,6 +7,11 @@
 // has), the tab loads doors-forest.html, its text is read, the targets are
 // listed, Page.navigate goes back to the hallway. Prints, per browser, the
 // iterations done and how the browser ended (signal 4 is the CHECK's SIGILL).
+// The loop alone loses no browser; a page that lists its tools
+// (DOORS_GETTOOLS below) makes Chromium 156 kill its browser process
+// (SIGILL, a CHECK) whenever a getTools() comes from a document after its
+// pagehide, on its way into the back/forward cache (issue 30,
+// docs/behaviour.md). A lost browser's profile (and its log) is kept.
 // DOORS_DEBUGGER=1 keeps a second CDP session attached to the page through
 // the browser endpoint (Target.attachToTarget, flatten) with Network and
 // Page enabled on it, as chrome.debugger does for an extension.
@@ -25,18 +30,30 @@ const ITERATIONS = Number(process.env.DOORS_ITERATIONS || 60);
 const RUNS = Number(process.env.DOORS_RUNS || 1);
 const DEBUGGER = process.env.DOORS_DEBUGGER === '1';
 const STEP_MS = 60_000;
-// DOORS_GETTOOLS=1: every document lists its tools the way a WebMCP client in
+// DOORS_GETTOOLS=1 (or =hidden, below): every document lists its tools the way a WebMCP client in
 // the page would (tabbridge's own_tools_main.js did): document.modelContext.getTools()
 // at DOMContentLoaded, at load, and 150 ms after each toolchange event.
-const GETTOOLS = process.env.DOORS_GETTOOLS === '1';
+// DOORS_GETTOOLS=hidden: also on pagehide and in the 300 ms after it, from
+// the document on its way out (what tabbridge's lister could do before issue
+// 30's fix: a debounced relist firing after pagehide); =guarded: as 1, but
+// nothing between pagehide and pageshow (the fix, own_tools_main.js).
+const GETTOOLS = process.env.DOORS_GETTOOLS ?? '';
 const LISTER = `(() => {
   const mc = document.modelContext;
   if (!mc) return;
-  const list = () => { mc.getTools().catch(() => {}); };
+  let hidden = false;
+  if (${JSON.stringify(GETTOOLS)} === 'guarded') {
+    addEventListener('pagehide', () => { hidden = true; });
+    addEventListener('pageshow', () => { hidden = false; });
+  }
+  const list = () => { if (!hidden) mc.getTools().catch(() => {}); };
   let t = null;
   mc.addEventListener('toolchange', () => { clearTimeout(t); t = setTimeout(list, 150); });
   document.addEventListener('DOMContentLoaded', list);
   addEventListener('load', list);
+  if (${JSON.stringify(GETTOOLS)} === 'hidden') {
+    addEventListener('pagehide', () => { list(); for (const ms of [0, 20, 50, 100, 150, 300]) setTimeout(list, ms); });
+  }
 })()`;
 
 // The page's own call, not awaited: the submit replaces the document that runs it.
@@ -65,7 +82,7 @@ async function oneBrowser(web, k, run) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tb-doors-cdp-'));
   const hallway = web.url('/doors-hallway.html');
   const child = spawn(BROWSER_PATH, [...BASE_BROWSER_ARGS, '--enable-features=WebMCP', '--remote-debugging-port=0',
-    `--user-data-dir=${profile}`, '--enable-logging=stderr', '--v=0', hallway], { stdio: ['ignore', 'ignore', fs.openSync(path.join(profile, 'browser.log'), 'a')] });
+    `--user-data-dir=${profile}`, '--enable-logging=stderr', '--v=0', 'about:blank'], { stdio: ['ignore', 'ignore', fs.openSync(path.join(profile, 'browser.log'), 'a')] });
   let exit = null;
   child.on('exit', (code, signal) => { exit = { code, signal }; });
   const out = { browser: k, run, done: 0, api: null, exit: null, error: null, log: path.join(profile, 'browser.log') };
@@ -76,9 +93,10 @@ async function oneBrowser(web, k, run) {
     const page = await waitFor(async () => (await devToolsTargets(port)).find((t) => t.type === 'page'), { what: 'a page target' });
     cdp = await CdpConnection.open(targetWsUrl(port, page), { timeoutMs: STEP_MS });
     if (GETTOOLS) {
+      await cdp.send('Page.enable');
       await cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: LISTER });
-      await cdp.send('Page.navigate', { url: hallway });
     }
+    await cdp.send('Page.navigate', { url: hallway });
     if (DEBUGGER) {
       const version = await (await fetch(`http://127.0.0.1:${port}/json/version`)).json();
       watcher = await CdpConnection.open(version.webSocketDebuggerUrl, { timeoutMs: STEP_MS });
@@ -111,6 +129,7 @@ async function oneBrowser(web, k, run) {
     } else {
       out.exit = exit.signal ?? `status ${exit.code}`;
     }
+    if (!out.exit) fs.rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   }
   return out;
 }
@@ -127,5 +146,5 @@ for (let run = 1; run <= RUNS; run++) {
       `${r.exit ? `LOST (${r.exit}), log ${r.log}` : 'alive'}${r.error ? `; ${r.error}` : ''}`);
   }
 }
-console.log(`browsers lost: ${lost} of ${total} (${BROWSERS} at once, ${ITERATIONS} iterations, debugger ${DEBUGGER ? 'attached' : 'not attached'}, getTools ${GETTOOLS ? 'on every load' : 'only before the call'})`);
+console.log(`browsers lost: ${lost} of ${total} (${BROWSERS} at once, ${ITERATIONS} iterations, debugger ${DEBUGGER ? 'attached' : 'not attached'}, getTools ${{ hidden: 'on every load and pagehide', guarded: 'on every load, none after pagehide', 1: 'on every load' }[GETTOOLS] ?? 'only before the call'})`);
 await web.close();
