@@ -335,8 +335,22 @@
     } catch { /* never break the page */ }
   }
 
+  // A page between pagehide and pageshow (on its way into the back/forward
+  // cache, or unloading) asks the browser nothing: Chromium 156 kills its
+  // whole browser process (a CHECK, SIGILL) when document.modelContext.getTools()
+  // comes from a document entering the cache while the next one commits
+  // (issue 30; docs/behaviour.md). A page shown again lists afresh.
+  let hidden = false;
+  listen.call(window, 'pagehide', () => { hidden = true; });
+  listen.call(window, 'pageshow', () => {
+    if (!hidden) return;
+    hidden = false;
+    registry.changed();
+  });
+
   // Resolves whether it sent a list (one that differs from the last).
   async function relist() {
+    if (hidden) return false;
     if (listing) { again = true; return false; }
     let sent = false;
     listing = true;
@@ -368,7 +382,7 @@
           send(detail);
           sent = true;
         }
-      } while (again);
+      } while (again && !hidden);
     } catch { /* never break the page */ } finally {
       listing = false;
     }
