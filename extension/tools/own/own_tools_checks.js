@@ -59,8 +59,12 @@ export function cleanTools(raw) {
 // What execute() returned → a CallToolResult: a CallToolResult as is (text and
 // image blocks), a string as a text block, anything else as JSON text. Native
 // WebMCP already hands a string: the JSON text of an object, a string as is.
+// Whether the page's answer ({kind, value}, own_tools.js runInPage) is none at all.
+export const returnedNothing = (r) =>
+  r.kind === 'undefined' || (r.kind === 'string' && r.value === 'undefined') || (r.kind === 'json' && r.value === 'null');
+
 export function normalise(name, r) {
-  if (r.kind === 'undefined' || (r.kind === 'string' && r.value === 'undefined') || (r.kind === 'json' && r.value === 'null')) {
+  if (returnedNothing(r)) {
     return { content: [{ type: 'text', text: `the page's tool ${name} returned nothing` }] };
   }
   let value = r.value;
