@@ -87,6 +87,7 @@ const toWatches = (fn) => (d) => {
   for (const w of watches) {
     if (w.tabId !== d.tabId) continue;
     fn(w, d);
+    w.events++;
     w.wake?.();
   }
 };
@@ -97,7 +98,7 @@ chrome.webNavigation.onCompleted.addListener(toWatches(() => {}));
 chrome.webNavigation.onErrorOccurred.addListener(toWatches((w, d) => { w.failed = d.error; }));
 
 export function watchResultPage(tabId, fromDocumentId) {
-  const st = { tabId, started: false, failed: null, wake: null };
+  const st = { tabId, started: false, failed: null, events: 0, wake: null };
   watches.add(st);
   const urlNow = async () => (await chrome.tabs.get(tabId).catch(() => null))?.url ?? '';
   const look = () => chrome.scripting.executeScript({
@@ -110,12 +111,16 @@ export function watchResultPage(tabId, fromDocumentId) {
 
   async function read({ until, signal, startWithinMs = Infinity }) {
     const startBy = Date.now() + startWithinMs;
-    const onAbort = () => st.wake?.();
+    const onAbort = () => {
+      st.events++;
+      st.wake?.();
+    };
     signal?.addEventListener('abort', onAbort);
     let parsedAt = null;
     try {
       for (;;) {
         if (signal?.aborted) return signal.reason?.name === 'TimeoutError' ? { url: await urlNow(), timedOut: true } : { cancelled: true };
+        const seen = st.events;
         const page = await look();
         if (page) st.started = true;
         if (page && page.ready !== 'loading') {
@@ -127,6 +132,7 @@ export function watchResultPage(tabId, fromDocumentId) {
         if (st.failed && !page) return { url: await urlNow(), failed: st.failed };
         if (!st.started && Date.now() >= startBy) return { noNavigation: true };
         if (Date.now() >= until) return { url: await urlNow(), timedOut: true };
+        if (st.events !== seen) continue; // something happened while we looked
         const waitMs = Math.min(LOOK_EVERY_MS, until - Date.now(), st.started ? Infinity : startBy - Date.now(),
           parsedAt ? parsedAt + LOAD_GRACE_MS - Date.now() : Infinity);
         await new Promise((resolve) => {
