@@ -17,7 +17,7 @@ import { onTabReplaced, ownToolLists, reportedAt, waitingReports } from '../../w
 import { RESEND, heardOwnTools } from '../../worker/own_tools_heard.js';
 import { navGraceWithin, watchTopFrame, withNavigatedTo } from '../shared/navigated_to.js';
 import { errorResult } from '../stack/results.js';
-import { callRoute, cleanTools, isFormSource, normalise, returnedNothing } from './own_tools_checks.js';
+import { argumentsOf, callRoute, cleanTools, isFormSource, normalise, returnedNothing } from './own_tools_checks.js';
 import { NAV_START_MS, isDeclarativeForm, resultPageBlocks, watchResultPage } from './result_page.js';
 
 // The page's world lists WebMCP tools; ours finds the forms and result lists and relays them all.
@@ -197,7 +197,7 @@ async function injectIntoOpenTabs() {
   }));
 }
 
-// --- owntool.call {tabId, documentId, name, source, arguments} ---------------------
+// --- owntool.call {tabId, documentId, name, source, arguments, argumentsText?} -----
 
 // data.url: where the tab is now, for the host's policy (docs/protocol.md);
 // data.notRun: the call never reached the page, so the host may send it to
@@ -210,7 +210,7 @@ const documentChanged = (url, { notRun = false } = {}) => new RpcError(ErrorCode
 // tabId checked, and the tab found (ctx.tab), by page_tool.js.
 async function callOwnTool(tabId, params, ctx) {
   const { documentId, name, source } = params;
-  const args = params.arguments ?? {};
+  const args = argumentsOf(params);
   if (typeof documentId !== 'string' || !documentId) throw new RpcError(ErrorCode.INVALID_ARGUMENT, 'documentId must be a string');
   if (typeof name !== 'string' || !name) throw new RpcError(ErrorCode.INVALID_ARGUMENT, 'name must be a string');
   if (args === null || typeof args !== 'object' || Array.isArray(args)) {
@@ -326,7 +326,8 @@ async function runWebmcpToolIn(tabId, documentId, name, args, { signal, deadline
     target: { tabId, documentIds: [documentId] },
     world: 'MAIN',
     func: runInPage,
-    args: [name, args, OwnToolLimits.MAX_ERROR_CHARS + 1],
+    // As JSON text: it keeps the model's order of the keys (executeScript sorts an object's).
+    args: [name, JSON.stringify(args), OwnToolLimits.MAX_ERROR_CHARS + 1],
   }).then((results) => results?.[0]?.result);
   let r;
   try {

@@ -25,6 +25,19 @@ export function callRoute(list, documentId, name, source) {
   return list.tools.find((t) => t.name === name)?.source ?? source;
 }
 
+// owntool.call's arguments in the model's order: the host sends them as JSON
+// text too (argumentsText), since its JSON objects sort their keys; the
+// object it also sends is what an older host sent alone.
+export function argumentsOf(params) {
+  if (typeof params?.argumentsText === 'string') {
+    try {
+      const args = JSON.parse(params.argumentsText);
+      if (args && typeof args === 'object' && !Array.isArray(args)) return args;
+    } catch { /* the object, then */ }
+  }
+  return params?.arguments ?? {};
+}
+
 // The page said it; check it again here (the page may have forged the event).
 export function cleanTools(raw) {
   if (!Array.isArray(raw)) return [];
