@@ -268,16 +268,16 @@ function whileDocumentLives(tabId, documentId) {
   return { promise, stop };
 }
 
-// Runs until the call's deadline (ctx.deadline, from the host's deadlineMs;
-// signal aborts then with a TimeoutError) or its cancellation. A tool that
-// set off a navigation says where to in the answer's _meta (navigated_to.js);
-// one whose document went while it ran answers DOCUMENT_CHANGED.
 // Marks an answer of a tool that returned nothing (runWebmcpToolIn).
 const NOTHING = Symbol('returned nothing');
 
-// A declarative form whose submit navigates (the browser's executeTool
-// resolves null as it starts, or the document goes first) answers what its
-// result page says (result_page.js).
+// Runs until the call's deadline (ctx.deadline, from the host's deadlineMs;
+// signal aborts then with a TimeoutError) or its cancellation. A tool that
+// set off a navigation says where to in the answer's _meta (navigated_to.js);
+// one whose document went while it ran answers DOCUMENT_CHANGED — but a
+// declarative form whose submit navigates (the browser's executeTool
+// resolves null as the navigation starts, or the document goes first)
+// answers what its result page says (result_page.js).
 async function runWebmcpTool(tabId, documentId, name, args, ctx = {}) {
   const startedAt = Date.now();
   const nav = watchTopFrame(tabId);
