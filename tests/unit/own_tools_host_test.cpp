@@ -1,6 +1,7 @@
 // The page's own tools through a real Host: owntools.changed events from the
 // (played) extension become tools of the sessions focused on the tab, with one
 // list_changed per real change, and calls go back as owntool.call.
+#include "common/argument_order.h"
 #include "tests/unit/host_fixture.h"
 
 namespace tb {
