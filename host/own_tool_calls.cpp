@@ -368,14 +368,18 @@ void Host::RunOwnTool(Session& session, const std::string& request_key, const ow
   const std::int64_t tab_id = *session.focused_tab();
   const own_tools::OwnToolSet& set = *own_tools_.Find(tab_id);  // OfferedTo found it
   const std::int64_t session_id = session.id();
+  Json params = {{"tabId", tab_id},
+                 {"documentId", set.document_id},
+                 {"name", offered.tool->name},
+                 {"source", offered.tool->source},
+                 {"arguments", args},
+                 {ext_method::kPolicyUrlParam, FocusedUrl(session).value_or("")}};
+  // The model's order of the arguments, which Json's objects do not keep.
+  if (auto ordered = own_tools::ArgumentsInOrder(session.ArgumentsText(request_key), args)) {
+    params["argumentsText"] = std::move(*ordered);
+  }
   const auto call = extension_.Call(
-      ext_method::kOwnToolCall,
-      {{"tabId", tab_id},
-       {"documentId", set.document_id},
-       {"name", offered.tool->name},
-       {"source", offered.tool->source},
-       {"arguments", args},
-       {ext_method::kPolicyUrlParam, FocusedUrl(session).value_or("")}},
+      ext_method::kOwnToolCall, std::move(params),
       [this, mcp_name, tab_id, session_id, request_key, args, shown, retry,
        reply](std::expected<Json, rpc::Error> outcome) {
         if (auto instead = RecheckAfter(session_id, mcp_name, policy::Cap::kAct, outcome))

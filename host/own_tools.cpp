@@ -186,4 +186,19 @@ std::vector<Offered> Offer(const OwnToolSet& set, std::size_t page_index, const 
   return offered;
 }
 
+std::optional<std::string> ArgumentsInOrder(const std::string& text, const Json& args) {
+  if (text.empty() || !args.is_object()) return std::nullopt;
+  const auto given = nlohmann::ordered_json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!given.is_object()) return std::nullopt;
+  // The same values (Json compares them whatever the order): the text may not
+  // say other arguments than the ones checked.
+  for (const nlohmann::ordered_json* candidate :
+       {&given, given.contains("arguments") ? &given["arguments"] : nullptr}) {
+    if (candidate != nullptr && candidate->is_object() && Json(*candidate) == args) {
+      return candidate->dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace tb::own_tools

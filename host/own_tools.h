@@ -65,6 +65,13 @@ struct Offered {
 std::vector<Offered> Offer(const OwnToolSet& set, std::size_t page_index, const std::set<std::string>& reserved,
                            bool list);
 
+// The page-bound arguments `args` as JSON text in the model's order: `text` is
+// the call's arguments in the client's order (Session::ArgumentsText) — for a
+// page's tool itself, or call_webmcp_tool's, whose `arguments` member holds
+// them. nullopt when `text` does not hold these very arguments (an old shim, a
+// client of its own): the extension then has only `args`, in Json's order.
+std::optional<std::string> ArgumentsInOrder(const std::string& text, const Json& args);
+
 // The text a model sees for a page-written description, with where it is from.
 std::string Describe(const OwnTool& tool, const std::string& site_display, std::size_t page_index);
 

@@ -7,6 +7,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "common/argument_order.h"
 #include "common/json_field.h"
 #include "common/page_text.h"
 #include "common/protocol.h"
@@ -139,6 +140,11 @@ void Session::SetCanceller(const std::string& key, std::function<void()> cancel)
   if (auto it = in_flight_.find(key); it != in_flight_.end()) it->second.cancel = std::move(cancel);
 }
 
+std::string Session::ArgumentsText(const std::string& key) const {
+  const auto it = in_flight_.find(key);
+  return it != in_flight_.end() ? it->second.arguments_text : std::string();
+}
+
 void Session::OnMessage(std::string text) {
   auto parsed = rpc::Parse(text);
   if (!parsed && parsed.error().response) {
@@ -227,6 +233,7 @@ void Session::OnToolsCall(const Json& id, const Json& params) {
   const Json* given = field::Find(params, "arguments");
   Json args = given == nullptr || given->is_null() ? Json::object() : *given;
   const std::string key = rpc::Dump(id);
+  std::string arguments_text = field::String(field::Object(params, "_meta"), kArgumentsTextMeta).value_or("");
   if (in_flight_.contains(key)) {
     Send(rpc::MakeError(id, rpc_error::kInvalidRequest, "request id " + key + " is already in use"));
     return;
@@ -246,7 +253,7 @@ void Session::OnToolsCall(const Json& id, const Json& params) {
   const Json* tool = tools::Find(name);
   if (tool == nullptr) {
     // Not one of ours: perhaps one of the focused page's own tools.
-    in_flight_.emplace(key, InFlight{});
+    in_flight_.emplace(key, InFlight{.cancel = {}, .arguments_text = std::move(arguments_text)});
     if (!host_.CallOwnTool(*this, key, name, args, reply)) {
       in_flight_.erase(key);
       Send(rpc::MakeError(id, rpc_error::kInvalidParams, "Unknown tool: " + name));
@@ -283,7 +290,8 @@ void Session::OnToolsCall(const Json& id, const Json& params) {
     if (resolved.size() == files->size()) args["paths"] = std::move(resolved);
     args["files"] = std::move(*files);  // the extension's; the schema the model sees has paths only
   }
-  in_flight_.emplace(key, InFlight{});
+  in_flight_.emplace(
+      key, InFlight{.cancel = {}, .arguments_text = name == tools::kCallWebMcpTool ? std::move(arguments_text) : ""});
   NoteToolCall(name);
   // MCP: a progress token is a string or an integer; anything else is ignored.
   Json progress_token = field::Any(field::Object(params, "_meta"), "progressToken");

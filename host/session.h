@@ -88,6 +88,9 @@ class Session {
 
   // Registers a cancellable operation for the in-flight request `key`.
   void SetCanceller(const std::string& key, std::function<void()> cancel);
+  // The arguments of the call `key` as JSON text in the client's order, as the
+  // shim sent them (unchecked: own_tools::ArgumentsInOrder checks); "" when none.
+  std::string ArgumentsText(const std::string& key) const;
 
   void Notify(std::string_view method, Json params);
   void Close();
@@ -131,6 +134,7 @@ class Session {
   // In-flight requests by dumped id: answered at most once, cancellable.
   struct InFlight {
     std::function<void()> cancel;
+    std::string arguments_text;  // the call's arguments in the client's order (kArgumentsTextMeta), or ""
   };
   std::unordered_map<std::string, InFlight> in_flight_;
 };

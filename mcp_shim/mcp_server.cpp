@@ -6,6 +6,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "common/argument_order.h"
 #include "common/json_field.h"
 #include "common/protocol.h"
 #include "common/tool_catalog.h"
@@ -181,6 +182,23 @@ void McpServer::ReplyRaw(const std::string& key, const rpc::ResultPrefix& answer
   Reply(key, rpc::MakeResult(id, Json::parse(rpc::WithId(answer, id))["result"]));
 }
 
+// A call of a page's own tool (or call_webmcp_tool) carries its arguments in
+// the client's order too, as JSON text in _meta (kArgumentsTextMeta): Json
+// sorts keys, and a page may read its arguments in order. Only the shim
+// writes that key.
+static void KeepArgumentOrder(std::string_view text, rpc::Message& msg) {
+  if (msg.method != mcp::kToolsCall || !msg.params.is_object()) return;
+  const auto meta = msg.params.find("_meta");
+  if (meta != msg.params.end() && meta->is_object()) meta->erase(std::string(kArgumentsTextMeta));
+  const std::string name = field::String(msg.params, "name").value_or("");
+  if (tools::Find(name) != nullptr && name != tools::kCallWebMcpTool) return;  // ours do not need it
+  auto ordered = rpc::ArgumentsInOrder(text);
+  if (!ordered) return;
+  if (meta == msg.params.end()) msg.params["_meta"] = Json::object();
+  if (!msg.params["_meta"].is_object()) return;
+  msg.params["_meta"][std::string(kArgumentsTextMeta)] = std::move(*ordered);
+}
+
 void McpServer::OnMessage(std::string text) {
   auto parsed = rpc::Parse(text);
   if (!parsed && parsed.error().response) {
@@ -189,6 +207,7 @@ void McpServer::OnMessage(std::string text) {
   if (!parsed) return Send(rpc::MakeError(parsed.error().id, parsed.error().error));
   switch (parsed->kind) {
     case rpc::Kind::kRequest:
+      KeepArgumentOrder(text, *parsed);
       return OnRequest(*parsed);
     case rpc::Kind::kNotification:
       return OnNotification(*parsed);

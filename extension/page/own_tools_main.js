@@ -250,16 +250,33 @@
     return false;
   }
 
+  // The page's current tools, by name, for an answer that names a tool gone.
+  const namesOf = (tools) => {
+    const names = isArray(tools) ? tools.map((t) => label(t?.name)) : [];
+    return names.length ? `${names.slice(0, 20).join(', ')}${names.length > 20 ? `, … (${names.length} in all)` : ''}` : 'none';
+  };
+
+  // args: the model's arguments, as JSON text (which keeps their order) or an object.
   async function webmcpCall(name, args) {
     const rt = runtime();
-    const input = args && typeof args === 'object' && !isArray(args) ? args : {};
+    if (typeof args === 'string') {
+      try { args = parse(args); } catch { args = null; }
+    }
+    let input = args && typeof args === 'object' && !isArray(args) ? args : {};
     lastError.delete(name);
     try {
-      if (rt.testing) return await rt.testing.executeTool(name, stringify(input));
-      if (!rt.context) throw new ErrorCtor('the page has no WebMCP runtime any more');
-      const tools = await rt.context.getTools();
+      if (!rt.testing && !rt.context) throw new ErrorCtor('the page has no WebMCP runtime any more');
+      const tools = rt.testing ? await rt.testing.listTools() : await rt.context.getTools();
       const tool = isArray(tools) ? tools.find((t) => t?.name === name) : undefined;
-      if (!tool) throw new ErrorCtor(`the page has no tool named ${label(name)} any more`);
+      if (!tool) throw new ErrorCtor(`the page has no tool named ${label(name)} any more — its tools now: ${namesOf(tools)}`);
+      // A tool whose input is not an object was listed wrapped (publicTool): it gets the value itself.
+      const wrapped = wrapsInput(schemaOf(tool.inputSchema));
+      if (wrapped) input = input[INPUT];
+      if (rt.testing) return await rt.testing.executeTool(name, stringify(input));
+      if (wrapped && (input === null || typeof input !== 'object') && rt.api === 'native') {
+        throw new ErrorCtor(`the browser's WebMCP passes a tool only an object or an array, and this tool's input schema ` +
+          `asks for ${stringify(schemaOf(tool.inputSchema).type)}: the browser cannot run it`);
+      }
       try {
         if (awaitsUserSubmit(name)) {
           const running = rt.context.executeTool(tool, input);
@@ -300,6 +317,20 @@
     }
   }
 
+  // A tool's input that is not an object ({type: "string"}, an array, …) is
+  // listed as an object of one property, INPUT, and unwrapped on the call
+  // (MCP tools take objects; docs/page_tools.md "Arguments").
+  const INPUT = 'input';
+  function wrapsInput(s) {
+    return !!s && typeof s === 'object' && !isArray(s) && s.type !== undefined && s.type !== 'object';
+  }
+  const wrapInput = (s) => ({
+    type: 'object',
+    description: `the tool's whole input is "${INPUT}"`,
+    properties: { [INPUT]: s },
+    required: [INPUT],
+  });
+
   // The public part of a descriptor, within the limits; null when unusable.
   function publicTool(d) {
     if (!d || typeof d !== 'object' || typeof d.name !== 'string') return null;
@@ -312,7 +343,7 @@
       inputSchema: { type: 'object', properties: {} },
       readOnly: typeof d.readOnly === 'boolean' ? d.readOnly : null,
     };
-    const s = d.inputSchema;
+    const s = wrapsInput(d.inputSchema) ? wrapInput(d.inputSchema) : d.inputSchema;
     if (s !== undefined) {
       let text = null;
       try {

@@ -263,4 +263,47 @@ describe("the page's own tools: forms", { timeout: 300_000 }, () => {
       assert.equal(await tab.eval('location.pathname'), '/declarative-form.html');
     });
   });
+
+  // The french-bistro demo's ?crossdocument booking, on our own page pair
+  // (fixtures/bistro.html → bistro-result.html): the browser's own WebMCP
+  // runs the form, whose submit loads the confirmation page.
+  describe('a declarative form whose submit loads a result page (native WebMCP)', () => {
+    const BOOKING = { name: 'Ada Lovelace', date: '2026-12-24', time: '19:30', guests: '4', seating: 'Terrace' };
+    const openBistro = async (t, query = '') => {
+      const tab = await env.open(`/bistro.html${query}`, { t });
+      const name = webmcpName(port, await pageIndex(s, tab.tabId), 'reserve_table');
+      await waitOwnNames(s, [name], 'reserve_table in tools/list');
+      return { tab, name };
+    };
+    const CONFIRMED = 'Hello Ada Lovelace, we look forward to welcoming you on 2026-12-24 at 19:30: party of 4, Terrace.';
+
+    for (const [label, query] of [['the browser submits it', ''], ['its submit handler sends it by script, as the demo does', '?scripted']]) {
+      it(`${label}: the call answers the result page's JSON-LD, as the page's words`, async (t) => {
+        const { tab, name } = await openBistro(t, query);
+        const r = await s.pageOk(name, BOOKING);
+        const text = allText(r);
+        assert.match(text, /the form was submitted and the tab went to http:\/\/127\.0\.0\.1:\d+\/bistro-result\.html;/, text);
+        assert.ok(!text.includes('?name='), `the answer names the page without the form's query: ${text}`);
+        const ld = JSON.parse(r.content[1].text);
+        assert.equal(ld['@type'], 'FoodEstablishmentReservation', text);
+        assert.equal(ld.text, CONFIRMED, text);
+        assert.equal(ld.partySize, 4, text);
+        assert.match(r.content.at(-1).text, /untrusted page text/, 'marked as the page\'s words');
+        assert.doesNotMatch(text, /returned nothing/);
+        await tab.waitEval(`location.pathname === '/bistro-result.html'`, 'the tab to show the result page');
+        const { tbv, ...sent } = env.web.queriesOf('/bistro-result.html').at(-1); // tbv: the test's unique URL, passed on
+        assert.ok(tbv);
+        assert.deepEqual(sent, BOOKING);
+      });
+    }
+
+    it('a result page without JSON-LD: the call answers its text', async (t) => {
+      const { name } = await openBistro(t, '?format=text');
+      const r = await s.pageOk(name, BOOKING);
+      const text = allText(r);
+      assert.match(text, /the result page has no JSON-LD — its text:/, text);
+      assert.match(r.content[1].text, /^Reservation received\n/, text);
+      assert.ok(r.content[1].text.includes(CONFIRMED), text);
+    });
+  });
 });

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 
 import { useHarness, waitFor } from './harness.mjs';
 import { allText, startPageBrowser } from './page_helpers.mjs';
-import { callExpectingToolError, listTools, pageIndex, waitOwnNames, webmcpName } from './own_tools_helpers.mjs';
+import { callExpectingToolError, listTools, pageIndex, waitOwn, waitOwnNames, webmcpName } from './own_tools_helpers.mjs';
 
 describe("the page's own tools: patterns of real WebMCP apps", { timeout: 300_000 }, () => {
   const h = useHarness();
@@ -104,6 +104,45 @@ describe("the page's own tools: patterns of real WebMCP apps", { timeout: 300_00
       const r = await s.call(name('list_orders'), {});
       assert.equal(r.isError, true, allText(r));
       assert.ok(!(await listTools(s)).some((x) => x.name === name('list_orders')));
+    });
+  });
+
+  // From the replay of the Chrome team's demos and web-platform-tests' webmcp/ pages.
+  describe('arguments and schemas as pages write them', () => {
+    it("the arguments reach the page's execute in the order the model wrote them, by its name and through call_webmcp_tool", async (t) => {
+      const { tab, name } = await openPatterns(t);
+      await tab.eval(
+        `document.modelContext.registerTool({name: 'echo-keys', description: 'its arguments\\' keys, in order', ` +
+          `inputSchema: {type: 'object', properties: {zeta: {type: 'string'}, alpha: {type: 'string'}, mid: {type: 'object'}}}, ` +
+          `execute: async (args) => Object.keys(args).join(',') + '|' + Object.keys(args.mid ?? {}).join(',')}).then(() => true)`,
+      );
+      await waitOwn(s, (o) => o.some((x) => x.name === name('echo-keys')), 'echo-keys in tools/list');
+      const r = await s.pageOk(name('echo-keys'), { zeta: 'z', alpha: 'a', mid: { y: 1, b: 2 } });
+      assert.match(allText(r), /^zeta,alpha,mid\|y,b\n/, allText(r));
+      const r2 = await s.pageOk('call_webmcp_tool', { name: 'echo-keys', arguments: { mid: {}, zeta: 'z', alpha: 'a' } });
+      assert.match(allText(r2), /^mid,zeta,alpha\|\n/, allText(r2));
+    });
+
+    it('a tool whose input schema is not an object is listed as one property, input, and gets the value itself', async (t) => {
+      const { tab, name } = await openPatterns(t);
+      await tab.eval(
+        `Promise.all([document.modelContext.registerTool({name: 'sum', description: 'adds numbers', ` +
+          `inputSchema: {type: 'array', items: {type: 'number'}}, execute: async (v) => Array.isArray(v) + ' ' + v.reduce((a, b) => a + b, 0)}), ` +
+          `document.modelContext.registerTool({name: 'shout', description: 'shouts a word', inputSchema: {type: 'string'}, ` +
+          `execute: async (v) => String(v).toUpperCase()})]).then(() => true)`,
+      );
+      const own = await waitOwn(s, (o) => o.some((x) => x.name === name('shout')) && o.some((x) => x.name === name('sum')), 'sum and shout');
+      const sum = own.find((x) => x.name === name('sum'));
+      assert.equal(sum.inputSchema.type, 'object', JSON.stringify(sum.inputSchema));
+      assert.deepEqual(sum.inputSchema.properties.input, { type: 'array', items: { type: 'number' } });
+      assert.deepEqual(sum.inputSchema.required, ['input']);
+      assert.match(allText(await s.pageOk(name('sum'), { input: [1, 2, 3] })), /^true 6\n/);
+      assert.deepEqual(own.find((x) => x.name === name('shout')).inputSchema.properties.input, { type: 'string' });
+      // The browser passes a tool only objects: the call says so.
+      const [, text] = await callExpectingToolError(s, name('shout'), { input: 'hi' }, 'a string to the browser');
+      assert.match(text, /the browser's WebMCP passes a tool only an object or an array, and this tool's input schema asks for "string"/);
+      const [, bad] = await callExpectingToolError(s, name('shout'), { input: 5 }, 'not a string');
+      assert.match(bad, /input must be a string/);
     });
   });
 

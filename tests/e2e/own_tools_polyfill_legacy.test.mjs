@@ -135,5 +135,21 @@ describe("the page's own tools without native WebMCP: polyfill, legacy, declarat
       assert.deepEqual(env.web.queriesOf('/book').at(-1), { name: 'Grace', guests: '4', date: '2026-12-31' });
       await tab.waitEval(`location.pathname === '/book'`, 'the tab to show /book');
     });
+
+    // The french-bistro demo's ?crossdocument booking on our page pair (own_tools_forms has it natively).
+    it('a form whose submit loads a result page: the call answers that page\'s JSON-LD', async (t) => {
+      const tab = await env.open('/bistro.html', { t });
+      const name = webmcpName(port, await pageIndex(s, tab.tabId), 'reserve_table');
+      await waitOwnNames(s, [name], 'reserve_table in tools/list');
+      const booking = { name: 'Grace Hopper', date: '2026-12-31', time: '20:00', guests: '2', seating: 'Main Dining' };
+      const r = await s.pageOk(name, booking);
+      const text = allText(r);
+      assert.match(text, /submitted on 127\.0\.0\.1:\d+/, text);
+      const at = r.content.findIndex((b) => /tab went to http:\/\/127\.0\.0\.1:\d+\/bistro-result\.html; the result page answers \(its JSON-LD\):$/.test(b.text));
+      assert.ok(at > 0, text);
+      const ld = JSON.parse(r.content[at + 1].text);
+      assert.equal(ld.text, 'Hello Grace Hopper, we look forward to welcoming you on 2026-12-31 at 20:00: party of 2, Main Dining.', text);
+      assert.match(r.content.at(-1).text, /untrusted page text/);
+    });
   });
 });

@@ -228,7 +228,7 @@ describe("the page's own tools: native WebMCP", { timeout: 420_000 }, () => {
       await waitWebmcpList(s, (sc) => sc.total === 4, 'the todo page tools in list_webmcp_tools');
       const [, text] = await callExpectingToolError(s, 'call_webmcp_tool', { name: 'no-such-tool', arguments: {} }, 'unknown page tool');
       assert.match(text, /no-such-tool/);
-      assert.match(text, /list_webmcp_tools/);
+      assert.match(text, /its tools: .*add_todo.*list_webmcp_tools/, `the page's tools now, and where to see them: ${text}`);
       assert.deepEqual(await todosOf(tab), []);
     });
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 import { BUILD_DIR, devToolsPages, errorText, stepper, useHarness, waitFor } from './harness.mjs';
-import { ownNames } from './own_tools_helpers.mjs';
+import { ownNames, pageIndex, webmcpName } from './own_tools_helpers.mjs';
 import { startPageBrowser } from './page_helpers.mjs';
 
 const run = promisify(execFile);
@@ -136,6 +136,18 @@ describe('policy', { timeout: 300_000 }, () => {
     assert.equal(listed.title, null, 'title withheld');
     assert.match(listed.site, /^localhost:\d+$/);
     assert.match(listed.withheld, /read denied on localhost/);
+  }));
+
+  it('a declarative form whose submit loads a result page on the denied host: the denial, nothing of that page', step(async () => {
+    const tab = await env.open(`/bistro.html?action=${encodeURIComponent(`${deniedOrigin}/bistro-result.html`)}`);
+    const name = webmcpName(env.web.port, await pageIndex(s, tab.tabId), 'reserve_table');
+    await waitFor(async () => (await ownNames(s)).includes(name), { what: 'reserve_table in tools/list' });
+    const [result, text] = await s.pageErr(name, { name: 'Ada', date: '2026-12-24', time: '19:30' });
+    assert.match(text, /: the page went to localhost:\d+ — navigate denied on localhost:\d+: rule 1 .*nothing of that page was read/, text);
+    assert.ok(!JSON.stringify(result).includes('Hello Ada'), `the result page's words are not in the answer: ${JSON.stringify(result)}`);
+    await tab.waitEval(`location.hostname === 'localhost'`, 'the tab to land on localhost');
+    await tab.close();
+    await s.callOk('focus_tab', { tabId: movedTab.tabId }); // the steps below are about that tab
   }));
 
   it('every read on the denied tab is refused with rule 1 (deny wins over rule 3\'s allow)', step(async () => {

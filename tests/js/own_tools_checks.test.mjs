@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { OwnToolLimits } from '../../extension/worker/protocol.js';
-import { callRoute, capText, cleanTools, isFormSource, normalise } from '../../extension/tools/own/own_tools_checks.js';
+import { argumentsOf, callRoute, capText, cleanTools, isFormSource, normalise } from '../../extension/tools/own/own_tools_checks.js';
 import { errorResult } from '../../extension/tools/stack/results.js';
 
 describe('cleanTools', () => {
@@ -159,5 +159,14 @@ describe('callRoute', () => {
     assert.equal(callRoute(list, 'D2', 'book', 'declarative'), 'declarative');
     assert.equal(callRoute(list, 'D1', 'gone', 'declarative'), 'declarative');
     assert.equal(callRoute(undefined, 'D1', 'book', 'form'), 'form');
+  });
+});
+
+describe('argumentsOf', () => {
+  it("takes the host's argumentsText (the model's order) when it is an object, else the arguments", () => {
+    assert.deepEqual(Object.keys(argumentsOf({ arguments: { a: 1, z: 2 }, argumentsText: '{"z":2,"a":1}' })), ['z', 'a']);
+    assert.deepEqual(argumentsOf({ arguments: { a: 1 }, argumentsText: '[1]' }), { a: 1 });
+    assert.deepEqual(argumentsOf({ arguments: { a: 1 }, argumentsText: '{broken' }), { a: 1 });
+    assert.deepEqual(argumentsOf({}), {});
   });
 });

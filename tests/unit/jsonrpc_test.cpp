@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/argument_order.h"
 #include "common/protocol.h"
 
 namespace tb {
@@ -136,6 +137,18 @@ TEST(JsonRpcRelay, WithIdAndMembersPutsThemFirstInTheResult) {
 
   const std::string array = rpc::Dump(rpc::MakeResult(5, Json::array()));
   EXPECT_FALSE(rpc::WithIdAndMembers(*rpc::PeekResult(array), 6, R"("a":1)")) << "not an object: no splice";
+}
+
+// Json sorts keys; the shim reads the client's order of a call's arguments
+// from the text it came as (common/argument_order.h).
+TEST(ArgumentsInOrder, KeepsTheOrderTheSenderWroteNestedToo) {
+  const auto text = rpc::ArgumentsInOrder(
+      R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"zeta":1,"alpha":{"y":true,"b":[{"q":1,"a":2}]}}}})");
+  ASSERT_TRUE(text);
+  EXPECT_EQ(*text, R"({"zeta":1,"alpha":{"y":true,"b":[{"q":1,"a":2}]}})");
+  EXPECT_FALSE(rpc::ArgumentsInOrder(R"({"params":{"name":"t"}})"));
+  EXPECT_FALSE(rpc::ArgumentsInOrder(R"({"params":{"arguments":[1,2]}})"));
+  EXPECT_FALSE(rpc::ArgumentsInOrder("not json"));
 }
 
 }  // namespace

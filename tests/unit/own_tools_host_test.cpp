@@ -1,6 +1,7 @@
 // The page's own tools through a real Host: owntools.changed events from the
 // (played) extension become tools of the sessions focused on the tab, with one
 // list_changed per real change, and calls go back as owntool.call.
+#include "common/argument_order.h"
 #include "tests/unit/host_fixture.h"
 
 namespace tb {
@@ -112,6 +113,41 @@ TEST_F(OwnToolsTest, ACallGoesToTheExtensionWithTheDocumentAndThePagesName) {
   SendExt(rpc::MakeResult(request["id"], {{"content", {{{"type", "text"}, {"text", "added"}}}}}));
   ASSERT_TRUE(AwaitReply(s, 77));
   EXPECT_EQ(s.inbox.back()["result"]["content"][0]["text"], "added");
+}
+
+// The shim sends the arguments as the client wrote them, in order
+// (kArgumentsTextMeta); the host passes that text on when it holds the very
+// arguments checked, never other ones.
+TEST_F(OwnToolsTest, TheArgumentsGoToThePageInTheModelsOrder) {
+  SetUpTabs();
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  Json tool = OwnTool("echo");
+  tool["inputSchema"] = {{"type", "object"},
+                         {"properties", {{"zeta", {{"type", "string"}}}, {"alpha", {{"type", "string"}}}}}};
+  OwnTools(4, {tool});
+  const std::string name = "webmcp_localhost_8000_page0_echo";
+  ASSERT_TRUE(PumpUntil([&] { return HasTool(s, name); }));
+  const Json args = {{"zeta", "z"}, {"alpha", "a"}};
+  const std::string ordered = R"({"zeta":"z","alpha":"a"})";
+  const auto sent = [&](int id, std::string_view tool_name, Json call_args, std::string text) {
+    StartTool(s, id, tool_name, std::move(call_args), {{std::string(kArgumentsTextMeta), std::move(text)}});
+    const Json request = ExtRequest(ext_method::kOwnToolCall);
+    SendExt(rpc::MakeResult(request["id"], {{"content", {{{"type", "text"}, {"text", "ok"}}}}}));
+    EXPECT_TRUE(AwaitReply(s, id));
+    return request["params"];
+  };
+  Json params = sent(81, name, args, ordered);
+  EXPECT_EQ(params["argumentsText"], ordered);
+  EXPECT_EQ(params["arguments"], args);
+  // call_webmcp_tool: the order of its `arguments` member.
+  params = sent(82, "call_webmcp_tool", {{"name", "echo"}, {"arguments", args}},
+                R"({"name":"echo","arguments":{"zeta":"z","alpha":"a"}})");
+  EXPECT_EQ(params["argumentsText"], ordered);
+  // A text of other values than the ones checked is not passed on.
+  params = sent(83, name, args, R"({"zeta":"other","alpha":"a"})");
+  EXPECT_FALSE(params.contains("argumentsText"));
+  EXPECT_EQ(params["arguments"], args);
 }
 
 TEST_F(OwnToolsTest, WrongArgumentsAreAToolErrorThatNeverReachesThePage) {

@@ -26,6 +26,7 @@ import { withEffects } from '../shared/effects.js';
 import { fillOne } from '../shared/fields.js';
 import { locate } from '../shared/targets.js';
 import { MASK, maskSecrets } from '../shared/secrets.js';
+import { resultPageBlocks, watchResultPage } from './result_page.js';
 
 const SCRIPT_TIMEOUT_MS = 5000;
 // Inputs Input.insertText cannot fill (multi-part editors, pickers, sliders):
@@ -483,5 +484,11 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped, d
   else outcome = on;
   const says = watch?.says?.length ? `the page says: ${watch.says.map((x) => JSON.stringify(x)).join(', ')}` : '';
   const also = outcome === on ? alsoSent(sent?.also) : ''; // sent by the browser, not the page's script
-  return answer(textResult(account(filled, how, submitNote, outcome, also, says, fx.effects)));
+  const r = textResult(account(filled, how, submitNote, outcome, also, says, fx.effects));
+  // A declarative form that navigated answers what its result page says (result_page.js).
+  if (d.source === 'declarative' && fx.navigatedTo) {
+    const page = watchResultPage(tabId, documentId);
+    r.content.push(...resultPageBlocks(toolLabel(name), await page.read({ until: Infinity, signal }).finally(page.dispose)));
+  }
+  return answer(r);
 }

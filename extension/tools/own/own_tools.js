@@ -17,7 +17,8 @@ import { onTabReplaced, ownToolLists, reportedAt, waitingReports } from '../../w
 import { RESEND, heardOwnTools } from '../../worker/own_tools_heard.js';
 import { navGraceWithin, watchTopFrame, withNavigatedTo } from '../shared/navigated_to.js';
 import { errorResult } from '../stack/results.js';
-import { callRoute, cleanTools, isFormSource, normalise } from './own_tools_checks.js';
+import { argumentsOf, callRoute, cleanTools, isFormSource, normalise, returnedNothing } from './own_tools_checks.js';
+import { NAV_START_MS, isDeclarativeForm, resultPageBlocks, watchResultPage } from './result_page.js';
 
 // The page's world lists WebMCP tools; ours finds the forms and result lists and relays them all.
 const MAIN_SCRIPTS = ['page/own_tools_main.js'];
@@ -196,7 +197,7 @@ async function injectIntoOpenTabs() {
   }));
 }
 
-// --- owntool.call {tabId, documentId, name, source, arguments} ---------------------
+// --- owntool.call {tabId, documentId, name, source, arguments, argumentsText?} -----
 
 // data.url: where the tab is now, for the host's policy (docs/protocol.md);
 // data.notRun: the call never reached the page, so the host may send it to
@@ -209,7 +210,7 @@ const documentChanged = (url, { notRun = false } = {}) => new RpcError(ErrorCode
 // tabId checked, and the tab found (ctx.tab), by page_tool.js.
 async function callOwnTool(tabId, params, ctx) {
   const { documentId, name, source } = params;
-  const args = params.arguments ?? {};
+  const args = argumentsOf(params);
   if (typeof documentId !== 'string' || !documentId) throw new RpcError(ErrorCode.INVALID_ARGUMENT, 'documentId must be a string');
   if (typeof name !== 'string' || !name) throw new RpcError(ErrorCode.INVALID_ARGUMENT, 'name must be a string');
   if (args === null || typeof args !== 'object' || Array.isArray(args)) {
@@ -267,17 +268,43 @@ function whileDocumentLives(tabId, documentId) {
   return { promise, stop };
 }
 
+// Marks an answer of a tool that returned nothing (runWebmcpToolIn).
+const NOTHING = Symbol('returned nothing');
+
 // Runs until the call's deadline (ctx.deadline, from the host's deadlineMs;
 // signal aborts then with a TimeoutError) or its cancellation. A tool that
 // set off a navigation says where to in the answer's _meta (navigated_to.js);
-// one whose document went while it ran answers DOCUMENT_CHANGED.
+// one whose document went while it ran answers DOCUMENT_CHANGED — but a
+// declarative form whose submit navigates (the browser's executeTool
+// resolves null as the navigation starts, or the document goes first)
+// answers what its result page says (result_page.js).
 async function runWebmcpTool(tabId, documentId, name, args, ctx = {}) {
+  const startedAt = Date.now();
   const nav = watchTopFrame(tabId);
+  const result = watchResultPage(tabId, documentId);
+  const form = isDeclarativeForm(tabId, documentId, name); // asked before the form can go
   try {
-    const r = await runWebmcpToolIn(tabId, documentId, name, args, ctx);
+    let r = null;
+    let left = null; // the document went before the tool answered
+    try {
+      r = await runWebmcpToolIn(tabId, documentId, name, args, ctx);
+    } catch (e) {
+      if (!(e instanceof RpcError) || e.code !== ErrorCode.DOCUMENT_CHANGED || !(await form)) throw e;
+      left = e;
+    }
+    if ((left || r[NOTHING]) && (await form)) {
+      const until = Math.min(ctx.deadline ?? Infinity, startedAt + Deadlines.OWN_TOOL_CALL_MS) - Deadlines.ANSWER_MARGIN_MS;
+      const page = await result.read({ until, signal: ctx.signal, startWithinMs: left ? Infinity : NAV_START_MS });
+      if (page.cancelled) throw new Error('cancelled');
+      if (!page.noNavigation) {
+        return withNavigatedTo({ content: resultPageBlocks(toolLabel(name), page) }, page.url || (await nav.navigatedTo()));
+      }
+    }
+    if (left) throw left;
     return withNavigatedTo(r, await nav.navigatedTo({ graceMs: navGraceWithin(ctx.deadline) }));
   } finally {
     nav.dispose();
+    result.dispose();
   }
 }
 
@@ -299,7 +326,8 @@ async function runWebmcpToolIn(tabId, documentId, name, args, { signal, deadline
     target: { tabId, documentIds: [documentId] },
     world: 'MAIN',
     func: runInPage,
-    args: [name, args, OwnToolLimits.MAX_ERROR_CHARS + 1],
+    // As JSON text: it keeps the model's order of the keys (executeScript sorts an object's).
+    args: [name, JSON.stringify(args), OwnToolLimits.MAX_ERROR_CHARS + 1],
   }).then((results) => results?.[0]?.result);
   let r;
   try {
@@ -325,7 +353,9 @@ async function runWebmcpToolIn(tabId, documentId, name, args, { signal, deadline
   if (r.error !== undefined) {
     return errorResult(`the page's tool ${label} failed: ${cut(String(r.error), OwnToolLimits.MAX_ERROR_CHARS)}`);
   }
-  return normalise(label, r);
+  const answer = normalise(label, r);
+  if (returnedNothing(r)) answer[NOTHING] = true; // never sent: a symbol key
+  return answer;
 }
 
 async function explainScriptingError(tabId, documentId, e) {

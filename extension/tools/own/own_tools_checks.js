@@ -25,6 +25,19 @@ export function callRoute(list, documentId, name, source) {
   return list.tools.find((t) => t.name === name)?.source ?? source;
 }
 
+// owntool.call's arguments in the model's order: the host sends them as JSON
+// text too (argumentsText), since its JSON objects sort their keys; the
+// object it also sends is what an older host sent alone.
+export function argumentsOf(params) {
+  if (typeof params?.argumentsText === 'string') {
+    try {
+      const args = JSON.parse(params.argumentsText);
+      if (args && typeof args === 'object' && !Array.isArray(args)) return args;
+    } catch { /* the object, then */ }
+  }
+  return params?.arguments ?? {};
+}
+
 // The page said it; check it again here (the page may have forged the event).
 export function cleanTools(raw) {
   if (!Array.isArray(raw)) return [];
@@ -59,8 +72,12 @@ export function cleanTools(raw) {
 // What execute() returned → a CallToolResult: a CallToolResult as is (text and
 // image blocks), a string as a text block, anything else as JSON text. Native
 // WebMCP already hands a string: the JSON text of an object, a string as is.
+// Whether the page's answer ({kind, value}, own_tools.js runInPage) is none at all.
+export const returnedNothing = (r) =>
+  r.kind === 'undefined' || (r.kind === 'string' && r.value === 'undefined') || (r.kind === 'json' && r.value === 'null');
+
 export function normalise(name, r) {
-  if (r.kind === 'undefined' || (r.kind === 'string' && r.value === 'undefined') || (r.kind === 'json' && r.value === 'null')) {
+  if (returnedNothing(r)) {
     return { content: [{ type: 'text', text: `the page's tool ${name} returned nothing` }] };
   }
   let value = r.value;

@@ -1,0 +1,186 @@
+// The answer of a declarative form (<form toolname toolautosubmit>) whose
+// submit navigates the tab to another document. The WebMCP declarative API
+// (webmachinelearning/webmcp, declarative-api-explainer.md, "Getting the form
+// response to the agent") answers such a call with the first
+// <script type="application/ld+json"> of the page the form navigated to;
+// without one, with the page's contents (the explainer's "probably"; we take
+// its visible text). The browser's own executeTool resolves null as the
+// navigation starts (web-platform-tests webmcp/declarative/
+// executeTool-navigation), and so did we: "returned nothing". Now the call
+// waits for the new document to load, within its deadline and its
+// cancellation, and answers what that page says (docs/page_tools.md
+// "Declarative forms that navigate"). Used by own_tools.js (the browser's
+// native WebMCP runs the form) and form_tool_call.js (we run it).
+//
+// The new page may be on another site: the answer carries where the tab went
+// in _meta (navigated_to.js), and the host decides that URL (navigate and
+// read) before the model sees any of it, as for a click that navigates
+// (docs/policy.md "The policy, checked twice"). The text names the page by
+// origin and path only: a GET form's query holds what was typed.
+
+import { OwnToolLimits } from '../../worker/protocol.js';
+import { capText } from './own_tools_checks.js';
+
+// A form the page handled without navigating answers what it did once no
+// navigation started this long after the tool's answer (the browser
+// schedules the submit's navigation, so it starts after executeTool resolves).
+export const NAV_START_MS = 1000;
+// Once the new document has parsed (DOMContentLoaded), its load event is
+// waited for this long at most: a result page that loads images for ever
+// still answers.
+const LOAD_GRACE_MS = 2000;
+// Between two looks when no navigation event woke us (a missed event must not
+// cost the whole deadline).
+const LOOK_EVERY_MS = 250;
+
+// In the page (ISOLATED world: the page's scripts cannot change what this
+// reads with): its JSON-LD, else its visible text, once it has parsed.
+function readInPage(maxChars) {
+  const ready = document.readyState;
+  if (ready === 'loading') return { ready };
+  const ld = document.querySelector('script[type="application/ld+json" i]');
+  if (ld) return { ready, jsonLd: String(ld.textContent ?? '').slice(0, maxChars + 1) };
+  const root = document.body ?? document.documentElement;
+  return { ready, text: String(root?.innerText ?? '').slice(0, maxChars + 1) };
+}
+
+// Whether `name` is a declarative form of the document (a <form toolname> of
+// that name); false when the document cannot be asked. Asked before the call
+// runs: once the form is sent, its document may be gone.
+export async function isDeclarativeForm(tabId, documentId, name) {
+  try {
+    const [r] = await chrome.scripting.executeScript({
+      target: { tabId, documentIds: [documentId] },
+      world: 'ISOLATED',
+      injectImmediately: true,
+      func: (n) => [...document.forms].some((f) => f.hasAttribute('toolname') &&
+        (f.getAttribute('toolname') === n || f.getAttribute('toolname').replace(/\s+/g, ' ').trim() === n)),
+      args: [name],
+    });
+    return r?.result === true;
+  } catch {
+    return false;
+  }
+}
+
+const siteAndPath = (url) => {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return url;
+  }
+};
+
+// Watches the tab's top frame from before the call runs (the form's
+// navigation can start, even commit, before the tool's answer comes back),
+// then read() waits for a document other than `fromDocumentId`, parsed (and
+// loaded, or LOAD_GRACE_MS after it parsed), and reads it. read() resolves
+// {url, jsonLd | text}; {url, failed: netError}; {url, timedOut} at `until`
+// (ms since the epoch) or when `signal` aborts for the deadline; {cancelled}
+// when it aborts for another reason; {noNavigation} when no navigation
+// started within startWithinMs (a form the page handled without leaving).
+// One listener per event for every watch, added at import (as navigated_to.js does).
+const watches = new Set();
+const toWatches = (fn) => (d) => {
+  if (d.frameId !== 0) return;
+  for (const w of watches) {
+    if (w.tabId !== d.tabId) continue;
+    fn(w, d);
+    w.events++;
+    w.wake?.();
+  }
+};
+chrome.webNavigation.onBeforeNavigate.addListener(toWatches((w) => { w.started = true; w.failed = null; }));
+chrome.webNavigation.onCommitted.addListener(toWatches((w) => { w.started = true; }));
+chrome.webNavigation.onDOMContentLoaded.addListener(toWatches(() => {}));
+chrome.webNavigation.onCompleted.addListener(toWatches(() => {}));
+chrome.webNavigation.onErrorOccurred.addListener(toWatches((w, d) => { w.failed = d.error; }));
+
+export function watchResultPage(tabId, fromDocumentId) {
+  const st = { tabId, started: false, failed: null, events: 0, wake: null };
+  watches.add(st);
+  const urlNow = async () => (await chrome.tabs.get(tabId).catch(() => null))?.url ?? '';
+  const look = () => chrome.scripting.executeScript({
+    target: { tabId, frameIds: [0] },
+    world: 'ISOLATED',
+    injectImmediately: true,
+    func: readInPage,
+    args: [OwnToolLimits.MAX_RESULT_TEXT_CHARS],
+  }).then(([r]) => (r && r.documentId !== fromDocumentId ? r.result : null), () => null);
+
+  async function read({ until, signal, startWithinMs = Infinity }) {
+    const startBy = Date.now() + startWithinMs;
+    const onAbort = () => {
+      st.events++;
+      st.wake?.();
+    };
+    signal?.addEventListener('abort', onAbort);
+    let parsedAt = null;
+    try {
+      for (;;) {
+        if (signal?.aborted) return signal.reason?.name === 'TimeoutError' ? { url: await urlNow(), timedOut: true } : { cancelled: true };
+        const seen = st.events;
+        const page = await look();
+        if (page) st.started = true;
+        if (page && page.ready !== 'loading') {
+          parsedAt ??= Date.now();
+          if (page.ready === 'complete' || Date.now() - parsedAt >= LOAD_GRACE_MS || Date.now() >= until) {
+            return { url: await urlNow(), ...(typeof page.jsonLd === 'string' ? { jsonLd: page.jsonLd } : { text: page.text ?? '' }) };
+          }
+        }
+        if (st.failed && !page) return { url: await urlNow(), failed: st.failed };
+        if (!st.started && Date.now() >= startBy) return { noNavigation: true };
+        if (Date.now() >= until) return { url: await urlNow(), timedOut: true };
+        if (st.events !== seen) continue; // something happened while we looked
+        const waitMs = Math.min(LOOK_EVERY_MS, until - Date.now(), st.started ? Infinity : startBy - Date.now(),
+          parsedAt ? parsedAt + LOAD_GRACE_MS - Date.now() : Infinity);
+        await new Promise((resolve) => {
+          const timer = setTimeout(resolve, Math.max(0, waitMs));
+          st.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        st.wake = null;
+      }
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  return {
+    read,
+    dispose: () => watches.delete(st),
+  };
+}
+
+// The JSON-LD as compact JSON (the page's own text when it is not JSON).
+function compactJson(text) {
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch {
+    return text.trim();
+  }
+}
+
+// What readResultPage found, as text blocks of the call's answer: first ours
+// (where the form went), then the page's.
+export function resultPageBlocks(label, page) {
+  const where = `${label}: the form was submitted and the tab went to ${siteAndPath(page.url)}`;
+  const max = OwnToolLimits.MAX_RESULT_TEXT_CHARS;
+  if (page.cancelled) return [{ type: 'text', text: `${label}: the form was submitted; cancelled before its result page was read` }];
+  if (page.timedOut) return [{ type: 'text', text: `${where} — its result page did not finish loading in time, so its answer is unknown` }];
+  if (page.failed) return [{ type: 'text', text: `${where} — but loading the result page failed (${page.failed})` }];
+  if (typeof page.jsonLd === 'string') {
+    return [
+      { type: 'text', text: `${where}; the result page answers (its JSON-LD):` },
+      { type: 'text', text: capText(compactJson(page.jsonLd), max) || '(empty)' },
+    ];
+  }
+  const text = page.text.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+  return [
+    { type: 'text', text: `${where}; the result page has no JSON-LD — its text:` },
+    { type: 'text', text: capText(text, max) || '(the page shows no text)' },
+  ];
+}

@@ -1,0 +1,143 @@
+// A declarative form whose submit navigates answers what its result page says
+// (extension/tools/own/result_page.js): with stand-ins for the few chrome.*
+// calls it makes — the tab's top document, which a test replaces, and the
+// navigation events, fired by hand — read() answers the new document's
+// JSON-LD or text once it has loaded; it ends at its deadline (`until`, or the
+// call's signal aborting with a TimeoutError), at a cancellation, when the
+// navigation failed, and when none started; resultPageBlocks() words it.
+
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { chromeEvents } from './chrome_events.mjs';
+
+const { event, fire } = chromeEvents();
+const TAB = 7;
+// The tab's top document as executeScript finds it: {documentId, result}, or null while none answers.
+let top = null;
+let url = 'http://127.0.0.1:8000/bistro.html';
+globalThis.chrome = {
+  webNavigation: Object.fromEntries(['onBeforeNavigate', 'onCommitted', 'onDOMContentLoaded', 'onCompleted', 'onErrorOccurred']
+    .map((n) => [n, event(n)])),
+  scripting: {
+    executeScript: async ({ target }) => {
+      assert.deepEqual(target, { tabId: TAB, frameIds: [0] });
+      if (!top) throw new Error('Frame with ID 0 was removed.');
+      return [{ frameId: 0, documentId: top.documentId, result: top.result }];
+    },
+  },
+  tabs: { get: async () => ({ id: TAB, url }) },
+};
+
+const { watchResultPage, resultPageBlocks } = await import('../../extension/tools/own/result_page.js');
+
+const OLD = 'doc-old';
+const nav = (name, extra = {}) => fire(name, { tabId: TAB, frameId: 0, ...extra });
+const inMs = (ms) => Date.now() + ms;
+
+describe('result_page.js: the result page of a declarative form', () => {
+  it('answers the new document\'s JSON-LD once it has loaded, woken by the navigation events', async () => {
+    top = { documentId: OLD, result: { ready: 'complete', text: 'the form' } };
+    const w = watchResultPage(TAB, OLD);
+    try {
+      const reading = w.read({ until: inMs(20_000), startWithinMs: 10_000 });
+      nav('onBeforeNavigate');
+      top = { documentId: 'doc-new', result: { ready: 'loading' } };
+      url = 'http://127.0.0.1:8000/bistro-result.html?name=Ada';
+      nav('onCommitted');
+      top = { documentId: 'doc-new', result: { ready: 'complete', jsonLd: '{ "@type": "Message",\n "text": "booked" }' } };
+      nav('onCompleted');
+      assert.deepEqual(await reading, { url, jsonLd: '{ "@type": "Message",\n "text": "booked" }' });
+    } finally {
+      w.dispose();
+    }
+  });
+
+  it('a navigation that started before read() was asked counts (the watch began before the call)', async () => {
+    top = { documentId: OLD, result: { ready: 'complete', text: '' } };
+    const w = watchResultPage(TAB, OLD);
+    try {
+      nav('onBeforeNavigate');
+      top = null; // between documents: nothing answers
+      const reading = w.read({ until: inMs(20_000), startWithinMs: 0 });
+      top = { documentId: 'doc-new', result: { ready: 'complete', text: 'Reservation received' } };
+      nav('onCompleted');
+      assert.deepEqual(await reading, { url, text: 'Reservation received' });
+    } finally {
+      w.dispose();
+    }
+  });
+
+  it('no navigation within startWithinMs: noNavigation (the page handled the form itself)', async () => {
+    top = { documentId: OLD, result: { ready: 'complete', text: 'the form' } };
+    const w = watchResultPage(TAB, OLD);
+    try {
+      assert.deepEqual(await w.read({ until: inMs(20_000), startWithinMs: 30 }), { noNavigation: true });
+    } finally {
+      w.dispose();
+    }
+  });
+
+  it('a result page still loading at the deadline: timedOut, with where the tab is', async () => {
+    top = { documentId: 'doc-new', result: { ready: 'loading' } };
+    const w = watchResultPage(TAB, OLD);
+    try {
+      assert.deepEqual(await w.read({ until: inMs(40) }), { url, timedOut: true });
+    } finally {
+      w.dispose();
+    }
+  });
+
+  it('the call\'s signal: its deadline (TimeoutError) is timedOut, a cancellation is cancelled — both end the wait', async () => {
+    top = { documentId: 'doc-new', result: { ready: 'loading' } };
+    for (const [reason, want] of [[new DOMException('deadline', 'TimeoutError'), { url, timedOut: true }], ['the client cancelled', { cancelled: true }]]) {
+      const w = watchResultPage(TAB, OLD);
+      try {
+        const abort = new AbortController();
+        const reading = w.read({ until: Infinity, signal: abort.signal });
+        abort.abort(reason);
+        assert.deepEqual(await reading, want);
+      } finally {
+        w.dispose();
+      }
+    }
+  });
+
+  it('a parsed page whose load never comes is read at the deadline, as it is', async () => {
+    top = { documentId: 'doc-new', result: { ready: 'interactive', text: 'Reservation received' } };
+    const w = watchResultPage(TAB, OLD);
+    try {
+      assert.deepEqual(await w.read({ until: inMs(40) }), { url, text: 'Reservation received' });
+    } finally {
+      w.dispose();
+    }
+  });
+
+  it('a navigation that failed (the old document stays): failed, with the error', async () => {
+    top = { documentId: OLD, result: { ready: 'complete', text: 'the form' } };
+    const w = watchResultPage(TAB, OLD);
+    try {
+      const reading = w.read({ until: inMs(20_000), startWithinMs: 10_000 });
+      nav('onBeforeNavigate');
+      nav('onErrorOccurred', { error: 'net::ERR_CONNECTION_REFUSED' });
+      assert.deepEqual(await reading, { url, failed: 'net::ERR_CONNECTION_REFUSED' });
+    } finally {
+      w.dispose();
+    }
+  });
+
+  it('resultPageBlocks: where the tab went without the query, then the JSON-LD as compact JSON, or the text', () => {
+    const at = 'http://127.0.0.1:8000/bistro-result.html?name=Ada&password=x';
+    assert.deepEqual(resultPageBlocks('reserve_table', { url: at, jsonLd: '{\n  "text": "booked"\n}' }), [
+      { type: 'text', text: 'reserve_table: the form was submitted and the tab went to http://127.0.0.1:8000/bistro-result.html; the result page answers (its JSON-LD):' },
+      { type: 'text', text: '{"text":"booked"}' },
+    ]);
+    assert.equal(resultPageBlocks('t', { url: at, jsonLd: 'not json ' })[1].text, 'not json');
+    assert.deepEqual(resultPageBlocks('t', { url: at, text: 'Booked\n\n\n\nthanks  \n' }).map((b) => b.text), [
+      't: the form was submitted and the tab went to http://127.0.0.1:8000/bistro-result.html; the result page has no JSON-LD — its text:',
+      'Booked\n\nthanks',
+    ]);
+    assert.match(resultPageBlocks('t', { url: at, timedOut: true })[0].text, /did not finish loading in time/);
+    assert.match(resultPageBlocks('t', { url: at, failed: 'net::ERR_ABORTED' })[0].text, /failed \(net::ERR_ABORTED\)/);
+  });
+});
