@@ -218,6 +218,9 @@ inline constexpr std::string_view kHello = "tabbridge/hello";
 // tabs it opened or focused that are still open, with their URLs, and its
 // focus — what the shim reopens if the browser dies (docs/protocol.md §2).
 inline constexpr std::string_view kSessionTabs = "tabbridge/tabs";
+// host -> shim notification, to such a session, right before the host closes
+// it because the user said so (the popup's Disconnect): not a loss to recover.
+inline constexpr std::string_view kUserDisconnected = "tabbridge/userDisconnected";
 }  // namespace shim_method
 // tabbridge/hello's params (docs/protocol.md §2 "Handshake").
 namespace hello_param {

@@ -107,6 +107,11 @@ void Session::TellTabs() {
   transport_->Send(rpc::Dump(rpc::MakeNotification(shim_method::kSessionTabs, std::move(params))));
 }
 
+void Session::TellUserDisconnected() {
+  if (helloed_ && tells_tabs_)
+    transport_->Send(rpc::Dump(rpc::MakeNotification(shim_method::kUserDisconnected, nullptr)));
+}
+
 void Session::TellRemovals() {
   // Also while a tab-changing call holds notifications: the model is calling a
   // tool that went now, and its answer must not come first; that call's own

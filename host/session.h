@@ -57,6 +57,9 @@ class Session {
   // Sends tabbridge/tabs (its tabs still open, their URLs, its focus) when
   // they differ from the last sent, to a session whose hello asked (tellTabs).
   void TellTabs();
+  // Tells a session that asked for its tabs that the user is closing it
+  // (tabbridge/userDisconnected): its shim restores nothing of it.
+  void TellUserDisconnected();
   // The page whose own tools this session was last shown: by a tools/list
   // that listed some, list_webmcp_tools, or a call answered "the page changed
   // to …". A call of the page's own tools runs only on that page's site, and

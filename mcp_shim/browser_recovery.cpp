@@ -62,6 +62,10 @@ void BrowserRecovery::OnHostLost() {
   lost_at_ = std::chrono::system_clock::now();
   exit_.reset();
   restart_error_.clear();
+  if (std::exchange(user_disconnected_, false)) {
+    tabs_ = {};  // the user ended it: a later connect_browser starts afresh
+    return Settle(State::kIdle);
+  }
   if (!ours_) return Settle(State::kLost);
   state_ = State::kChecking;
   WaitForExit(kExitPolls);
@@ -84,7 +88,8 @@ void BrowserRecovery::WaitForExit(int polls_left) {
 
 bool BrowserRecovery::CanRestart() const {
   // Once per loss: after a failed start, connect_browser {launch: true} starts one afresh.
-  return state_ == State::kLost && ours_ && exit_.has_value() && restart_error_.empty();
+  // A browser closed cleanly (status 0) was closed by someone: it stays closed.
+  return state_ == State::kLost && ours_ && exit_ && Crashed(*exit_) && restart_error_.empty();
 }
 
 void BrowserRecovery::Restart() {
@@ -150,8 +155,8 @@ std::string BrowserRecovery::LostNote() const {
            "session's tabs and focus are restored then)";
   }
   std::string note = "the browser tabbridge launched " + HowItEnded(*exit_) + " at " + WhenSaid(lost_at_, now);
-  if (!restart_error_.empty()) return note + "; starting it again failed: " + restart_error_;
-  return note;
+  if (!restart_error_.empty()) note += "; starting it again failed: " + restart_error_;
+  return note + " — call connect_browser with launch=true to start one (this session's tabs are reopened then)";
 }
 
 void BrowserRecovery::RestoreAfterConnect(std::function<void(std::string note)> done) {

@@ -8,7 +8,8 @@
 //    answer says so ("the browser had crashed (signal 9); it was started
 //    again …"). Twice in a row without a call answered in between and it is
 //    left for the next call to start (a browser that dies at every start must
-//    not loop on its own); one closed cleanly (status 0) too.
+//    not loop on its own). One closed cleanly (status 0: someone closed it)
+//    stays closed: connect_browser {launch: true} starts one.
 //  * a host that died while its browser lives (or a browser we did not
 //    launch): the session is disconnected; a call says when and how the
 //    browser went, and connect_browser {} restores the session's tabs and
@@ -52,6 +53,8 @@ class BrowserRecovery {
   void OnConnected(const HostLink& link);
   // tabbridge/tabs from the host: the session's tabs now.
   void OnTabs(const Json& params);
+  // The user disconnected this session (the popup): nothing of it is restored.
+  void OnUserDisconnected() { user_disconnected_ = true; }
   // The host answered a call: the browser runs (ends a run of quick restarts).
   void OnAnswered() { quick_restarts_ = 0; }
   // The host link closed: checks how the browser ended and, for one of ours
@@ -62,9 +65,9 @@ class BrowserRecovery {
   // Whether the browser the session was connected to is the one this shim launched.
   bool ours() const { return ours_; }
   bool HasNote() const { return !note_.empty(); }
-  // Disconnected after a loss: a launched browser of ours that is gone is
-  // started again by the next call (Restart) — unless starting it failed
-  // already (the calls then say why).
+  // Disconnected after a loss: a launched browser of ours that crashed and
+  // was not started again at once (quick restarts) is started by the next
+  // call (Restart) — unless starting it failed already (the calls say why).
   bool CanRestart() const;
   // Starts it again now (busy until settled).
   void Restart();
@@ -98,6 +101,7 @@ class BrowserRecovery {
   std::string restart_error_;        // why starting it again failed
   std::string note_;
   int quick_restarts_ = 0;
+  bool user_disconnected_ = false;
   Timer poll_;
   std::unique_ptr<BrowserConnect> connecting_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);

@@ -484,8 +484,9 @@ void McpServer::Forward(const Json& id, const std::string& key, const std::strin
                                  : std::string(tools::kBrowserConnectionLost);
           if (error.code == rpc_error::kPeerGone && recovery_.ours()) {
             what =
-                "the browser connection was lost — if the browser tabbridge launched died, tabbridge starts it again "
-                "and reopens this session's tabs: call again (whether this call did anything is unknown)";
+                "the browser connection was lost — if the browser tabbridge launched crashed, tabbridge starts it "
+                "again with this session's tabs: call again (or connect_browser, if the answer is that none is "
+                "connected); whether this call did anything is unknown";
           }
           return Reply(key, rpc::MakeResult(id, tools::ErrorResult(what)));
         }
@@ -498,6 +499,7 @@ void McpServer::Forward(const Json& id, const std::string& key, const std::strin
 void McpServer::OnHostNotification(const std::string& method, const Json& params) {
   if (method == mcp::kToolsListChanged) return NotifyToolsChanged();
   if (method == shim_method::kSessionTabs) return recovery_.OnTabs(params);
+  if (method == shim_method::kUserDisconnected) return recovery_.OnUserDisconnected();
   if (method == mcp::kMessage) {
     // 2026-07-28 sends log messages only for a request that asked (logLevel);
     // these belong to no request.

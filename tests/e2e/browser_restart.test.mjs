@@ -31,9 +31,11 @@ describe('a launched browser killed mid-session', { timeout: 150_000 }, () => {
     const changes = s.listChanged;
     process.kill(first.browser.pid, 'SIGKILL');
 
+    // It answers now, not after its minute: the host fails it as its browser
+    // goes (or the shim, when the host went first).
     const lost = await inFlight;
     assert.equal(lost.isError, true, JSON.stringify(lost));
-    assert.match(errorText(lost), /the browser connection was lost .*starts it again/);
+    assert.match(errorText(lost), /the browser connection was lost/);
 
     // The restart ends with the tools of the restored tab (tools/list_changed).
     await s.waitForListChanged(changes + 1, { timeoutMs: 60_000 });
