@@ -12,57 +12,61 @@ import { errorText, findProcsByMarkers, isAlive, useHarness, waitFor } from './h
 
 const PAGE_A_TEXT = 'Fixture page A';
 
-describe('a launched browser killed mid-session', { timeout: 150_000 }, () => {
-  const h = useHarness();
+// Both ways a launch gives the browser our extension (launch.test.mjs): a
+// restart goes the same way.
+for (const method of ['flag', 'pipe']) {
+  describe(`a launched browser killed mid-session (extension over ${method})`, { timeout: 150_000 }, () => {
+    const h = useHarness();
 
-  it('is started again: the next call says so, with the session\'s tabs back and focused', async () => {
-    const web = await h.fixtureServer();
-    const s = await h.startSession({ name: 'restart' });
-    const first = await s.callOk('connect_browser', { launch: true });
-    const a = web.url('/a.html?restart=1');
-    const b = web.url('/b.html?restart=1');
-    await s.callOk('open_tab', { url: b, focus: false });
-    const opened = await s.callOk('open_tab', { url: a });
-    assert.equal((await s.listTabs()).focusedTabId, opened.tab.id);
+    it('is started again: the next call says so, with the session\'s tabs back and focused', async () => {
+      const web = await h.fixtureServer();
+      const s = await h.startSession({ name: `restart-${method}`, env: { TABBRIDGE_LAUNCH_METHOD: method } });
+      const first = await s.callOk('connect_browser', { launch: true });
+      const a = web.url('/a.html?restart=1');
+      const b = web.url('/b.html?restart=1');
+      await s.callOk('open_tab', { url: b, focus: false });
+      const opened = await s.callOk('open_tab', { url: a });
+      assert.equal((await s.listTabs()).focusedTabId, opened.tab.id);
 
-    // A call in flight when the browser dies: a wait that would last a minute.
-    const inFlight = s.call('wait_for', { text: 'never on this page', timeoutMs: 60_000 }, { timeoutMs: 90_000 });
-    await s.listTabs(); // answered after the host took the wait_for: it is in flight there
-    const changes = s.listChanged;
-    process.kill(first.browser.pid, 'SIGKILL');
+      // A call in flight when the browser dies: a wait that would last a minute.
+      const inFlight = s.call('wait_for', { text: 'never on this page', timeoutMs: 60_000 }, { timeoutMs: 90_000 });
+      await s.listTabs(); // answered after the host took the wait_for: it is in flight there
+      const changes = s.listChanged;
+      process.kill(first.browser.pid, 'SIGKILL');
 
-    // It answers now, not after its minute: the host fails it as its browser
-    // goes (or the shim, when the host went first).
-    const lost = await inFlight;
-    assert.equal(lost.isError, true, JSON.stringify(lost));
-    assert.match(errorText(lost), /the browser connection was lost/);
+      // It answers now, not after its minute: the host fails it as its browser
+      // goes (or the shim, when the host went first).
+      const lost = await inFlight;
+      assert.equal(lost.isError, true, JSON.stringify(lost));
+      assert.match(errorText(lost), /the browser connection was lost/);
 
-    // The restart ends with the tools of the restored tab (tools/list_changed).
-    await s.waitForListChanged(changes + 1, { timeoutMs: 60_000 });
-    const result = await s.call('list_tabs', {}, { timeoutMs: 60_000 });
-    assert.notEqual(result.isError, true, errorText(result));
-    const text = errorText(result);
-    assert.match(text, /the browser had crashed \(signal 9\); it was started again \(pid \d+\)/, text);
-    const pid = Number(/started again \(pid (\d+)\)/.exec(text)[1]);
-    s.browserPids.add(pid); // cleanup kills it
-    assert.notEqual(pid, first.browser.pid);
-    assert.ok(isAlive(pid), `the browser started again (pid ${pid}) runs`);
-    assert.ok(!isAlive(first.browser.pid), 'the killed browser is gone');
+      // The restart ends with the tools of the restored tab (tools/list_changed).
+      await s.waitForListChanged(changes + 1, { timeoutMs: 60_000 });
+      const result = await s.call('list_tabs', {}, { timeoutMs: 60_000 });
+      assert.notEqual(result.isError, true, errorText(result));
+      const text = errorText(result);
+      assert.match(text, /the browser had crashed \(signal 9\); it was started again \(pid \d+\)/, text);
+      const pid = Number(/started again \(pid (\d+)\)/.exec(text)[1]);
+      s.browserPids.add(pid); // cleanup kills it
+      assert.notEqual(pid, first.browser.pid);
+      assert.ok(isAlive(pid), `the browser started again (pid ${pid}) runs`);
+      assert.ok(!isAlive(first.browser.pid), 'the killed browser is gone');
 
-    const { tabs, focusedTabId } = result.structuredContent;
-    assert.deepEqual(tabs.map((t) => t.url).sort(), [a, b].sort(), JSON.stringify(tabs));
-    const back = tabs.find((t) => t.url === a);
-    assert.equal(focusedTabId, back.id, 'the focus is where the tab came back');
-    assert.match(text, new RegExp(`tab ${opened.tab.id} is now tab ${back.id}.*focus is on tab ${back.id} again`));
+      const { tabs, focusedTabId } = result.structuredContent;
+      assert.deepEqual(tabs.map((t) => t.url).sort(), [a, b].sort(), JSON.stringify(tabs));
+      const back = tabs.find((t) => t.url === a);
+      assert.equal(focusedTabId, back.id, 'the focus is where the tab came back');
+      assert.match(text, new RegExp(`tab ${opened.tab.id} is now tab ${back.id}.*focus is on tab ${back.id} again`));
 
-    // The focused tab's page tools work on it.
-    const read = await s.pageOk('read_page', {});
-    assert.match(errorText(read), new RegExp(PAGE_A_TEXT));
+      // The focused tab's page tools work on it.
+      const read = await s.pageOk('read_page', {});
+      assert.match(errorText(read), new RegExp(PAGE_A_TEXT));
 
-    // Said once: the next answer is the host's alone.
-    assert.doesNotMatch(errorText(await s.call('list_tabs')), /crashed/);
+      // Said once: the next answer is the host's alone.
+      assert.doesNotMatch(errorText(await s.call('list_tabs')), /crashed/);
+    });
   });
-});
+}
 
 describe('a browser the shim did not launch', { timeout: 120_000 }, () => {
   const h = useHarness();
