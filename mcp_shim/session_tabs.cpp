@@ -92,9 +92,10 @@ std::string GoneNote(const std::string& browser, long pid, std::chrono::system_c
   if (pid > 0) who += browser.empty() ? " (pid " + std::to_string(pid) + ")" : ", pid " + std::to_string(pid);
   if (!browser.empty()) who += ")";
   return who + " went away at " + WhenSaid(at, now) +
-         ": it crashed or was closed. tabbridge did not start that browser, so it does not start it again — "
-         "start it again (or call connect_browser with launch=true for one of tabbridge's own), then call "
-         "connect_browser; this session's tabs are reopened then";
+         ": it crashed or was closed. This session did not launch it, so it does not start it again (the "
+         "tabbridge session that launched it does, if it crashed) — once it runs again, call connect_browser "
+         "(or connect_browser with launch=true for a browser of this session's own); this session's tabs are "
+         "reopened then";
 }
 
 std::string RestoreSummary(const std::vector<Restored>& restored, std::optional<std::int64_t> focused_now) {

@@ -104,3 +104,45 @@ describe('a browser the shim did not launch', { timeout: 120_000 }, () => {
     assert.equal(again.structuredContent.connected, false, JSON.stringify(again.structuredContent));
   });
 });
+
+describe('two sessions on one launched browser', { timeout: 150_000 }, () => {
+  const h = useHarness();
+
+  it('the one that launched it starts it again; the other reconnects with connect_browser {} and gets its own tab back', async () => {
+    const web = await h.fixtureServer();
+    const owner = await h.startSession({ name: 'owner' });
+    const first = await owner.callOk('connect_browser', { launch: true });
+    await owner.callOk('open_tab', { url: web.url('/a.html?owner=1') });
+    const other = await h.startSession({ name: 'other', socketDir: owner.socketDir, profileDir: owner.profileDir });
+    assert.equal((await other.callOk('connect_browser', {})).launched, false);
+    const b = web.url('/b.html?other=1');
+    const mine = await other.callOk('open_tab', { url: b });
+
+    const changes = { owner: owner.listChanged, other: other.listChanged };
+    process.kill(first.browser.pid, 'SIGKILL');
+    await other.waitForListChanged(changes.other + 1, { timeoutMs: 20_000 }); // disconnected
+    await owner.waitForListChanged(changes.owner + 1, { timeoutMs: 60_000 }); // started again
+    const ownerTabs = await owner.call('list_tabs', {}, { timeoutMs: 60_000 });
+    const pid = Number(/started again \(pid (\d+)\)/.exec(errorText(ownerTabs))?.[1]);
+    assert.ok(pid > 0, errorText(ownerTabs));
+    owner.browserPids.add(pid);
+
+    // The other session reaches the new browser's host, and its tab comes back, focused.
+    const reconnected = await waitFor(
+      async () => {
+        const r = await other.call('connect_browser', {}, { timeoutMs: 10_000 });
+        return r.isError ? null : r.structuredContent;
+      },
+      { timeoutMs: 30_000, intervalMs: 250, what: 'connect_browser {} to reach the browser started again' },
+    );
+    assert.equal(reconnected.browser.pid, pid, 'the browser its owner started again');
+    assert.equal(reconnected.launched, false, 'not launched by this session');
+    const { tabs, focusedTabId } = await other.listTabs();
+    const back = tabs.find((t) => t.url === b);
+    assert.ok(back, `its tab is back: ${JSON.stringify(tabs)}`);
+    assert.equal(focusedTabId, back.id);
+    assert.match(reconnected.restored, new RegExp(`tab ${mine.tab.id} is now tab ${back.id}.*focus is on tab ${back.id} again`));
+    assert.equal(tabs.filter((t) => t.url === b).length, 1, 'reopened once, by its own session');
+    assert.match(errorText(await other.pageOk('read_page', {})), /Fixture page B|Page B/);
+  });
+});
