@@ -196,7 +196,8 @@ void McpServer::OnMessage(std::string text) {
     case rpc::Kind::kRequest:
       // A dead browser being checked or started again: what needs it waits.
       if (recovery_.busy() && (parsed->method == mcp::kToolsCall || parsed->method == mcp::kToolsList)) {
-        waiting_.push_back([this, msg = std::move(*parsed)] { OnRequest(msg); });
+        const std::string key = rpc::Dump(parsed->id);
+        waiting_.push_back({key, [this, msg = std::move(*parsed)] { OnRequest(msg); }});
         return;
       }
       return OnRequest(*parsed);
@@ -212,6 +213,7 @@ void McpServer::OnNotification(const rpc::Message& msg) {
   if (msg.method == kRootsListChanged) return roots_.OnListChanged();
   if (msg.method != mcp::kCancelled || !msg.params.is_object()) return;
   const std::string key = rpc::Dump(field::Any(msg.params, "requestId"));
+  std::erase_if(waiting_, [&key](const Waiting& w) { return w.key == key; });  // never runs
   const auto it = pending_.find(key);
   if (it == pending_.end()) return;
   const std::int64_t host_id = it->second.host_id;
@@ -334,7 +336,7 @@ void McpServer::OnToolsCall(const Json& id, const Json& params) {
   if (!host_ && recovery_.CanRestart()) {
     // The browser this shim launched is gone: this call starts it again, then runs.
     recovery_.Restart();
-    waiting_.push_back([this, id, params] { OnToolsCall(id, params); });
+    waiting_.push_back({key, [this, id, params] { OnToolsCall(id, params); }});
     return;
   }
   if (name == tools::kConnectBrowser) {

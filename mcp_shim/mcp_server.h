@@ -70,8 +70,13 @@ class McpServer {
   std::unique_ptr<BrowserConnect> connecting_;
   std::string connecting_key_;
   BrowserRecovery recovery_;  // the launched browser, the session's tabs, a dead browser's restart
-  // tools/list and tools/call that came while the recovery was busy, in order.
-  std::vector<std::function<void()>> waiting_;
+  // tools/list and tools/call that came while the recovery was busy, in
+  // order, by dumped request id (a cancel takes one out).
+  struct Waiting {
+    std::string key;
+    std::function<void()> run;
+  };
+  std::vector<Waiting> waiting_;
   Json client_info_ = Json::object();
   SessionOptions options_;
   int log_level_ = 0;            // index into the MCP levels; messages below it are not sent

@@ -66,7 +66,7 @@ void McpServer::OnHostLost(std::string_view reason) {
 void McpServer::OnRecoverySettled() {
   // connect_browser alone, or the tools of the browser started again (unless reopening its tabs told them).
   if (!host_ || list_changes_ == list_changes_at_attach_) NotifyToolsChanged();
-  for (auto& run : std::exchange(waiting_, {})) run();
+  for (auto& waiting : std::exchange(waiting_, {})) waiting.run();
 }
 
 }  // namespace tb
