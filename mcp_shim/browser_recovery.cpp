@@ -131,6 +131,7 @@ void BrowserRecovery::OnRestarted(ConnectOutcome outcome, std::unique_ptr<Launch
     if (alive.expired()) return;
     note_ = how + "; it was started again (pid " + std::to_string(pid) + ")";
     if (!summary.empty()) note_ += " — " + summary;
+    spdlog::info("{}", note_);
     if (!hooks_.link()) {  // it went again while its tabs were reopened
       note_.clear();
       return Settle(state_ == State::kRestarting ? State::kLost : state_);
