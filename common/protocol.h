@@ -214,7 +214,14 @@ inline std::string ProtocolVersionList() {
 // --- shim <-> host --------------------------------------------------------------
 namespace shim_method {
 inline constexpr std::string_view kHello = "tabbridge/hello";
-}
+// host -> shim notification, to a session whose hello asked (tellTabs): the
+// tabs it opened or focused that are still open, with their URLs, and its
+// focus — what the shim reopens if the browser dies (docs/protocol.md §2).
+inline constexpr std::string_view kSessionTabs = "tabbridge/tabs";
+// host -> shim notification, to such a session, right before the host closes
+// it because the user said so (the popup's Disconnect): not a loss to recover.
+inline constexpr std::string_view kUserDisconnected = "tabbridge/userDisconnected";
+}  // namespace shim_method
 // tabbridge/hello's params (docs/protocol.md §2 "Handshake").
 namespace hello_param {
 inline constexpr std::string_view kProtocol = "protocol";
@@ -225,6 +232,8 @@ inline constexpr std::string_view kReadOnly = "readOnly";  // true: --read-only
 // The pid of the headless browser this shim launched: that browser's launch
 // tab (about:blank) is closed once an agent tab is open (docs/protocol.md).
 inline constexpr std::string_view kLaunchedHeadlessPid = "launchedHeadlessPid";
+// true: send this session tabbridge/tabs whenever its tabs or focus change.
+inline constexpr std::string_view kTellTabs = "tellTabs";
 }  // namespace hello_param
 
 // --- host <-> extension -------------------------------------------------------

@@ -169,9 +169,20 @@ void Host::ForgetVanishedTabs() {
 
 void Host::AfterTabsChanged() {
   ForgetVanishedTabs();
-  for (auto& [id, session] : sessions_) session->RefreshTools();
+  for (auto& [id, session] : sessions_) {
+    session->RefreshTools();
+    session->TellTabs();
+  }
   SyncFocusedTabs();
   ResumeParkedCalls();
+}
+
+Json Host::TabUrls(const std::set<std::int64_t>& ids) const {
+  Json out = Json::array();
+  for (const auto id : ids) {
+    if (const Tab* tab = tabs_.Find(id)) out.push_back({{"id", id}, {"url", tab->url}});
+  }
+  return out;
 }
 
 void Host::AfterBrowserTabEvent() {

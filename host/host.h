@@ -102,6 +102,8 @@ class Host {
   // keeps the previous page's list (at most kNavigationSettleMs).
   bool Settling(std::int64_t tab_id) const { return own_tools_.Settling(tab_id); }
   Session* FindSession(std::int64_t id) { return sessions_.Find(id); }
+  // [{id, url}] of the tabs among `ids` that are open and the agent's (tabbridge/tabs).
+  Json TabUrls(const std::set<std::int64_t>& ids) const;
   // Expires when the host is destroyed: what outlives it (an answer dropped
   // as the host's members go) must not reach back into it.
   std::weak_ptr<bool> AliveToken() const { return alive_; }

@@ -145,6 +145,7 @@ std::expected<Json, rpc::Error> Host::DisconnectSession(const Json& params) {
                                    {{"text",
                                      "the user disconnected this session from the browser (tabbridge popup); "
                                      "call connect_browser only if the user asks for it"}}}});
+  session->TellUserDisconnected();
   spdlog::info("popup: disconnecting session {} ({})", *session_id, session->client());
   RemoveSession(*session_id);
   return Json{{"sessionId", *session_id}, {"disconnected", true}};

@@ -93,6 +93,26 @@ void Session::RefreshTools() {
   Notify(mcp::kToolsListChanged, nullptr);
 }
 
+void Session::TellTabs() {
+  if (!helloed_ || !tells_tabs_) return;
+  Json tabs = host_.TabUrls(own_tabs_);
+  std::set<std::int64_t> open;
+  for (const auto& tab : tabs) open.insert(tab["id"].get<std::int64_t>());
+  own_tabs_ = std::move(open);  // a closed tab is not reopened
+  Json params = {{"tabs", std::move(tabs)}, {"focusedTabId", focused_tab_ ? Json(*focused_tab_) : Json(nullptr)}};
+  std::string text = rpc::Dump(params);
+  if (text == told_tabs_) return;
+  told_tabs_ = std::move(text);
+  // Not through Send: the URLs go to the shim, which never shows them to the
+  // model (the policy's withholding applies to what the model reads).
+  transport_->Send(rpc::Dump(rpc::MakeNotification(shim_method::kSessionTabs, std::move(params))));
+}
+
+void Session::TellUserDisconnected() {
+  if (helloed_ && tells_tabs_)
+    transport_->Send(rpc::Dump(rpc::MakeNotification(shim_method::kUserDisconnected, nullptr)));
+}
+
 void Session::TellRemovals() {
   // Also while a tab-changing call holds notifications: the model is calling a
   // tool that went now, and its answer must not come first; that call's own
@@ -193,6 +213,7 @@ void Session::OnRequest(rpc::Message& msg) {
     // A session narrows the policy, never widens it: a second hello cannot undo --read-only.
     read_only_ = read_only_ || field::Bool(msg.params, hello_param::kReadOnly).value_or(false);
     if (const auto pid = field::Int(msg.params, hello_param::kLaunchedHeadlessPid)) host_.NoteLaunchedHeadless(*pid);
+    tells_tabs_ = field::Bool(msg.params, hello_param::kTellTabs).value_or(false);
     const Json client = field::Object(msg.params, hello_param::kClient);
     client_name_ = field::String(client, "name").value_or("");
     client_version_ = field::String(client, "version").value_or("");

@@ -47,7 +47,19 @@ class Session {
   // Whether `name` was one of the page's own tools in the last list this
   // session was given: a call to it after the page changed is a clear error.
   bool was_told(const std::string& name) const { return told_own_.contains(name); }
-  void set_focused_tab(std::optional<std::int64_t> tab) { focused_tab_ = tab; }
+  void set_focused_tab(std::optional<std::int64_t> tab) {
+    focused_tab_ = tab;
+    if (tab) own_tabs_.insert(*tab);
+  }
+  // A tab this session opened (focused or not): one of the tabs its shim
+  // reopens if the browser dies (TellTabs).
+  void AdoptTab(std::int64_t tab) { own_tabs_.insert(tab); }
+  // Sends tabbridge/tabs (its tabs still open, their URLs, its focus) when
+  // they differ from the last sent, to a session whose hello asked (tellTabs).
+  void TellTabs();
+  // Tells a session that asked for its tabs that the user is closing it
+  // (tabbridge/userDisconnected): its shim restores nothing of it.
+  void TellUserDisconnected();
   // The page whose own tools this session was last shown: by a tools/list
   // that listed some, list_webmcp_tools, or a call answered "the page changed
   // to …". A call of the page's own tools runs only on that page's site, and
@@ -84,6 +96,7 @@ class Session {
   void Release() {
     if (holds_ > 0) --holds_;
     RefreshTools();
+    TellTabs();
   }
 
   // Registers a cancellable operation for the in-flight request `key`.
@@ -116,6 +129,10 @@ class Session {
   std::vector<std::string> caps_;  // page-tool capabilities from hello (tabbridge --caps)
   bool lists_own_tools_ = true;
   bool read_only_ = false;
+  bool tells_tabs_ = false;          // hello tellTabs
+  std::set<std::int64_t> own_tabs_;  // opened or focused by this session (TellTabs)
+  // The tabbridge/tabs params last sent; at first none, as if told of none.
+  std::string told_tabs_ = R"({"focusedTabId":null,"tabs":[]})";
   std::string client_name_, client_version_;
   std::string last_tool_;
   std::int64_t last_tool_at_ms_ = 0;

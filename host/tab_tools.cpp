@@ -68,6 +68,7 @@ void Host::OpenTab(Session& session, const std::string& request_key, const Json&
         if (outcome) tab = TabFromJson(field::Any(*outcome, "tab"));
         if (tab) {
           tabs_.Upsert(*tab);
+          if (s != nullptr) s->AdoptTab(tab->id);
           if (s != nullptr && focus) s->set_focused_tab(tab->id);
           AfterTabsChanged();
           CloseLaunchTabs();

@@ -83,6 +83,12 @@ void BrowserConnect::Round() {
 }
 
 void BrowserConnect::OnRound(std::vector<LiveHost> candidates) {
+  if (anew_) {
+    // Not the hosts of other browsers, nor (pid reuse aside) of the dead one.
+    std::erase_if(candidates, [this](const LiveHost& c) {
+      return !launched_ || field::Int(field::Object(c.link->hello(), "browser"), "pid").value_or(0) != launched_->pid();
+    });
+  }
   if (!candidates.empty()) {
     std::vector<LiveHost*> matching;
     for (auto& c : candidates) {

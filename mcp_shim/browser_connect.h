@@ -31,6 +31,10 @@ class BrowserConnect {
   BrowserConnect(uv_loop_t* loop, Json args, Json hello_params, Progress progress, Done done);
   ~BrowserConnect();
   void Start();
+  // Before Start: launch a browser whatever runs already (args' launch is
+  // implied), and take only the host of that browser (its pid): starting
+  // again a browser we launched that died (mcp_shim/browser_recovery.h).
+  void LaunchAnew() { launch_ = anew_ = true; }
 
   // Owns the launched browser's pipe, if any, once the call is over.
   std::unique_ptr<LaunchedBrowser> TakeLaunched() { return std::move(launched_); }
@@ -52,6 +56,7 @@ class BrowserConnect {
   Timer retry_;
   std::chrono::steady_clock::time_point deadline_;
   bool launching_ = false;
+  bool anew_ = false;
   std::unique_ptr<LaunchedBrowser> launched_;
   std::vector<std::string> launch_notes_;
   int rounds_ = 0;

@@ -205,6 +205,10 @@ bool RunsProfile(long pid, const std::string& profile_dir) {
 
 }  // namespace
 
+bool ProfileSocketAnswers(const std::string& profile_dir) {
+  return SingletonAnswers(fs::path(profile_dir) / "SingletonSocket");
+}
+
 std::optional<std::string> ClearStaleProfileLock(const std::string& profile_dir) {
   std::error_code ec;
   const fs::path dir(profile_dir);

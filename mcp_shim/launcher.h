@@ -64,6 +64,10 @@ std::expected<LaunchPlan, std::string> PlanLaunch();
 // named, or nullopt when there was no lock or it is held.
 std::optional<std::string> ClearStaleProfileLock(const std::string& profile_dir);
 
+// Whether a browser (or a helper of a dead one, for a moment) still answers on
+// the profile's SingletonSocket: a browser started on it then hands over to it.
+bool ProfileSocketAnswers(const std::string& profile_dir);
+
 // How a launched browser ended.
 struct BrowserExit {
   std::int64_t status = 0;

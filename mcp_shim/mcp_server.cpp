@@ -119,6 +119,10 @@ constexpr std::string_view kInstructions =
 McpServer::McpServer(uv_loop_t* loop, std::unique_ptr<Transport> client, SessionOptions options)
     : loop_(loop),
       client_(std::move(client)),
+      recovery_(loop, {.hello_params = [this] { return HelloParams(); },
+                       .attach = [this](std::unique_ptr<HostLink> link) { AttachHost(std::move(link)); },
+                       .link = [this] { return host_.get(); },
+                       .settled = [this] { OnRecoverySettled(); }}),
       options_(std::move(options)),
       roots_(loop, [this](const Json& message) { Send(message); }) {}
 
@@ -143,7 +147,8 @@ void McpServer::Shutdown() {
     host_->Close();
   }
   client_->Close();
-  launched_.reset();
+  recovery_.Close();
+  waiting_.clear();
 }
 
 void McpServer::Send(const Json& message) { client_->Send(rpc::Dump(message)); }
@@ -208,6 +213,12 @@ void McpServer::OnMessage(std::string text) {
   switch (parsed->kind) {
     case rpc::Kind::kRequest:
       KeepArgumentOrder(text, *parsed);
+      // A dead browser being checked or started again: what needs it waits.
+      if (recovery_.busy() && (parsed->method == mcp::kToolsCall || parsed->method == mcp::kToolsList)) {
+        const std::string key = rpc::Dump(parsed->id);
+        waiting_.push_back({key, [this, msg = std::move(*parsed)] { OnRequest(msg); }});
+        return;
+      }
       return OnRequest(*parsed);
     case rpc::Kind::kNotification:
       return OnNotification(*parsed);
@@ -221,6 +232,7 @@ void McpServer::OnNotification(const rpc::Message& msg) {
   if (msg.method == kRootsListChanged) return roots_.OnListChanged();
   if (msg.method != mcp::kCancelled || !msg.params.is_object()) return;
   const std::string key = rpc::Dump(field::Any(msg.params, "requestId"));
+  std::erase_if(waiting_, [&key](const Waiting& w) { return w.key == key; });  // never runs
   const auto it = pending_.find(key);
   if (it == pending_.end()) return;
   const std::int64_t host_id = it->second.host_id;
@@ -307,6 +319,7 @@ void McpServer::OnListen(const Json& id, const std::string& key, const Json& par
 }
 
 void McpServer::NotifyToolsChanged() {
+  ++list_changes_;
   // A 2025 client (or one that has not said which it is) gets it unasked.
   if (initialized_ || !stateless_seen_) Send(rpc::MakeNotification(mcp::kToolsListChanged, nullptr));
   for (const auto& [key, subscription] : subscriptions_) {
@@ -339,7 +352,19 @@ void McpServer::OnToolsCall(const Json& id, const Json& params) {
   if (!name_field)
     return Reply(key, rpc::MakeError(id, rpc_error::kInvalidParams, "tools/call needs params.name (a string)"));
   const std::string& name = *name_field;
+  if (!host_ && recovery_.CanRestart()) {
+    // The browser this shim launched is gone: this call starts it again, then runs.
+    recovery_.Restart();
+    waiting_.push_back({key, [this, id, params] { OnToolsCall(id, params); }});
+    return;
+  }
   if (name == tools::kConnectBrowser) {
+    if (host_ && recovery_.HasNote()) {
+      // Started again since the last answer: that is this call's news.
+      return Reply(key, rpc::MakeResult(id, tools::Result({{"connected", true},
+                                                           {"browser", field::Object(host_->hello(), "browser")},
+                                                           {"restarted", recovery_.TakeNote()}})));
+    }
     if (host_) {
       const std::string browser =
           field::String(field::Object(host_->hello(), "browser"), "name").value_or("the browser");
@@ -356,43 +381,11 @@ void McpServer::OnToolsCall(const Json& id, const Json& params) {
   if (host_ && name == tools::kUploadFile) return ForwardUpload(id, key, params);
   if (host_) return Forward(id, key, mcp::kToolsCall.data(), params);
   if (tools::Find(name) != nullptr) {
-    return Reply(key, rpc::MakeResult(
-                          id, tools::ErrorResult(name + ": not connected to a browser — call connect_browser first")));
+    const std::string lost = recovery_.LostNote();
+    return Reply(key, rpc::MakeResult(id, tools::ErrorResult(name + ": not connected to a browser — " +
+                                                             (lost.empty() ? "call connect_browser first" : lost))));
   }
   Reply(key, rpc::MakeError(id, rpc_error::kInvalidParams, "Unknown tool: " + name));
-}
-
-void McpServer::ConnectBrowser(const Json& id, const std::string& key, const Json& args, const Json& progress_token) {
-  if (connecting_) {
-    return Reply(key, rpc::MakeResult(id, tools::ErrorResult("connect_browser is already running — wait for it")));
-  }
-  auto progress = [this, progress_token](double value, std::string message) {
-    if (progress_token.is_null()) return;
-    Send(rpc::MakeNotification(
-        mcp::kProgress, {{"progressToken", progress_token}, {"progress", value}, {"message", std::move(message)}}));
-  };
-  connecting_key_ = key;
-  connecting_ = std::make_unique<BrowserConnect>(
-      loop_, args,
-      Json{{hello_param::kClient, client_info_},
-           {hello_param::kCaps, options_.caps},
-           {hello_param::kOwnTools, options_.list_page_tools},
-           {hello_param::kReadOnly, options_.read_only}},
-      std::move(progress), [this, id, key](ConnectOutcome outcome) {
-        if (auto launched = connecting_->TakeLaunched()) launched_ = std::move(launched);
-        DeleteSoon(loop_, std::move(connecting_));  // we are inside its callback
-        connecting_key_.clear();
-        if (outcome.link) {
-          host_ = std::move(outcome.link);
-          host_->SetCallbacks(
-              {.on_notification = [this](const std::string& m, const Json& p) { OnHostNotification(m, p); },
-               .on_close = [this](std::string_view reason) { OnHostLost(reason); }});
-          spdlog::info("connected to {} via {}", rpc::Dump(field::Any(host_->hello(), "browser")), host_->path());
-          NotifyToolsChanged();  // before the reply, like the host does
-        }
-        Reply(key, rpc::MakeResult(id, std::move(outcome.result)));
-      });
-  connecting_->Start();
 }
 
 // upload_file goes on with the files' bytes, read here (upload_files.h), in
@@ -433,30 +426,53 @@ void McpServer::ReadAndForwardUpload(const Json& id, const std::string& key, Jso
 }
 
 void McpServer::Forward(const Json& id, const std::string& key, const std::string& method, Json params) {
+  // The first call answered after a restart says so (its answer is parsed for that).
+  std::string note = method == mcp::kToolsCall ? recovery_.TakeNote() : "";
+  PendingCalls::RawReply raw;
+  // A success answer goes to the client as the host wrote it, under the
+  // client's id: no parse and no re-serialisation per answer.
+  if (note.empty()) {
+    raw = [this, id, key](const rpc::ResultPrefix& answer) {
+      recovery_.OnAnswered();
+      ReplyRaw(key, answer, id);
+    };
+  }
   const std::int64_t host_id = host_->Request(
       method, std::move(params), kDefaultHostDeadlineMs,
-      [this, id, key, method](std::expected<Json, rpc::Error> outcome) {
-        if (outcome) return Reply(key, rpc::MakeResult(id, std::move(*outcome)));
+      [this, id, key, method, note](std::expected<Json, rpc::Error> outcome) {
+        if (outcome) {
+          recovery_.OnAnswered();
+          if (!note.empty() && outcome->is_object() && (*outcome)["content"].is_array()) {
+            (*outcome)["content"].push_back({{"type", "text"}, {"text", "Note: " + note + "."}});
+          }
+          return Reply(key, rpc::MakeResult(id, std::move(*outcome)));
+        }
         const rpc::Error& error = outcome.error();
         if (error.code == rpc_error::kPeerGone || error.code == rpc_error::kTimeout) {
           if (method == mcp::kToolsList) {
             return Reply(key, rpc::MakeResult(id, DisconnectedTools()));
           }
-          const std::string what = error.code == rpc_error::kTimeout
-                                       ? "the browser did not answer in time — call connect_browser, then retry"
-                                       : std::string(tools::kBrowserConnectionLost);
+          std::string what = error.code == rpc_error::kTimeout
+                                 ? "the browser did not answer in time — call connect_browser, then retry"
+                                 : std::string(tools::kBrowserConnectionLost);
+          if (error.code == rpc_error::kPeerGone && recovery_.ours()) {
+            what =
+                "the browser connection was lost — if the browser tabbridge launched crashed, tabbridge starts it "
+                "again with this session's tabs: call again (or connect_browser, if the answer is that none is "
+                "connected); whether this call did anything is unknown";
+          }
           return Reply(key, rpc::MakeResult(id, tools::ErrorResult(what)));
         }
         Reply(key, rpc::MakeError(id, error));
       },
-      // A success answer goes to the client as the host wrote it, under the
-      // client's id: no parse and no re-serialisation per answer.
-      [this, id, key](const rpc::ResultPrefix& answer) { ReplyRaw(key, answer, id); });
+      std::move(raw));
   if (auto it = pending_.find(key); it != pending_.end()) it->second.host_id = host_id;
 }
 
 void McpServer::OnHostNotification(const std::string& method, const Json& params) {
   if (method == mcp::kToolsListChanged) return NotifyToolsChanged();
+  if (method == shim_method::kSessionTabs) return recovery_.OnTabs(params);
+  if (method == shim_method::kUserDisconnected) return recovery_.OnUserDisconnected();
   if (method == mcp::kMessage) {
     // 2026-07-28 sends log messages only for a request that asked (logLevel);
     // these belong to no request.
@@ -467,12 +483,6 @@ void McpServer::OnHostNotification(const std::string& method, const Json& params
     return;  // the host relays nothing else to clients
   }
   Send(rpc::MakeNotification(method, params));
-}
-
-void McpServer::OnHostLost(std::string_view reason) {
-  spdlog::warn("lost the browser host: {}", reason);
-  DeleteSoon(loop_, std::move(host_));  // we are inside its callback; its pending calls have failed
-  NotifyToolsChanged();
 }
 
 }  // namespace tb

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -16,6 +17,7 @@
 #include "common/jsonrpc.h"
 #include "common/transport.h"
 #include "mcp_shim/browser_connect.h"
+#include "mcp_shim/browser_recovery.h"
 #include "mcp_shim/client_roots.h"
 #include "mcp_shim/host_link.h"
 #include "mcp_shim/launcher.h"
@@ -45,6 +47,12 @@ class McpServer {
   void OnListen(const Json& id, const std::string& key, const Json& params);
   void OnToolsCall(const Json& id, const Json& params);
   void ConnectBrowser(const Json& id, const std::string& key, const Json& args, const Json& progress_token);
+  // The hello every connection of this session sends (BrowserConnect, a restart).
+  Json HelloParams() const;
+  // Takes `link` as the session's host: its notifications and loss come here.
+  void AttachHost(std::unique_ptr<HostLink> link);
+  // The recovery is over (browser_recovery.h): the tool list changed; the requests that waited run.
+  void OnRecoverySettled();
   void ForwardUpload(const Json& id, const std::string& key, Json params);
   void ReadAndForwardUpload(const Json& id, const std::string& key, Json params);
   void Forward(const Json& id, const std::string& key, const std::string& method, Json params);
@@ -61,12 +69,23 @@ class McpServer {
   std::unique_ptr<HostLink> host_;
   std::unique_ptr<BrowserConnect> connecting_;
   std::string connecting_key_;
-  std::unique_ptr<LaunchedBrowser> launched_;
+  BrowserRecovery recovery_;  // the launched browser, the session's tabs, a dead browser's restart
+  // tools/list and tools/call that came while the recovery was busy, in
+  // order, by dumped request id (a cancel takes one out).
+  struct Waiting {
+    std::string key;
+    std::function<void()> run;
+  };
+  std::vector<Waiting> waiting_;
   Json client_info_ = Json::object();
   SessionOptions options_;
   int log_level_ = 0;            // index into the MCP levels; messages below it are not sent
   bool initialized_ = false;     // a 2025 client: list changes and log messages go to it unasked
   bool stateless_seen_ = false;  // a 2026-07-28 request came: nothing goes to it unasked
+  // list_changed sent so far, and when the host was last attached: a restore
+  // whose calls changed the list (the host said so) needs no other one.
+  std::uint64_t list_changes_ = 0;
+  std::uint64_t list_changes_at_attach_ = 0;
 
   ClientRoots roots_;  // where upload_file reads from (with --upload-root)
 

@@ -228,8 +228,9 @@ describe('the host and the browser die during calls', { timeout: 150_000 }, () =
       assert.equal(r.browser?.pid, browserPid, 'the same browser');
       assert.notEqual(r.hostPid, hostPid, 'a new host');
       await expectListChangedNow(s, n + 1, 'reconnected');
-      // A new host starts every session unfocused (its focus died with the old host).
-      assert.equal((await s.listTabs()).focusedTabId, null);
+      // A new host starts every session unfocused; the shim focused its tab again (issue 30).
+      assert.match(r.restored, new RegExp(`focus is on tab ${tab.id} again`));
+      assert.equal((await s.listTabs()).focusedTabId, tab.id);
       await s.callOk('focus_tab', { tabId: tab.id });
       assert.equal(await focusedToken(s), token);
     }

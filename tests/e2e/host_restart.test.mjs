@@ -1,6 +1,7 @@
-// The host dies mid-session: the shim falls back to DISCONNECTED with one
-// list_changed; the extension reconnects, Chrome starts a new host, and
-// connect_browser {} (no launch) attaches to it with the tabs still there.
+// The host dies mid-session (the browser lives): the shim falls back to
+// DISCONNECTED with one list_changed; the extension reconnects, Chrome starts
+// a new host, and connect_browser {} (no launch) attaches to it with the tabs
+// still there and the session's focus restored (issue 30).
 
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,7 +10,6 @@ import {
   HOST_PATH,
   TOOLS_DISCONNECTED,
   TOOLS_FOCUSED_CORE,
-  TOOLS_TABS_UNFOCUSED,
   assertCoreTools,
   assertToolSet,
   expectListChangedEventually,
@@ -28,7 +28,7 @@ const byId = (x, y) => x.id - y.id;
 describe('host restart', { timeout: 90_000 }, () => {
   const h = useHarness();
   const step = stepper();
-  let web, s, launched, tabsBefore, reconnected;
+  let web, s, launched, tabsBefore, focusedBefore, reconnected;
 
   before(async () => {
     web = await h.fixtureServer();
@@ -37,7 +37,9 @@ describe('host restart', { timeout: 90_000 }, () => {
     await s.callOk('open_tab', { url: web.url('/a.html?restart=1') });
     await s.callOk('open_tab', { url: web.url('/b.html?restart=1'), focus: false });
     await expectListChangedNow(s, 2, 'launch + open_tab focused + open_tab unfocused');
-    tabsBefore = (await s.listTabs()).tabs.map((t) => ({ id: t.id, url: t.url })).sort(byId);
+    const before = await s.listTabs();
+    tabsBefore = before.tabs.map((t) => ({ id: t.id, url: t.url })).sort(byId);
+    focusedBefore = before.focusedTabId;
     assert.equal(tabsBefore.length, 2);
   });
 
@@ -87,21 +89,24 @@ describe('host restart', { timeout: 90_000 }, () => {
     assert.ok(Number.isInteger(reconnected.hostPid) && reconnected.hostPid > 0);
     assert.notEqual(reconnected.hostPid, launched.hostPid, 'a new host process');
     assert.ok(!isAlive(launched.hostPid), 'the old host is gone');
-    // 1 for the disconnect, 1 for this connect; the failed attempts send none.
+    assert.match(reconnected.restored, /the connection was lost at \d\d:\d\d:\d\d UTC/);
+    assert.match(reconnected.restored, new RegExp(`tab ${focusedBefore} is still open.*focus is on tab ${focusedBefore} again`));
+    // 1 for the disconnect, 1 for this connect (its focus restored); the failed attempts send none.
     await expectListChangedNow(s, 4, `reconnect (after ${failures} failed attempts)`);
   }));
 
-  it('the tabs open before the restart are listed again, none focused', step(async () => {
+  it('the tabs open before the restart are listed again, the session\'s focus restored', step(async () => {
     const lt = await s.listTabs();
     assert.deepEqual(lt.tabs.map((t) => ({ id: t.id, url: t.url })).sort(byId), tabsBefore);
-    assert.equal(lt.focusedTabId, null, 'a new host session starts with no focus');
-    assertToolSet(await s.toolNames(), TOOLS_TABS_UNFOCUSED);
+    assert.equal(lt.focusedTabId, focusedBefore, 'connect_browser {} focused the session\'s tab again');
+    assertCoreTools(await s.toolNames(), TOOLS_FOCUSED_CORE);
   }));
 
-  it('the new host serves the session: focus_tab works with 1 list_changed', step(async () => {
-    const r = await s.callOk('focus_tab', { tabId: tabsBefore[0].id });
-    assert.equal(r.tab?.id, tabsBefore[0].id);
-    await expectListChangedNow(s, 5, 'focus_tab after reconnect');
+  it('the new host serves the session: focus_tab works', step(async () => {
+    const other = tabsBefore.find((t) => t.id !== focusedBefore);
+    const r = await s.callOk('focus_tab', { tabId: other.id });
+    assert.equal(r.tab?.id, other.id);
+    assert.equal((await s.listTabs()).focusedTabId, other.id);
     assertCoreTools(await s.toolNames(), TOOLS_FOCUSED_CORE);
   }));
 });

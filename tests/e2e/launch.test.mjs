@@ -114,23 +114,26 @@ describe('launch after a crash', { timeout: 120_000 }, () => {
   // one naming another host (a container restarted under a new name) it
   // refuses — "the profile appears to be in use by another computer".
   it('a profile left locked by a browser killed under another host name launches again', async () => {
-    const s = await h.startSession({ name: 'crashed-profile' });
-    const first = await s.callOk('connect_browser', { launch: true });
-    const lock = path.join(s.profileDir, 'SingletonLock');
+    const first = await h.startSession({ name: 'crashed-profile' });
+    const launched = await first.callOk('connect_browser', { launch: true });
+    const lock = path.join(first.profileDir, 'SingletonLock');
     assert.ok(fs.lstatSync(lock).isSymbolicLink(), 'a running browser locks its profile');
-    const changes = s.listChanged;
-    await killAndReap({ pids: [first.browser.pid] });
-    await s.waitForListChanged(changes + 1); // the shim heard its host go
+    // The shim that launched it would start it again itself (browser_restart.test.mjs):
+    // it ends first, and the browser dies on its own.
+    await first.close();
+    await waitFor(() => first.exited, { what: 'the launching shim to exit' });
+    await killAndReap({ pids: [launched.browser.pid] });
     // Dead to the last process: nothing listens on its singleton socket any more
     // (a helper still dying holds it open for a moment, and the lock is then kept).
-    await waitFor(async () => !(await socketAnswers(path.join(s.profileDir, 'SingletonSocket'))),
+    await waitFor(async () => !(await socketAnswers(path.join(first.profileDir, 'SingletonSocket'))),
       { what: 'the killed browser\'s singleton socket to stop answering' });
     assert.ok(fs.lstatSync(lock, { throwIfNoEntry: false })?.isSymbolicLink(), 'the killed browser left its lock');
     fs.unlinkSync(lock);
-    fs.symlinkSync(`old-container-name-${first.browser.pid}`, lock);
+    fs.symlinkSync(`old-container-name-${launched.browser.pid}`, lock);
+    const s = await h.startSession({ name: 'crashed-profile-again', socketDir: first.socketDir, profileDir: first.profileDir });
     const again = await s.callOk('connect_browser', { launch: true }, { timeoutMs: 60_000 });
     assert.equal(again.launched, true);
-    assert.notEqual(again.browser.pid, first.browser.pid);
+    assert.notEqual(again.browser.pid, launched.browser.pid);
     s.browserPids.add(again.browser.pid); // cleanup kills it
   });
 });

@@ -184,7 +184,7 @@ TEST_F(PopupHostTest, DetachTabUnfocusesEverySessionOnItWithListChangedAndAMessa
 
 TEST_F(PopupHostTest, DisconnectSessionClosesItsSocketAfterSayingWhyAndLeavesTheOthers) {
   StartWithTabs();
-  Peer& a = Client("a", "1");
+  Peer& a = Client("a", "1", {{hello_param::kTellTabs, true}});  // its shim would restore its tabs after a loss
   const std::int64_t a_id = NewestSessionId(1);
   Peer& b = Client("b", "1");
   NewestSessionId(2);
@@ -194,6 +194,7 @@ TEST_F(PopupHostTest, DisconnectSessionClosesItsSocketAfterSayingWhyAndLeavesThe
   EXPECT_EQ(answer["result"], Json({{"sessionId", a_id}, {"disconnected", true}}));
   ASSERT_TRUE(PumpUntil([&] { return a.eof; })) << "the session's socket stayed open";
   ASSERT_EQ(Messages(a), 1);
+  EXPECT_EQ(a.CountMethod(shim_method::kUserDisconnected), 1) << "the user's doing: no loss to restore";
   for (const auto& m : a.inbox) {
     if (m.value("method", "") == mcp::kMessage) {
       EXPECT_NE(m["params"]["data"]["text"].get<std::string>().find("disconnected"), std::string::npos) << m;
