@@ -1,7 +1,11 @@
 // Host names as the policy compares them (host_name.h).
 #include "common/host_name.h"
 
+#ifdef _WIN32
+#include <ws2tcpip.h>  // inet_pton
+#else
 #include <arpa/inet.h>
+#endif
 
 #include <algorithm>
 #include <array>

@@ -69,7 +69,10 @@ struct Policy {
 
 // The policy in `json` (the contents of `path`): kFile, or kMalformed with the error.
 Policy Parse(std::string_view json, std::string path);
-// Reads `path`: kNone when it does not exist, kMalformed when it cannot be read or parsed.
+// The largest policy file Load reads: a policy is a few rules.
+inline constexpr std::size_t kMaxFileBytes = std::size_t{1} << 20;
+// Reads `path`: kNone when it does not exist, kMalformed when it cannot be read or parsed
+// (policy_load.cpp, policy_load_windows.cpp).
 Policy Load(const std::string& path);
 // $TABBRIDGE_POLICY, else $XDG_CONFIG_HOME/tabbridge/policy.json, else
 // ~/.config/tabbridge/policy.json.

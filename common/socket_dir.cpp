@@ -16,15 +16,6 @@ std::string Errno(const std::string& what) { return what + ": " + std::strerror(
 
 }  // namespace
 
-std::string SocketDirFor(Platform platform, const SocketDirEnv& env, long uid) {
-  if (!env.socket_dir.empty()) return env.socket_dir;
-  // Only an absolute base counts: a relative one would move with the working directory.
-  std::string base = platform == Platform::kMacOS ? env.tmpdir : env.runtime_dir;
-  while (base.size() > 1 && base.ends_with('/')) base.pop_back();  // macOS's $TMPDIR ends in '/'
-  if (base.starts_with('/') && base != "/") return base + "/tabbridge";
-  return "/tmp/tabbridge-" + std::to_string(uid);
-}
-
 std::string SocketDir() {
   auto env = [](const char* name) -> std::string {
     const char* value = std::getenv(name);
@@ -71,10 +62,6 @@ std::expected<void, std::string> EnsurePrivateDir(const std::string& dir) {
   }
   return CheckPrivateDir(dir);
 }
-
-std::string SlotName(int slot) { return "browser-" + std::to_string(slot); }
-std::string SocketPath(const std::string& dir, int slot) { return dir + "/" + SlotName(slot) + ".sock"; }
-std::string LockPath(const std::string& dir, int slot) { return dir + "/" + SlotName(slot) + ".lock"; }
 
 std::vector<int> ListSlots(const std::string& dir) {
   std::vector<int> slots;

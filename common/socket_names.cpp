@@ -1,0 +1,23 @@
+// The names in socket_dir.h that need no system call: where the socket
+// directory is for a given environment, and what a slot's files are called
+// (also the Windows pipe names', windows_names.cpp).
+#include "common/socket_dir.h"
+
+#include <string>
+
+namespace tb {
+
+std::string SocketDirFor(Platform platform, const SocketDirEnv& env, long uid) {
+  if (!env.socket_dir.empty()) return env.socket_dir;
+  // Only an absolute base counts: a relative one would move with the working directory.
+  std::string base = platform == Platform::kMacOS ? env.tmpdir : env.runtime_dir;
+  while (base.size() > 1 && base.ends_with('/')) base.pop_back();  // macOS's $TMPDIR ends in '/'
+  if (base.starts_with('/') && base != "/") return base + "/tabbridge";
+  return "/tmp/tabbridge-" + std::to_string(uid);
+}
+
+std::string SlotName(int slot) { return "browser-" + std::to_string(slot); }
+std::string SocketPath(const std::string& dir, int slot) { return dir + "/" + SlotName(slot) + ".sock"; }
+std::string LockPath(const std::string& dir, int slot) { return dir + "/" + SlotName(slot) + ".lock"; }
+
+}  // namespace tb
