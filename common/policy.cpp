@@ -58,10 +58,10 @@ using host_name::PercentDecode;
 
 using Json = nlohmann::json;
 
-constexpr std::size_t kMaxDescribe = 60;                     // Site::Describe() of a hostless URL
-constexpr std::size_t kMaxUrlInMessage = 80;                 // a URL that is no site, in a denial
-constexpr std::size_t kMaxQuoted = 60;                       // a string of the file quoted in an error
-constexpr int kMaxNesting = 4;                               // blob:blob:…
+constexpr std::size_t kMaxDescribe = 60;      // Site::Describe() of a hostless URL
+constexpr std::size_t kMaxUrlInMessage = 80;  // a URL that is no site, in a denial
+constexpr std::size_t kMaxQuoted = 60;        // a string of the file quoted in an error
+constexpr int kMaxNesting = 4;                // blob:blob:…
 
 constexpr std::string_view kCapsExpected = "expected read, act, navigate, eval, download or all";
 

@@ -10,7 +10,6 @@
 #include <system_error>
 #include <utility>
 
-
 namespace tb::policy {
 
 Policy Load(const std::string& path) {
