@@ -1,0 +1,130 @@
+// The Windows side of common/'s POSIX files, run under Wine:
+// policy_load_windows.cpp and user_dirs_windows.cpp.
+#include <stdlib.h>  // _putenv_s
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <gtest/gtest.h>
+
+#include "common/policy.h"
+#include "common/user_dirs.h"
+
+namespace tb {
+namespace {
+
+// Sets (or, with nullopt, unsets) an environment variable for one test.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, std::optional<std::string> value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    Set(value);
+  }
+  ~ScopedEnv() { Set(old_); }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  void Set(const std::optional<std::string>& value) { _putenv_s(name_, value ? value->c_str() : ""); }
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+// A directory of its own for the files of one test, removed after it.
+class TempDir {
+ public:
+  TempDir() {
+    static std::atomic<int> count{0};
+    const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
+    path_ = std::filesystem::temp_directory_path() /
+            ("tabbridge_test_" + std::to_string(stamp) + "_" + std::to_string(count++));
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string Write(const std::string& name, std::string_view text) const {
+    const std::filesystem::path file = path_ / name;
+    std::ofstream(file, std::ios::binary) << text;
+    return file.string();
+  }
+  std::string path() const { return path_.string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+constexpr std::string_view kPolicy = R"({"rules": [{"sites": ["*"], "allow": ["read"]}]})";
+
+TEST(WindowsPolicyLoad, MissingFileIsNoPolicy) {
+  const TempDir dir;
+  const policy::Policy loaded = policy::Load(dir.path() + "\\policy.json");
+  EXPECT_EQ(loaded.source, policy::Policy::Source::kNone);
+  EXPECT_TRUE(loaded.error.empty());
+}
+
+TEST(WindowsPolicyLoad, FileIsParsed) {
+  const TempDir dir;
+  const std::string path = dir.Write("policy.json", kPolicy);
+  const policy::Policy loaded = policy::Load(path);
+  EXPECT_EQ(loaded.source, policy::Policy::Source::kFile) << loaded.error;
+  EXPECT_EQ(loaded.path, path);
+  EXPECT_EQ(loaded.rules.size(), 1u);
+}
+
+TEST(WindowsPolicyLoad, BadFileIsMalformed) {
+  const TempDir dir;
+  const policy::Policy loaded = policy::Load(dir.Write("policy.json", R"({"rules": [{"sites": ["*"], "alow": []}]})"));
+  EXPECT_EQ(loaded.source, policy::Policy::Source::kMalformed);
+  EXPECT_EQ(loaded.error, R"(rule 1: unknown key "alow" (expected "sites", "allow" or "deny"))");
+}
+
+TEST(WindowsPolicyLoad, DirectoryIsMalformed) {
+  const TempDir dir;
+  const policy::Policy loaded = policy::Load(dir.path());
+  EXPECT_EQ(loaded.source, policy::Policy::Source::kMalformed);
+  EXPECT_EQ(loaded.error, "it is a directory, not a file");
+}
+
+TEST(WindowsPolicyLoad, TooLargeIsMalformed) {
+  const TempDir dir;
+  const policy::Policy loaded = policy::Load(dir.Write("policy.json", "{}" + std::string(policy::kMaxFileBytes, ' ')));
+  EXPECT_EQ(loaded.source, policy::Policy::Source::kMalformed);
+  EXPECT_EQ(loaded.error, "too large (over 1 MiB)");
+}
+
+TEST(WindowsUserDirs, HomeWins) {
+  const ScopedEnv home("HOME", "C:\\msys\\home\\u\\");
+  const ScopedEnv profile("USERPROFILE", "C:\\Users\\u");
+  EXPECT_EQ(HomeDir(), "C:\\msys\\home\\u");
+}
+
+TEST(WindowsUserDirs, UserProfileWithoutHome) {
+  const ScopedEnv home("HOME", std::nullopt);
+  const ScopedEnv profile("USERPROFILE", "C:\\Users\\u");
+  EXPECT_EQ(HomeDir(), "C:\\Users\\u");
+}
+
+TEST(WindowsUserDirs, XdgDirTakesADrivePath) {
+  const ScopedEnv config("XDG_CONFIG_HOME", "D:\\config");
+  EXPECT_EQ(XdgDir("XDG_CONFIG_HOME", ".config"), "D:\\config");
+}
+
+TEST(WindowsUserDirs, RelativeXdgDirIsIgnored) {
+  const ScopedEnv home("HOME", std::nullopt);
+  const ScopedEnv profile("USERPROFILE", "C:\\Users\\u");
+  const ScopedEnv config("XDG_CONFIG_HOME", "config");
+  EXPECT_EQ(XdgDir("XDG_CONFIG_HOME", ".config"), "C:\\Users\\u/.config");
+}
+
+}  // namespace
+}  // namespace tb
