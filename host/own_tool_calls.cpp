@@ -137,7 +137,7 @@ std::optional<Session::ShownPage> Host::ShownPage(const Session& session, bool l
   if (listed_only && std::ranges::none_of(offered, [](const own_tools::Offered& o) { return o.listed; })) {
     return std::nullopt;
   }
-  return Session::ShownPage{set->document_id, set->url};
+  return Session::ShownPage{.document_id = set->document_id, .url = set->url, .answered_url = {}};
 }
 
 std::optional<Session::ShownPage> Host::CalledFor(const Session& session,
