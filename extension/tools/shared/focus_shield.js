@@ -19,7 +19,9 @@ const INERT = 'iframe, frame, object, embed, fencedframe { interactivity: inert 
 // frameId: the frame of the field the keys are for (press_key: 0 when the
 // focus check found the focus in the top document itself — making a focused
 // frame inert would take its focus away).
+// A page the stylesheet cannot go into (about:blank, a page of the browser's
+// own) types unshielded: every key is still checked before it goes.
 export async function shieldFocus(tabId, frameId) {
   if (frameId !== 0) return () => {};
-  return userSheet(tabId, INERT);
+  return userSheet(tabId, INERT).catch(() => () => {});
 }
