@@ -371,10 +371,10 @@
   // whole browser process (a CHECK, SIGILL) when document.modelContext.getTools()
   // comes from a document entering the cache while the next one commits
   // (issue 30; docs/behaviour.md). A page shown again lists afresh.
-  let hidden = false;
-  listen.call(window, 'pagehide', () => { hidden = true; });
-  listen.call(window, 'pageshow', () => {
-    if (!hidden) return;
+  let hidden = false; // set and cleared by the browser's own events only (isTrusted)
+  listen.call(window, 'pagehide', (e) => { if (e.isTrusted) hidden = true; });
+  listen.call(window, 'pageshow', (e) => {
+    if (!e.isTrusted || !hidden) return;
     hidden = false;
     registry.changed();
   });
