@@ -62,9 +62,9 @@ std::expected<void, std::string> Log::Append(const Entry& entry) try {
     }
   }
   // FILE_APPEND_DATA without FILE_WRITE_DATA: every write goes to the end.
-  const HANDLE file = ::CreateFileW(path.wstring().c_str(), FILE_APPEND_DATA,
-                                    FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr, OPEN_ALWAYS,
-                                    FILE_ATTRIBUTE_NORMAL, nullptr);
+  const HANDLE file =
+      ::CreateFileW(path.wstring().c_str(), FILE_APPEND_DATA, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                    nullptr, OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
   if (file == INVALID_HANDLE_VALUE) return std::unexpected(Failed("open", path_));
   std::expected<void, std::string> result;
   DWORD written = 0;

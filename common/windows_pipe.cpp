@@ -3,6 +3,8 @@
 #include <windows.h>
 
 #include <aclapi.h>
+#include <fcntl.h>
+#include <io.h>
 #include <sddl.h>
 
 #include <chrono>
@@ -52,8 +54,8 @@ std::expected<std::string, std::string> SecurityDescriptorOf(void* handle) {
     return std::unexpected(ErrorText("GetSecurityInfo", rc));
   }
   LPWSTR text = nullptr;
-  const BOOL ok = ::ConvertSecurityDescriptorToStringSecurityDescriptorW(descriptor, SDDL_REVISION_1, what, &text,
-                                                                          nullptr);
+  const BOOL ok =
+      ::ConvertSecurityDescriptorToStringSecurityDescriptorW(descriptor, SDDL_REVISION_1, what, &text, nullptr);
   std::expected<std::string, std::string> result =
       ok ? std::expected<std::string, std::string>(Utf8(text))
          : std::unexpected(LastError("ConvertSecurityDescriptorToStringSecurityDescriptorW"));
@@ -63,13 +65,15 @@ std::expected<std::string, std::string> SecurityDescriptorOf(void* handle) {
 }
 
 std::expected<void*, PipeOpenError> OpenOwnPipe(const std::string& name, unsigned busy_wait_ms,
-                                                std::string_view our_sid, const PipeSidLookup& server_sid) {
+                                                std::string_view our_sid, const PipeSidLookup& server_sid,
+                                                bool overlapped) {
   const std::wstring wide = Wide(name);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(busy_wait_ms);
   HANDLE pipe = INVALID_HANDLE_VALUE;
   for (;;) {
     pipe = ::CreateFileW(wide.c_str(), GENERIC_READ | GENERIC_WRITE, 0, nullptr, OPEN_EXISTING,
-                         FILE_FLAG_OVERLAPPED | SECURITY_SQOS_PRESENT | SECURITY_IDENTIFICATION, nullptr);
+                         (overlapped ? FILE_FLAG_OVERLAPPED : 0) | SECURITY_SQOS_PRESENT | SECURITY_IDENTIFICATION,
+                         nullptr);
     if (pipe != INVALID_HANDLE_VALUE) break;
     const DWORD error = ::GetLastError();
     if (error != ERROR_PIPE_BUSY) {
@@ -79,8 +83,8 @@ std::expected<void*, PipeOpenError> OpenOwnPipe(const std::string& name, unsigne
     // Every instance is taken: wait for one to free up, not past the deadline.
     const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0 || !::WaitNamedPipeW(wide.c_str(), static_cast<DWORD>(left.count()))) {
-      return std::unexpected(PipeOpenError{name + ": every instance of the pipe stayed busy for " +
-                                           std::to_string(busy_wait_ms) + " ms"});
+      return std::unexpected(
+          PipeOpenError{name + ": every instance of the pipe stayed busy for " + std::to_string(busy_wait_ms) + " ms"});
     }
   }
   const auto sid = server_sid(pipe);
@@ -95,26 +99,26 @@ std::expected<void*, PipeOpenError> OpenOwnPipe(const std::string& name, unsigne
   return static_cast<void*>(pipe);
 }
 
-std::vector<std::string> ListPipes(std::string_view prefix) {
-  std::vector<std::string> names;
-  WIN32_FIND_DATAW entry{};
-  const HANDLE find = ::FindFirstFileW(L"\\\\.\\pipe\\*", &entry);
-  if (find == INVALID_HANDLE_VALUE) return names;
-  do {
-    std::string name = Utf8(entry.cFileName);
-    if (name.starts_with(prefix)) names.push_back(std::move(name));
-  } while (::FindNextFileW(find, &entry));
-  ::FindClose(find);
-  return names;
+std::expected<int, PipeOpenError> OpenOwnPipeFd(const std::string& name, unsigned busy_wait_ms,
+                                                std::string_view our_sid, const PipeSidLookup& server_sid) {
+  auto pipe = OpenOwnPipe(name, busy_wait_ms, our_sid, server_sid);
+  if (!pipe) return std::unexpected(pipe.error());
+  const int fd = ::_open_osfhandle(reinterpret_cast<intptr_t>(*pipe), _O_BINARY);
+  if (fd < 0) {
+    ::CloseHandle(*pipe);
+    return std::unexpected(PipeOpenError{name + ": no C runtime descriptor for the pipe"});
+  }
+  return fd;
 }
 
 bool PipeExists(const std::string& name) {
   if (!name.starts_with(kPipeRoot)) return false;
-  const std::string leaf = name.substr(kPipeRoot.size());
-  for (const auto& live : ListPipes(leaf)) {
-    if (live == leaf) return true;
-  }
-  return false;
+  // Asks the pipe file system, connecting to nothing: no such pipe fails at
+  // once with ERROR_FILE_NOT_FOUND; a pipe with a free instance returns TRUE,
+  // one whose instances are all busy times out after 1 ms (ERROR_SEM_TIMEOUT).
+  if (::WaitNamedPipeW(Wide(name).c_str(), 1)) return true;
+  const DWORD error = ::GetLastError();
+  return error != ERROR_FILE_NOT_FOUND && error != ERROR_BAD_PATHNAME && error != ERROR_INVALID_NAME;
 }
 
 }  // namespace tb::windows

@@ -32,13 +32,20 @@ struct PipeOpenError {
 // `busy_wait_ms` (WaitNamedPipeW). Then `server_sid` names who serves it, and
 // unless PipePeerAllowed(that, our_sid) the handle is closed and the error
 // says so — before we write anything. The caller owns the handle returned.
+// `overlapped` false: for blocking readers (the test tools), not libuv.
 std::expected<void*, PipeOpenError> OpenOwnPipe(const std::string& name, unsigned busy_wait_ms,
+                                                std::string_view our_sid,
+                                                const PipeSidLookup& server_sid = PipeServerSid,
+                                                bool overlapped = true);
+
+// The same as a C runtime descriptor owning the handle (_open_osfhandle), for
+// uv_pipe_open, which then owns it.
+std::expected<int, PipeOpenError> OpenOwnPipeFd(const std::string& name, unsigned busy_wait_ms,
                                                 std::string_view our_sid,
                                                 const PipeSidLookup& server_sid = PipeServerSid);
 
-// The names (without \\.\pipe\) of the live pipes whose name starts with `prefix`.
-std::vector<std::string> ListPipes(std::string_view prefix);
-// Whether a pipe of exactly this full name (\\.\pipe\…) exists now.
+// Whether a pipe of exactly this full name (\\.\pipe\…) exists now
+// (WaitNamedPipeW with a 1 ms wait: it connects to nothing).
 bool PipeExists(const std::string& name);
 
 }  // namespace tb::windows

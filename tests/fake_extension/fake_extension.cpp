@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "common/protocol.h"
+#include "common/socket_dir.h"
 #include "tests/fake_extension/dir_watch.h"
 #include "tests/fake_extension/line_channel.h"
 
@@ -71,9 +72,7 @@ Json FakeExtension::MakeTab(std::int64_t id, std::string url, bool active) {
           {"active", active}};
 }
 
-std::string FakeExtension::SocketPath(int slot) const {
-  return options_.socket_dir + "/browser-" + std::to_string(slot) + ".sock";
-}
+std::string FakeExtension::SocketPath(int slot) const { return tb::SocketPath(options_.socket_dir, slot); }
 
 bool FakeExtension::WaitForSocket(int slot, std::chrono::milliseconds timeout) const {
   const std::string path = SocketPath(slot);
