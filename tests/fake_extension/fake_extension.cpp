@@ -232,6 +232,9 @@ void FakeExtension::Answer(const Json& request) {
     }
     SendEvent(ext_event::kTabRemoved, {{"tabId", tab_id}});
     SendMessage(Result(id, {{"closed", true}}));
+  } else if (options_.answer_page_tools && method.starts_with(ext_method::kPagePrefix)) {
+    const std::string text = "fake " + method + " of tab " + params.value("tabId", Json()).dump();
+    SendMessage(Result(id, {{"content", Json::array({{{"type", "text"}, {"text", text}}})}}));
   } else {
     SendMessage(Error(id, rpc_error::kMethodNotFound, "unknown method " + method));
   }

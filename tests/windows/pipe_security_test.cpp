@@ -5,8 +5,10 @@
 // user cannot show: a pipe served by another SID refused before the hello,
 // a client of another SID closed before its first byte is read, a squatted
 // slot name skipped.
+#include <winsock2.h>  // before windows.h, as uv.h wants it
+// clang-format off
 #include <windows.h>
-#include <winsock2.h>
+// clang-format on
 
 #include <chrono>
 #include <cstdio>
