@@ -5,10 +5,12 @@
 
 namespace tb {
 
-enum class Platform { kLinux, kMacOS };
+enum class Platform { kLinux, kMacOS, kWindows };
 
 #ifdef __APPLE__
 inline constexpr Platform kThisPlatform = Platform::kMacOS;
+#elif defined(_WIN32)
+inline constexpr Platform kThisPlatform = Platform::kWindows;
 #else
 inline constexpr Platform kThisPlatform = Platform::kLinux;
 #endif
