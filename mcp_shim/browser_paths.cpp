@@ -47,8 +47,8 @@ std::vector<std::string> BrowserCandidates(Platform platform, const EnvLookup& e
     case Platform::kLinux:
       break;
   }
-  return {"google-chrome", "google-chrome-stable", "chromium",     "chromium-browser",
-          "brave-browser", "microsoft-edge",       "microsoft-edge-stable", "vivaldi"};
+  return {"google-chrome",  "google-chrome-stable",  "chromium", "chromium-browser", "brave-browser",
+          "microsoft-edge", "microsoft-edge-stable", "vivaldi"};
 }
 
 std::string PickBrowser(const std::vector<std::string>& candidates,

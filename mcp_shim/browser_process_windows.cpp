@@ -13,6 +13,7 @@
 #include <io.h>
 
 #include <algorithm>
+
 #include <spdlog/spdlog.h>
 
 #include "mcp_shim/browser_process.h"
@@ -102,8 +103,8 @@ std::optional<std::string> ClearStaleProfileLock(const std::string&) { return st
 std::expected<SpawnedProcess, std::string> SpawnBrowser(uv_loop_t*, const std::string& executable,
                                                         const std::vector<std::string>& args, bool devtools_pipe,
                                                         const std::string& log_path) {
-  SECURITY_ATTRIBUTES inherit{.nLength = sizeof(SECURITY_ATTRIBUTES), .lpSecurityDescriptor = nullptr,
-                              .bInheritHandle = TRUE};
+  SECURITY_ATTRIBUTES inherit{
+      .nLength = sizeof(SECURITY_ATTRIBUTES), .lpSecurityDescriptor = nullptr, .bInheritHandle = TRUE};
   // The browser's output goes to a log in its profile (our stdout is MCP); its stdin is NUL.
   OwnedHandle nul(::CreateFileW(L"NUL", GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, &inherit, OPEN_EXISTING,
                                 FILE_ATTRIBUTE_NORMAL, nullptr));

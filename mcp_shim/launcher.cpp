@@ -142,8 +142,8 @@ std::expected<LaunchPlan, std::string> PlanLaunch() {
                            " — reinstall, or set TABBRIDGE_EXTENSION_DIR");
   }
   const char* method = std::getenv("TABBRIDGE_LAUNCH_METHOD");  // "pipe" or "flag": tests force one
-  plan.load_over_pipe =
-      method != nullptr && *method != '\0' ? std::string(method) == "pipe" : IsBrandedChrome(plan.executable, kThisPlatform);
+  plan.load_over_pipe = method != nullptr && *method != '\0' ? std::string(method) == "pipe"
+                                                             : IsBrandedChrome(plan.executable, kThisPlatform);
 
   plan.args = {"--user-data-dir=" + plan.profile_dir, "--no-first-run", "--no-default-browser-check"};
   if (plan.load_over_pipe) {

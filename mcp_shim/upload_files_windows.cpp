@@ -203,11 +203,15 @@ std::expected<Json, std::string> ReadUploadFiles(const Json& paths, const Upload
     if (auto why = RefusalOf(absolute)) return refused(*why);
     if (!in_roots(absolute)) return std::unexpected(OutsideRoots(shown, scope));
     std::error_code ec;
-    if (fs::is_directory(FromUtf8(absolute), ec)) return std::unexpected(shown + " is a directory — name the files in it");
+    if (fs::is_directory(FromUtf8(absolute), ec)) {
+      return std::unexpected(shown + " is a directory — name the files in it");
+    }
     const Handle file(Open(absolute, false));
     if (file.h == INVALID_HANDLE_VALUE) {
       const DWORD error = ::GetLastError();
-      if (error == ERROR_FILE_NOT_FOUND || error == ERROR_PATH_NOT_FOUND) return std::unexpected("no such file: " + shown);
+      if (error == ERROR_FILE_NOT_FOUND || error == ERROR_PATH_NOT_FOUND) {
+        return std::unexpected("no such file: " + shown);
+      }
       return std::unexpected("cannot read " + shown + ": " + LastError(error));
     }
     // And again on the open file: what it really is, and a plain file on a disk.

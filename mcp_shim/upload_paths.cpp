@@ -118,8 +118,8 @@ std::vector<RefusedDir> WindowsRefusedDirs(const WindowsUserDirs& dirs) {
     add(dirs.local_appdata + "\\tabbridge",
         "it is in tabbridge's data " + dirs.local_appdata + "\\tabbridge (its browser profile, audit log)");
   }
-  add(dirs.launch_profile,
-      "it is in the browser profile tabbridge launches, " + dirs.launch_profile + " (cookies, saved passwords, history)");
+  add(dirs.launch_profile, "it is in the browser profile tabbridge launches, " + dirs.launch_profile +
+                               " (cookies, saved passwords, history)");
   for (const std::string& file : dirs.tabbridge_files) add(file, "it is tabbridge's own (" + file + ")");
   return out;
 }

@@ -30,10 +30,10 @@ bool WindowsUnder(std::string_view path, std::string_view dir);
 
 // What a Windows user's secrets are kept under, as the environment names it.
 struct WindowsUserDirs {
-  std::string profile;        // %USERPROFILE% (HomeDir)
-  std::string appdata;        // %APPDATA% (Roaming)
-  std::string local_appdata;  // %LOCALAPPDATA%
-  std::string launch_profile;  // the browser profile tabbridge launches (ProfileDir)
+  std::string profile;                       // %USERPROFILE% (HomeDir)
+  std::string appdata;                       // %APPDATA% (Roaming)
+  std::string local_appdata;                 // %LOCALAPPDATA%
+  std::string launch_profile;                // the browser profile tabbridge launches (ProfileDir)
   std::vector<std::string> tabbridge_files;  // the policy file, the audit log's directory, the log file…
 };
 

@@ -73,10 +73,10 @@ TEST(PickBrowser, TakesTheFirstThatExists) {
 
 TEST(IsBrandedChrome, WindowsTellsChromeFromChromium) {
   EXPECT_TRUE(IsBrandedChrome("C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe", Platform::kWindows));
-  EXPECT_TRUE(IsBrandedChrome("c:/users/ann/appdata/local/google/chrome sxs/application/CHROME.EXE",
-                              Platform::kWindows));
-  EXPECT_FALSE(IsBrandedChrome("C:\\Users\\ann\\AppData\\Local\\Chromium\\Application\\chrome.exe",
-                               Platform::kWindows));
+  EXPECT_TRUE(
+      IsBrandedChrome("c:/users/ann/appdata/local/google/chrome sxs/application/CHROME.EXE", Platform::kWindows));
+  EXPECT_FALSE(
+      IsBrandedChrome("C:\\Users\\ann\\AppData\\Local\\Chromium\\Application\\chrome.exe", Platform::kWindows));
   EXPECT_FALSE(IsBrandedChrome("C:\\Program Files\\Microsoft\\Edge\\Application\\msedge.exe", Platform::kWindows));
   EXPECT_TRUE(IsBrandedChrome("/usr/bin/google-chrome-stable", Platform::kLinux));
   EXPECT_FALSE(IsBrandedChrome("/usr/bin/chromium", Platform::kLinux));
@@ -126,7 +126,8 @@ TEST(ChooseLaunchArgs, WindowsNeedsNoSandboxOrDisplayChoice) {
 }
 
 TEST(ProfileDirFor, WindowsKeepsItInLocalAppData) {
-  EXPECT_EQ(ProfileDirFor(Platform::kWindows, Lookup(kWindowsEnv)), "C:\\Users\\ann\\AppData\\Local\\tabbridge\\profile");
+  EXPECT_EQ(ProfileDirFor(Platform::kWindows, Lookup(kWindowsEnv)),
+            "C:\\Users\\ann\\AppData\\Local\\tabbridge\\profile");
   EXPECT_EQ(ProfileDirFor(Platform::kWindows, Lookup({{"TABBRIDGE_PROFILE_DIR", "D:\\p"}})), "D:\\p");
 }
 
