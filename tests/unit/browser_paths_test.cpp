@@ -118,7 +118,11 @@ TEST(DescribeExit, AWindowsExceptionIsACrash) {
 }
 
 TEST(ChooseLaunchArgs, WindowsNeedsNoSandboxOrDisplayChoice) {
-  const LaunchEnv env{.root = true, .user_namespaces = false, .display = false, .platform = Platform::kWindows};
+  const LaunchEnv env{.root = true,
+                      .user_namespaces = false,
+                      .setuid_sandbox = false,
+                      .display = false,
+                      .platform = Platform::kWindows};
   const LaunchChoice choice = ChooseLaunchArgs(env, {});
   EXPECT_TRUE(choice.args.empty());
   EXPECT_TRUE(choice.notes.empty());

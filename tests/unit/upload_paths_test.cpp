@@ -99,7 +99,9 @@ TEST_F(WindowsRefusalTest, OrdinaryFilesPass) {
 
 // A directory given relative (an unset variable's leftovers) is no refused place.
 TEST(WindowsRefusedDirs, OnlyAbsoluteDirectories) {
-  const auto refused = WindowsRefusedDirs({.tabbridge_files = {"relative", ""}});
+  WindowsUserDirs dirs;
+  dirs.tabbridge_files = {"relative", ""};
+  const auto refused = WindowsRefusedDirs(dirs);
   EXPECT_TRUE(refused.empty());
 }
 
