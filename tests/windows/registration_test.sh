@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Registration's HKCU keys for real under Wine (ctest: windows_registration).
+# In a throwaway WINEPREFIX: the Windows registry code points every browser's
+# NativeMessagingHosts\com.tabbridge.host key at a manifest; Wine's own
+# `reg query` reads each default value back; doctor's reading says "ours"
+# with the file there and "missing-file" without it; delete removes every
+# key, which `reg query` then no longer finds.
+#   registration_test.sh PROBE.exe
+set -euo pipefail
+
+probe=$1
+wine=/usr/lib/wine/wine64
+export WINEDEBUG=-all WINEPREFIX
+WINEPREFIX=$(mktemp -d /tmp/tb-wine-registration-XXXXXX)
+cleanup() {
+  /usr/lib/wine/wineserver -k 2>/dev/null || true
+  rm -rf "$WINEPREFIX"
+}
+trap cleanup EXIT
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+keys=(
+  'Software\Google\Chrome\NativeMessagingHosts\com.tabbridge.host'
+  'Software\Chromium\NativeMessagingHosts\com.tabbridge.host'
+  'Software\Microsoft\Edge\NativeMessagingHosts\com.tabbridge.host'
+  'Software\BraveSoftware\Brave-Browser\NativeMessagingHosts\com.tabbridge.host'
+  'Software\Vivaldi\NativeMessagingHosts\com.tabbridge.host'
+)
+# A manifest in the prefix's drive C:, with a space and a non-ASCII letter (UTF-16 both ways).
+manifest_dir="$WINEPREFIX/drive_c/users/Zoë Doe/AppData/Local/tabbridge"
+manifest='C:\users\Zoë Doe\AppData\Local\tabbridge\com.tabbridge.host.json'
+
+# reg writes to a pipe in the OEM code page (437 here): iconv makes it UTF-8 again.
+reg_query() {
+  local out status=0
+  out=$("$wine" reg query "HKCU\\$1" /ve 2>&1) || status=$?
+  tr -d '\r' <<<"$out" | iconv -f CP437 -t UTF-8
+  return "$status"
+}
+
+echo "== point (WINEPREFIX=$WINEPREFIX)"
+"$wine" "$probe" point "$manifest" | tr -d '\r'
+for key in "${keys[@]}"; do
+  out=$(reg_query "$key") || fail "reg query HKCU\\$key: $out"
+  grep -qF "REG_SZ    $manifest" <<<"$out" || fail "HKCU\\$key's default value is not $manifest: $out"
+  echo "reg query HKCU\\$key: REG_SZ $manifest"
+done
+
+echo "== read, no manifest file yet"
+out=$("$wine" "$probe" read "$manifest" | tr -d '\r')
+echo "$out"
+[[ $(grep -cF ": missing-file $manifest" <<<"$out") == 5 ]] || fail "every key should point at a missing file"
+
+echo "== read, with the manifest file"
+mkdir -p "$manifest_dir"
+echo '{}' >"$manifest_dir/com.tabbridge.host.json"
+out=$("$wine" "$probe" read "$manifest" | tr -d '\r')
+echo "$out"
+[[ $(grep -cF ": ours $manifest" <<<"$out") == 5 ]] || fail "every key should be ours"
+
+echo "== delete"
+"$wine" "$probe" delete | tr -d '\r'
+for key in "${keys[@]}"; do
+  if out=$(reg_query "$key"); then fail "HKCU\\$key is still there: $out"; fi
+done
+# The parent keys stay (the browser's own), only ours went.
+reg_query 'Software\Google\Chrome\NativeMessagingHosts' >/dev/null || fail "the NativeMessagingHosts key itself went"
+out=$("$wine" "$probe" read "$manifest" | tr -d '\r')
+[[ $(grep -c ": absent" <<<"$out") == 5 ]] || fail "every key should be absent: $out"
+echo "== all 5 keys set, read back by reg query, removed"
