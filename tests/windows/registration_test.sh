@@ -4,11 +4,16 @@
 # NativeMessagingHosts\com.tabbridge.host key at a manifest; Wine's own
 # `reg query` reads each default value back; doctor's reading says "ours"
 # with the file there and "missing-file" without it; delete removes every
-# key, which `reg query` then no longer finds.
-#   registration_test.sh PROBE.exe
+# key, which `reg query` then no longer finds. Then the same through
+# `tabbridge.exe register` / `unregister` (the manifest written to
+# %LOCALAPPDATA%\tabbridge, naming tabbridge-host.exe), once tabbridge.exe
+# is built.
+#   registration_test.sh PROBE.exe TABBRIDGE.exe EXTENSION_DIR
 set -euo pipefail
 
 probe=$1
+tabbridge=$2
+extension=$3
 wine=/usr/lib/wine/wine64
 export WINEDEBUG=-all WINEPREFIX
 WINEPREFIX=$(mktemp -d /tmp/tb-wine-registration-XXXXXX)
@@ -72,3 +77,31 @@ reg_query 'Software\Google\Chrome\NativeMessagingHosts' >/dev/null || fail "the 
 out=$("$wine" "$probe" read "$manifest" | tr -d '\r')
 [[ $(grep -c ": absent" <<<"$out") == 5 ]] || fail "every key should be absent: $out"
 echo "== all 5 keys set, read back by reg query, removed"
+
+if [[ ! -f $tabbridge ]]; then
+  echo "NOTE: $tabbridge is not built: registration checked through the registry code only"
+  exit 0
+fi
+echo "== tabbridge.exe register"
+# Wine maps / to Z:; the user's %LOCALAPPDATA% is in the prefix.
+export TABBRIDGE_EXTENSION_DIR="Z:${extension//\//\\}"
+"$wine" "$tabbridge" register | tr -d '\r'
+local_app_data=$("$wine" cmd /c echo '%LOCALAPPDATA%' | tr -d '\r')
+manifest="$local_app_data\tabbridge\com.tabbridge.host.json"
+unix_manifest=$(find "$WINEPREFIX/drive_c/users" -path '*/AppData/Local/tabbridge/com.tabbridge.host.json')
+[[ -f $unix_manifest ]] || fail "no manifest under %LOCALAPPDATA%\tabbridge"
+cat "$unix_manifest"
+grep -qE '"path": "[A-Z]:\\\\.*tabbridge-host\.exe"' "$unix_manifest" || fail "the manifest does not name tabbridge-host.exe by an absolute path"
+grep -qF '"chrome-extension://' "$unix_manifest" || fail "the manifest allows no extension"
+for key in "${keys[@]}"; do
+  out=$(reg_query "$key") || fail "reg query HKCU\\$key: $out"
+  grep -qF "REG_SZ    $manifest" <<<"$out" || fail "HKCU\\$key's default value is not $manifest: $out"
+done
+echo "reg query: all 5 keys name $manifest"
+echo "== tabbridge.exe unregister"
+"$wine" "$tabbridge" unregister | tr -d '\r'
+for key in "${keys[@]}"; do
+  if out=$(reg_query "$key"); then fail "HKCU\\$key is still there: $out"; fi
+done
+[[ ! -e $unix_manifest ]] || fail "unregister left $unix_manifest"
+echo "== tabbridge.exe register and unregister: keys and manifest written, read back, removed"
