@@ -45,6 +45,8 @@ for exe in tabbridge.exe tabbridge-host.exe; do
   echo "$exe: PE x86-64, $(stat -c %s "$work/$exe") bytes"
 done
 
+# shellcheck disable=SC2016 # PowerShell's $exe, literally
 unzip -p "$zip" install.ps1 | grep -q '& \$exe register' || fail "install.ps1 does not run tabbridge.exe register"
+# shellcheck disable=SC2016
 unzip -p "$zip" uninstall.ps1 | grep -q '& \$exe unregister' || fail "uninstall.ps1 does not run tabbridge.exe unregister"
 echo "== the zip holds the ${#expected[@]} files"
