@@ -17,6 +17,8 @@ extension=$3
 wine=/usr/lib/wine/wine64
 export WINEDEBUG=-all WINEPREFIX
 WINEPREFIX=$(mktemp -d /tmp/tb-wine-registration-XXXXXX)
+# The prefix's Windows user, so %LOCALAPPDATA% has a space and a non-ASCII letter.
+export USER='Zoë Doe' LOGNAME='Zoë Doe'
 cleanup() {
   /usr/lib/wine/wineserver -k 2>/dev/null || true
   rm -rf "$WINEPREFIX"
@@ -35,7 +37,7 @@ keys=(
   'Software\BraveSoftware\Brave-Browser\NativeMessagingHosts\com.tabbridge.host'
   'Software\Vivaldi\NativeMessagingHosts\com.tabbridge.host'
 )
-# A manifest in the prefix's drive C:, with a space and a non-ASCII letter (UTF-16 both ways).
+# The manifest's place in %LOCALAPPDATA%\tabbridge (UTF-16 both ways).
 manifest_dir="$WINEPREFIX/drive_c/users/Zoë Doe/AppData/Local/tabbridge"
 manifest='C:\users\Zoë Doe\AppData\Local\tabbridge\com.tabbridge.host.json'
 
@@ -78,30 +80,35 @@ out=$("$wine" "$probe" read "$manifest" | tr -d '\r')
 [[ $(grep -c ": absent" <<<"$out") == 5 ]] || fail "every key should be absent: $out"
 echo "== all 5 keys set, read back by reg query, removed"
 
-if [[ ! -f $tabbridge ]]; then
-  echo "NOTE: $tabbridge is not built: registration checked through the registry code only"
-  exit 0
+# register and unregister as tabbridge.exe runs them; the probe runs the same
+# functions (register_command_windows.cpp) until tabbridge.exe is built.
+if [[ -f $tabbridge ]]; then
+  register=("$tabbridge" register)
+  unregister=("$tabbridge" unregister)
+else
+  echo "NOTE: $tabbridge is not built: register and unregister run through the probe"
+  register=("$probe" register --host-path 'C:\Program Files\tabbridge\tabbridge-host.exe')
+  unregister=("$probe" unregister)
 fi
-echo "== tabbridge.exe register"
-# Wine maps / to Z:; the user's %LOCALAPPDATA% is in the prefix.
+echo "== register: ${register[*]}"
+# Wine maps / to Z:. The user's %LOCALAPPDATA% is the prefix's (the user set above).
 export TABBRIDGE_EXTENSION_DIR="Z:${extension//\//\\}"
-"$wine" "$tabbridge" register | tr -d '\r'
-local_app_data=$("$wine" cmd /c echo '%LOCALAPPDATA%' | tr -d '\r')
-manifest="$local_app_data\tabbridge\com.tabbridge.host.json"
-unix_manifest=$(find "$WINEPREFIX/drive_c/users" -path '*/AppData/Local/tabbridge/com.tabbridge.host.json')
-[[ -f $unix_manifest ]] || fail "no manifest under %LOCALAPPDATA%\tabbridge"
-cat "$unix_manifest"
-grep -qE '"path": "[A-Z]:\\\\.*tabbridge-host\.exe"' "$unix_manifest" || fail "the manifest does not name tabbridge-host.exe by an absolute path"
-grep -qF '"chrome-extension://' "$unix_manifest" || fail "the manifest allows no extension"
+"$wine" "${register[@]}" | tr -d '\r'
+[[ -f $manifest_dir/com.tabbridge.host.json ]] || fail "no manifest in $manifest_dir"
+cat "$manifest_dir/com.tabbridge.host.json"
+grep -qE '"path": "[A-Z]:\\\\.*tabbridge-host\.exe"' "$manifest_dir/com.tabbridge.host.json" ||
+  fail "the manifest does not name tabbridge-host.exe by an absolute path"
+grep -qF '"chrome-extension://adpkeaffmapkegingficmdcbffgoapmk/"' "$manifest_dir/com.tabbridge.host.json" ||
+  fail "the manifest does not allow the tabbridge extension"
 for key in "${keys[@]}"; do
   out=$(reg_query "$key") || fail "reg query HKCU\\$key: $out"
   grep -qF "REG_SZ    $manifest" <<<"$out" || fail "HKCU\\$key's default value is not $manifest: $out"
 done
 echo "reg query: all 5 keys name $manifest"
-echo "== tabbridge.exe unregister"
-"$wine" "$tabbridge" unregister | tr -d '\r'
+echo "== unregister"
+"$wine" "${unregister[@]}" | tr -d '\r'
 for key in "${keys[@]}"; do
   if out=$(reg_query "$key"); then fail "HKCU\\$key is still there: $out"; fi
 done
-[[ ! -e $unix_manifest ]] || fail "unregister left $unix_manifest"
-echo "== tabbridge.exe register and unregister: keys and manifest written, read back, removed"
+[[ ! -e $manifest_dir/com.tabbridge.host.json ]] || fail "unregister left the manifest"
+echo "== register and unregister: the manifest and the 5 keys written, read back, removed"

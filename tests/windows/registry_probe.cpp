@@ -5,6 +5,8 @@
 //   tabbridge_registry_probe point MANIFEST   set every browser's key to MANIFEST
 //   tabbridge_registry_probe read MANIFEST    each key's state, one line each
 //   tabbridge_registry_probe delete           delete every browser's key
+//   tabbridge_registry_probe register ARGS... / unregister
+//                                             what `tabbridge.exe register` / `unregister` run
 #include <windows.h>
 
 #include <shellapi.h>  // CommandLineToArgvW (after windows.h)
@@ -16,6 +18,7 @@
 
 #include "common/utf16_windows.h"
 #include "common/utf8_path.h"
+#include "mcp_shim/register_command.h"
 #include "mcp_shim/registry.h"
 #include "mcp_shim/windows_keys.h"
 
@@ -78,6 +81,9 @@ int main() {
     for (const auto& error : done.errors) std::fprintf(stderr, "error: %s\n", error.c_str());
     return done.errors.empty() ? 0 : 1;
   }
-  std::fprintf(stderr, "usage: tabbridge_registry_probe point MANIFEST | read MANIFEST | delete\n");
+  if (command == "register") return tb::RunRegister({argv.begin() + 2, argv.end()});
+  if (command == "unregister") return tb::RunUnregister({argv.begin() + 2, argv.end()});
+  std::fprintf(
+      stderr, "usage: tabbridge_registry_probe point MANIFEST | read MANIFEST | delete | register ARGS | unregister\n");
   return 2;
 }
