@@ -154,8 +154,9 @@ std::expected<std::string, std::string> InstalledExtensionId() {
                          "TABBRIDGE_EXTENSION_DIR");
 }
 
+// The platform's separator: C:\...\tabbridge\com.tabbridge.host.json on Windows.
 std::string ManifestPath(const std::string& manifest_dir) {
-  return manifest_dir + "/" + std::string(kNativeHostName) + ".json";
+  return Utf8String(Utf8Path(manifest_dir) / (std::string(kNativeHostName) + ".json"));
 }
 
 std::expected<std::string, std::string> WriteManifest(const std::string& manifest_dir, const std::string& host_path,

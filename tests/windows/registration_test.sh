@@ -105,10 +105,24 @@ for key in "${keys[@]}"; do
   grep -qF "REG_SZ    $manifest" <<<"$out" || fail "HKCU\\$key's default value is not $manifest: $out"
 done
 echo "reg query: all 5 keys name $manifest"
+echo "== doctor's registration step"
+out=$("$wine" "$probe" doctor | tr -d '\r') || true
+echo "$out"
+[[ $(grep -c '^ok    .*: HKCU\\.* -> ' <<<"$out") == 5 ]] || fail "doctor should find all 5 keys ours"
+if [[ -f $(dirname "$tabbridge")/tabbridge-host.exe ]]; then
+  grep -q '^ok    manifest: ' <<<"$out" || fail "doctor should find the manifest right"
+else  # the probe named a host that is not there
+  grep -q '^FAIL  manifest: .*tabbridge-host.exe, which is not an executable' <<<"$out" ||
+    fail "doctor missed the missing host"
+fi
 echo "== unregister"
 "$wine" "${unregister[@]}" | tr -d '\r'
 for key in "${keys[@]}"; do
   if out=$(reg_query "$key"); then fail "HKCU\\$key is still there: $out"; fi
 done
 [[ ! -e $manifest_dir/com.tabbridge.host.json ]] || fail "unregister left the manifest"
+out=$("$wine" "$probe" doctor | tr -d '\r') && fail "doctor passed with nothing registered: $out"
+[[ $(grep -c '^FAIL  .*: HKCU\\.* is absent' <<<"$out") == 5 ]] || fail "doctor should find all 5 keys absent: $out"
+grep -q '^FAIL  manifest: .* is missing' <<<"$out" || fail "doctor should find the manifest missing: $out"
+echo "doctor: the manifest and all 5 keys absent"
 echo "== register and unregister: the manifest and the 5 keys written, read back, removed"

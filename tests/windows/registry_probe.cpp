@@ -7,6 +7,7 @@
 //   tabbridge_registry_probe delete           delete every browser's key
 //   tabbridge_registry_probe register ARGS... / unregister
 //                                             what `tabbridge.exe register` / `unregister` run
+//   tabbridge_registry_probe doctor           doctor's registration step (exit 1 on a FAIL)
 #include <windows.h>
 
 #include <shellapi.h>  // CommandLineToArgvW (after windows.h)
@@ -16,8 +17,10 @@
 #include <string>
 #include <vector>
 
+#include "common/protocol.h"
 #include "common/utf16_windows.h"
 #include "common/utf8_path.h"
+#include "mcp_shim/doctor_report.h"
 #include "mcp_shim/register_command.h"
 #include "mcp_shim/registry.h"
 #include "mcp_shim/windows_keys.h"
@@ -83,7 +86,13 @@ int main() {
   }
   if (command == "register") return tb::RunRegister({argv.begin() + 2, argv.end()});
   if (command == "unregister") return tb::RunUnregister({argv.begin() + 2, argv.end()});
-  std::fprintf(
-      stderr, "usage: tabbridge_registry_probe point MANIFEST | read MANIFEST | delete | register ARGS | unregister\n");
+  if (command == "doctor" && argc == 2) {
+    tb::DoctorReport report;
+    tb::CheckRegistration(report, std::string(tb::kExtensionId));
+    return report.failures == 0 ? 0 : 1;
+  }
+  std::fprintf(stderr,
+               "usage: tabbridge_registry_probe point MANIFEST | read MANIFEST | delete | register ARGS | unregister | "
+               "doctor\n");
   return 2;
 }
