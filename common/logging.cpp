@@ -2,7 +2,9 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#ifndef _WIN32
 #include <unistd.h>
+#endif
 
 #include <cstdlib>
 #include <memory>
@@ -19,6 +21,7 @@ void InitLogging(std::string_view program, std::string_view default_level) {
   std::vector<spdlog::sink_ptr> sinks;
   sinks.push_back(std::make_shared<spdlog::sinks::stderr_sink_st>());
   if (const char* file = std::getenv("TABBRIDGE_LOG_FILE"); file != nullptr && *file != '\0') {
+#ifndef _WIN32
     // Logs name pages and calls: the user's alone (0600), also a file an
     // older version made 0644. The sink appends to what this made.
     const int fd = ::open(file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
@@ -26,6 +29,10 @@ void InitLogging(std::string_view program, std::string_view default_level) {
       (void)::fchmod(fd, 0600);
       ::close(fd);
     }
+#endif
+    // Windows has no modes: the sink opens the file for appending, and a log
+    // under %LOCALAPPDATA% is the user's alone by its profile directory's ACL
+    // (the user, SYSTEM, the administrators), which new files inherit.
     try {
       sinks.push_back(std::make_shared<spdlog::sinks::basic_file_sink_st>(file));
     } catch (const spdlog::spdlog_ex& e) {

@@ -21,6 +21,4 @@ long PeerUid(int fd) {
 #endif
 }
 
-bool PeerAllowed(long peer_uid, long allowed_uid) { return peer_uid >= 0 && peer_uid == allowed_uid; }
-
 }  // namespace tb

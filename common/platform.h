@@ -1,14 +1,19 @@
 // The platforms tabbridge knows. Code that differs per platform takes a
-// Platform argument where it can, so Linux CI tests the macOS branch too;
-// only system calls (getpeereid, _NSGetExecutablePath) sit behind #ifdef.
+// Platform argument where it can, so Linux CI tests the macOS and Windows
+// branches too; only system calls (getpeereid, _NSGetExecutablePath, the
+// Win32 API) sit behind #ifdef or in a *_windows.cpp file.
 #pragma once
 
 namespace tb {
 
-enum class Platform { kLinux, kMacOS };
+enum class Platform { kLinux, kMacOS, kWindows };
 
-#ifdef __APPLE__
+#if defined(_WIN32)
+inline constexpr Platform kThisPlatform = Platform::kWindows;
+#elif defined(__APPLE__)
 inline constexpr Platform kThisPlatform = Platform::kMacOS;
+#elif defined(_WIN32)
+inline constexpr Platform kThisPlatform = Platform::kWindows;
 #else
 inline constexpr Platform kThisPlatform = Platform::kLinux;
 #endif

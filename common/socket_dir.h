@@ -2,6 +2,7 @@
 #pragma once
 
 #include <expected>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -37,13 +38,30 @@ std::expected<void, std::string> CheckPrivateDir(const std::string& dir);
 std::expected<bool, std::string> ExistingPrivateDir(const std::string& dir);
 
 std::string SlotName(int slot);  // "browser-<slot>"
-std::string SocketPath(const std::string& dir, int slot);
+// Where slot `slot` listens: <dir>/browser-<slot>.sock; on Windows `dir` is a
+// pipe prefix (\\.\pipe\tabbridge-<user>, windows::PipePrefix) and this is
+// <dir>-browser-<slot>, the pipe's name (windows::PipeName).
+std::string SocketPathFor(Platform platform, const std::string& dir, int slot);
+std::string SocketPath(const std::string& dir, int slot);  // for this platform
 std::string LockPath(const std::string& dir, int slot);
 
 // Slots that have a socket file, in order. A listed slot may be stale.
+// Windows: the pipes of \\.\pipe\ named <dir>-browser-<n> (no pipe outlives its server).
 std::vector<int> ListSlots(const std::string& dir);
 
 // Slots numbered past this are not tried: a bound on a runaway directory.
 inline constexpr int kMaxSlots = 64;
+
+// Whether a bind error means "this slot's name is someone's already: try the
+// next". libuv on Windows creates a pipe's first instance with
+// FILE_FLAG_FIRST_PIPE_INSTANCE and turns a name in use (ours or a squatter's)
+// into UV_EADDRINUSE, an unusable one into UV_EACCES.
+bool SlotTaken(int uv_error);
+
+// The first slot from 0 that `bind` (a libuv result: 0 or a UV_E* code)
+// takes; a taken slot (SlotTaken) moves on to the next, any other error ends
+// the search with that error. Pure: the Windows host's slot choice, tested
+// with injected failures (Wine does not enforce FIRST_PIPE_INSTANCE).
+std::expected<int, std::string> ChooseSlot(const std::function<int(int slot)>& bind, const std::string& where);
 
 }  // namespace tb

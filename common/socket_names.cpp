@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include <uv.h>
+
 namespace tb {
 
 std::string SocketDirFor(Platform platform, const SocketDirEnv& env, long uid) {
@@ -17,7 +19,26 @@ std::string SocketDirFor(Platform platform, const SocketDirEnv& env, long uid) {
 }
 
 std::string SlotName(int slot) { return "browser-" + std::to_string(slot); }
-std::string SocketPath(const std::string& dir, int slot) { return dir + "/" + SlotName(slot) + ".sock"; }
+std::string SocketPathFor(Platform platform, const std::string& dir, int slot) {
+  if (platform == Platform::kWindows) return dir + "-" + SlotName(slot);
+  return dir + "/" + SlotName(slot) + ".sock";
+}
+std::string SocketPath(const std::string& dir, int slot) { return SocketPathFor(kThisPlatform, dir, slot); }
 std::string LockPath(const std::string& dir, int slot) { return dir + "/" + SlotName(slot) + ".lock"; }
+
+}  // namespace tb
+
+namespace tb {
+
+bool SlotTaken(int uv_error) { return uv_error == UV_EADDRINUSE || uv_error == UV_EACCES; }
+
+std::expected<int, std::string> ChooseSlot(const std::function<int(int slot)>& bind, const std::string& where) {
+  for (int slot = 0; slot < kMaxSlots; ++slot) {
+    const int rc = bind(slot);
+    if (rc == 0) return slot;
+    if (!SlotTaken(rc)) return std::unexpected("cannot listen on " + SocketPath(where, slot) + ": " + uv_strerror(rc));
+  }
+  return std::unexpected("no free slot for " + where + " (" + std::to_string(kMaxSlots) + " taken)");
+}
 
 }  // namespace tb

@@ -8,13 +8,15 @@
 
 namespace tb::windows {
 
-std::string PipeName(std::string_view user, int slot) {
+std::string PipeName(std::string_view user, int slot) { return PipePrefix(user) + "-" + SlotName(slot); }
+
+std::string PipePrefix(std::string_view user) {
   std::string safe(user.empty() ? std::string_view("user") : user);
   for (char& c : safe) {
     const auto u = static_cast<unsigned char>(c);
     if (!std::isalnum(u) && c != '.' && c != '_' && c != '-') c = '_';
   }
-  return "\\\\.\\pipe\\tabbridge-" + safe + "-" + SlotName(slot);
+  return "\\\\.\\pipe\\tabbridge-" + safe;
 }
 
 bool IsSid(std::string_view sid) {

@@ -16,6 +16,9 @@ namespace tb::windows {
 // machine-wide, unlike a 0700 directory) and per browser, as the socket
 // slots on Linux. Characters outside [A-Za-z0-9._-] in `user` become '_'.
 std::string PipeName(std::string_view user, int slot);
+// \\.\pipe\tabbridge-<user>: what PipeName puts before "-browser-<slot>",
+// the Windows "socket directory" (SocketDir, SocketPathFor).
+std::string PipePrefix(std::string_view user);
 
 // True for a SID string such as S-1-5-21-1004336348-1177238915-682003330-512.
 bool IsSid(std::string_view sid);

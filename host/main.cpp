@@ -2,7 +2,16 @@
 // stdin/stdout carry native messaging to the extension (never logs); the
 // Unix socket serves the shims.
 #include <signal.h>
+#ifdef _WIN32
+#include <fcntl.h>
+#include <io.h>
+#include <windows.h>
+#include <winsock2.h>  // before windows.h, as uv.h wants it
+
+#include <tlhelp32.h>
+#else
 #include <unistd.h>
+#endif
 
 #include <cstdlib>
 #include <cstring>
@@ -33,6 +42,30 @@ std::uint64_t MillisFromEnv(const char* name, std::uint64_t fallback) {
   return value > 0 ? static_cast<std::uint64_t>(value) : fallback;
 }
 
+#ifdef _WIN32
+// Chrome, which started us (Windows has no getppid): our entry in a process snapshot.
+long ParentPid() {
+  const HANDLE snapshot = ::CreateToolhelp32Snapshot(TH32CS_SNAPPROCESS, 0);
+  if (snapshot == INVALID_HANDLE_VALUE) return 0;
+  PROCESSENTRY32W entry{};
+  entry.dwSize = sizeof(entry);
+  long parent = 0;
+  const DWORD self = ::GetCurrentProcessId();
+  for (BOOL more = ::Process32FirstW(snapshot, &entry); more; more = ::Process32NextW(snapshot, &entry)) {
+    if (entry.th32ProcessID == self) {
+      parent = static_cast<long>(entry.th32ParentProcessID);
+      break;
+    }
+  }
+  ::CloseHandle(snapshot);
+  return parent;
+}
+long OwnUid() { return -1; }  // the pipe checks SIDs instead (host/socket_server_windows.cpp)
+#else
+long ParentPid() { return static_cast<long>(getppid()); }
+long OwnUid() { return static_cast<long>(getuid()); }
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -45,7 +78,15 @@ int main(int argc, char** argv) {
     return 0;
   }
   tb::InitLogging("tabbridge-host", "info");
+#ifdef _WIN32
+  // Native messaging is binary: no CRLF translation of the frames (Chrome
+  // opens its ends in binary mode too). libuv writes to the handles, but the
+  // CRT's descriptors must agree for anything else that touches them.
+  ::_setmode(::_fileno(stdin), _O_BINARY);
+  ::_setmode(::_fileno(stdout), _O_BINARY);
+#else
   ::signal(SIGPIPE, SIG_IGN);  // a vanished peer is an error code, not a death
+#endif
 
   const std::string origin = argc > 1 ? argv[1] : "";
   const std::string expected = "chrome-extension://" + std::string(tb::kExtensionId) + "/";
@@ -63,8 +104,8 @@ int main(int argc, char** argv) {
     tb::Host host(
         loop, std::move(stdio),
         {.socket_dir = tb::SocketDir(),
-         .allowed_uid = static_cast<long>(getuid()),
-         .browser_pid = static_cast<long>(getppid()),
+         .allowed_uid = OwnUid(),
+         .browser_pid = ParentPid(),
          // Tests change these timings (README "Configuration"): a silent extension fails
          // fast, a list_changed provably comes from the new page's report and not the
          // hold running out, detach-after-idle and a wedged extension are quick to see.

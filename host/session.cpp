@@ -212,7 +212,8 @@ void Session::OnRequest(rpc::Message& msg) {
     lists_own_tools_ = field::Bool(msg.params, hello_param::kOwnTools).value_or(lists_own_tools_);
     // A session narrows the policy, never widens it: a second hello cannot undo --read-only.
     read_only_ = read_only_ || field::Bool(msg.params, hello_param::kReadOnly).value_or(false);
-    if (const auto pid = field::Int(msg.params, hello_param::kLaunchedHeadlessPid)) host_.NoteLaunchedHeadless(*pid);
+    if (const auto pid = field::Int(msg.params, hello_param::kLaunchedHeadlessPid))
+      host_.NoteLaunchedHeadless(static_cast<long>(*pid));
     tells_tabs_ = field::Bool(msg.params, hello_param::kTellTabs).value_or(false);
     const Json client = field::Object(msg.params, hello_param::kClient);
     client_name_ = field::String(client, "name").value_or("");

@@ -1,5 +1,7 @@
 // The host's only door: a Unix socket in a user-only directory, one slot per
 // live host (docs/protocol.md §2). Accepts only peers of our own uid.
+// Windows (socket_server_windows.cpp): a named pipe per slot with a DACL for
+// our SID alone, accepting only clients whose process runs as our SID.
 #pragma once
 
 #include <expected>
@@ -8,6 +10,8 @@
 #include <string>
 
 #include <uv.h>
+
+#include "common/windows_sid.h"
 
 namespace boost::interprocess {
 class file_lock;
@@ -28,6 +32,10 @@ class SocketServer {
   std::expected<void, std::string> Listen(const std::string& dir, OnConnection on_connection);
   void Close();
 
+  // Windows: how a client's user SID is read from its pipe instance
+  // (windows::PipeClientSid unless a test injects another user's).
+  void SetClientSidLookup(windows::PipeSidLookup lookup) { client_sid_ = std::move(lookup); }
+
   const std::string& path() const { return path_; }
   int slot() const { return slot_; }
 
@@ -41,6 +49,8 @@ class SocketServer {
   OnConnection on_connection_;
   std::string path_;
   int slot_ = -1;
+  windows::PipeSidLookup client_sid_;  // Windows only, as is:
+  std::string user_sid_;               // ours, read by Listen
 };
 
 }  // namespace tb

@@ -11,6 +11,7 @@
 #include <uv.h>
 
 #include "common/rpc_peer.h"
+#include "common/windows_sid.h"
 
 namespace tb {
 
@@ -24,8 +25,12 @@ class HostLink {
 
   // Connects to the socket at `path`, checks that the process listening there
   // runs as our uid, and only then says hello with `hello_params` ({client,
-  // caps}): a host of another user never sees a byte. `done` runs once.
-  static void Connect(uv_loop_t* loop, const std::string& path, const Json& hello_params, Connected done);
+  // caps}): a host of another user never sees a byte. `done` runs once, never
+  // before Connect returns. On Windows `path` names a pipe and the check is
+  // the serving process's user SID (`server_sid`, windows::PipeServerSid
+  // unless a test injects another user's; ignored elsewhere).
+  static void Connect(uv_loop_t* loop, const std::string& path, const Json& hello_params, Connected done,
+                      windows::PipeSidLookup server_sid = {});
 
   HostLink(uv_loop_t* loop, std::unique_ptr<Transport> transport, std::string path);
 
@@ -43,6 +48,9 @@ class HostLink {
   void Close() { peer_.Close(); }
 
  private:
+  // Says hello on a pipe whose peer has been checked; `done` runs once.
+  static void SayHello(uv_loop_t* loop, uv_pipe_t* pipe, const std::string& path, Json hello, Connected done);
+
   RpcPeer peer_;
   RpcPeer::Callbacks callbacks_;  // forwarded to, so they can change after Start
   Json hello_;

@@ -1,7 +1,9 @@
 #include "mcp_shim/host_probe.h"
 
+#ifndef _WIN32
 #include <sys/stat.h>
 #include <unistd.h>
+#endif
 
 #include <algorithm>
 #include <cstdlib>
@@ -36,6 +38,7 @@ void Record(ProbeResult& result, int slot, std::string name,
 
 void ProbeOne(uv_loop_t* loop, const std::string& path, const Json& hello_params,
               std::function<void(std::expected<ProbeResult, std::string>)> done) {
+#ifndef _WIN32
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0) return done(ProbeResult{});  // not forwarded (yet)
   if (!S_ISSOCK(st.st_mode)) {
@@ -46,6 +49,8 @@ void ProbeOne(uv_loop_t* loop, const std::string& path, const Json& hello_params
                             {path + " (TABBRIDGE_HOST_SOCKET) belongs to uid " + std::to_string(st.st_uid) +
                              ", not to you — not a tabbridge host of yours; nothing was sent to it"}});
   }
+#endif
+  // Windows: a pipe name; HostLink::Connect checks the SID of whoever serves it.
   HostLink::Connect(
       loop, path, hello_params,
       [path, done = std::move(done)](std::expected<std::unique_ptr<HostLink>, HostLink::ConnectError> link) {

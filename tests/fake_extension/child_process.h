@@ -1,5 +1,7 @@
 // A child process with its stdin and stdout on pipes, the way Chrome starts a
-// native-messaging host and an MCP client starts the shim.
+// native-messaging host and an MCP client starts the shim. POSIX:
+// child_process.cpp; Windows: child_process_windows.cpp (CreateProcessW, the
+// ends as C runtime descriptors).
 #pragma once
 
 #include <sys/types.h>
@@ -11,6 +13,17 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#ifdef _WIN32
+// Windows has no such signals: Signal() ends the child with TerminateProcess
+// whatever the number, and its exit code is 128 + the number (as a shell says).
+#ifndef SIGKILL
+#define SIGKILL 9
+#endif
+#ifndef SIGPIPE
+#define SIGPIPE 13
+#endif
+#endif
 
 namespace tb::fake {
 
@@ -62,6 +75,7 @@ class ChildProcess {
   int pidfd_ = -1;
   int stdin_ = -1;
   int stdout_ = -1;
+  void* process_handle_ = nullptr;  // Windows: the child's process HANDLE
   std::optional<ExitStatus> status_;
 };
 

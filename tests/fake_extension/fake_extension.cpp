@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "common/protocol.h"
+#include "common/socket_dir.h"
 #include "tests/fake_extension/dir_watch.h"
 #include "tests/fake_extension/line_channel.h"
 
@@ -71,9 +72,7 @@ Json FakeExtension::MakeTab(std::int64_t id, std::string url, bool active) {
           {"active", active}};
 }
 
-std::string FakeExtension::SocketPath(int slot) const {
-  return options_.socket_dir + "/browser-" + std::to_string(slot) + ".sock";
-}
+std::string FakeExtension::SocketPath(int slot) const { return tb::SocketPath(options_.socket_dir, slot); }
 
 bool FakeExtension::WaitForSocket(int slot, std::chrono::milliseconds timeout) const {
   const std::string path = SocketPath(slot);
@@ -233,6 +232,9 @@ void FakeExtension::Answer(const Json& request) {
     }
     SendEvent(ext_event::kTabRemoved, {{"tabId", tab_id}});
     SendMessage(Result(id, {{"closed", true}}));
+  } else if (options_.answer_page_tools && method.starts_with(ext_method::kPagePrefix)) {
+    const std::string text = "fake " + method + " of tab " + params.value("tabId", Json()).dump();
+    SendMessage(Result(id, {{"content", Json::array({{{"type", "text"}, {"text", text}}})}}));
   } else {
     SendMessage(Error(id, rpc_error::kMethodNotFound, "unknown method " + method));
   }

@@ -43,6 +43,7 @@ struct FakeExtensionOptions {
   int protocol = kExtensionProtocol;                     // the hello's protocol number
   std::vector<std::pair<std::string, std::string>> env;  // more host environment
   std::string stderr_path;                               // the host's stderr; empty inherits ours
+  bool answer_page_tools = false;                        // page.<tool>: a text result naming tool and tab
 };
 
 // One message from the host, after reassembly.

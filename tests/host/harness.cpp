@@ -1,11 +1,12 @@
 #include "tests/host/harness.h"
 
-#include <sys/stat.h>
-
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
+
+#include "common/socket_dir.h"
 
 namespace tb::test {
 namespace {
@@ -29,10 +30,21 @@ std::string Tail(const std::string& text, std::size_t max) {
 
 [[noreturn]] void SetupFailed(const std::string& what) { throw std::runtime_error("test setup: " + what); }
 
+// This test's socket directory; on Windows a pipe prefix named after the
+// work dir (pipes live in \\.\pipe\, not in a directory).
+std::string TestSocketDir(const fake::TempDir& work) {
+  if (kThisPlatform == Platform::kWindows) {
+    return "\\\\.\\pipe\\" + std::filesystem::u8path(work.path()).filename().string();
+  }
+  return work.Join("sock");
+}
+
 }  // namespace
 
-HostTest::HostTest() : socket_dir_(work_.Join("sock")) {
-  if (::mkdir(socket_dir_.c_str(), 0700) != 0) SetupFailed("cannot create " + socket_dir_);
+HostTest::HostTest() : socket_dir_(TestSocketDir(work_)) {
+  if (kThisPlatform == Platform::kWindows) return;
+  if (!std::filesystem::create_directory(socket_dir_)) SetupFailed("cannot create " + socket_dir_);
+  std::filesystem::permissions(socket_dir_, std::filesystem::perms::owner_all);  // 0700
 }
 
 std::string HostTest::NewLog(const std::string& what) {
@@ -40,7 +52,7 @@ std::string HostTest::NewLog(const std::string& what) {
   return logs_.back();
 }
 
-std::string HostTest::SocketPath(int slot) const { return socket_dir_ + "/browser-" + std::to_string(slot) + ".sock"; }
+std::string HostTest::SocketPath(int slot) const { return tb::SocketPath(socket_dir_, slot); }
 
 fake::FakeExtension& HostTest::StartExtension(fake::FakeExtensionOptions options) {
   if (options.host_binary.empty()) options.host_binary = TB_HOST_BINARY;
@@ -64,6 +76,7 @@ fake::FakeExtension& HostTest::StartServingExtension(int slot, fake::FakeExtensi
 }
 
 fake::McpDriver& HostTest::StartShim(bool initialize, std::vector<std::string> args) {
+  if (std::string_view(TB_SHIM_BINARY).empty()) SetupFailed("no tabbridge shim in this build (tests/windows)");
   auto shim = fake::McpDriver::Start({.shim_binary = TB_SHIM_BINARY,
                                       .args = std::move(args),
                                       .socket_dir = socket_dir_,
