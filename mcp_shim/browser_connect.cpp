@@ -14,6 +14,7 @@
 #include "common/windows_names.h"
 #include "mcp_shim/host_probe.h"
 #include "mcp_shim/launch_env.h"
+#include "mcp_shim/wsl_install.h"
 
 namespace tb {
 namespace {
@@ -178,11 +179,9 @@ void BrowserConnect::OnRound(std::vector<LiveHost> candidates) {
     std::string instructions =
         "Open Chrome (or Chromium, Brave, Edge) with the tabbridge extension enabled, or call "
         "connect_browser with launch=true. `tabbridge doctor` checks the setup.";
-    if (RunsUnderWsl()) {
-      instructions +=
-          " This is WSL: a browser on Windows is reached by the Windows tabbridge.exe — configure the MCP "
-          "client with it (docs/windows.md).";
-    }
+    // Under WSL, the installed tabbridge.exe's `claude mcp add` line (looked for under /mnt/c only:
+    // asking Windows through interop could block this loop).
+    if (RunsUnderWsl()) instructions += wsl::NoBrowserHint(wsl::FindInstalled(wsl::SystemProbe(false)));
     return Fail("No browser found", std::move(instructions));
   }
   if (launched_ && progress_ && rounds_ % 5 == 0) {

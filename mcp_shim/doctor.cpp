@@ -12,6 +12,7 @@
 #include "common/policy.h"
 #include "common/protocol.h"
 #include "common/socket_dir.h"
+#include "mcp_shim/doctor_report.h"
 #include "mcp_shim/extension_id.h"
 #include "mcp_shim/host_probe.h"
 #include "mcp_shim/launcher.h"
@@ -19,22 +20,8 @@
 #include "mcp_shim/paths.h"
 
 namespace tb {
-namespace {
-
-struct Report {
-  int failures = 0;
-  void Ok(const std::string& what) { std::printf("ok    %s\n", what.c_str()); }
-  void Note(const std::string& what) { std::printf("note  %s\n", what.c_str()); }
-  void Fail(const std::string& what, const std::string& fix) {
-    ++failures;
-    std::printf("FAIL  %s\n      fix: %s\n", what.c_str(), fix.c_str());
-  }
-};
-
-}  // namespace
-
 int RunDoctor() {
-  Report report;
+  DoctorReport report;
   constexpr const char* kReinstall = "run install/install.sh again";
 
   // 1. The programs.
@@ -55,33 +42,9 @@ int RunDoctor() {
     report.Ok("extension: " + extension + " (ID " + *id + ")");
   }
 
-  // 3. Native-messaging manifests, for every browser found and the launch profile:
-  // each the template (manifests/) filled in with an executable host and our ID.
+  // 3. Registration: how the browsers find tabbridge-host (doctor_registration*.cpp).
   const std::string allowed_id = id.value_or(std::string(kExtensionId));
-  int registered = 0;
-  for (const auto& browser : KnownBrowsers()) {
-    if (!browser.found) continue;
-    // The browser reads the per-user one, else the system-wide one (the .deb's).
-    const bool user_level = std::filesystem::exists(ManifestPath(browser.manifest_dir)) ||
-                            !std::filesystem::exists(ManifestPath(browser.system_dir));
-    const std::string dir = user_level ? browser.manifest_dir : browser.system_dir;
-    if (auto ok = CheckManifest(dir, allowed_id); ok) {
-      report.Ok(browser.name + ": " + ManifestPath(dir) + (user_level ? "" : " (system-wide)"));
-      ++registered;
-    } else {
-      report.Fail(browser.name + ": " + ok.error(),
-                  user_level ? "run `tabbridge register` (or install/install.sh)"
-                             : "reinstall the tabbridge package, or `sudo tabbridge register --system`");
-    }
-  }
-  const std::string profile_manifests = ProfileDir() + "/NativeMessagingHosts";
-  if (std::filesystem::exists(ManifestPath(profile_manifests))) {
-    if (auto ok = CheckManifest(profile_manifests, allowed_id); ok)
-      report.Ok("launch profile: " + ManifestPath(profile_manifests));
-    else
-      report.Fail("launch profile: " + ok.error(), "delete it; connect_browser {launch: true} writes it again");
-  }
-  if (registered == 0)
+  if (CheckRegistration(report, allowed_id) == 0)
     report.Note("no Chrome-family browser found to register with; connect_browser {launch: true} still works");
 
   // 3b. What a launched browser would be, and what this machine makes it do.

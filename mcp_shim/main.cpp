@@ -33,6 +33,7 @@
 #include "mcp_shim/register_command.h"
 #include "mcp_shim/remote_command.h"
 #include "mcp_shim/tools_command.h"
+#include "mcp_shim/wsl_command.h"
 
 namespace {
 
@@ -74,6 +75,7 @@ constexpr const char* kUsage =
     "                                 ships these); --print shows the manifest instead\n"
     "       tabbridge unregister [--system]\n"
     "                                 remove those manifests\n"
+    "       tabbridge wsl             inside WSL: the `claude mcp add` line for the Windows tabbridge.exe\n"
     "       tabbridge --version\n"
     "\n"
     "environment: TABBRIDGE_BROWSER, TABBRIDGE_BROWSER_ARGS, TABBRIDGE_PROFILE_DIR, TABBRIDGE_HOST_SOCKET,\n"
@@ -221,6 +223,7 @@ int main(int argc, char** argv) {
   if (command == "remote") return tb::RunRemote({args.begin() + 1, args.end()});
   if (command == "browser" && args.size() == 1) return tb::RunBrowser();
   if (command == "unregister") return tb::RunUnregister({args.begin() + 1, args.end()});
+  if (command == "wsl") return tb::RunWsl({args.begin() + 1, args.end()});
   std::fprintf(stderr, "tabbridge: unknown command '%s'\n\n%s", command.c_str(), kUsage);
   return 2;
 }

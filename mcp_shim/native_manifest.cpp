@@ -9,9 +9,11 @@
 
 #include "common/json_field.h"
 #include "common/protocol.h"
+#include "common/utf8_path.h"
 #include "mcp_shim/extension_id.h"
 #include "mcp_shim/manifest_template.h"  // generated from manifests/com.tabbridge.host.json.in
 #include "mcp_shim/paths.h"
+#include "mcp_shim/windows_keys.h"  // windows::IsAbsolutePath
 
 namespace tb {
 namespace fs = std::filesystem;
@@ -108,6 +110,25 @@ void FillStrings(Json& value, const std::string& host_path, const std::string& e
   }
 }
 
+// Browsers run a host only by its absolute path.
+bool AbsoluteHostPath(const std::string& path) {
+#ifdef _WIN32
+  return windows::IsAbsolutePath(path);
+#else
+  return path.starts_with('/');
+#endif
+}
+
+// Windows has no execute bit: an existing file is what a browser can start.
+bool Runnable(const std::string& path) {
+#ifdef _WIN32
+  std::error_code ec;
+  return fs::is_regular_file(Utf8Path(path), ec);
+#else
+  return ::access(path.c_str(), X_OK) == 0;
+#endif
+}
+
 }  // namespace
 
 std::expected<Json, std::string> RenderManifest(std::string_view template_text, const std::string& host_path,
@@ -133,26 +154,27 @@ std::expected<std::string, std::string> InstalledExtensionId() {
                          "TABBRIDGE_EXTENSION_DIR");
 }
 
+// The platform's separator: C:\...\tabbridge\com.tabbridge.host.json on Windows.
 std::string ManifestPath(const std::string& manifest_dir) {
-  return manifest_dir + "/" + std::string(kNativeHostName) + ".json";
+  return Utf8String(Utf8Path(manifest_dir) / (std::string(kNativeHostName) + ".json"));
 }
 
 std::expected<std::string, std::string> WriteManifest(const std::string& manifest_dir, const std::string& host_path,
                                                       const std::string& extension_id) {
   std::error_code ec;
-  fs::create_directories(manifest_dir, ec);
+  fs::create_directories(Utf8Path(manifest_dir), ec);
   if (ec) return std::unexpected("cannot create " + manifest_dir + ": " + ec.message());
   const std::string path = ManifestPath(manifest_dir);
   const std::string temp = path + ".tmp";
   {
-    std::ofstream out(temp, std::ios::trunc);
+    std::ofstream out(Utf8Path(temp), std::ios::trunc);
     out << ManifestJson(host_path, extension_id).dump(2) << "\n";
     if (!out) return std::unexpected("cannot write " + temp);
   }
   // Browsers read it as the user, a system-wide one as any user: 0644 whatever the umask.
-  fs::permissions(temp, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read,
-                  ec);
-  fs::rename(temp, path, ec);  // atomic: Chrome never reads half a manifest
+  fs::permissions(Utf8Path(temp),
+                  fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read, ec);
+  fs::rename(Utf8Path(temp), Utf8Path(path), ec);  // atomic: Chrome never reads half a manifest
   if (ec) return std::unexpected("cannot write " + path + ": " + ec.message());
   return path;
 }
@@ -165,20 +187,19 @@ std::expected<std::string, std::string> WriteManifest(const std::string& manifes
 
 bool RemoveManifest(const std::string& manifest_dir) {
   std::error_code ec;
-  return fs::remove(ManifestPath(manifest_dir), ec);
+  return fs::remove(Utf8Path(ManifestPath(manifest_dir)), ec);
 }
 
 std::expected<void, std::string> CheckManifest(const std::string& manifest_dir, const std::string& extension_id,
                                                const std::string& root) {
   const std::string path = ManifestPath(manifest_dir);
-  std::ifstream in(root + path);
+  std::ifstream in(Utf8Path(root + path));
   if (!in) return std::unexpected(path + " is missing");
   const Json manifest = Json::parse(in, nullptr, false);
   if (manifest.is_discarded() || !manifest.is_object()) return std::unexpected(path + " is not valid JSON");
   const std::string host = field::String(manifest, "path").value_or("");
-  if (host.empty() || host.front() != '/') return std::unexpected(path + ": path must be absolute, is '" + host + "'");
-  if (::access((root + host).c_str(), X_OK) != 0)
-    return std::unexpected(path + " points at " + host + ", which is not an executable");
+  if (!AbsoluteHostPath(host)) return std::unexpected(path + ": path must be absolute, is '" + host + "'");
+  if (!Runnable(root + host)) return std::unexpected(path + " points at " + host + ", which is not an executable");
   // Everything else must be the template's: the same keys, the same values.
   const Json expected = ManifestJson(host, extension_id);
   for (const auto& [key, value] : expected.items()) {

@@ -1,0 +1,54 @@
+#include "mcp_shim/wsl_command.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "common/utf8_path.h"
+#include "common/windows_names.h"
+#include "mcp_shim/paths.h"
+#include "mcp_shim/wsl_install.h"
+
+namespace tb {
+
+int RunWsl(const std::vector<std::string>& args) {
+  if (!args.empty()) {
+    std::fprintf(stderr, "tabbridge wsl: takes no arguments\n");
+    return 2;
+  }
+#ifdef _WIN32
+  // This tabbridge.exe, under WSL's /mnt/<drive>.
+  const std::string self = Utf8String(Utf8Path(ExecutableDir()) / "tabbridge.exe");
+  if (const auto mounted = wsl::MountPath(self)) {
+    std::printf("%s\n", wsl::McpAddLine(*mounted).c_str());
+    return 0;
+  }
+  std::fprintf(stderr, "tabbridge wsl: %s is not on a drive WSL mounts under /mnt\n", self.c_str());
+  return 1;
+#else
+  std::ifstream in("/proc/version");
+  std::string version;
+  std::getline(in, version);
+  if (!windows::IsWsl(version)) {
+    std::fprintf(stderr,
+                 "tabbridge wsl: this Linux is not WSL (/proc/version names no Microsoft kernel); on Windows, "
+                 "`tabbridge.exe wsl` prints the line for WSL\n");
+    return 1;
+  }
+  const auto installed = wsl::FindInstalled(wsl::SystemProbe(true));
+  if (installed.empty()) {
+    std::fprintf(stderr,
+                 "tabbridge wsl: no tabbridge.exe under /mnt/c/Users/*/AppData/Local/tabbridge; install it on Windows "
+                 "(tabbridge-windows.zip, install.ps1; docs/windows.md), then run:\n  %s\n",
+                 wsl::McpAddLine(wsl::kTemplatePath).c_str());
+    return 1;
+  }
+  std::printf("%s\n", wsl::McpAddLine(installed.front()).c_str());
+  for (std::size_t i = 1; i < installed.size(); ++i) {
+    std::fprintf(stderr, "tabbridge wsl: also installed: %s\n", installed[i].c_str());
+  }
+  return 0;
+#endif
+}
+
+}  // namespace tb

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The Windows package (ctest: windows_package): install/windows_zip.cmake
+# makes tabbridge-windows.zip from the built programs, and its listing
+# (unzip -l) must hold tabbridge.exe and tabbridge-host.exe (each a PE32+
+# x86-64 file), install.ps1 and uninstall.ps1 (which call register and
+# unregister), and every file of extension/. Skipped (77) until both
+# programs are built.
+#   package_test.sh BIN_DIR SOURCE_DIR
+set -euo pipefail
+
+bin=$1
+source=$2
+for exe in tabbridge.exe tabbridge-host.exe; do
+  if [[ ! -f $bin/$exe ]]; then
+    echo "SKIP: $bin/$exe is not built"
+    exit 77
+  fi
+done
+work=$(mktemp -d /tmp/tb-windows-package-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+zip=$work/tabbridge-windows.zip
+cmake -DBIN="$bin" -DZIP="$zip" -P "$source/install/windows_zip.cmake"
+unzip -l "$zip"
+listing=$(unzip -Z1 "$zip")
+
+expected=(tabbridge.exe tabbridge-host.exe install.ps1 uninstall.ps1)
+while IFS= read -r file; do expected+=("$file"); done < <(cd "$source" && find extension -type f | sort)
+for file in "${expected[@]}"; do
+  grep -qxF "$file" <<<"$listing" || fail "$file is not in the zip"
+done
+[[ $(grep -cv '/$' <<<"$listing") == "${#expected[@]}" ]] || fail "the zip holds files it should not: $listing"
+
+# A PE file: "MZ", then at the offset in bytes 60..63 "PE\0\0" and machine 0x8664 (x86-64).
+for exe in tabbridge.exe tabbridge-host.exe; do
+  unzip -p "$zip" "$exe" >"$work/$exe"
+  [[ $(head -c 2 "$work/$exe") == MZ ]] || fail "$exe does not start with MZ"
+  offset=$(od -An -tu4 -j60 -N4 "$work/$exe" | tr -d ' ')
+  signature=$(od -An -tx1 -j"$offset" -N6 "$work/$exe" | tr -d ' \n')
+  [[ $signature == 504500006486 ]] || fail "$exe is not a PE x86-64 file (at $offset: $signature)"
+  echo "$exe: PE x86-64, $(stat -c %s "$work/$exe") bytes"
+done
+
+# shellcheck disable=SC2016 # PowerShell's $exe, literally
+unzip -p "$zip" install.ps1 | grep -q '& \$exe register' || fail "install.ps1 does not run tabbridge.exe register"
+# shellcheck disable=SC2016
+unzip -p "$zip" uninstall.ps1 | grep -q '& \$exe unregister' || fail "uninstall.ps1 does not run tabbridge.exe unregister"
+echo "== the zip holds the ${#expected[@]} files"
