@@ -69,7 +69,12 @@ std::string HostBinary() {
 std::string ExtensionDir() {
   if (auto dir = Env("TABBRIDGE_EXTENSION_DIR"); !dir.empty()) return dir;
   std::error_code ec;
-  const fs::path dir = fs::weakly_canonical(fs::path(ExecutableDir()) / ".." / "share" / "tabbridge" / "extension", ec);
+  const fs::path exe_dir(ExecutableDir());
+  // The Windows zip (install/windows.sh) puts extension\ next to the .exe.
+  if (kThisPlatform == Platform::kWindows && fs::is_directory(exe_dir / "extension", ec)) {
+    return (exe_dir / "extension").string();
+  }
+  const fs::path dir = fs::weakly_canonical(exe_dir / ".." / "share" / "tabbridge" / "extension", ec);
   return dir.string();
 }
 

@@ -50,3 +50,11 @@ unzip -p "$zip" install.ps1 | grep -q '& \$exe register' || fail "install.ps1 do
 # shellcheck disable=SC2016
 unzip -p "$zip" uninstall.ps1 | grep -q '& \$exe unregister' || fail "uninstall.ps1 does not run tabbridge.exe unregister"
 echo "== the zip holds the ${#expected[@]} files"
+
+# Unzipped, tabbridge.exe finds the extension next to itself (as install.ps1
+# leaves it in %LOCALAPPDATA%\tabbridge), with no TABBRIDGE_EXTENSION_DIR.
+mkdir "$work/unzipped"
+(cd "$work/unzipped" && unzip -q "$zip")
+doctor=$(cd "$work/unzipped" && env -u TABBRIDGE_EXTENSION_DIR WINEDEBUG=-all /usr/lib/wine/wine64 ./tabbridge.exe doctor 2>&1 || true)
+grep -q 'extension: .*unzipped.extension (ID ' <<<"$doctor" || fail "doctor did not find the extension next to tabbridge.exe: $doctor"
+echo "== unzipped, tabbridge.exe doctor finds its extension"
