@@ -12,6 +12,8 @@ enum class Platform { kLinux, kMacOS, kWindows };
 inline constexpr Platform kThisPlatform = Platform::kWindows;
 #elif defined(__APPLE__)
 inline constexpr Platform kThisPlatform = Platform::kMacOS;
+#elif defined(_WIN32)
+inline constexpr Platform kThisPlatform = Platform::kWindows;
 #else
 inline constexpr Platform kThisPlatform = Platform::kLinux;
 #endif

@@ -43,7 +43,7 @@ void BrowserRecovery::OnConnected(const HostLink& link) {
   if (const auto version = field::String(browser, "version"); version && !version->empty()) {
     browser_name_ += " " + *version;
   }
-  browser_pid_ = field::Int(browser, "pid").value_or(0);
+  browser_pid_ = static_cast<long>(field::Int(browser, "pid").value_or(0));
   // Ours: the browser this shim launched, still running (one that handed its
   // start over to a browser already on the profile exited at once).
   ours_ = launched_ != nullptr && !launched_->exited() && launched_->pid() == browser_pid_;

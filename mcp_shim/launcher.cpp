@@ -1,13 +1,7 @@
 #include "mcp_shim/launcher.h"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +12,8 @@
 #include "common/json_field.h"
 #include "common/jsonrpc.h"
 #include "common/uv_util.h"
+#include "mcp_shim/browser_paths.h"
+#include "mcp_shim/browser_process.h"
 #include "mcp_shim/launch_env.h"
 #include "mcp_shim/native_manifest.h"
 #include "mcp_shim/paths.h"
@@ -28,24 +24,16 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string DetectBrowser() {
-#ifdef __APPLE__
-  for (const char* app : {"/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
-                          "/Applications/Chromium.app/Contents/MacOS/Chromium",
-                          "/Applications/Brave Browser.app/Contents/MacOS/Brave Browser",
-                          "/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge"}) {
-    if (::access(app, X_OK) == 0) return app;
-  }
-#endif
-  for (const char* program : {"google-chrome", "google-chrome-stable", "chromium", "chromium-browser", "brave-browser",
-                              "microsoft-edge", "microsoft-edge-stable", "vivaldi"}) {
+  const auto env = [](const char* name) {
+    const char* value = std::getenv(name);
+    return std::string(value != nullptr ? value : "");
+  };
+  const auto candidates = BrowserCandidates(kThisPlatform, env);
+  if (kThisPlatform != Platform::kLinux) return PickBrowser(candidates, IsExecutable);
+  for (const auto& program : candidates) {
     if (auto found = FindOnPath(program); !found.empty()) return found;
   }
   return "";
-}
-
-bool IsBrandedChrome(const std::string& executable) {
-  const std::string name = fs::path(executable).filename().string();
-  return name.starts_with("google-chrome") || name == "Google Chrome";
 }
 
 std::vector<std::string> SplitArgs(const char* text) {
@@ -55,27 +43,24 @@ std::vector<std::string> SplitArgs(const char* text) {
   return args;
 }
 
-// Set by the process's exit callback, which may outlive the SpawnedBrowser.
-using ExitState = std::shared_ptr<std::optional<BrowserExit>>;
-
+// A launched browser: its process and, while it runs, our ends of its DevTools pipe.
 class SpawnedBrowser : public LaunchedBrowser {
  public:
-  explicit SpawnedBrowser(int pid) : pid_(pid) {}
+  explicit SpawnedBrowser(std::unique_ptr<BrowserProcess> process) : process_(std::move(process)) {}
   ~SpawnedBrowser() override {
     CloseHandle(reinterpret_cast<uv_handle_t*>(to_browser_));
     CloseHandle(reinterpret_cast<uv_handle_t*>(from_browser_));
   }
-  int pid() const override { return pid_; }
-  std::optional<BrowserExit> exited() const override { return *exit_; }
+  int pid() const override { return process_->pid(); }
+  std::optional<BrowserExit> exited() const override { return process_->exited(); }
   std::string log_path() const override { return log_path_; }
   std::uint64_t log_offset() const override { return log_offset_; }
 
-  int pid_;
-  ExitState exit_ = std::make_shared<std::optional<BrowserExit>>();
+  std::unique_ptr<BrowserProcess> process_;
   std::string log_path_;
   std::uint64_t log_offset_ = 0;
-  uv_pipe_t* to_browser_ = nullptr;    // the browser's fd 3
-  uv_pipe_t* from_browser_ = nullptr;  // the browser's fd 4
+  uv_pipe_t* to_browser_ = nullptr;    // the browser reads CDP from it
+  uv_pipe_t* from_browser_ = nullptr;  // and answers on it
   std::string reply_;
 };
 
@@ -147,7 +132,7 @@ std::expected<LaunchPlan, std::string> PlanLaunch() {
         (install.empty() ? std::string("install Chrome or Chromium") : "install one with `" + install + "`") +
         " (or run install/install.sh, which does), or set TABBRIDGE_BROWSER to a browser's path");
   }
-  if (::access(plan.executable.c_str(), X_OK) != 0) {
+  if (!IsExecutable(plan.executable)) {
     return std::unexpected("TABBRIDGE_BROWSER=" + plan.executable + " is not an executable");
   }
   plan.profile_dir = ProfileDir();
@@ -157,8 +142,8 @@ std::expected<LaunchPlan, std::string> PlanLaunch() {
                            " — reinstall, or set TABBRIDGE_EXTENSION_DIR");
   }
   const char* method = std::getenv("TABBRIDGE_LAUNCH_METHOD");  // "pipe" or "flag": tests force one
-  plan.load_over_pipe =
-      method != nullptr && *method != '\0' ? std::string(method) == "pipe" : IsBrandedChrome(plan.executable);
+  plan.load_over_pipe = method != nullptr && *method != '\0' ? std::string(method) == "pipe"
+                                                             : IsBrandedChrome(plan.executable, kThisPlatform);
 
   plan.args = {"--user-data-dir=" + plan.profile_dir, "--no-first-run", "--no-default-browser-check"};
   if (plan.load_over_pipe) {
@@ -176,54 +161,6 @@ std::expected<LaunchPlan, std::string> PlanLaunch() {
   KeepHeadlessAlive(plan.args);
   plan.args.push_back("about:blank");
   return plan;
-}
-
-namespace {
-
-// Whether a browser listens on the profile's SingletonSocket (it hands a
-// second start over to itself through it).
-bool SingletonAnswers(const fs::path& socket_path) {
-  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return false;
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  socket_path.string().copy(addr.sun_path, sizeof(addr.sun_path) - 1);
-  const bool answers = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
-  ::close(fd);
-  return answers;
-}
-
-// Whether `pid` runs a browser on `profile_dir` (one starting up has no socket yet).
-bool RunsProfile(long pid, const std::string& profile_dir) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline", std::ios::binary);
-  std::string arg;
-  while (std::getline(in, arg, '\0')) {
-    if (arg == "--user-data-dir=" + profile_dir) return true;
-  }
-  return false;
-}
-
-}  // namespace
-
-bool ProfileSocketAnswers(const std::string& profile_dir) {
-  return SingletonAnswers(fs::path(profile_dir) / "SingletonSocket");
-}
-
-std::optional<std::string> ClearStaleProfileLock(const std::string& profile_dir) {
-  std::error_code ec;
-  const fs::path dir(profile_dir);
-  const std::string owner = fs::read_symlink(dir / "SingletonLock", ec).string();
-  if (ec) return std::nullopt;
-  if (SingletonAnswers(dir / "SingletonSocket")) return std::nullopt;  // its browser lives
-  const auto dash = owner.rfind('-');
-  char host[256] = {};
-  ::gethostname(host, sizeof(host) - 1);
-  if (dash != std::string::npos && owner.substr(0, dash) == host) {
-    const long pid = std::atol(owner.c_str() + dash + 1);
-    if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) == 0 && RunsProfile(pid, profile_dir)) return std::nullopt;
-  }
-  for (const char* name : {"SingletonLock", "SingletonSocket", "SingletonCookie"}) fs::remove(dir / name, ec);
-  return owner;
 }
 
 std::expected<void, std::string> PrepareProfileDir(const std::string& dir) {
@@ -279,93 +216,38 @@ void Launch(uv_loop_t* loop, const LaunchPlan& plan, std::uint64_t answer_within
   if (const auto owner = ClearStaleProfileLock(plan.profile_dir)) {
     spdlog::warn("removed the profile lock left by a browser that is gone ({})", *owner);
   }
-  if (::access(HostBinary().c_str(), X_OK) != 0) {
+  if (!IsExecutable(HostBinary())) {
     return done(std::unexpected("tabbridge-host is missing next to tabbridge (" + HostBinary() + ") — reinstall"));
   }
-  if (auto written = WriteManifest(plan.profile_dir + "/NativeMessagingHosts", HostBinary()); !written) {
-    return done(std::unexpected(written.error()));
+  // Chrome on Windows reads native-messaging hosts from the registry only
+  // (`tabbridge register`); elsewhere the profile's own directory serves.
+  if (kThisPlatform != Platform::kWindows) {
+    if (auto written = WriteManifest(plan.profile_dir + "/NativeMessagingHosts", HostBinary()); !written) {
+      return done(std::unexpected(written.error()));
+    }
   }
+  StartBrowser(loop, plan, answer_within_ms, std::move(done));
+}
 
-  std::vector<std::string> argv_storage = {plan.executable};
-  argv_storage.insert(argv_storage.end(), plan.args.begin(), plan.args.end());
-  std::vector<char*> argv;
-  for (auto& arg : argv_storage) argv.push_back(arg.data());
-  argv.push_back(nullptr);
-
+void StartBrowser(uv_loop_t* loop, const LaunchPlan& plan, std::uint64_t answer_within_ms,
+                  std::function<void(std::expected<std::unique_ptr<LaunchedBrowser>, std::string>)> done) {
   // The browser's output goes to a log in its profile: our stdout is MCP.
   const std::string log_path = plan.profile_dir + "/tabbridge-browser.log";
-  const int log_fd = ::open(log_path.c_str(), O_CREAT | O_WRONLY | O_APPEND | O_CLOEXEC, 0600);
-  auto browser = std::make_unique<SpawnedBrowser>(0);
+  std::error_code ec;
+  const auto log_size = fs::file_size(log_path, ec);
+  auto spawned = SpawnBrowser(loop, plan.executable, plan.args, plan.load_over_pipe, log_path);
+  if (!spawned) return done(std::unexpected(spawned.error()));
+  auto browser = std::make_unique<SpawnedBrowser>(std::move(spawned->process));
   browser->log_path_ = log_path;
-  if (log_fd >= 0) browser->log_offset_ = static_cast<std::uint64_t>(std::max<off_t>(::lseek(log_fd, 0, SEEK_END), 0));
-  uv_stdio_container_t stdio[7] = {};
-  stdio[0].flags = UV_IGNORE;
-  for (int fd : {1, 2}) {
-    stdio[fd].flags = log_fd >= 0 ? UV_INHERIT_FD : UV_IGNORE;
-    stdio[fd].data.fd = log_fd;
-  }
-  int stdio_count = 3;
-  int our_fds[2] = {-1, -1};         // our ends of the DevTools pipe: we write [0], read [1]
-  int child_only_fds[2] = {-1, -1};  // the browser's ends; ours to close once it has them
-  if (plan.load_over_pipe) {
-    // Chrome reads CDP from fd 3 and writes to fd 4, and quits when fd 3 hits
-    // EOF. It also gets our ends (fds 5, 6) so the pipe outlives this shim and
-    // a browser we launched keeps running when the MCP client restarts us.
-    int to_browser[2], from_browser[2];
-    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, to_browser) != 0 ||
-        ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, from_browser) != 0) {
-      if (log_fd >= 0) ::close(log_fd);
-      return done(std::unexpected("cannot create the DevTools pipe"));
-    }
-    const int child_fds[4] = {to_browser[1], from_browser[1], to_browser[0], from_browser[0]};
-    for (int i = 0; i < 4; ++i) {
-      stdio[3 + i].flags = UV_INHERIT_FD;
-      stdio[3 + i].data.fd = child_fds[i];
-    }
-    stdio_count = 7;
-    our_fds[0] = to_browser[0];
-    our_fds[1] = from_browser[0];
-    child_only_fds[0] = to_browser[1];
-    child_only_fds[1] = from_browser[1];
-  }
-
-  auto* process = NewHandle<uv_process_t>();
-  uv_process_options_t options{};
-  options.file = plan.executable.c_str();
-  options.args = argv.data();
-  options.flags = UV_PROCESS_DETACHED;  // the browser outlives this shim
-  options.stdio = stdio;
-  options.stdio_count = stdio_count;
-  process->data = new ExitState(browser->exit_);
-  options.exit_cb = [](uv_process_t* p, int64_t status, int signal) {
-    spdlog::info("browser process {} exited (status {}, signal {})", p->pid, status, signal);
-    std::unique_ptr<ExitState> state(static_cast<ExitState*>(p->data));
-    p->data = nullptr;
-    **state = BrowserExit{status, signal};
-    CloseHandle(reinterpret_cast<uv_handle_t*>(p));
-  };
-  const int rc = uv_spawn(loop, process, &options);
-  if (log_fd >= 0) ::close(log_fd);
-  for (int fd : child_only_fds)
-    if (fd >= 0) ::close(fd);
-  if (rc != 0) {
-    for (int fd : our_fds)
-      if (fd >= 0) ::close(fd);
-    delete static_cast<ExitState*>(process->data);
-    process->data = nullptr;
-    CloseHandle(reinterpret_cast<uv_handle_t*>(process));
-    return done(std::unexpected("cannot start " + plan.executable + ": " + uv_strerror(rc)));
-  }
-  browser->pid_ = process->pid;
-  uv_unref(reinterpret_cast<uv_handle_t*>(process));  // we do not wait for it
-  spdlog::info("launched {} (pid {}) with profile {}", plan.executable, browser->pid_, plan.profile_dir);
+  browser->log_offset_ = ec ? 0 : static_cast<std::uint64_t>(log_size);
+  spdlog::info("launched {} (pid {}) with profile {}", plan.executable, browser->pid(), plan.profile_dir);
   if (!plan.load_over_pipe) return done(std::move(browser));
   browser->to_browser_ = NewHandle<uv_pipe_t>();
   browser->from_browser_ = NewHandle<uv_pipe_t>();
   uv_pipe_init(loop, browser->to_browser_, 0);
   uv_pipe_init(loop, browser->from_browser_, 0);
-  uv_pipe_open(browser->to_browser_, our_fds[0]);
-  uv_pipe_open(browser->from_browser_, our_fds[1]);
+  uv_pipe_open(browser->to_browser_, spawned->to_browser);
+  uv_pipe_open(browser->from_browser_, spawned->from_browser);
 
   // CDP over the pipe: NUL-terminated JSON messages.
   const std::string command =
@@ -406,7 +288,7 @@ void Launch(uv_loop_t* loop, const LaunchPlan& plan, std::uint64_t answer_within
     std::unique_ptr<PipeRead> owned(read);
     // Without the extension it is of no use, and it would hold the profile.
     const int pid = owned->browser->pid();
-    uv_kill(pid, SIGTERM);
+    owned->browser->process_->Stop();
     owned->done(std::unexpected("the launched browser (pid " + std::to_string(pid) +
                                 ") did not answer on its DevTools pipe within " +
                                 std::to_string(answer_within_ms / 1000) + " s, so tabbridge stopped it"));
@@ -459,8 +341,17 @@ std::string AdviceForBrowserErrors(const std::string& errors, const std::string&
   return "run `tabbridge doctor`; " + log;
 }
 
+bool IsWindowsException(std::int64_t status) { return status >= 0xC0000000LL && status <= 0xFFFFFFFFLL; }
+
+std::string ExceptionCode(std::int64_t status) {
+  char text[16];
+  std::snprintf(text, sizeof(text), "0x%08llX", static_cast<unsigned long long>(status));
+  return text;
+}
+
 std::string DescribeExit(const BrowserExit& exit) {
   if (exit.signal != 0) return "was killed by signal " + std::to_string(exit.signal);
+  if (IsWindowsException(exit.status)) return "crashed (exception " + ExceptionCode(exit.status) + ")";
   return "exited with status " + std::to_string(exit.status);
 }
 

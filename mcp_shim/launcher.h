@@ -70,8 +70,8 @@ bool ProfileSocketAnswers(const std::string& profile_dir);
 
 // How a launched browser ended.
 struct BrowserExit {
-  std::int64_t status = 0;
-  int signal = 0;
+  std::int64_t status = 0;  // on Windows the exit code (an NTSTATUS for a crash)
+  int signal = 0;           // always 0 on Windows
 };
 
 // Owns what a launched browser needs from us while it runs (the DevTools pipe),
@@ -95,8 +95,14 @@ std::string BrowserLogErrors(const std::string& log_path, std::uint64_t offset, 
 // log lines), for connect_browser's instructions.
 std::string AdviceForBrowserErrors(const std::string& errors, const std::string& log_path);
 
-// "exited with status 1" / "was killed by signal 9".
+// "exited with status 1" / "was killed by signal 9" / "crashed (exception 0xC0000005)".
 std::string DescribeExit(const BrowserExit& exit);
+
+// Windows has no signals: a process an exception ended exits with its
+// NTSTATUS (0xC0000005, an access violation…), 0xC0000000 and above.
+bool IsWindowsException(std::int64_t status);
+// "0xC0000005".
+std::string ExceptionCode(std::int64_t status);
 
 // Prepares the profile (manifest) and starts the browser detached from us;
 // `done` runs once the extension load is requested (at once for --load-extension).
@@ -107,5 +113,11 @@ std::expected<void, std::string> PrepareProfileDir(const std::string& dir);
 
 void Launch(uv_loop_t* loop, const LaunchPlan& plan, std::uint64_t answer_within_ms,
             std::function<void(std::expected<std::unique_ptr<LaunchedBrowser>, std::string>)> done);
+
+// Launch once the profile is ready: starts the browser (its output appended
+// to <profile>/tabbridge-browser.log) and, over the pipe, asks it to load the
+// extension.
+void StartBrowser(uv_loop_t* loop, const LaunchPlan& plan, std::uint64_t answer_within_ms,
+                  std::function<void(std::expected<std::unique_ptr<LaunchedBrowser>, std::string>)> done);
 
 }  // namespace tb

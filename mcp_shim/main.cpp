@@ -2,6 +2,10 @@
 // MCP on stdin/stdout (stdout carries protocol only; logs go to stderr).
 #include <signal.h>
 #include <stdlib.h>
+#ifdef _WIN32
+#include <fcntl.h>
+#include <io.h>
+#endif
 
 #include <algorithm>
 #include <cstdio>
@@ -94,7 +98,25 @@ std::expected<std::vector<std::string>, std::string> ParseCaps(const std::string
   return caps;
 }
 
+// MCP's messages are lines of JSON: on Windows the C runtime must not turn
+// "\n" into "\r\n" on stdout (or drop "\r" on stdin), so both are binary.
+void BinaryStdio() {
+#ifdef _WIN32
+  ::_setmode(::_fileno(stdin), _O_BINARY);
+  ::_setmode(::_fileno(stdout), _O_BINARY);
+#endif
+}
+
+void SetEnv(const char* name, const std::string& value) {
+#ifdef _WIN32
+  ::_putenv_s(name, value.c_str());
+#else
+  ::setenv(name, value.c_str(), 1);
+#endif
+}
+
 int Serve(tb::SessionOptions options) {
+  BinaryStdio();
   tb::InitLogging("tabbridge", "info");
   // Said here too: MCP clients show their servers' stderr, the browser's host logs where few look.
   if (const auto policy = tb::policy::Load(tb::policy::DefaultPath());
@@ -104,7 +126,9 @@ int Serve(tb::SessionOptions options) {
         "(`tabbridge policy` checks it)",
         tb::policy::ShortPath(policy.path), policy.error);
   }
+#ifdef SIGPIPE
   ::signal(SIGPIPE, SIG_IGN);  // a vanished peer is an error code, not a death
+#endif
   uv_loop_t* loop = uv_default_loop();
   std::string error;
   auto stdio = tb::Transport::ForStdio(loop, tb::Framing::kLine, tb::kMaxLineBytes, &error);
@@ -138,7 +162,7 @@ int ServeWithOptions(const std::vector<std::string>& args) {
         return 2;
       }
       // One source for the probe, doctor and this session: the environment.
-      ::setenv("TABBRIDGE_HOST_SOCKET", (inline_value ? arg.substr(14) : args[++i]).c_str(), 1);
+      SetEnv("TABBRIDGE_HOST_SOCKET", inline_value ? arg.substr(14) : args[++i]);
     } else if (arg == kUploadRoot || arg.starts_with("--upload-root=")) {
       const bool inline_value = arg.starts_with("--upload-root=");
       if (!inline_value && i + 1 >= args.size()) {

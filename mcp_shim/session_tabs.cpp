@@ -1,7 +1,7 @@
 #include "mcp_shim/session_tabs.h"
 
 #include <algorithm>
-#include <ctime>
+#include <cstdio>
 #include <set>
 
 #include "common/json_field.h"
@@ -16,12 +16,13 @@ std::optional<KnownTab> TabOf(const Json& entry) {
   return KnownTab{*id, *url};
 }
 
+// The time of day in UTC, from the clock alone (no gmtime_r, which Windows lacks).
 std::string Clock(std::chrono::system_clock::time_point at) {
-  const std::time_t t = std::chrono::system_clock::to_time_t(at);
-  std::tm tm{};
-  ::gmtime_r(&t, &tm);
+  const auto of_day = at - std::chrono::floor<std::chrono::days>(at);
+  const std::chrono::hh_mm_ss hms(std::chrono::floor<std::chrono::seconds>(of_day));
   char text[32];
-  std::strftime(text, sizeof(text), "%H:%M:%S UTC", &tm);
+  std::snprintf(text, sizeof(text), "%02d:%02d:%02d UTC", static_cast<int>(hms.hours().count()),
+                static_cast<int>(hms.minutes().count()), static_cast<int>(hms.seconds().count()));
   return text;
 }
 
@@ -77,6 +78,7 @@ bool Crashed(const BrowserExit& exit) { return exit.signal != 0 || exit.status !
 
 std::string HowItEnded(const BrowserExit& exit) {
   if (exit.signal != 0) return "had crashed (signal " + std::to_string(exit.signal) + ")";
+  if (IsWindowsException(exit.status)) return "had crashed (exception " + ExceptionCode(exit.status) + ")";
   if (exit.status != 0) return "had exited (status " + std::to_string(exit.status) + ")";
   return "had been closed (status 0)";
 }

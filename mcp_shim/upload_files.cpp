@@ -270,38 +270,6 @@ std::expected<Fd, int> OpenUnfollowed(const std::string& path) {
 
 }  // namespace
 
-std::optional<std::string> PathOfFileUri(const std::string& uri) {
-  constexpr std::string_view kScheme = "file://";
-  if (uri.size() < kScheme.size() || !std::equal(kScheme.begin(), kScheme.end(), uri.begin(), [](char a, char b) {
-        return a == std::tolower(static_cast<unsigned char>(b));
-      })) {
-    return std::nullopt;
-  }
-  std::string rest = uri.substr(kScheme.size());
-  const auto slash = rest.find('/');
-  if (slash == std::string::npos) return std::nullopt;
-  const std::string authority = rest.substr(0, slash);
-  if (!authority.empty() && authority != "localhost") return std::nullopt;
-  rest = rest.substr(slash);
-  if (const auto end = rest.find_first_of("?#"); end != std::string::npos) rest.resize(end);
-  std::string path;
-  for (std::size_t i = 0; i < rest.size(); ++i) {
-    if (rest[i] != '%') {
-      path += rest[i];
-      continue;
-    }
-    if (i + 2 >= rest.size() || !std::isxdigit(static_cast<unsigned char>(rest[i + 1])) ||
-        !std::isxdigit(static_cast<unsigned char>(rest[i + 2]))) {
-      return std::nullopt;
-    }
-    const char c = static_cast<char>(std::stoi(rest.substr(i + 1, 2), nullptr, 16));
-    if (c == '\0') return std::nullopt;
-    path += c;
-    i += 2;
-  }
-  return path;
-}
-
 UploadScope MakeUploadScope(const std::vector<std::string>& client_roots, bool client_has_roots,
                             const std::vector<std::string>& flag_roots, const std::string& working_dir) {
   UploadScope scope;

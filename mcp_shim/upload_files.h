@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/jsonrpc.h"
+#include "mcp_shim/upload_paths.h"  // PathOfFileUri
 
 namespace tb {
 
@@ -40,10 +41,6 @@ struct UploadScope {
 // Directories that do not exist are left out.
 UploadScope MakeUploadScope(const std::vector<std::string>& client_roots, bool client_has_roots,
                             const std::vector<std::string>& flag_roots, const std::string& working_dir);
-
-// A file:// URI of roots/list as a local path, or nullopt (another scheme, a
-// remote host, a bad escape).
-std::optional<std::string> PathOfFileUri(const std::string& uri);
 
 // `paths` (absolute, "~/…", or relative to the working directory) ->
 // [{name, path (resolved), size, lastModified (epoch ms), data (base64)}],

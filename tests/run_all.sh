@@ -1,37 +1,86 @@
 #!/usr/bin/env bash
 # The test command: installs what the tests need (Debian packages, the pinned
-# npm packages), builds twice — plain, and with AddressSanitizer +
-# UndefinedBehaviorSanitizer — and runs every test (unit, host integration,
-# end-to-end with real Chromium) against both builds, then the libFuzzer
-# targets for a short run each.
+# npm packages, the Windows cross toolchain and Wine), builds four ways and
+# runs every test once:
+#   build-asan     AddressSanitizer + UndefinedBehaviorSanitizer at -O1: every
+#                  test, the browser suite (real Chromium) included
+#   build          the plain build: unit, host and packaging tests
+#   build-windows  the Windows programs (mingw-w64): their tests under Wine
+#   build-fuzz     the libFuzzer targets, a short run each
+# The browser suite runs once, under the sanitizers, one file at a time (one
+# browser budget); everything else runs two tests at a time. While it runs,
+# the other three builds compile at the lowest priority on what CPU the
+# browser leaves idle. Prints each stage's wall time at the end.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 jobs=$(nproc 2>/dev/null || echo 2)
+times=$(mktemp)
+trap 'rm -f "$times"' EXIT
 
-install/deps.sh --test
-(cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error)
-bash tests/lint.sh  # JS lint and C++ format checks
+# stage NAME CMD...: runs CMD, noting its wall time under NAME.
+stage() {
+  local name=$1 start=$SECONDS
+  shift
+  echo "== $name" >&2
+  "$@"
+  printf '%-28s %5d s\n' "$name" $((SECONDS - start)) >>"$times"
+}
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build -j "$jobs"
-(cd build && ctest --output-on-failure)
+stage "deps (Debian)" install/deps.sh --test
+
+# The builds the browser suite does not need, at nice 19 in the background
+# (they only take CPU the foreground leaves idle). Its log is shown if it fails.
+background_log="$repo/build-background.log"
+(
+  set -euo pipefail
+  stage "deps (Windows)" nice -n 19 install/deps.sh --windows  # first: mostly downloads
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  stage "build (plain)" nice -n 19 cmake --build build -j "$jobs"
+  cmake -S . -B build-windows -G Ninja -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64.cmake -DCMAKE_BUILD_TYPE=Release \
+    >/dev/null
+  stage "build (Windows)" nice -n 19 cmake --build build-windows -j "$jobs"
+  stage "build (fuzz)" nice -n 19 fuzz/run.sh --build-only
+) >"$background_log" 2>&1 &
+background=$!
+
+stage "npm ci" bash -c 'cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error'
+stage "lint" bash tests/lint.sh  # JS lint and C++ format checks
 
 # Sanitizer findings in any process (shim, host spawned by Chromium, tests)
 # land in log files; a run that leaves one fails.
 logs="$repo/build-asan/sanitizer-logs"
 rm -rf "$logs" && mkdir -p "$logs"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DTABBRIDGE_SANITIZE=ON >/dev/null
-cmake --build build-asan -j "$jobs"
+stage "build (sanitized)" cmake --build build-asan -j "$jobs"
 export ASAN_OPTIONS="log_path=$logs/asan:detect_leaks=1:abort_on_error=0"
 export UBSAN_OPTIONS="log_path=$logs/ubsan:print_stacktrace=1:halt_on_error=1"
-(cd build-asan && ctest --output-on-failure)
+status=0
+stage "ctest (sanitized, no browser)" ctest --test-dir build-asan --output-on-failure -j "$jobs" -E '^e2e_' ||
+  status=1
+stage "ctest (sanitized, browser)" ctest --test-dir build-asan --output-on-failure -R '^e2e_' || status=1
 if compgen -G "$logs/*" >/dev/null; then
   echo "sanitizer findings:" >&2
   head -n 60 "$logs"/* >&2
+  status=1
+else
+  echo "sanitizers: clean"
+fi
+unset ASAN_OPTIONS UBSAN_OPTIONS
+
+if ! wait "$background"; then
+  echo "a background build failed:" >&2
+  tail -n 80 "$background_log" >&2
   exit 1
 fi
-echo "sanitizers: clean"
+cat "$background_log" >&2
+# The browser suite ran above; here the plain build's other tests (the
+# package test needs an unsanitized build).
+stage "ctest (plain, no browser)" ctest --test-dir build --output-on-failure -j "$jobs" -E '^e2e_' || status=1
+stage "ctest (Windows, Wine)" ctest --test-dir build-windows --output-on-failure || status=1
+# Every fuzz target for a short run, two at a time (fuzz/run.sh; longer runs: FUZZ_SECONDS).
+stage "fuzz" env FUZZ_SECONDS="${FUZZ_SECONDS:-20}" FUZZ_JOBS="$jobs" fuzz/run.sh || status=1
 
-# Every fuzz target for a short run (fuzz/run.sh; longer runs: FUZZ_SECONDS).
-FUZZ_SECONDS=${FUZZ_SECONDS:-20} fuzz/run.sh  # CI stays under 30 min
+echo "== wall time per stage (the background builds overlap the sanitized ctest)"
+cat "$times"
+exit "$status"

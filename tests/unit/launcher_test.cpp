@@ -166,9 +166,13 @@ TEST_F(ProfileLockTest, ALockOfABrowserStillStartingOnTheProfileStays) {
   const std::string flag = "--user-data-dir=" + dir_;
   const pid_t child = ::fork();
   if (child == 0) {
+    // Its own process group, killed whole below: sh's sleep must not outlive
+    // the test holding ctest's output pipe open (ctest waited 30 s for it).
+    ::setpgid(0, 0);
     ::execl("/bin/sh", "sh", "-c", "sleep 30", flag.c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
   }
+  ::setpgid(child, child);  // also here, so the group exists whichever runs first
   // Until the exec happened, /proc shows the test's command line.
   for (int i = 0; i < 1000; ++i) {
     std::ifstream in("/proc/" + std::to_string(child) + "/cmdline", std::ios::binary);
@@ -179,7 +183,7 @@ TEST_F(ProfileLockTest, ALockOfABrowserStillStartingOnTheProfileStays) {
   Lock(host_ + "-" + std::to_string(child));
   EXPECT_EQ(ClearStaleProfileLock(dir_), std::nullopt);
   EXPECT_TRUE(Locked());
-  ::kill(child, SIGKILL);
+  ::kill(-child, SIGKILL);
   ::waitpid(child, nullptr, 0);
 }
 
