@@ -5,8 +5,10 @@
 #ifdef _WIN32
 #include <fcntl.h>
 #include <io.h>
-#include <windows.h>
 #include <winsock2.h>  // before windows.h, as uv.h wants it
+// clang-format off
+#include <windows.h>
+// clang-format on
 
 #include <tlhelp32.h>
 #else

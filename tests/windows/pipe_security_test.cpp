@@ -46,10 +46,11 @@ std::string TestPrefix(const std::string& name) {
   return "\\\\.\\pipe\\tb-pipe-test-" + std::to_string(::GetCurrentProcessId()) + "-" + name;
 }
 
-// A raw pipe instance (default security), as a squatter would make one.
-HANDLE RawPipe(const std::string& name) {
-  return ::CreateNamedPipeW(windows::Wide(name).c_str(), PIPE_ACCESS_DUPLEX, PIPE_TYPE_BYTE, PIPE_UNLIMITED_INSTANCES,
-                            4096, 4096, 0, nullptr);
+// A raw pipe instance (default security), as a squatter would make one;
+// `extra` access as libuv asks for (WRITE_DAC).
+HANDLE RawPipe(const std::string& name, DWORD extra = 0) {
+  return ::CreateNamedPipeW(windows::Wide(name).c_str(), PIPE_ACCESS_DUPLEX | extra, PIPE_TYPE_BYTE,
+                            PIPE_UNLIMITED_INSTANCES, 4096, 4096, 0, nullptr);
 }
 
 // Wine says who it is through an ntdll export Windows does not have.
@@ -197,7 +198,7 @@ TEST(PipeDescriptor, ARawPipesDefaultIsNotTheProtectedOne) {
   // What the host's pipe would have without ProtectPipe (libuv passes no
   // security attributes): the test above would fail on it.
   const std::string name = SocketPath(TestPrefix("raw"), 0);
-  const HANDLE raw = RawPipe(name);
+  const HANDLE raw = RawPipe(name, WRITE_DAC);  // as libuv creates its instances
   ASSERT_NE(raw, INVALID_HANDLE_VALUE);
   const auto sddl = windows::SecurityDescriptorOf(raw);
   ASSERT_TRUE(sddl) << sddl.error();
@@ -205,7 +206,8 @@ TEST(PipeDescriptor, ARawPipesDefaultIsNotTheProtectedOne) {
   const std::string entries = DaclOf(*sddl);
   EXPECT_NE(entries, "D:(A;;GA;;;" + OurSid() + ")");
   EXPECT_NE(entries, "D:P(A;;GA;;;" + OurSid() + ")");
-  ASSERT_TRUE(windows::ProtectPipe(raw, OurSid()));
+  const auto protect = windows::ProtectPipe(raw, OurSid());
+  ASSERT_TRUE(protect) << protect.error();
   const auto protected_sddl = windows::SecurityDescriptorOf(raw);
   ASSERT_TRUE(protected_sddl) << protected_sddl.error();
   EXPECT_TRUE(DaclOf(*protected_sddl).ends_with("(A;;GA;;;" + OurSid() + ")")) << *protected_sddl;
@@ -213,7 +215,7 @@ TEST(PipeDescriptor, ARawPipesDefaultIsNotTheProtectedOne) {
 }
 
 TEST(PipeDescriptor, ProtectPipeRefusesANonSid) {
-  const HANDLE raw = RawPipe(SocketPath(TestPrefix("nonsid"), 0));
+  const HANDLE raw = RawPipe(SocketPath(TestPrefix("nonsid"), 0), WRITE_DAC);
   ASSERT_NE(raw, INVALID_HANDLE_VALUE);
   const auto ok = windows::ProtectPipe(raw, "S-1-5-21-1)(A;;GA;;;WD");
   EXPECT_FALSE(ok) << "no smuggled Everyone entry";
