@@ -12,8 +12,9 @@ namespace tb {
 
 std::string ExecutableDir();  // UTF-8 on Windows too (GetModuleFileNameW)
 std::string HostBinary();     // <exe dir>/tabbridge-host (.exe on Windows)
-std::string ExtensionDir();   // $TABBRIDGE_EXTENSION_DIR, else (Windows) <exe dir>/extension, else <exe
-                              // dir>/../share/tabbridge/extension
+// $TABBRIDGE_EXTENSION_DIR, else on Windows <exe dir>/extension (the zip's
+// layout) if there, else <exe dir>/../share/tabbridge/extension.
+std::string ExtensionDir();
 // $TABBRIDGE_PROFILE_DIR, else $XDG_DATA_HOME/tabbridge/profile; on Windows
 // %LOCALAPPDATA%\tabbridge\profile.
 std::string ProfileDir();
