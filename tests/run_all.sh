@@ -16,7 +16,10 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 jobs=$(nproc 2>/dev/null || echo 2)
 times=$(mktemp)
-trap 'rm -f "$times"' EXIT
+background=""
+# On any exit, the background builds go too (their own process group): an
+# orphaned build would race the next run's in the same directory.
+trap 'rm -f "$times"; [[ -n $background ]] && kill -- "-$background" 2>/dev/null; true' EXIT
 
 # stage NAME CMD...: runs CMD, noting its wall time under NAME.
 stage() {
@@ -32,6 +35,7 @@ stage "deps (Debian)" install/deps.sh --test
 # The builds the browser suite does not need, at nice 19 in the background
 # (they only take CPU the foreground leaves idle). Its log is shown if it fails.
 background_log="$repo/build-background.log"
+set -m  # job control: the background job gets a process group of its own
 (
   set -euo pipefail
   stage "deps (Windows)" nice -n 19 install/deps.sh --windows  # first: mostly downloads
@@ -43,6 +47,7 @@ background_log="$repo/build-background.log"
   stage "build (fuzz)" nice -n 19 fuzz/run.sh --build-only
 ) >"$background_log" 2>&1 &
 background=$!
+set +m
 
 stage "npm ci" bash -c 'cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error'
 stage "lint" bash tests/lint.sh  # JS lint and C++ format checks
@@ -69,10 +74,12 @@ fi
 unset ASAN_OPTIONS UBSAN_OPTIONS
 
 if ! wait "$background"; then
+  background=""
   echo "a background build failed:" >&2
   tail -n 80 "$background_log" >&2
   exit 1
 fi
+background=""
 cat "$background_log" >&2
 # The browser suite ran above; here the plain build's other tests (the
 # package test needs an unsanitized build).
