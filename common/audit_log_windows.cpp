@@ -29,24 +29,11 @@ std::string Failed(std::string_view what, const std::string& path) {
   return "audit log " + path + ": " + windows::LastError(what);
 }
 
-std::string LocalAppData() {
-  if (const char* dir = std::getenv("LOCALAPPDATA"); dir != nullptr && *dir != '\0') return dir;
-  return HomeDir() + "/AppData/Local";
-}
-
-bool IsAbsolute(std::string_view path) {
-  return (!path.empty() && (path[0] == '/' || path[0] == '\\')) ||
-         (path.size() >= 3 && path[1] == ':' && (path[2] == '/' || path[2] == '\\'));
-}
-
 }  // namespace
 
-std::string DefaultPath() {
-  if (const char* state = std::getenv("XDG_STATE_HOME"); state != nullptr && IsAbsolute(state)) {
-    return std::string(state) + "/tabbridge/audit.jsonl";
-  }
-  return LocalAppData() + "/tabbridge/audit.jsonl";
-}
+// %LOCALAPPDATA%\tabbridge\audit.jsonl unless XDG_STATE_HOME says otherwise
+// (common/user_dirs_windows.cpp).
+std::string DefaultPath() { return XdgDir("XDG_STATE_HOME", ".local/state") + "/tabbridge/audit.jsonl"; }
 
 std::expected<void, std::string> Log::Append(const Entry& entry) try {
   const std::string line = ToLine(entry) + "\n";

@@ -1,11 +1,15 @@
-// HomeDir and XdgDir on Windows: %HOME% if set (as under MSYS), else
-// %USERPROFILE%. The places Windows programs keep state (%LOCALAPPDATA%,
-// %APPDATA%) are a later step (docs/windows.md).
-#include "common/user_dirs.h"
-
-#include <cstdlib>
+// HomeDir and XdgDir on Windows. Home is %HOME% if set (as under MSYS), else
+// %USERPROFILE%. The XDG directories keep their variables (an absolute
+// XDG_CONFIG_HOME still wins) but fall back to where Windows programs keep
+// things: settings (the policy file) in %APPDATA%, which roams with the
+// user; state, data and caches (the audit log, the launch profile) in
+// %LOCALAPPDATA%, which stays on the machine. Every variable is read as
+// UTF-8 through the wide API, so a user named "Zoë" keeps her name.
 #include <string>
 #include <string_view>
+
+#include "common/user_dirs.h"
+#include "common/utf16_windows.h"
 
 namespace tb {
 namespace {
@@ -15,23 +19,24 @@ bool IsAbsolute(std::string_view path) {
   return path.size() >= 3 && path[1] == ':' && (path[2] == '/' || path[2] == '\\');
 }
 
+std::string WithoutTrailingSlashes(std::string path) {
+  while (!path.empty() && (path.back() == '/' || path.back() == '\\')) path.pop_back();
+  return path;
+}
+
 }  // namespace
 
 std::string HomeDir() {
-  std::string home;
   for (const char* variable : {"HOME", "USERPROFILE"}) {
-    if (const char* env = std::getenv(variable); env != nullptr && env[0] != '\0') {
-      home = env;
-      break;
-    }
+    if (std::string home = EnvUtf8(variable); !home.empty()) return WithoutTrailingSlashes(std::move(home));
   }
-  while (!home.empty() && (home.back() == '/' || home.back() == '\\')) home.pop_back();
-  return home;
+  return "";
 }
 
 std::string XdgDir(const char* variable, std::string_view fallback) {
-  const char* env = std::getenv(variable);
-  if (env != nullptr && IsAbsolute(env)) return env;
+  if (std::string dir = EnvUtf8(variable); IsAbsolute(dir)) return dir;
+  const char* windows_dir = fallback == ".config" ? "APPDATA" : "LOCALAPPDATA";
+  if (std::string dir = EnvUtf8(windows_dir); IsAbsolute(dir)) return WithoutTrailingSlashes(std::move(dir));
   return HomeDir() + "/" + std::string(fallback);
 }
 

@@ -20,6 +20,7 @@
 #include "common/policy.h"
 #include "common/protocol.h"
 #include "common/user_dirs.h"
+#include "common/utf16_windows.h"
 #include "mcp_shim/paths.h"
 #include "mcp_shim/upload_files.h"
 
@@ -30,10 +31,7 @@ namespace fs = std::filesystem;
 
 std::string MiB(std::uint64_t bytes) { return std::to_string((bytes + 1024 * 1024 - 1) / (1024 * 1024)) + " MiB"; }
 
-std::string Env(const char* name) {
-  const char* value = std::getenv(name);
-  return value != nullptr ? value : "";
-}
+std::string Env(const char* name) { return EnvUtf8(name); }  // UTF-8, not the ANSI code page
 
 fs::path FromUtf8(const std::string& text) { return fs::path(std::u8string(text.begin(), text.end())); }
 

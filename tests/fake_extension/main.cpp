@@ -49,7 +49,8 @@ int main(int argc, char** argv) {
   }
   (*fake)->SetAnswering(!silent);
   if ((*fake)->WaitForSocket(0, std::chrono::seconds(10))) {
-    std::fprintf(stderr, "host %d serves %s\n", (*fake)->host_pid(), (*fake)->SocketPath(0).c_str());
+    std::fprintf(stderr, "host %lld serves %s\n", static_cast<long long>((*fake)->host_pid()),
+                 (*fake)->SocketPath(0).c_str());
   }
   const auto any = [](const tb::fake::Json&) { return true; };
   for (std::size_t seen = 0;; ++seen) {

@@ -120,9 +120,33 @@ TEST(WindowsUserDirs, XdgDirTakesADrivePath) {
 }
 
 TEST(WindowsUserDirs, RelativeXdgDirIsIgnored) {
+  const ScopedEnv config("XDG_CONFIG_HOME", "config");
+  const ScopedEnv app_data("APPDATA", "C:\\Users\\u\\AppData\\Roaming");
+  EXPECT_EQ(XdgDir("XDG_CONFIG_HOME", ".config"), "C:\\Users\\u\\AppData\\Roaming");
+}
+
+// The policy file lives in %APPDATA%\tabbridge, as Windows settings do.
+TEST(WindowsUserDirs, ConfigIsAppData) {
+  const ScopedEnv config("XDG_CONFIG_HOME", std::nullopt);
+  const ScopedEnv app_data("APPDATA", "C:\\Users\\u\\AppData\\Roaming\\");
+  EXPECT_EQ(XdgDir("XDG_CONFIG_HOME", ".config"), "C:\\Users\\u\\AppData\\Roaming");
+}
+
+// State and data (the audit log, the profile) stay on the machine.
+TEST(WindowsUserDirs, StateAndDataAreLocalAppData) {
+  const ScopedEnv state("XDG_STATE_HOME", std::nullopt);
+  const ScopedEnv data("XDG_DATA_HOME", std::nullopt);
+  const ScopedEnv local("LOCALAPPDATA", "C:\\Users\\u\\AppData\\Local");
+  EXPECT_EQ(XdgDir("XDG_STATE_HOME", ".local/state"), "C:\\Users\\u\\AppData\\Local");
+  EXPECT_EQ(XdgDir("XDG_DATA_HOME", ".local/share"), "C:\\Users\\u\\AppData\\Local");
+}
+
+// Without the Windows variables, the home directory's XDG names, as before.
+TEST(WindowsUserDirs, NoAppDataFallsBackToHome) {
   const ScopedEnv home("HOME", std::nullopt);
   const ScopedEnv profile("USERPROFILE", "C:\\Users\\u");
-  const ScopedEnv config("XDG_CONFIG_HOME", "config");
+  const ScopedEnv config("XDG_CONFIG_HOME", std::nullopt);
+  const ScopedEnv app_data("APPDATA", std::nullopt);
   EXPECT_EQ(XdgDir("XDG_CONFIG_HOME", ".config"), "C:\\Users\\u/.config");
 }
 
