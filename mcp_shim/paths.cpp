@@ -15,6 +15,7 @@
 #endif
 
 #include "common/platform.h"
+#include "common/utf8_path.h"
 
 namespace tb {
 namespace fs = std::filesystem;
@@ -69,13 +70,12 @@ std::string HostBinary() {
 std::string ExtensionDir() {
   if (auto dir = Env("TABBRIDGE_EXTENSION_DIR"); !dir.empty()) return dir;
   std::error_code ec;
-  const fs::path exe_dir(ExecutableDir());
+  const fs::path exe_dir = Utf8Path(ExecutableDir());
   // The Windows zip (install/windows.sh) puts extension\ next to the .exe.
   if (kThisPlatform == Platform::kWindows && fs::is_directory(exe_dir / "extension", ec)) {
-    return (exe_dir / "extension").string();
+    return Utf8String(exe_dir / "extension");
   }
-  const fs::path dir = fs::weakly_canonical(exe_dir / ".." / "share" / "tabbridge" / "extension", ec);
-  return dir.string();
+  return Utf8String(fs::weakly_canonical(exe_dir / ".." / "share" / "tabbridge" / "extension", ec));
 }
 
 std::string FindOnPath(const std::string& program) {

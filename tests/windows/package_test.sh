@@ -52,9 +52,12 @@ unzip -p "$zip" uninstall.ps1 | grep -q '& \$exe unregister' || fail "uninstall.
 echo "== the zip holds the ${#expected[@]} files"
 
 # Unzipped, tabbridge.exe finds the extension next to itself (as install.ps1
-# leaves it in %LOCALAPPDATA%\tabbridge), with no TABBRIDGE_EXTENSION_DIR.
-mkdir "$work/unzipped"
-(cd "$work/unzipped" && unzip -q "$zip")
-doctor=$(cd "$work/unzipped" && env -u TABBRIDGE_EXTENSION_DIR WINEDEBUG=-all /usr/lib/wine/wine64 ./tabbridge.exe doctor 2>&1 || true)
-grep -q 'extension: .*unzipped.extension (ID ' <<<"$doctor" || fail "doctor did not find the extension next to tabbridge.exe: $doctor"
-echo "== unzipped, tabbridge.exe doctor finds its extension"
+# leaves it in %LOCALAPPDATA%\tabbridge), with no TABBRIDGE_EXTENSION_DIR, in
+# a folder whose name the ANSI code page cannot spell (the UTF-8 manifest,
+# cmake/windows_utf8.manifest, makes its narrow paths UTF-8).
+folder="$work/Zoë-Ω"
+mkdir "$folder"
+(cd "$folder" && unzip -q "$zip")
+doctor=$(cd "$folder" && env -u TABBRIDGE_EXTENSION_DIR WINEDEBUG=-all /usr/lib/wine/wine64 ./tabbridge.exe doctor 2>&1 || true)
+grep -q 'extension: .*Zoë-Ω.extension (ID ' <<<"$doctor" || fail "doctor did not find the extension next to tabbridge.exe: $doctor"
+echo "== unzipped into $folder, tabbridge.exe doctor finds its extension"

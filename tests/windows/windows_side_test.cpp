@@ -1,5 +1,7 @@
 // The Windows side of common/'s POSIX files, run under Wine:
 // policy_load_windows.cpp and user_dirs_windows.cpp.
+#include <windows.h>  // GetACP
+
 #include <stdlib.h>  // _putenv_s
 
 #include <atomic>
@@ -149,6 +151,16 @@ TEST(WindowsUserDirs, NoAppDataFallsBackToHome) {
   const ScopedEnv app_data("APPDATA", std::nullopt);
   EXPECT_EQ(XdgDir("XDG_CONFIG_HOME", ".config"), "C:\\Users\\u/.config");
 }
+
+}  // namespace
+}  // namespace tb
+
+namespace tb {
+namespace {
+
+// cmake/windows_utf8.manifest is in every .exe (this one too): narrow
+// strings (argv, getenv, std::filesystem) are UTF-8.
+TEST(WindowsCodePage, IsUtf8) { EXPECT_EQ(GetACP(), static_cast<unsigned>(CP_UTF8)); }
 
 }  // namespace
 }  // namespace tb
