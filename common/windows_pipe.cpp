@@ -10,6 +10,7 @@
 #include <chrono>
 
 #include "common/peer_cred.h"
+#include "common/utf16_windows.h"
 #include "common/windows_names.h"
 
 namespace tb::windows {
@@ -23,7 +24,7 @@ std::expected<void, std::string> ProtectPipe(void* handle, std::string_view sid)
   const auto sddl = PipeSecurityDescriptor(sid);
   if (!sddl) return std::unexpected(sddl.error());
   PSECURITY_DESCRIPTOR descriptor = nullptr;
-  if (!::ConvertStringSecurityDescriptorToSecurityDescriptorW(Wide(*sddl).c_str(), SDDL_REVISION_1, &descriptor,
+  if (!::ConvertStringSecurityDescriptorToSecurityDescriptorW(Utf16(*sddl).c_str(), SDDL_REVISION_1, &descriptor,
                                                               nullptr)) {
     return std::unexpected(LastError("ConvertStringSecurityDescriptorToSecurityDescriptorW"));
   }
@@ -67,7 +68,7 @@ std::expected<std::string, std::string> SecurityDescriptorOf(void* handle) {
 std::expected<void*, PipeOpenError> OpenOwnPipe(const std::string& name, unsigned busy_wait_ms,
                                                 std::string_view our_sid, const PipeSidLookup& server_sid,
                                                 bool overlapped) {
-  const std::wstring wide = Wide(name);
+  const std::wstring wide = Utf16(name);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(busy_wait_ms);
   HANDLE pipe = INVALID_HANDLE_VALUE;
   for (;;) {
@@ -116,7 +117,7 @@ bool PipeExists(const std::string& name) {
   // Asks the pipe file system, connecting to nothing: no such pipe fails at
   // once with ERROR_FILE_NOT_FOUND; a pipe with a free instance returns TRUE,
   // one whose instances are all busy times out after 1 ms (ERROR_SEM_TIMEOUT).
-  if (::WaitNamedPipeW(Wide(name).c_str(), 1)) return true;
+  if (::WaitNamedPipeW(Utf16(name).c_str(), 1)) return true;
   const DWORD error = ::GetLastError();
   return error != ERROR_FILE_NOT_FOUND && error != ERROR_BAD_PATHNAME && error != ERROR_INVALID_NAME;
 }

@@ -33,7 +33,4 @@ std::string CurrentUserName();
 std::string LastError(std::string_view what);
 std::string ErrorText(std::string_view what, unsigned long code);
 
-std::wstring Wide(std::string_view utf8);
-std::string Utf8(std::wstring_view wide);
-
 }  // namespace tb::windows

@@ -16,18 +16,11 @@
 
 #include <spdlog/spdlog.h>
 
+#include "common/utf16_windows.h"
 #include "mcp_shim/browser_process.h"
 
 namespace tb {
 namespace {
-
-std::wstring Wide(const std::string& utf8) {
-  if (utf8.empty()) return L"";
-  const int size = ::MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), nullptr, 0);
-  std::wstring out(static_cast<std::size_t>(std::max(size, 0)), L'\0');
-  ::MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), out.data(), size);
-  return out;
-}
 
 std::string LastError() {
   const DWORD error = ::GetLastError();
@@ -93,7 +86,7 @@ void SetInheritable(HANDLE h, bool inheritable) {
 bool ProfileSocketAnswers(const std::string& profile_dir) {
   // Chrome's process singleton: a message-only window of this class titled
   // with the profile's path; a second start hands over to it.
-  return ::FindWindowExW(HWND_MESSAGE, nullptr, L"Chrome_MessageWindow", Wide(profile_dir).c_str()) != nullptr;
+  return ::FindWindowExW(HWND_MESSAGE, nullptr, L"Chrome_MessageWindow", Utf16(profile_dir).c_str()) != nullptr;
 }
 
 // Chrome's lock on Windows is an open file, released by the system when its
@@ -108,7 +101,7 @@ std::expected<SpawnedProcess, std::string> SpawnBrowser(uv_loop_t*, const std::s
   // The browser's output goes to a log in its profile (our stdout is MCP); its stdin is NUL.
   OwnedHandle nul(::CreateFileW(L"NUL", GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, &inherit, OPEN_EXISTING,
                                 FILE_ATTRIBUTE_NORMAL, nullptr));
-  OwnedHandle log(::CreateFileW(Wide(log_path).c_str(), FILE_APPEND_DATA,
+  OwnedHandle log(::CreateFileW(Utf16(log_path).c_str(), FILE_APPEND_DATA,
                                 FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, &inherit, OPEN_ALWAYS,
                                 FILE_ATTRIBUTE_NORMAL, nullptr));
   if (nul.h == INVALID_HANDLE_VALUE) return std::unexpected("cannot open NUL for the browser: " + LastError());
@@ -154,8 +147,8 @@ std::expected<SpawnedProcess, std::string> SpawnBrowser(uv_loop_t*, const std::s
   startup.StartupInfo.hStdError = out;
   startup.lpAttributeList = attributes;
 
-  const std::wstring application = Wide(executable);
-  std::wstring command_line = Wide(WindowsCommandLine(executable, full_args));
+  const std::wstring application = Utf16(executable);
+  std::wstring command_line = Utf16(WindowsCommandLine(executable, full_args));
   // Detached: no console of ours, its own process group (our Ctrl+C is not
   // its), and out of an MCP client's kill-on-close job where the job allows.
   DWORD flags = EXTENDED_STARTUPINFO_PRESENT | CREATE_UNICODE_ENVIRONMENT | CREATE_NEW_PROCESS_GROUP |

@@ -21,6 +21,7 @@
 #include "common/protocol.h"
 #include "common/user_dirs.h"
 #include "common/utf16_windows.h"
+#include "common/utf8_path.h"
 #include "mcp_shim/paths.h"
 #include "mcp_shim/upload_files.h"
 
@@ -33,19 +34,12 @@ std::string MiB(std::uint64_t bytes) { return std::to_string((bytes + 1024 * 102
 
 std::string Env(const char* name) { return EnvUtf8(name); }  // UTF-8, not the ANSI code page
 
-fs::path FromUtf8(const std::string& text) { return fs::path(std::u8string(text.begin(), text.end())); }
-
-std::string ToUtf8(const fs::path& path) {
-  const std::u8string text = path.u8string();
-  return std::string(text.begin(), text.end());
-}
-
 std::string Absolute(const std::string& given) {
   const std::string home = HomeDir();
   if (given == "~") return home;
   if (given.starts_with("~/") || given.starts_with("~\\")) return home + "\\" + given.substr(2);
   std::error_code ec;
-  return ToUtf8(fs::absolute(FromUtf8(given), ec).lexically_normal());
+  return Utf8String(fs::absolute(Utf8Path(given), ec).lexically_normal());
 }
 
 std::vector<RefusedDir> Refused() {
@@ -54,16 +48,16 @@ std::vector<RefusedDir> Refused() {
                        .local_appdata = Env("LOCALAPPDATA"),
                        .launch_profile = ProfileDir(),
                        .tabbridge_files = {policy::DefaultPath(), Env("TABBRIDGE_LOG_FILE")}};
-  dirs.tabbridge_files.push_back(ToUtf8(FromUtf8(audit::DefaultPath()).parent_path()));
+  dirs.tabbridge_files.push_back(Utf8String(Utf8Path(audit::DefaultPath()).parent_path()));
   return WindowsRefusedDirs(dirs);
 }
 
 // A Chromium-family profile wherever it is: its user-data directory holds "Local State".
 std::optional<std::string> InBrowserProfile(const std::string& path) {
   std::error_code ec;
-  for (fs::path dir = FromUtf8(path).parent_path(); !dir.empty(); dir = dir.parent_path()) {
+  for (fs::path dir = Utf8Path(path).parent_path(); !dir.empty(); dir = dir.parent_path()) {
     if (fs::exists(dir / "Local State", ec)) {
-      return "it is in the browser profile " + ToUtf8(dir) + " (cookies, saved passwords, history)";
+      return "it is in the browser profile " + Utf8String(dir) + " (cookies, saved passwords, history)";
     }
     if (dir == dir.root_path()) break;
   }
@@ -98,7 +92,7 @@ struct Handle {
 };
 
 HANDLE Open(const std::string& path, bool directory) {
-  return ::CreateFileW(FromUtf8(path).wstring().c_str(), directory ? FILE_READ_ATTRIBUTES : GENERIC_READ,
+  return ::CreateFileW(Utf8Path(path).wstring().c_str(), directory ? FILE_READ_ATTRIBUTES : GENERIC_READ,
                        FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr, OPEN_EXISTING,
                        directory ? FILE_FLAG_BACKUP_SEMANTICS : FILE_ATTRIBUTE_NORMAL, nullptr);
 }
@@ -113,7 +107,7 @@ std::string FinalPath(HANDLE h) {
   }
   if (size == 0 || size >= buffer.size()) return "";
   buffer.resize(size);
-  std::string path = ToUtf8(fs::path(buffer));
+  std::string path = Utf8String(fs::path(buffer));
   // Without "\\?\" (and "\\?\UNC\" as "\\"), as people write paths.
   if (path.starts_with("\\\\?\\UNC\\")) return "\\\\" + path.substr(8);
   if (path.starts_with("\\\\?\\")) return path.substr(4);
@@ -201,7 +195,7 @@ std::expected<Json, std::string> ReadUploadFiles(const Json& paths, const Upload
     if (auto why = RefusalOf(absolute)) return refused(*why);
     if (!in_roots(absolute)) return std::unexpected(OutsideRoots(shown, scope));
     std::error_code ec;
-    if (fs::is_directory(FromUtf8(absolute), ec)) {
+    if (fs::is_directory(Utf8Path(absolute), ec)) {
       return std::unexpected(shown + " is a directory — name the files in it");
     }
     const Handle file(Open(absolute, false));
@@ -246,7 +240,7 @@ std::expected<Json, std::string> ReadUploadFiles(const Json& paths, const Upload
     const std::uint64_t ticks =
         (static_cast<std::uint64_t>(info.ftLastWriteTime.dwHighDateTime) << 32) | info.ftLastWriteTime.dwLowDateTime;
     const auto modified_ms = static_cast<std::int64_t>(ticks / 10'000) - 11'644'473'600'000LL;
-    files.push_back({{"name", ToUtf8(FromUtf8(absolute).filename())},
+    files.push_back({{"name", Utf8String(Utf8Path(absolute).filename())},
                      {"path", real},
                      {"size", bytes.size()},
                      {"lastModified", modified_ms},

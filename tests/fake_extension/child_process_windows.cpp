@@ -11,13 +11,12 @@
 #include <cstdlib>
 #include <map>
 
+#include "common/utf16_windows.h"
 #include "common/windows_sid.h"
 #include "tests/fake_extension/child_process.h"
 
 namespace tb::fake {
 namespace {
-
-using windows::Wide;
 
 // One argument quoted the way CommandLineToArgvW (and the C runtime) reads it back.
 std::wstring Quote(const std::wstring& arg) {
@@ -51,7 +50,7 @@ std::wstring BuildEnv(const std::vector<std::pair<std::string, std::string>>& ov
     if (eq != std::wstring::npos) env[text.substr(0, eq)] = text.substr(eq + 1);
   }
   ::FreeEnvironmentStringsW(block);
-  for (const auto& [key, value] : overrides) env[Wide(key)] = Wide(value);
+  for (const auto& [key, value] : overrides) env[Utf16(key)] = Utf16(value);
   std::wstring out;
   for (const auto& [key, value] : env) out += key + L"=" + value + L'\0';
   out.push_back(L'\0');
@@ -81,12 +80,12 @@ std::expected<std::unique_ptr<ChildProcess>, std::string> ChildProcess::Spawn(co
   HANDLE err = ::GetStdHandle(STD_ERROR_HANDLE);
   HANDLE err_file = INVALID_HANDLE_VALUE;
   if (!options.stderr_path.empty()) {
-    err_file = ::CreateFileW(Wide(options.stderr_path).c_str(), FILE_APPEND_DATA, FILE_SHARE_READ | FILE_SHARE_WRITE,
+    err_file = ::CreateFileW(Utf16(options.stderr_path).c_str(), FILE_APPEND_DATA, FILE_SHARE_READ | FILE_SHARE_WRITE,
                              &inherit, OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
     if (err_file != INVALID_HANDLE_VALUE) err = err_file;
   }
   std::wstring command;
-  for (const auto& arg : options.argv) command += (command.empty() ? L"" : L" ") + Quote(Wide(arg));
+  for (const auto& arg : options.argv) command += (command.empty() ? L"" : L" ") + Quote(Utf16(arg));
   std::wstring env = BuildEnv(options.env);
   STARTUPINFOW startup{};
   startup.cb = sizeof(startup);
@@ -95,7 +94,7 @@ std::expected<std::unique_ptr<ChildProcess>, std::string> ChildProcess::Spawn(co
   startup.hStdOutput = out_write;
   startup.hStdError = err;
   PROCESS_INFORMATION info{};
-  const BOOL ok = ::CreateProcessW(Wide(options.argv[0]).c_str(), command.data(), nullptr, nullptr, TRUE,
+  const BOOL ok = ::CreateProcessW(Utf16(options.argv[0]).c_str(), command.data(), nullptr, nullptr, TRUE,
                                    CREATE_UNICODE_ENVIRONMENT | CREATE_NO_WINDOW, env.data(), nullptr, &startup, &info);
   const std::string error = ok ? "" : windows::LastError("cannot start " + options.argv[0]);
   ::CloseHandle(in_read);

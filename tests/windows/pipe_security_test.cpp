@@ -23,6 +23,7 @@
 #include "common/protocol.h"
 #include "common/socket_dir.h"
 #include "common/transport.h"
+#include "common/utf16_windows.h"
 #include "common/uv_util.h"
 #include "common/windows_names.h"
 #include "common/windows_pipe.h"
@@ -49,8 +50,8 @@ std::string TestPrefix(const std::string& name) {
 // A raw pipe instance (default security), as a squatter would make one;
 // `extra` access as libuv asks for (WRITE_DAC).
 HANDLE RawPipe(const std::string& name, DWORD extra = 0) {
-  return ::CreateNamedPipeW(windows::Wide(name).c_str(), PIPE_ACCESS_DUPLEX | extra, PIPE_TYPE_BYTE,
-                            PIPE_UNLIMITED_INSTANCES, 4096, 4096, 0, nullptr);
+  return ::CreateNamedPipeW(Utf16(name).c_str(), PIPE_ACCESS_DUPLEX | extra, PIPE_TYPE_BYTE, PIPE_UNLIMITED_INSTANCES,
+                            4096, 4096, 0, nullptr);
 }
 
 // Wine says who it is through an ntdll export Windows does not have.
