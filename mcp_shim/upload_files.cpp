@@ -220,30 +220,6 @@ std::expected<Resolved, ResolveError> Resolve(const fs::path& path) {
   return out;
 }
 
-std::string RootSource(UploadRoot::Source source) {
-  switch (source) {
-    case UploadRoot::Source::kClient:
-      return "a root of your MCP client";
-    case UploadRoot::Source::kWorkingDirectory:
-      return "the working directory";
-    case UploadRoot::Source::kFlag:
-      return "--upload-root";
-  }
-  return "";
-}
-
-std::string OutsideRoots(const std::string& shown, const UploadScope& scope) {
-  std::string roots;
-  for (const UploadRoot& root : scope.roots) {
-    roots += (roots.empty() ? "" : ", ") + root.dir + " (" + RootSource(root.source) + ")";
-  }
-  std::string text = shown + " is outside the upload roots (" + (roots.empty() ? "there are none" : roots) + ")";
-  if (!scope.note.empty()) text += "; " + scope.note;
-  return text +
-         " — to send files from its folder, add that folder as a root in your MCP client, or start tabbridge with "
-         "--upload-root DIR";
-}
-
 // The directory of the file, opened without following a symlink anywhere on
 // the way (each component must still be what Resolve found), then the file.
 std::expected<Fd, int> OpenUnfollowed(const std::string& path) {

@@ -35,6 +35,11 @@ struct UploadScope {
   std::string note;
 };
 
+// "<shown> is outside the upload roots (…)" with each root and where it came
+// from, the scope's note, and how to add a root: the one refusal text of
+// every platform (upload_scope.cpp).
+std::string OutsideRoots(const std::string& shown, const UploadScope& scope);
+
 // The roots of a session: the client's (when it declared the `roots`
 // capability; an empty list is no root of its own), else the working
 // directory (not "/": that would be every file), then every --upload-root.

@@ -114,30 +114,6 @@ std::string FinalPath(HANDLE h) {
   return path;
 }
 
-std::string RootSource(UploadRoot::Source source) {
-  switch (source) {
-    case UploadRoot::Source::kClient:
-      return "a root of your MCP client";
-    case UploadRoot::Source::kWorkingDirectory:
-      return "the working directory";
-    case UploadRoot::Source::kFlag:
-      return "--upload-root";
-  }
-  return "";
-}
-
-std::string OutsideRoots(const std::string& shown, const UploadScope& scope) {
-  std::string roots;
-  for (const UploadRoot& root : scope.roots) {
-    roots += (roots.empty() ? "" : ", ") + root.dir + " (" + RootSource(root.source) + ")";
-  }
-  std::string text = shown + " is outside the upload roots (" + (roots.empty() ? "there are none" : roots) + ")";
-  if (!scope.note.empty()) text += "; " + scope.note;
-  return text +
-         " — to send files from its folder, add that folder as a root in your MCP client, or start tabbridge with "
-         "--upload-root DIR";
-}
-
 }  // namespace
 
 UploadScope MakeUploadScope(const std::vector<std::string>& client_roots, bool client_has_roots,
