@@ -44,6 +44,13 @@ export async function serveBenchFixture() {
 // The shim as the benches start it: our browser flags, a fresh profile and
 // socket directory in a temporary folder. Resolves nothing; returns
 // {tmp, shim} where shim is StdioClientTransport's options without args.
+// A policy file in `tmp` that allows every site without asking (docs/policy.md): its path.
+export function benchPolicy(tmp) {
+  const file = path.join(tmp, 'policy.json');
+  fs.writeFileSync(file, JSON.stringify({ default: 'allow', rules: [{ sites: ['file:'], allow: ['all'] }] }));
+  return file;
+}
+
 export function benchShim(build, prefix = 'tb-bench-') {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   fs.mkdirSync(path.join(tmp, 'sock'), { mode: 0o700 });
@@ -55,6 +62,8 @@ export function benchShim(build, prefix = 'tb-bench-') {
       TABBRIDGE_BROWSER_ARGS: BENCH_BROWSER_ARGS,
       TABBRIDGE_PROFILE_DIR: path.join(tmp, 'profile'),
       TABBRIDGE_SOCKET_DIR: path.join(tmp, 'sock'),
+      // Every site allowed without asking: a bench has nobody to ask (docs/policy.md).
+      TABBRIDGE_POLICY: benchPolicy(tmp),
     },
     stderr: 'ignore',
   };

@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BENCH_BROWSER_ARGS } from './common.mjs';
+import { BENCH_BROWSER_ARGS, benchPolicy } from './common.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -212,6 +212,8 @@ const tabbridge = {
         TABBRIDGE_BROWSER_ARGS: browserArgs,
         TABBRIDGE_PROFILE_DIR: path.join(tmp, 'profile'),
         TABBRIDGE_SOCKET_DIR: path.join(tmp, 'sock'),
+        // Every site allowed without asking: a bench has nobody to ask (docs/policy.md).
+        TABBRIDGE_POLICY: benchPolicy(tmp),
       },
     };
   },

@@ -1,7 +1,7 @@
 // The per-site policy file: parsing, site patterns, decisions (policy.h).
 //
 // The file is one JSON object:
-//   {"default": "allow"|"deny",            optional, "allow" when absent
+//   {"default": "allow"|"deny"|"ask",      optional, "allow" when absent
 //    "rules": [{"sites": [pattern, ...],    at least one
 //               "allow": [cap, ...],        at least one of allow/deny,
 //               "deny":  [cap, ...]}, ...]} each non-empty when present
@@ -28,9 +28,10 @@
 // accepts ("0x7f.1") written as a dotted quad, IPv6 compressed (RFC 5952).
 //
 // Decide: among the rules with a pattern matching the URL's site, a deny wins;
-// then an allow; a capability none of them allows is denied; a site no rule
-// matches gets "default". A URL that does not parse is a hostless site only
-// "*" matches. No file allows everything, a malformed file denies everything.
+// then an allow; a capability none of them allows is denied (with "default":
+// "ask", asked: only a deny is final); a site no rule matches gets "default".
+// A URL that does not parse is a hostless site only "*" matches. No file
+// asks, a malformed file denies everything.
 #include "common/policy.h"
 
 #include <algorithm>
@@ -354,10 +355,10 @@ std::optional<std::string> ParseInto(std::string_view text, Policy& policy) {
   }
   if (const Json* def = field::Find(json, "default")) {
     const auto value = field::String(json, "default");
-    if (!value || (*value != "allow" && *value != "deny")) {
-      return "\"default\" must be \"allow\" or \"deny\", not " + (value ? Quote(*value) : Kind(*def));
+    if (!value || (*value != "allow" && *value != "deny" && *value != "ask")) {
+      return "\"default\" must be \"allow\", \"deny\" or \"ask\", not " + (value ? Quote(*value) : Kind(*def));
     }
-    policy.default_deny = *value == "deny";
+    policy.fallback = *value == "deny" ? Default::kDeny : *value == "ask" ? Default::kAsk : Default::kAllow;
   }
   if (const Json* rules = field::Find(json, "rules")) {
     if (!rules->is_array()) return "\"rules\" must be a list of rules, not " + Kind(*rules);
@@ -565,7 +566,7 @@ Policy Parse(std::string_view json, std::string path) {
     policy.source = Policy::Source::kMalformed;
     policy.error = std::move(*error);
     policy.rules.clear();
-    policy.default_deny = true;
+    policy.fallback = Default::kDeny;
   } else {
     policy.source = Policy::Source::kFile;
   }
@@ -582,7 +583,9 @@ std::string DefaultPath() {
 Decision Decide(const Policy& policy, Cap cap, std::string_view url) {
   switch (policy.source) {
     case Policy::Source::kNone:
-      return {.allowed = true, .rule = std::nullopt, .reason = "no policy file"};
+      if (policy.fallback == Default::kAllow)
+        return {.allowed = true, .rule = std::nullopt, .reason = "no policy file"};
+      break;  // no file: no rules, "ask"
     case Policy::Source::kMalformed:
       return {.allowed = false,
               .rule = std::nullopt,
@@ -616,6 +619,12 @@ Decision Decide(const Policy& policy, Cap cap, std::string_view url) {
   if (!matching.empty()) {
     std::string numbers;
     for (std::size_t i : matching) numbers += (numbers.empty() ? "" : ", ") + std::to_string(i + 1);
+    if (policy.fallback == Default::kAsk && site.scheme != "file") {
+      return {.allowed = false,
+              .ask = true,
+              .rule = std::nullopt,
+              .reason = "no rule decides " + std::string(Name(cap)) + " there and the default is ask"};
+    }
     return {.allowed = false,
             .rule = std::nullopt,
             .reason = "no rule allows " + std::string(Name(cap)) + " there (" +
@@ -625,8 +634,16 @@ Decision Decide(const Policy& policy, Cap cap, std::string_view url) {
   if (site.scheme == "file") {
     return {.allowed = false, .rule = std::nullopt, .reason = "local files are reached only where a rule names file:"};
   }
-  if (policy.default_deny) {
+  if (policy.fallback == Default::kDeny) {
     return {.allowed = false, .rule = std::nullopt, .reason = "no rule matches it and the default is deny"};
+  }
+  // A page without a host (about:blank) holds nothing of the person's to ask about.
+  if (policy.fallback == Default::kAsk && !site.host.empty()) {
+    return {.allowed = false,
+            .ask = true,
+            .rule = std::nullopt,
+            .reason = policy.source == Policy::Source::kNone ? "there is no policy file, so the person decides"
+                                                             : "no rule matches it and the default is ask"};
   }
   return {.allowed = true, .rule = std::nullopt, .reason = "no rule matches it (default allow)"};
 }

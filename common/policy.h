@@ -58,13 +58,20 @@ struct Rule {
   std::vector<std::string> deny_text;
 };
 
+// What a site no rule decides gets: everything, nothing, or the person's
+// answer (docs/policy.md "Asking the person").
+enum class Default { kAllow, kDeny, kAsk };
+
 struct Policy {
   enum class Source { kNone, kFile, kMalformed };
-  Source source = Source::kNone;  // kNone: no file, every capability allowed
+  Source source = Source::kNone;  // kNone: no file — see fallback
   std::string path;               // the file (also when absent or malformed)
   std::string error;              // kMalformed: what is wrong, e.g. `rule 2: unknown capability "reed"`
   std::vector<Rule> rules;
-  bool default_deny = false;  // "default": "deny": sites no rule matches get nothing
+  // "default"; absent in a file: allow (files written before "ask" keep
+  // their meaning). No file: ask — except a Policy{} as host unit tests make
+  // it, which allows everything (no path, nobody to ask).
+  Default fallback = Default::kAllow;
 };
 
 // The policy in `json` (the contents of `path`): kFile, or kMalformed with the error.
@@ -80,6 +87,9 @@ std::string DefaultPath();
 
 struct Decision {
   bool allowed = false;
+  // Not allowed and not denied: no rule decides and the default is "ask" —
+  // the person's answer decides (host/policy_gate.h).
+  bool ask = false;
   // The rule that decided (0-based), if one did: a deny, else the first allow.
   std::optional<std::size_t> rule;
   // Why, for messages: `rule 1 (sites …; deny all)`, `no rule allows eval there (rule 3 matches)`,
@@ -87,9 +97,9 @@ struct Decision {
   std::string reason;
 };
 // `cap` on `url`. Deny wins over allow; among the rules matching the URL's
-// site, a capability none allows is denied; a site no rule matches gets
-// everything (or nothing with "default": "deny"). No file allows all; a
-// malformed file denies all.
+// site, a capability none allows is denied (asked with "default": "ask"); a
+// site no rule matches gets "default". A local file no rule names is denied.
+// No file asks; a malformed file denies all.
 Decision Decide(const Policy& policy, Cap cap, std::string_view url);
 
 // `click denied on mail.google.com: rule 1 (sites *.mybank.com, mail.google.com;

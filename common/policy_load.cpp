@@ -21,7 +21,7 @@ Policy Load(const std::string& path) {
   const auto malformed = [&](std::string error) {
     policy.source = Policy::Source::kMalformed;
     policy.error = std::move(error);
-    policy.default_deny = true;
+    policy.fallback = Default::kDeny;
     return policy;
   };
   const auto errno_text = [](int error) { return std::error_code(error, std::generic_category()).message(); };
@@ -38,7 +38,8 @@ Policy Load(const std::string& path) {
       if (!path.empty() && ::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
         return malformed("it is a symbolic link to a file that does not exist");
       }
-      return policy;  // kNone
+      policy.fallback = Default::kAsk;  // no file: the person decides
+      return policy;                    // kNone
     }
     return malformed("cannot open it: " + errno_text(error));
   }

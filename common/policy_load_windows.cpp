@@ -2,6 +2,7 @@
 // dangling link, a directory, not a regular file, too large, unreadable) from
 // std::filesystem, then the contents read whole.
 #include "common/policy.h"
+#include "common/utf8_path.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -19,26 +20,28 @@ Policy Load(const std::string& path) {
   const auto malformed = [&](std::string error) {
     policy.source = Policy::Source::kMalformed;
     policy.error = std::move(error);
-    policy.default_deny = true;
+    policy.fallback = Default::kDeny;
     return policy;
   };
   std::error_code error;
-  const fs::file_status status = fs::status(path, error);
+  const fs::path file = Utf8Path(path);  // a plain std::string would be read in the ANSI code page
+  const fs::file_status status = fs::status(file, error);
   if (status.type() == fs::file_type::not_found) {
     // A symbolic link to nowhere is a policy the user meant to have: fail closed.
-    if (!path.empty() && fs::is_symlink(fs::symlink_status(path, error))) {
+    if (!path.empty() && fs::is_symlink(fs::symlink_status(file, error))) {
       return malformed("it is a symbolic link to a file that does not exist");
     }
-    return policy;  // kNone
+    policy.fallback = Default::kAsk;  // no file: the person decides
+    return policy;                    // kNone
   }
   if (error) return malformed("cannot open it: " + error.message());
   if (fs::is_directory(status)) return malformed("it is a directory, not a file");
   if (!fs::is_regular_file(status)) return malformed("it is not a regular file");
   const std::string too_large = "too large (over " + std::to_string(kMaxFileBytes >> 20) + " MiB)";
-  const std::uintmax_t size = fs::file_size(path, error);
+  const std::uintmax_t size = fs::file_size(file, error);
   if (error) return malformed("cannot read it: " + error.message());
   if (size > kMaxFileBytes) return malformed(too_large);
-  std::ifstream in(fs::path(path), std::ios::binary);
+  std::ifstream in(file, std::ios::binary);
   if (!in) return malformed("cannot open it");
   std::string text;
   char buffer[16384];

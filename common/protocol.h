@@ -221,6 +221,10 @@ inline constexpr std::string_view kSessionTabs = "tabbridge/tabs";
 // host -> shim notification, to such a session, right before the host closes
 // it because the user said so (the popup's Disconnect): not a loss to recover.
 inline constexpr std::string_view kUserDisconnected = "tabbridge/userDisconnected";
+// shim -> host request: what the person answered through the MCP client's
+// elicitation to a question the host could not show in the browser
+// ({site, access, choice: once|always|deny} -> {granted, rule?}).
+inline constexpr std::string_view kGrant = "tabbridge/grant";
 }  // namespace shim_method
 // tabbridge/hello's params (docs/protocol.md §2 "Handshake").
 namespace hello_param {
@@ -263,6 +267,11 @@ inline constexpr std::string_view kCancel = "cancel";
 inline constexpr std::string_view kTabsFocused = "tabs.focused";
 // the host's sessions, version and policy, for the popup and the badge (docs/protocol.md "The popup")
 inline constexpr std::string_view kHostState = "host.state";
+// a question for the person on the extension's surface, and its end when not
+// by their click (docs/protocol.md "Asking the person"):
+// {askId, kind: grant|handoff, client, tabId, timeoutMs, site?, access?, message?} / {askId}
+inline constexpr std::string_view kPersonAsk = "person.ask";
+inline constexpr std::string_view kPersonClose = "person.close";
 }  // namespace ext_method
 
 // Requests, extension -> host: what the popup asks and the buttons it has
@@ -275,7 +284,20 @@ inline constexpr std::string_view kDisconnectSession = "session.disconnect";  //
 // redirected to another site): may that call's session do `capability` there?
 // {call: the host's request id, url, capability} -> {allowed, result?: the denial}
 inline constexpr std::string_view kPolicyDecide = "policy.decide";
+// The person's click on the surface: {askId, choice: once|always|deny|done|cannot}
+inline constexpr std::string_view kPersonAnswer = "person.answer";
+// The popup's Revoke: {site, scope: session|always, sessionId?} -> {revoked}
+inline constexpr std::string_view kGrantRevoke = "grant.revoke";
 }  // namespace ext_request
+
+// How long a call waits for the person to answer a site question: under the
+// MCP SDK clients' default request timeout (60 s), so the model hears why.
+inline constexpr std::uint64_t kGrantAskTimeoutMs = 50'000;
+// ask_person's wait: its default, and the most a call may ask for (under the
+// shim's deadline for a host call, kDefaultHostDeadlineMs).
+inline constexpr std::uint64_t kAskPersonDefaultSeconds = 50;
+inline constexpr std::uint64_t kAskPersonMaxSeconds = 140;
+inline constexpr std::size_t kMaxAskPersonMessageChars = 500;
 
 // host.state goes out at most once per this: a session calling tools in a
 // tight loop changes its last tool every few ms and must not flood the port.

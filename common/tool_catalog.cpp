@@ -29,8 +29,8 @@ Json Tool(std::string_view name, std::string_view description, Json properties, 
   return tool;
 }
 
-const std::array<Json, 7>& Catalog() {
-  static const std::array<Json, 7> catalog = {
+const std::array<Json, 8>& Catalog() {
+  static const std::array<Json, 8> catalog = {
       Tool(kConnectBrowser,
            "Connect to the user's browser (Chrome, Chromium, Edge, Brave) running the tabbridge extension.",
            {{"launch", {{"type", "boolean"}, {"description", "start one if none runs"}}},
@@ -50,6 +50,16 @@ const std::array<Json, 7>& Catalog() {
            {{"name", {{"type", "string"}, {"description", "Just this tool"}}}}, Json::array(), Hint::kReadOnly),
       Tool(kCallWebMcpTool, "Call one of the focused tab's own tools by name.",
            {{"name", {{"type", "string"}}}, {"arguments", {{"type", "object"}}}}, {"name"}, Hint::kActs),
+      Tool(kAskPerson,
+           "Hand the browser to the user for what only they can do (log in, CAPTCHA, 2FA, confirm a payment): "
+           "shows them message over the focused tab; answers when they click Done or I can't.",
+           {{"message", {{"type", "string"}}},
+            {"timeoutSeconds",
+             {{"type", "integer"},
+              {"minimum", 1},
+              {"maximum", kAskPersonMaxSeconds},
+              {"default", kAskPersonDefaultSeconds}}}},
+           {"message"}, Hint::kActs),
   };
   return catalog;
 }

@@ -22,6 +22,8 @@ inline constexpr std::string_view kCloseTab = "close_tab";
 // The focused tab's own tools (WebMCP, forms) for clients that miss list_changed.
 inline constexpr std::string_view kListWebMcpTools = "list_webmcp_tools";
 inline constexpr std::string_view kCallWebMcpTool = "call_webmcp_tool";
+// The hand-off: the person does what only they can (docs/policy.md "Asking the person").
+inline constexpr std::string_view kAskPerson = "ask_person";
 
 // Capabilities a session turns on with `tabbridge --caps …`: the less common
 // page tools, kept out of the default list because every byte of tools/list
@@ -59,7 +61,7 @@ std::string ExtensionCatalogJs();
 
 // The policy capability a tool of tabbridge's needs on the tab's page
 // (docs/policy.md), or nullopt for the tools that touch no page
-// (connect_browser, list_tabs, focus_tab). The page's own tools are kAct.
+// (connect_browser, list_tabs, focus_tab, ask_person). The page's own tools are kAct.
 std::optional<policy::Cap> CapabilityOf(std::string_view name);
 
 // The MCP tool object for `name`, or nullptr when tabbridge has no such tool.

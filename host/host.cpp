@@ -18,6 +18,9 @@ Json PolicySummary(const policy::Policy& p) {
                   {"state", p.source == Source::kNone   ? "none"
                             : p.source == Source::kFile ? "file"
                                                         : "malformed"},
+                  {"default", p.fallback == policy::Default::kAsk    ? "ask"
+                              : p.fallback == policy::Default::kDeny ? "deny"
+                                                                     : "allow"},
                   {"rules", p.rules.size()}};
   if (p.source == Source::kMalformed) summary["error"] = p.error;
   return summary;
@@ -45,6 +48,7 @@ Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions op
           loop, [this] { return HostState(); },
           [this](Json state) { extension_.Notify(ext_method::kHostState, std::move(state)); }),
       tab_events_(loop, kTabEventCoalesceMs, [this] { AfterTabsChanged(); }),
+      asks_(loop, [this](std::string_view method, Json params) { extension_.Notify(method, std::move(params)); }),
       parked_timer_(loop) {}
 
 Host::~Host() {
@@ -72,6 +76,7 @@ void Host::Shutdown(std::string_view why) {
   tab_events_.Close();  // a quitting browser's last tab events are not news
   own_tools_.Close();
   parked_timer_.Stop();
+  asks_.Close();  // each waiting call hears "no answer" while its session can still be answered
   for (auto& parked : std::exchange(parked_calls_, {})) parked.reply(tools::ErrorResult(tools::kBrowserConnectionLost));
   sessions_.Close();
   extension_.Close();
@@ -127,6 +132,7 @@ void Host::OnHello(const Json& params) {
   browser_ = field::Object(params, "browser");
   browser_["pid"] = options_.browser_pid;
   extension_info_ = field::Object(params, "extension");
+  headless_ = field::Bool(browser_, "headless").value_or(true);
   std::vector<Tab> tabs;
   for (const auto& json : field::Array(params, "tabs")) {
     if (auto tab = TabFromJson(json)) tabs.push_back(*tab);
@@ -155,6 +161,8 @@ void Host::OnConnection(uv_pipe_t* connection) {
 }
 
 void Host::RemoveSession(std::int64_t id) {
+  asks_.DropSession(id);  // its questions go before it: nobody waits for the answers
+  policy_.ForgetSession(id);
   if (sessions_.Remove(id)) SyncFocusedTabs();
 }
 
@@ -194,13 +202,14 @@ void Host::AfterBrowserTabEvent() {
 Json Host::ToolsFor(const Session& session) const {
   const auto ours = [](std::string_view name) { return tools::Listed(*tools::Find(name)); };
   Json list = Json::array({ours(tools::kListTabs)});
+  if (PersonCanAnswer()) list.push_back(ours(tools::kAskPerson));  // headless: nobody to hand over to
   // Tools the policy can never allow this session are left out (a call still
   // gets the denial); those that depend on the URL, by the focused tab's.
   if (!session.read_only()) list.push_back(ours(tools::kOpenTab));
   if (tabs_.VisibleCount() == 0) return list;
   list.push_back(ours(tools::kFocusTab));
   if (!session.focused_tab()) return list;
-  if (MayOnFocused(session, *tools::CapabilityOf(tools::kCloseTab))) list.push_back(ours(tools::kCloseTab));
+  if (ListsOnFocused(session, *tools::CapabilityOf(tools::kCloseTab))) list.push_back(ours(tools::kCloseTab));
   auto offered = OfferedTo(session);
   // list_webmcp_tools and call_webmcp_tool only where the page has tools of
   // its own that this list leaves out (over its budget, a schema too large,
@@ -209,11 +218,11 @@ Json Host::ToolsFor(const Session& session) const {
   // any page.
   if (std::ranges::any_of(offered, [](const own_tools::Offered& o) { return !o.listed; })) {
     for (const auto name : {tools::kListWebMcpTools, tools::kCallWebMcpTool}) {
-      if (MayOnFocused(session, *tools::CapabilityOf(name))) list.push_back(ours(name));
+      if (ListsOnFocused(session, *tools::CapabilityOf(name))) list.push_back(ours(name));
     }
   }
   for (auto& tool : tools::PageTools(session.caps())) {
-    if (MayOnFocused(session, *tools::CapabilityOf(tool["name"].get_ref<const std::string&>()))) {
+    if (ListsOnFocused(session, *tools::CapabilityOf(tool["name"].get_ref<const std::string&>()))) {
       list.push_back(tools::Listed(std::move(tool)));
     }
   }
@@ -239,6 +248,15 @@ void Host::CallTool(Session& session, const std::string& request_key, const std:
                     const Json& progress_token, Reply reply) {
   if (const auto cap = tools::CapabilityOf(name)) {
     const auto urls = PolicyUrls(session, name, args);
+    if (const auto asked = FirstAsk(session, *cap, urls)) {
+      // Asked first; the answer is a grant or a denial, and the call starts over.
+      return AskGrant(
+          session, request_key, name, *cap, *asked,
+          [this, request_key, name, args, progress_token](Session& s, Reply r) {
+            CallTool(s, request_key, name, args, progress_token, std::move(r));
+          },
+          std::move(reply));
+    }
     reply = WithAuditLine(session, name, *cap, urls, args, std::move(reply));
     if (auto denial = PolicyDenial(session, name, *cap, urls)) return reply(std::move(*denial));
   }
@@ -249,6 +267,7 @@ void Host::CallTool(Session& session, const std::string& request_key, const std:
   if (name == tools::kCloseTab) return CloseTab(session, request_key, args, std::move(reply));
   if (name == tools::kListWebMcpTools) return ListWebMcpTools(session, args, std::move(reply));
   if (name == tools::kCallWebMcpTool) return CallWebMcpTool(session, request_key, args, std::move(reply));
+  if (name == tools::kAskPerson) return AskPerson(session, request_key, args, std::move(reply));
   reply(tools::ErrorResult("the host has no tool " + name));
 }
 

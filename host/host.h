@@ -23,6 +23,7 @@
 #include "host/heartbeat.h"
 #include "host/own_tool_registry.h"
 #include "host/own_tools.h"
+#include "host/person_asks.h"
 #include "host/policy_gate.h"
 #include "host/reply_once.h"
 #include "host/session.h"
@@ -46,6 +47,7 @@ struct HostOptions {
   std::string policy_path;
   std::string audit_path;
   std::uint64_t policy_poll_ms = kPolicyPollMs;
+  std::uint64_t grant_ask_ms = kGrantAskTimeoutMs;  // how long a site question waits for the person
 };
 
 // The model's answer to a tool the extension ran on tab `tab_id`: its result
@@ -112,6 +114,9 @@ class Host {
   // called a tool; the policy): the extension hears of it within
   // kHostStateCoalesceMs (host/state_publisher.h).
   void NoteStateChanged() { state_.NoteChanged(); }
+  // tabbridge/grant: what the person answered through the session's MCP
+  // client (elicitation) to a question nobody could answer in the browser.
+  std::expected<Json, rpc::Error> GrantFromClient(Session& session, const Json& params);
 
  private:
   void OnExtensionEvent(const std::string& event, const Json& params);
@@ -122,6 +127,22 @@ class Host {
   std::expected<Json, rpc::Error> DecideForCall(const Json& params);
   std::expected<Json, rpc::Error> DetachTab(const Json& params);
   std::expected<Json, rpc::Error> DisconnectSession(const Json& params);
+  std::expected<Json, rpc::Error> RevokeGrant(const Json& params);
+
+  // --- asking the person (host/person_calls.cpp) ---
+  // Whether someone can answer at this browser: it is not headless.
+  bool PersonCanAnswer() const { return ready_ && !headless_; }
+  // The URL among `urls` whose question the person must answer first (the
+  // file leaves it to them and they have not answered), if none is denied.
+  std::optional<std::string> FirstAsk(const Session& session, policy::Cap cap,
+                                      const std::vector<std::string>& urls) const;
+  // Asks the person about `cap` on `url` for the call, then runs it again from
+  // the top (`rerun`): allowed, or denied, by their answer. Nobody to ask: the
+  // denial saying how to grant it (the shim may ask its client instead).
+  void AskGrant(Session& session, const std::string& request_key, const std::string& name, policy::Cap cap,
+                const std::string& url, std::function<void(Session&, Reply)> rerun, Reply reply);
+  void AskPerson(Session& session, const std::string& request_key, const Json& args, Reply reply);
+  std::expected<Json, rpc::Error> AnswerFromPerson(const Json& params);
   // host.state's params: the host, its policy and the attached sessions.
   Json HostState() const;
   void OnHello(const Json& params);
@@ -140,6 +161,9 @@ class Host {
   // --- the policy (host/policy_checks.cpp) ---
   // Whether the policy lets `session` do `cap` on its focused tab (false without one).
   bool MayOnFocused(const Session& session, policy::Cap cap) const;
+  // Whether tools/list shows a tool needing `cap` on the focused tab: allowed,
+  // or left to the person (the call asks them).
+  bool ListsOnFocused(const Session& session, policy::Cap cap) const;
   // The URLs a call of `name` with `args` is checked against: the tab's
   // current URL and, for open_tab/navigate/download_file, where it goes.
   std::vector<std::string> PolicyUrls(const Session& session, const std::string& name, const Json& args) const;
@@ -218,6 +242,7 @@ class Host {
   uv_loop_t* loop_;
   HostOptions options_;
   bool ready_ = false;
+  bool headless_ = true;  // the extension's hello: browser.headless (absent: nobody to ask)
   bool shutting_down_ = false;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);  // AliveToken
   int exit_code_ = 0;
@@ -234,6 +259,7 @@ class Host {
   Heartbeat heartbeat_;
   StatePublisher state_;  // host.state for the popup
   Coalescer tab_events_;  // a burst of browser tab events is one list_changed
+  PersonAsks asks_;       // questions on the person's surface
 
   std::vector<std::int64_t> launch_tabs_;  // NoteLaunchedHeadless
   bool launch_noted_ = false;

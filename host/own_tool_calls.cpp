@@ -105,12 +105,15 @@ std::vector<own_tools::Offered> Host::OfferedTo(const Session& session, OwnTools
   const own_tools::OwnToolSet* set = own_tools_.Find(*focus);
   const auto index = PageIndex(*focus);
   if (set == nullptr || !index) return {};
-  // Seeing the page's tools is `read`; calling them, `act` too.
+  // Seeing the page's tools is `read`; calling them, `act` too — or acting
+  // there left to the person: the call asks them (its text is the page's,
+  // which reading was granted for).
   if (purpose != OwnToolsFor::kAnyway) {
-    std::vector<policy::Cap> needed = {policy::Cap::kRead};
-    if (purpose == OwnToolsFor::kCalling) needed.push_back(policy::Cap::kAct);
-    for (const auto cap : needed) {
-      if (!MayOnFocused(session, cap) || !policy_.Allows(session, cap, set->url)) return {};
+    if (!MayOnFocused(session, policy::Cap::kRead) || !policy_.Allows(session, policy::Cap::kRead, set->url)) return {};
+    if (purpose == OwnToolsFor::kCalling &&
+        (!ListsOnFocused(session, policy::Cap::kAct) ||
+         policy_.Check(session, policy::Cap::kAct, set->url) == PolicyGate::Verdict::kDenied)) {
+      return {};
     }
   }
   return own_tools::Offer(*set, *index, Reserved(), session.lists_own_tools());
@@ -191,6 +194,17 @@ bool Host::CallOwnTool(Session& session, const std::string& request_key, const s
   // tab the policy keeps from this session gets the denial.
   if (own) {
     const auto urls = PolicyUrls(session, name, args);
+    if (const auto asked = FirstAsk(session, policy::Cap::kAct, urls)) {
+      AskGrant(
+          session, request_key, name, policy::Cap::kAct, *asked,
+          [this, request_key, name, args, shown](Session& s, Reply r) {
+            if (!CallOwnTool(s, request_key, name, args, r, shown)) {
+              r(tools::ErrorResult(name + ": the page changed — its tools are now: " + OwnToolNamesNow(s)));
+            }
+          },
+          std::move(reply));
+      return true;
+    }
     Reply audited = WithAuditLine(session, name, policy::Cap::kAct, urls, args, std::move(reply));
     if (auto denial = PolicyDenial(session, name, policy::Cap::kAct, urls)) {
       audited(std::move(*denial));

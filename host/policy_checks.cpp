@@ -51,6 +51,11 @@ bool Host::MayOnFocused(const Session& session, policy::Cap cap) const {
   return url && policy_.Allows(session, cap, *url);
 }
 
+bool Host::ListsOnFocused(const Session& session, policy::Cap cap) const {
+  const auto url = FocusedUrl(session);
+  return url && policy_.Check(session, cap, *url) != PolicyGate::Verdict::kDenied;
+}
+
 std::vector<std::string> Host::PolicyUrls(const Session& session, const std::string& name, const Json& args) const {
   std::vector<std::string> urls;
   if (name == tools::kOpenTab) {

@@ -15,10 +15,12 @@ namespace {
 void LogPolicy(const policy::Policy& p) {
   switch (p.source) {
     case policy::Policy::Source::kNone:
-      return spdlog::info("policy: no file at {} — read, act and navigate allowed everywhere", p.path);
+      return spdlog::info("policy: no file at {} — the person is asked for each site", p.path);
     case policy::Policy::Source::kFile:
       return spdlog::info("policy: {} rule(s) from {}{}", p.rules.size(), p.path,
-                          p.default_deny ? " (default deny)" : "");
+                          p.fallback == policy::Default::kDeny  ? " (default deny)"
+                          : p.fallback == policy::Default::kAsk ? " (default ask)"
+                                                                : "");
     case policy::Policy::Source::kMalformed:
       return spdlog::error("policy: {} is malformed: {} — everything is denied until it is fixed", p.path, p.error);
   }
@@ -77,13 +79,82 @@ void PolicyGate::Reload() {
   LogPolicy(policy_);
 }
 
-bool PolicyGate::Allows(const Session& session, policy::Cap cap, std::string_view url) const {
-  if (session.read_only() && cap != policy::Cap::kRead) return false;
-  return policy::Decide(policy_, cap, url).allowed;
+// The site a grant is kept for: the one a question names.
+static std::string GrantSite(std::string_view url) {
+  const auto site = policy::SiteOf(url);
+  return site ? site->Describe() : std::string();
+}
+
+PolicyGate::Verdict PolicyGate::Check(const Session& session, policy::Cap cap, std::string_view url) const {
+  if (session.read_only() && cap != policy::Cap::kRead) return Verdict::kDenied;
+  const auto decision = policy::Decide(policy_, cap, url);
+  if (decision.allowed) return Verdict::kAllowed;
+  if (!decision.ask) return Verdict::kDenied;
+  if (const auto it = session_grants_.find(session.id()); it != session_grants_.end()) {
+    if (const auto answered = it->second.Decides(GrantSite(url), cap)) {
+      return *answered ? Verdict::kAllowed : Verdict::kDenied;
+    }
+  }
+  return Verdict::kAsk;
+}
+
+void PolicyGate::Answer(std::int64_t session_id, const std::string& site, policy::Access access, bool allow) {
+  SessionGrants& grants = session_grants_[session_id];
+  if (allow) {
+    grants.Allow(site, access);
+  } else {
+    grants.Deny(site, access);
+  }
+}
+
+std::expected<std::string, std::string> PolicyGate::AnswerAlways(std::int64_t session_id, const std::string& site,
+                                                                 policy::Access access) {
+  Answer(session_id, site, access, true);
+  if (policy_path_.empty()) return std::unexpected(std::string("this host has no policy file"));
+  auto rule = policy::AddGrant(policy_path_, site, policy::Allowed(access));
+  if (!rule) return rule;
+  Reload();  // in force now, not at the next poll
+  if (on_change_) on_change_();
+  spdlog::info("policy: the person granted {} on {} for good: {}", policy::Name(access), site, *rule);
+  return rule;
+}
+
+Json PolicyGate::Grants() const {
+  Json grants = Json::array();
+  const auto names = [](const auto& caps) {
+    Json out = Json::array();
+    for (const auto cap : caps) out.push_back(policy::Name(cap));
+    return out;
+  };
+  for (const auto& rule : policy_.rules) {
+    if (policy::IsGrant(rule)) {
+      grants.push_back({{"site", rule.sites.front().text}, {"access", names(rule.allow)}, {"scope", "always"}});
+    }
+  }
+  for (const auto& [session_id, session] : session_grants_) {
+    for (const auto& [site, caps] : session.allowed()) {
+      grants.push_back({{"site", site}, {"access", names(caps)}, {"scope", "session"}, {"sessionId", session_id}});
+    }
+  }
+  return grants;
+}
+
+std::expected<bool, std::string> PolicyGate::Revoke(const std::string& site, bool always, std::int64_t session_id) {
+  if (!always) {
+    const auto it = session_grants_.find(session_id);
+    return it != session_grants_.end() && it->second.Revoke(site);
+  }
+  if (policy_path_.empty()) return false;
+  auto removed = policy::RemoveGrant(policy_path_, site);
+  if (removed && *removed) {
+    Reload();
+    if (on_change_) on_change_();
+  }
+  return removed;
 }
 
 std::optional<Json> PolicyGate::Deny(const Session& session, std::string_view tool, policy::Cap cap,
-                                     std::string_view url) const {
+                                     std::string_view url, bool nobody) const {
   const auto site = policy::SiteOf(url);
   Json denied = {{"capability", policy::Name(cap)}, {"site", site ? site->Describe() : std::string(url)}};
   std::string message;
@@ -92,7 +163,30 @@ std::optional<Json> PolicyGate::Deny(const Session& session, std::string_view to
     denied["readOnlySession"] = true;
   } else {
     const auto decision = policy::Decide(policy_, cap, url);
-    if (decision.allowed) return std::nullopt;
+    const Verdict verdict = Check(session, cap, url);
+    if (verdict == Verdict::kAllowed) return std::nullopt;
+    if (verdict == Verdict::kAsk) {
+      const auto access = policy::AccessFor(cap);
+      const std::string where = GrantSite(url);
+      const std::string fix = "`tabbridge allow " + where +
+                              (access == policy::Access::kRead ? "" : " " + std::string(policy::Name(access))) + "`";
+      message = std::string(tool) + " on " + where + " needs the person's grant (" + decision.reason + ")";
+      message += nobody ? " and nobody can answer in this browser (it runs headless): run " + fix +
+                              " or add a rule to " + policy::ShortPath(policy_.path) + ", then call again"
+                        : ": a call there asks the person, or run " + fix;
+      denied["ask"] = {{"site", where}, {"access", policy::Name(access)}, {"nobody", nobody}};
+      denied["policy"] = policy::ShortPath(policy_.path);
+      Json result = tools::ErrorResult(message);
+      result["structuredContent"] = {{"denied", std::move(denied)}};
+      return result;
+    }
+    if (!decision.allowed && decision.ask) {
+      message = std::string(tool) + " denied on " + GrantSite(url) + ": the person denied it for this session";
+      denied["person"] = true;
+      Json result = tools::ErrorResult(message);
+      result["structuredContent"] = {{"denied", std::move(denied)}};
+      return result;
+    }
     message = policy::DenialMessage(policy_, tool, url, decision);
     denied["rule"] = decision.rule ? Json(*decision.rule + 1) : Json(nullptr);
     denied["policy"] = policy::ShortPath(policy_.path);

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,6 +15,8 @@
 #include "common/audit_log.h"
 #include "common/jsonrpc.h"
 #include "common/policy.h"
+#include "common/policy_grants.h"
+#include "host/session_grants.h"
 
 namespace tb {
 
@@ -46,12 +49,37 @@ class PolicyGate {
   void Stop();  // idempotent
   const policy::Policy& policy() const { return policy_; }
 
-  // Whether `session` may do `cap` on `url`: its own narrowing, then the file.
-  bool Allows(const Session& session, policy::Cap cap, std::string_view url) const;
+  // Whether `session` may do `cap` on `url`: its own narrowing, then the
+  // file, then — where the file leaves it to the person — their answers.
+  enum class Verdict { kAllowed, kDenied, kAsk };
+  Verdict Check(const Session& session, policy::Cap cap, std::string_view url) const;
+  bool Allows(const Session& session, policy::Cap cap, std::string_view url) const {
+    return Check(session, cap, url) == Verdict::kAllowed;
+  }
   // nullopt when allowed; else the model's tool result for the denial:
   // isError, a message naming tool, site, rule and file, and
   // structuredContent.denied {capability, site, rule?, policy} for clients.
-  std::optional<Json> Deny(const Session& session, std::string_view tool, policy::Cap cap, std::string_view url) const;
+  // A question nobody has answered yet is a denial here too, saying how to
+  // get the grant (denied.ask {site, access}); `nobody`: no person can be
+  // asked in this browser (denied.ask.nobody: the shim may ask its client).
+  std::optional<Json> Deny(const Session& session, std::string_view tool, policy::Cap cap, std::string_view url,
+                           bool nobody = false) const;
+
+  // --- the person's answers ---
+  // "Allow once" / "Deny": for `session_id` until it ends.
+  void Answer(std::int64_t session_id, const std::string& site, policy::Access access, bool allow);
+  // "Always": a rule in the file (policy_grants.h), in force at once. The
+  // answer is also kept for the session, so a file that cannot be written
+  // still lets the call go on; the error says why it was not kept.
+  std::expected<std::string, std::string> AnswerAlways(std::int64_t session_id, const std::string& site,
+                                                       policy::Access access);
+  void ForgetSession(std::int64_t session_id) { session_grants_.erase(session_id); }
+  // Every grant: the file's grant rules and each session's answers, for the
+  // popup: [{site, access: [caps], scope: always|session, sessionId?}].
+  Json Grants() const;
+  // The popup's Revoke. scope "always": the file's grant rules of `site`;
+  // "session": what `session_id` was allowed there. Returns whether there was any.
+  std::expected<bool, std::string> Revoke(const std::string& site, bool always, std::int64_t session_id);
   // Whether a finished call with capability `cap` goes to the audit log.
   static bool IsAudited(policy::Cap cap) { return cap != policy::Cap::kRead; }
   // The audit line of a finished call (nullopt without an audit log): its
@@ -71,6 +99,7 @@ class PolicyGate {
   policy::Policy policy_;
   std::optional<audit::Log> audit_;
   bool audit_failed_ = false;  // logged once, not on every call
+  std::map<std::int64_t, SessionGrants> session_grants_;
   std::function<void()> on_change_;
   uv_fs_poll_t* poll_ = nullptr;
 };

@@ -28,6 +28,7 @@ Json Host::HostState() const {
   }
   return {{"host", {{"version", kVersion}, {"pid", static_cast<long>(getpid())}}},
           {"policy", PolicySummary(policy_.policy())},
+          {"grants", policy_.Grants()},
           {"sessions", std::move(sessions)}};
 }
 
@@ -37,6 +38,8 @@ std::expected<Json, rpc::Error> Host::OnExtensionRequest(const std::string& meth
   if (method == ext_request::kPolicyDecide) return DecideForCall(params);
   if (method == ext_request::kDetachTab) return DetachTab(params);
   if (method == ext_request::kDisconnectSession) return DisconnectSession(params);
+  if (method == ext_request::kPersonAnswer) return AnswerFromPerson(params);
+  if (method == ext_request::kGrantRevoke) return RevokeGrant(params);
   return std::unexpected(rpc::Error{rpc_error::kMethodNotFound, "the host does not serve " + method, nullptr});
 }
 
@@ -77,7 +80,8 @@ std::expected<Json, rpc::Error> Host::CheckPolicy(const Json& params) const {
   Json caps = Json::object();
   for (const policy::Cap cap : policy::kAllCaps) {
     const policy::Decision decision = policy::Decide(file, cap, *url);
-    caps[std::string(policy::Name(cap))] = {{"allowed", decision.allowed}, {"reason", decision.reason}};
+    caps[std::string(policy::Name(cap))] = {
+        {"allowed", decision.allowed}, {"ask", decision.ask}, {"reason", decision.reason}};
   }
   Json sessions = Json::array();
   for (const auto& [id, session] : sessions_) {

@@ -242,6 +242,10 @@ void Session::OnRequest(rpc::Message& msg) {
     Send(rpc::MakeResult(msg.id, {{"tools", std::move(list)}}));
   } else if (msg.method == mcp::kToolsCall) {
     OnToolsCall(msg.id, msg.params);
+  } else if (msg.method == shim_method::kGrant) {
+    auto granted = host_.GrantFromClient(*this, msg.params);
+    Send(granted ? rpc::MakeResult(msg.id, std::move(*granted))
+                 : rpc::MakeError(msg.id, granted.error().code, granted.error().message));
   } else {
     Send(rpc::MakeError(msg.id, rpc_error::kMethodNotFound, "the host does not serve " + msg.method));
   }

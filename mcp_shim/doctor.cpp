@@ -105,7 +105,8 @@ int RunDoctor() {
         report.Ok("live host " + host.id + ": policy " + policy_path + " (" +
                   std::to_string(field::Int(host_policy, "rules").value_or(0)) + " rules)");
       } else if (state == "none") {
-        report.Ok("live host " + host.id + ": no policy file at " + policy_path + " (read, act, navigate allowed)");
+        report.Ok("live host " + host.id + ": no policy file at " + policy_path +
+                  " (the person is asked for each site)");
       }
       const Json webmcp = field::String(hello, "webmcp").value_or("unknown");
       if (webmcp == "native") {
@@ -145,7 +146,7 @@ int RunDoctor() {
   switch (found.source) {
     case policy::Policy::Source::kNone:
       report.Note("policy: no file at " + policy_path +
-                  " — read, act and navigate allowed everywhere (docs/policy.md)");
+                  " — the person is asked the first time an agent uses a site (docs/policy.md)");
       break;
     case policy::Policy::Source::kFile:
       report.Ok("policy: " + policy_path + " (" + std::to_string(found.rules.size()) +

@@ -62,6 +62,8 @@ constexpr const char* kUsage =
     "                                 profiles, hidden files under ~, tabbridge's own, /proc /sys /dev\n"
     "       tabbridge doctor          check every link: manifests, extension, socket, live host, policy\n"
     "       tabbridge policy [URL]    print the effective policy; with URL, what is allowed there and why\n"
+    "       tabbridge allow SITE [read|act|eval|download]\n"
+    "                                 let agents use SITE without asking (a rule in the policy file)\n"
     "       tabbridge audit [-n N] [--json]\n"
     "                                 the last N (20) entries of the audit log\n"
     "       tabbridge tools [--json]  the tools tabbridge serves, with the policy capability each needs\n"
@@ -217,6 +219,7 @@ int main(int argc, char** argv) {
   }
   if (command == "doctor") return tb::RunDoctor();
   if (command == "policy") return tb::RunPolicy({args.begin() + 1, args.end()});
+  if (command == "allow") return tb::RunAllow({args.begin() + 1, args.end()});
   if (command == "audit") return tb::RunAudit({args.begin() + 1, args.end()});
   if (command == "tools") return tb::RunTools({args.begin() + 1, args.end()});
   if (command == "register") return tb::RunRegister({args.begin() + 1, args.end()});

@@ -124,7 +124,8 @@ McpServer::McpServer(uv_loop_t* loop, std::unique_ptr<Transport> client, Session
                        .link = [this] { return host_.get(); },
                        .settled = [this] { OnRecoverySettled(); }}),
       options_(std::move(options)),
-      roots_(loop, [this](const Json& message) { Send(message); }) {}
+      roots_(loop, [this](const Json& message) { Send(message); }),
+      grants_(loop, [this](const Json& message) { Send(message); }) {}
 
 McpServer::~McpServer() {
   if (host_) host_->SetCallbacks({});
@@ -142,6 +143,7 @@ void McpServer::Start() {
 void McpServer::Shutdown() {
   connecting_.reset();
   roots_.Close();
+  grants_.Close();
   if (host_) {
     host_->SetCallbacks({});
     host_->Close();
@@ -223,7 +225,8 @@ void McpServer::OnMessage(std::string text) {
     case rpc::Kind::kNotification:
       return OnNotification(*parsed);
     case rpc::Kind::kResponse:
-      roots_.OnResponse(*parsed);  // the one request we send the client is roots/list
+      // The requests we send the client: roots/list and elicitation/create.
+      if (!roots_.OnResponse(*parsed)) grants_.OnResponse(*parsed);
       return;
   }
 }
@@ -338,6 +341,7 @@ void McpServer::OnInitialize(const Json& id, const Json& params) {
   const bool known = Contains(mcp::kInitializeVersions, requested);
   if (const Json* info = field::Find(params, "clientInfo"); info != nullptr && info->is_object()) client_info_ = *info;
   roots_.SetDeclared(field::Any(field::Object(params, "capabilities"), "roots").is_object());
+  grants_.SetDeclared(field::Any(field::Object(params, "capabilities"), "elicitation"));
   initialized_ = true;
   Reply(rpc::Dump(id),
         rpc::MakeResult(id, {{"protocolVersion", known ? requested : mcp::kInitializeVersions[0]},
@@ -425,13 +429,16 @@ void McpServer::ReadAndForwardUpload(const Json& id, const std::string& key, Jso
   Forward(id, key, mcp::kToolsCall.data(), std::move(params));
 }
 
-void McpServer::Forward(const Json& id, const std::string& key, const std::string& method, Json params) {
+void McpServer::Forward(const Json& id, const std::string& key, const std::string& method, Json params, bool may_ask) {
   // The first call answered after a restart says so (its answer is parsed for that).
   std::string note = method == mcp::kToolsCall ? recovery_.TakeNote() : "";
+  // A client that can be asked: the answer is parsed to find a question in it.
+  const bool asks = may_ask && method == mcp::kToolsCall && initialized_ && grants_.declared();
+  Json retry = asks ? params : Json();
   PendingCalls::RawReply raw;
   // A success answer goes to the client as the host wrote it, under the
   // client's id: no parse and no re-serialisation per answer.
-  if (note.empty()) {
+  if (note.empty() && !asks) {
     raw = [this, id, key](const rpc::ResultPrefix& answer) {
       recovery_.OnAnswered();
       ReplyRaw(key, answer, id);
@@ -439,7 +446,12 @@ void McpServer::Forward(const Json& id, const std::string& key, const std::strin
   }
   const std::int64_t host_id = host_->Request(
       method, std::move(params), kDefaultHostDeadlineMs,
-      [this, id, key, method, note](std::expected<Json, rpc::Error> outcome) {
+      [this, id, key, method, note, retry = std::move(retry)](std::expected<Json, rpc::Error> outcome) mutable {
+        if (outcome && !retry.is_null()) {
+          if (const auto question = ClientGrants::AskedIn(*outcome)) {
+            return AskClientThenRetry(id, key, std::move(retry), *question, std::move(*outcome));
+          }
+        }
         if (outcome) {
           recovery_.OnAnswered();
           if (!note.empty() && outcome->is_object() && (*outcome)["content"].is_array()) {
@@ -467,6 +479,27 @@ void McpServer::Forward(const Json& id, const std::string& key, const std::strin
       },
       std::move(raw));
   if (auto it = pending_.find(key); it != pending_.end()) it->second.host_id = host_id;
+}
+
+void McpServer::AskClientThenRetry(const Json& id, const std::string& key, Json params,
+                                   const ClientGrants::Question& question, Json denial) {
+  grants_.Ask(question, [this, id, key, params = std::move(params), question,
+                         denial = std::move(denial)](std::optional<std::string> choice) mutable {
+    if (!pending_.contains(key)) return;  // cancelled meanwhile
+    if (!choice || !host_) return Reply(key, rpc::MakeResult(id, std::move(denial)));
+    host_->Request(
+        shim_method::kGrant, {{"site", question.site}, {"access", question.access}, {"choice", *choice}},
+        kDefaultExtensionDeadlineMs,
+        [this, id, key, params = std::move(params), denial](std::expected<Json, rpc::Error> granted) mutable {
+          if (!pending_.contains(key)) return;
+          if (!granted || !host_) {
+            if (!granted) spdlog::warn("tabbridge/grant: {}", granted.error().message);
+            return Reply(key, rpc::MakeResult(id, std::move(denial)));
+          }
+          // Allowed or denied now: the host answers the call itself this time.
+          Forward(id, key, mcp::kToolsCall.data(), std::move(params), /*may_ask=*/false);
+        });
+  });
 }
 
 void McpServer::OnHostNotification(const std::string& method, const Json& params) {

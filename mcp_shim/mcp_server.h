@@ -18,6 +18,7 @@
 #include "common/transport.h"
 #include "mcp_shim/browser_connect.h"
 #include "mcp_shim/browser_recovery.h"
+#include "mcp_shim/client_grants.h"
 #include "mcp_shim/client_roots.h"
 #include "mcp_shim/host_link.h"
 #include "mcp_shim/launcher.h"
@@ -55,7 +56,12 @@ class McpServer {
   void OnRecoverySettled();
   void ForwardUpload(const Json& id, const std::string& key, Json params);
   void ReadAndForwardUpload(const Json& id, const std::string& key, Json params);
-  void Forward(const Json& id, const std::string& key, const std::string& method, Json params);
+  // `may_ask`: a tools/call whose answer is a site question nobody could
+  // answer in the browser is asked of the client's user (client_grants.h).
+  void Forward(const Json& id, const std::string& key, const std::string& method, Json params, bool may_ask = true);
+  // Asks the client's user `question`, tells the host the answer, runs the call again.
+  void AskClientThenRetry(const Json& id, const std::string& key, Json params, const ClientGrants::Question& question,
+                          Json denial);
   void OnHostNotification(const std::string& method, const Json& params);
   void OnHostLost(std::string_view reason);
   void NotifyToolsChanged();
@@ -87,7 +93,8 @@ class McpServer {
   std::uint64_t list_changes_ = 0;
   std::uint64_t list_changes_at_attach_ = 0;
 
-  ClientRoots roots_;  // where upload_file reads from (with --upload-root)
+  ClientRoots roots_;    // where upload_file reads from (with --upload-root)
+  ClientGrants grants_;  // site questions asked through the client (elicitation)
 
   // What a result must carry besides what its producer wrote.
   enum class ResultShape {

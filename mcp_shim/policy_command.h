@@ -12,5 +12,8 @@ namespace tb {
 // The report `tabbridge policy` prints for `policy` (and `url` when not empty).
 std::string DescribePolicy(const policy::Policy& policy, const std::string& url);
 int RunPolicy(const std::vector<std::string>& args);
+// `tabbridge allow SITE [read|act|eval|download]`: the person's grant, written
+// into the policy file ahead of any question (common/policy_grants.h).
+int RunAllow(const std::vector<std::string>& args);
 
 }  // namespace tb

@@ -40,6 +40,8 @@ export const Notification = Object.freeze({
   CANCEL: 'cancel', // ext_method::kCancel
   TABS_FOCUSED: 'tabs.focused', // ext_method::kTabsFocused
   HOST_STATE: 'host.state', // ext_method::kHostState
+  PERSON_ASK: 'person.ask', // ext_method::kPersonAsk
+  PERSON_CLOSE: 'person.close', // ext_method::kPersonClose
 });
 
 // Requests (extension -> host): the popup's questions and buttons, and policy.decide.
@@ -48,6 +50,8 @@ export const HostRequest = Object.freeze({
   DETACH_TAB: 'tab.detach', // ext_request::kDetachTab
   DISCONNECT_SESSION: 'session.disconnect', // ext_request::kDisconnectSession
   POLICY_DECIDE: 'policy.decide', // ext_request::kPolicyDecide
+  PERSON_ANSWER: 'person.answer', // ext_request::kPersonAnswer
+  GRANT_REVOKE: 'grant.revoke', // ext_request::kGrantRevoke
 });
 
 // Events (extension -> host).

@@ -362,7 +362,9 @@ export class PageTab {
  *         site, so its iframes are out of process; the first server's pages
  *         name it {{PEER_ORIGIN}}.
  */
-export async function startPageBrowser(h, { name, caps = null, peer = false, extraBrowserArgs = [], env: extraEnv = {}, shimArgs = [], roots = null } = {}) {
+export async function startPageBrowser(h, {
+  name, caps = null, peer = false, extraBrowserArgs = [], env: extraEnv = {}, shimArgs = [], roots = null, policy, elicitation = null,
+} = {}) {
   const env = { h };
   env.web = await h.fixtureServer();
   if (peer) {
@@ -379,6 +381,8 @@ export async function startPageBrowser(h, { name, caps = null, peer = false, ext
     isolatedHome: true,
     env: extraEnv,
     roots,
+    policy,
+    elicitation,
   });
   const connected = await launchBrowser(env.s);
   env.browserPid = connected.browser.pid;

@@ -59,8 +59,12 @@ fake::FakeExtension& HostTest::StartExtension(fake::FakeExtensionOptions options
   if (options.socket_dir.empty()) options.socket_dir = socket_dir_;
   if (options.stderr_path.empty()) options.stderr_path = NewLog("host");
   options.env.emplace_back("TABBRIDGE_LOG_LEVEL", "debug");
-  // The test's own policy (none) and audit log, never the user's (docs/policy.md);
-  // first, so a test's own choice wins.
+  // The test's own policy and audit log, never the user's (docs/policy.md);
+  // first, so a test's own choice wins. The policy allows every site: the
+  // product's default asks a person, and the fake extension has none.
+  if (const std::string policy = work_.Join("policy.json"); !std::filesystem::exists(policy)) {
+    std::ofstream(policy) << R"({"default": "allow", "rules": [{"sites": ["file:"], "allow": ["all"]}]})";
+  }
   options.env.insert(options.env.begin(),
                      {{"TABBRIDGE_POLICY", work_.Join("policy.json")}, {"XDG_STATE_HOME", work_.Join("state")}});
   auto extension = fake::FakeExtension::Start(std::move(options));

@@ -106,7 +106,8 @@ class HostTest : public ::testing::Test {
                     .navigation_settle_ms = settle_ms_,
                     .policy_path = policy_path_,
                     .audit_path = audit_path_,
-                    .policy_poll_ms = policy_poll_ms_});
+                    .policy_poll_ms = policy_poll_ms_,
+                    .grant_ask_ms = grant_ask_ms_});
     host_->Start();
   }
 
@@ -145,7 +146,7 @@ class HostTest : public ::testing::Test {
 
   void Hello(Json tabs = Json::array()) {
     ExtEvent(ext_event::kHello, {{"protocol", kExtensionProtocol},
-                                 {"browser", {{"name", "Chromium"}, {"version", "156"}}},
+                                 {"browser", {{"name", "Chromium"}, {"version", "156"}, {"headless", headless_}}},
                                  {"extension", {{"id", kExtensionId}, {"version", "0.1.0"}}},
                                  {"tabs", std::move(tabs)}});
     ASSERT_TRUE(PumpUntil([&] { return std::filesystem::exists(SocketPath(dir_, 0)); })) << "no socket after hello";
@@ -233,6 +234,8 @@ class HostTest : public ::testing::Test {
   std::uint64_t settle_ms_ = kNavigationSettleMs;  // set before StartHost to change it
   std::string policy_path_, audit_path_;           // likewise: none by default
   std::uint64_t policy_poll_ms_ = kPolicyPollMs;
+  std::uint64_t grant_ask_ms_ = kGrantAskTimeoutMs;
+  bool headless_ = true;  // Hello's browser.headless: false, a person can answer at the browser
   uv_loop_t loop_{};
   std::string root_, dir_;
   Peer ext_;

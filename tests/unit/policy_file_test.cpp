@@ -115,6 +115,7 @@ TEST(PolicyLoad, MissingFileIsNoPolicy) {
   const TempDir dir;
   const Policy policy = Load(dir.path() + "/policy.json");
   EXPECT_EQ(policy.source, Policy::Source::kNone);
+  EXPECT_EQ(policy.fallback, tb::policy::Default::kAsk) << "a missing file asks the person";
   EXPECT_EQ(policy.path, dir.path() + "/policy.json");
   EXPECT_TRUE(policy.error.empty());
 }

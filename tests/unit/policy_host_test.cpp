@@ -217,14 +217,20 @@ TEST_F(PolicyHostTest, ASecondHelloCannotUndoReadOnly) {
   EXPECT_TRUE(CallTool(s, "click", {{"ref", "e1"}})["isError"]);
 }
 
-TEST_F(PolicyHostTest, WithoutAFileEveryPageIsOpenToTheAgent) {
-  StartHost();  // policy_path_ names no file
+TEST_F(PolicyHostTest, WithoutAFileNothingIsOpenUntilThePersonAnswers) {
+  StartHost();  // policy_path_ names no file: the person decides; headless, nobody can
   Hello({TabJson(4, "https://b.test/")});
   Peer& s = Session();
   CallTool(s, "focus_tab", {{"tabId", 4}});
-  StartTool(s, 76, "click", {{"ref", "e1"}});
-  ExtRequest("page.click");
-  EXPECT_EQ(CallTool(s, "list_tabs")["structuredContent"]["tabs"][0]["url"], "https://b.test/");
+  const Json denied = CallTool(s, "click", {{"ref", "e1"}});
+  EXPECT_TRUE(denied["isError"]);
+  EXPECT_EQ(denied["structuredContent"]["denied"]["ask"]["access"], "act");
+  const Json tab = CallTool(s, "list_tabs")["structuredContent"]["tabs"][0];
+  EXPECT_TRUE(tab["url"].is_null());
+  EXPECT_EQ(tab["site"], "b.test");
+  // Still listed: a call there is how the person gets asked.
+  const auto names = ToolNames(s);
+  EXPECT_NE(std::ranges::find(names, "click"), names.end());
 }
 
 TEST_F(PolicyHostTest, AMalformedFileDeniesEverything) {

@@ -494,7 +494,7 @@ TEST(PolicyMatch, BlobUrlMatchesAsItsOrigin) {
 TEST(PolicyParse, TheExampleFile) {
   const Policy policy = FromJson(kExample);
   EXPECT_EQ(policy.path, "/etc/policy.json");
-  EXPECT_FALSE(policy.default_deny);
+  EXPECT_EQ(policy.fallback, Default::kAllow);
   ASSERT_EQ(policy.rules.size(), 3u);
   EXPECT_EQ(policy.rules[0].sites.size(), 2u);
   EXPECT_EQ(policy.rules[0].deny.size(), 5u);
@@ -504,9 +504,11 @@ TEST(PolicyParse, TheExampleFile) {
   EXPECT_EQ(policy.rules[2].allow, (std::vector<Cap>{Cap::kRead, Cap::kAct, Cap::kNavigate}));
 }
 
-TEST(PolicyParse, DefaultDeny) { EXPECT_TRUE(FromJson(R"({"default": "deny", "rules": []})").default_deny); }
+TEST(PolicyParse, DefaultDeny) { EXPECT_EQ(FromJson(R"({"default": "deny", "rules": []})").fallback, Default::kDeny); }
 
-TEST(PolicyParse, DefaultAllowWritten) { EXPECT_FALSE(FromJson(R"({"default": "allow"})").default_deny); }
+TEST(PolicyParse, DefaultAllowWritten) { EXPECT_EQ(FromJson(R"({"default": "allow"})").fallback, Default::kAllow); }
+
+TEST(PolicyParse, DefaultAsk) { EXPECT_EQ(FromJson(R"({"default": "ask"})").fallback, Default::kAsk); }
 
 TEST(PolicyParse, EmptyObjectHasNoRules) { EXPECT_TRUE(FromJson("{}").rules.empty()); }
 
@@ -539,9 +541,9 @@ TEST(PolicyParse, UnknownTopLevelKey) {
   EXPECT_EQ(ParseError(R"({"rule": []})"), R"(unknown key "rule" (expected "default" or "rules"))");
 }
 
-TEST(PolicyParse, DefaultMustBeAllowOrDeny) {
-  EXPECT_EQ(ParseError(R"({"default": "block"})"), R"("default" must be "allow" or "deny", not "block")");
-  EXPECT_EQ(ParseError(R"({"default": false})"), R"("default" must be "allow" or "deny", not false)");
+TEST(PolicyParse, DefaultMustBeAllowDenyOrAsk) {
+  EXPECT_EQ(ParseError(R"({"default": "block"})"), R"("default" must be "allow", "deny" or "ask", not "block")");
+  EXPECT_EQ(ParseError(R"({"default": false})"), R"("default" must be "allow", "deny" or "ask", not false)");
 }
 
 TEST(PolicyParse, RulesMustBeAList) {
@@ -654,7 +656,46 @@ TEST(PolicyRule, DescribesARuleBuiltInCode) {
 
 // ---- Decisions --------------------------------------------------------------
 
-TEST(PolicyDecide, NoFileAllowsEverything) {
+TEST(PolicyDecide, NoFileAsksEveryCapabilityOnAWebSite) {
+  Policy policy;
+  policy.fallback = Default::kAsk;  // what Load makes of a missing file
+  for (Cap cap : kAllCaps) {
+    const Decision d = Decide(policy, cap, "https://mail.google.com/");
+    EXPECT_FALSE(d.allowed);
+    EXPECT_TRUE(d.ask);
+    EXPECT_EQ(d.reason, "there is no policy file, so the person decides");
+  }
+}
+
+TEST(PolicyDecide, NoFileDeniesLocalFilesAndAllowsPagesWithoutAHost) {
+  Policy policy;
+  policy.fallback = Default::kAsk;
+  const Decision file = Decide(policy, Cap::kRead, "file:///home/u/.ssh/id_rsa");
+  EXPECT_FALSE(file.allowed);
+  EXPECT_FALSE(file.ask);
+  EXPECT_TRUE(Decide(policy, Cap::kRead, "about:blank").allowed);
+}
+
+TEST(PolicyDecide, DefaultAskAsksWhatMatchingRulesLeaveOpen) {
+  const Policy policy = FromJson(
+      R"({"default": "ask", "rules": [{"sites": ["x.com"], "allow": ["read"]}, {"sites": ["*.bank.com"], "deny": ["act"]}]})");
+  EXPECT_TRUE(Decide(policy, Cap::kRead, "https://x.com/").allowed);
+  const Decision act = Decide(policy, Cap::kAct, "https://x.com/");
+  EXPECT_TRUE(act.ask);
+  EXPECT_EQ(act.reason, "no rule decides act there and the default is ask");
+  EXPECT_TRUE(Decide(policy, Cap::kRead, "https://y.com/").ask);
+  const Decision denied = Decide(policy, Cap::kAct, "https://my.bank.com/");
+  EXPECT_FALSE(denied.ask) << "a rule's deny is final";
+  EXPECT_TRUE(Decide(policy, Cap::kRead, "https://my.bank.com/").ask);
+}
+
+TEST(PolicyDecide, AFileWithoutDefaultStillAllowsWhatNoRuleMatches) {
+  const Policy policy = FromJson(R"({"rules": [{"sites": ["x.com"], "allow": ["read"]}]})");
+  EXPECT_TRUE(Decide(policy, Cap::kAct, "https://y.com/").allowed);
+  EXPECT_FALSE(Decide(policy, Cap::kAct, "https://x.com/").ask) << "rule 3 of the old meaning: denied";
+}
+
+TEST(PolicyDecide, NoFileForHostTestsAllowsEverything) {
   const Policy policy;
   for (Cap cap : kAllCaps) {
     const Decision d = Decide(policy, cap, "https://mail.google.com/");

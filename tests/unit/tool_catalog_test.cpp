@@ -164,7 +164,7 @@ TEST(CheckArguments, AcceptsEitherTypeOfAUnion) {
 // would slip past every policy check, so each must have one or be one of the
 // three that touch no page.
 TEST(ToolCatalog, EveryToolHasAPolicyCapabilityOrTouchesNoPage) {
-  const std::set<std::string> no_page = {"connect_browser", "list_tabs", "focus_tab"};
+  const std::set<std::string> no_page = {"connect_browser", "list_tabs", "focus_tab", "ask_person"};
   for (const auto& name : tools::ReservedNames()) {
     EXPECT_EQ(tools::CapabilityOf(name).has_value(), !no_page.contains(name)) << name;
   }

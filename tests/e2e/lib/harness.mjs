@@ -15,6 +15,7 @@ import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextpro
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
+  ElicitRequestSchema,
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   ToolListChangedNotificationSchema,
@@ -28,6 +29,9 @@ import { BASE_BROWSER_ARGS, BROWSER_PATH, SHIM_PATH, requireBuild } from './conf
 import { startFixtureServer } from './fixture_server.mjs';
 import { findProcsByMarkers, killAndReap, killQuietly } from './processes.mjs';
 import { STDERR_KEEP, Session } from './session.mjs';
+
+// The suite's own policy (startSession's `policy`): every site allowed without asking, local files too.
+export const TEST_POLICY = Object.freeze({ default: 'allow', rules: [{ sites: ['file:'], allow: ['all'] }] });
 
 // Last resort when the test process ends without the after() hooks having run
 // (a signal, an uncaught error): SIGKILL, synchronously, whatever still carries
@@ -101,6 +105,11 @@ export class Harness {
     isolatedHome = false,
     sdk = 'v1',
     roots = null, // v1: the client declares `roots` and answers roots/list with these directories (session.setRoots)
+    // The policy file's contents (docs/policy.md) unless env.TABBRIDGE_POLICY names the test's own: by
+    // default every site allowed, local files too — the suite states its policy instead of relying on the
+    // product's default (ask the person); null: no file, as a new user has.
+    policy = TEST_POLICY,
+    elicitation = null, // v1: the client declares `elicitation` and answers elicitation/create with this function
   } = {}) {
     requireBuild();
     name ??= `session${this.sessions.length + 1}`;
@@ -112,6 +121,9 @@ export class Harness {
     // The policy and the audit log (docs/policy.md) stay the test's own: no
     // policy file unless a test writes one, and no line in the user's audit log.
     const stateDir = await this.tempDir('tb-e2e-state-');
+    if (policy !== null && !env.TABBRIDGE_POLICY) {
+      await fsp.writeFile(path.join(stateDir, 'policy.json'), JSON.stringify(policy));
+    }
     const old = sdk === 'v1-2025-06-18';
     const Transport = sdk === 'v2' ? StdioClientTransportV2 : old ? StdioClientTransport20250618 : StdioClientTransport;
     const transport = new Transport({
@@ -136,7 +148,12 @@ export class Harness {
           new ClientV2({ name: 'tabbridge-e2e', version: '0.0.0' }, { capabilities: {}, versionNegotiation: { mode: 'auto' } })
         : new (old ? Client20250618 : Client)(
           { name: 'tabbridge-e2e', version: '0.0.0' },
-          { capabilities: roots ? { roots: { listChanged: true } } : {} },
+          {
+            capabilities: {
+              ...(roots ? { roots: { listChanged: true } } : {}),
+              ...(elicitation ? { elicitation: {} } : {}),
+            },
+          },
         );
     let logFile = null;
     if (this.logDir) {
@@ -149,6 +166,13 @@ export class Harness {
       client.setRequestHandler(old ? types20250618.ListRootsRequestSchema : ListRootsRequestSchema, () => {
         session.rootsAsked++;
         return { roots: session.roots.map((dir) => ({ uri: pathToFileURL(dir).href, name: path.basename(dir) })) };
+      });
+    }
+    if (elicitation && sdk !== 'v2') {
+      session.elicitations = [];
+      client.setRequestHandler(old ? types20250618.ElicitRequestSchema : ElicitRequestSchema, async (request) => {
+        session.elicitations.push(request.params);
+        return elicitation(request.params);
       });
     }
     if (sdk === 'v2') {

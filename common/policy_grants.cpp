@@ -1,0 +1,197 @@
+// The person's grants and their rules in the policy file (policy_grants.h).
+#include "common/policy_grants.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include <nlohmann/json.hpp>
+
+#include "common/utf8_path.h"
+
+#ifndef _WIN32
+#include <unistd.h>
+#endif
+
+namespace tb::policy {
+namespace {
+
+using Ordered = nlohmann::ordered_json;  // the person's file keeps its order
+namespace fs = std::filesystem;
+
+constexpr std::array<std::pair<Access, std::string_view>, 4> kAccessNames = {
+    {{Access::kRead, "read"}, {Access::kAct, "act"}, {Access::kEval, "eval"}, {Access::kDownload, "download"}}};
+
+// The file's text, "" when it does not exist; an error when it cannot be read.
+std::expected<std::string, std::string> ReadText(const fs::path& file) {
+  std::error_code error;
+  if (!fs::exists(file, error)) return std::string();
+  if (fs::file_size(file, error) > kMaxFileBytes || error) return std::unexpected("it is too large or unreadable");
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return std::unexpected("cannot open it");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The file as JSON, checked by the same parser the host uses.
+std::expected<Ordered, std::string> ReadFile(const std::string& path) {
+  const fs::path file = Utf8Path(path);
+  auto text = ReadText(file);
+  if (!text) return std::unexpected(ShortPath(path) + ": " + text.error());
+  if (text->empty()) return Ordered{{"default", "ask"}, {"rules", Ordered::array()}};
+  const Policy parsed = Parse(*text, path);
+  if (parsed.source == Policy::Source::kMalformed) {
+    return std::unexpected(ShortPath(path) + " is malformed (" + parsed.error + "): fix it first");
+  }
+  Ordered json = Ordered::parse(*text);
+  if (!json.contains("rules")) json["rules"] = Ordered::array();
+  return json;
+}
+
+// Writes `json` to a temporary file beside `path` and renames it over: a
+// reader (the host's poll) sees the old file or the new, never half of one.
+std::expected<void, std::string> WriteFile(const std::string& path, const Ordered& json) {
+  fs::path file = Utf8Path(path);
+  std::error_code error;
+  // A link is the person's choice of where the file lives: write where it points.
+  if (fs::is_symlink(fs::symlink_status(file, error))) file = fs::weakly_canonical(file, error);
+  fs::create_directories(file.parent_path(), error);
+  fs::path temporary = file;
+#ifdef _WIN32
+  temporary += ".tmp";
+#else
+  temporary += "." + std::to_string(::getpid()) + ".tmp";
+#endif
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (!out) return std::unexpected("cannot write " + Utf8String(temporary));
+    out << json.dump(2) << '\n';
+    if (!out.flush()) return std::unexpected("cannot write " + Utf8String(temporary));
+  }
+  // Only its owner reads what an agent may do (as a new file from the shell's umask might not).
+  fs::permissions(temporary, fs::perms::owner_read | fs::perms::owner_write, error);
+  fs::rename(temporary, file, error);
+  if (error) {
+    fs::remove(temporary, error);
+    return std::unexpected("cannot replace " + ShortPath(path) + ": " + error.message());
+  }
+  return {};
+}
+
+bool IsGrantJson(const Ordered& rule, std::string_view site) {
+  if (!rule.is_object() || rule.size() != 2 || !rule.contains("sites") || !rule.contains("allow")) return false;
+  const Ordered& sites = rule["sites"];
+  return sites.is_array() && sites.size() == 1 && sites[0].is_string() && sites[0].get<std::string>() == site &&
+         rule["allow"].is_array();
+}
+
+}  // namespace
+
+std::string_view Name(Access access) {
+  for (const auto& [value, name] : kAccessNames) {
+    if (value == access) return name;
+  }
+  return "read";
+}
+
+std::optional<Access> AccessFromName(std::string_view name) {
+  for (const auto& [value, text] : kAccessNames) {
+    if (text == name) return value;
+  }
+  return std::nullopt;
+}
+
+Access AccessFor(Cap cap) {
+  switch (cap) {
+    case Cap::kAct:
+      return Access::kAct;
+    case Cap::kEval:
+      return Access::kEval;
+    case Cap::kDownload:
+      return Access::kDownload;
+    case Cap::kRead:
+    case Cap::kNavigate:
+      break;
+  }
+  return Access::kRead;
+}
+
+std::vector<Cap> Allowed(Access access) {
+  std::vector<Cap> caps = {Cap::kRead, Cap::kNavigate};
+  if (access == Access::kAct) caps.push_back(Cap::kAct);
+  if (access == Access::kEval) caps.push_back(Cap::kEval);
+  if (access == Access::kDownload) caps.push_back(Cap::kDownload);
+  return caps;
+}
+
+std::vector<Cap> Denied(Access access) {
+  if (access == Access::kRead) return std::vector<Cap>(std::begin(kAllCaps), std::end(kAllCaps));
+  if (access == Access::kAct) return {Cap::kAct};
+  if (access == Access::kEval) return {Cap::kEval};
+  return {Cap::kDownload};
+}
+
+std::string_view Verb(Access access) {
+  switch (access) {
+    case Access::kAct:
+      return "read and act on";
+    case Access::kEval:
+      return "run JavaScript on";
+    case Access::kDownload:
+      return "download from";
+    case Access::kRead:
+      break;
+  }
+  return "read";
+}
+
+bool IsGrant(const Rule& rule) { return rule.sites.size() == 1 && rule.deny.empty() && !rule.allow.empty(); }
+
+std::expected<std::string, std::string> AddGrant(const std::string& path, std::string_view site,
+                                                 const std::vector<Cap>& caps) {
+  if (const auto pattern = ParsePattern(site); !pattern || pattern->any || pattern->subdomains) {
+    return std::unexpected("\"" + std::string(site) + "\" is not one site (write a host such as github.com)");
+  }
+  auto json = ReadFile(path);
+  if (!json) return std::unexpected(json.error());
+  Ordered& rules = (*json)["rules"];
+  auto found = std::find_if(rules.begin(), rules.end(), [&](const Ordered& rule) { return IsGrantJson(rule, site); });
+  if (found == rules.end()) {
+    rules.push_back(Ordered{{"sites", Ordered::array({std::string(site)})}, {"allow", Ordered::array()}});
+    found = rules.end() - 1;
+  }
+  Ordered& allow = (*found)["allow"];
+  for (const Cap cap : caps) {
+    const std::string name(Name(cap));
+    const bool has = std::any_of(allow.begin(), allow.end(), [&](const Ordered& c) { return c == name || c == "all"; });
+    if (!has) allow.push_back(name);
+  }
+  const std::size_t index = static_cast<std::size_t>(found - rules.begin());
+  const Policy check = Parse(json->dump(), path);
+  if (check.source != Policy::Source::kFile) return std::unexpected("the grant would break the file: " + check.error);
+  if (auto ok = WriteFile(path, *json); !ok) return std::unexpected(ok.error());
+  return check.rules[index].Describe();
+}
+
+std::expected<bool, std::string> RemoveGrant(const std::string& path, std::string_view site) {
+  const fs::path file = Utf8Path(path);
+  std::error_code error;
+  if (!fs::exists(file, error)) return false;
+  auto json = ReadFile(path);
+  if (!json) return std::unexpected(json.error());
+  Ordered& rules = (*json)["rules"];
+  const auto before = rules.size();
+  for (auto it = rules.begin(); it != rules.end();) {
+    it = IsGrantJson(*it, site) ? rules.erase(it) : it + 1;
+  }
+  if (rules.size() == before) return false;
+  if (auto ok = WriteFile(path, *json); !ok) return std::unexpected(ok.error());
+  return true;
+}
+
+}  // namespace tb::policy
