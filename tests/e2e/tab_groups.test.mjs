@@ -1,0 +1,124 @@
+// Tabs the person can see, in the real browser: each session's tabs go into a
+// tab group titled with its MCP client's name, in a colour of its own (read
+// back through chrome.tabGroups in the extension's worker); a session's end
+// leaves its group retitled "<client> — ended" and grey; a tab the person
+// opened shows a badge while a session works in it; list_tabs marks the
+// person's active tab as they switch, focus_tab {tabId: "active"} picks it and
+// focus_tab {show: true} brings a tab to the front.
+
+import { before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+
+import {
+  devToolsPort,
+  launchBrowser,
+  openTabFromBrowser,
+  stepper,
+  useHarness,
+  waitFor,
+  workerEval,
+} from './harness.mjs';
+
+const CLIENT = 'tabbridge-e2e'; // the harness's clientInfo.name
+
+describe('tab groups and the person\'s active tab', { timeout: 180_000 }, () => {
+  const h = useHarness();
+  const step = stepper();
+  let web, A, B, port, a1, a2, b1, personTab;
+
+  // The group tab `id` is in, as chrome.tabGroups has it (null when none).
+  const groupOf = (id) => workerEval(port, `chrome.tabs.get(${id}).then((t) => t.groupId === -1 ? null
+    : chrome.tabGroups.get(t.groupId).then((g) => ({ id: g.id, title: g.title, color: g.color })))`);
+  const switchTo = (id) => workerEval(port, `chrome.tabs.update(${id}, { active: true }).then(() => true)`);
+  const badgeOf = (id) => workerEval(port, `chrome.action.getBadgeText({ tabId: ${id} })`);
+  const activeIn = async (session, id) => waitFor(async () => {
+    const listed = await session.listTabs();
+    return listed.activeTabId === id ? listed : null;
+  }, { what: `[${session.name}] list_tabs to say tab ${id} is the person's active tab` });
+
+  before(async () => {
+    web = await h.fixtureServer();
+    A = await h.startSession({ name: 'A', extraBrowserArgs: ['--remote-debugging-port=0'] });
+    const connected = await launchBrowser(A);
+    port = await devToolsPort({ profileDir: A.profileDir, browserPid: connected.browser.pid });
+    await openTabFromBrowser(port, 'about:blank'); // the browser keeps a window whatever the test closes
+  });
+
+  it('a session\'s tabs go into one group titled with its client\'s name', step(async () => {
+    a1 = (await A.callOk('open_tab', { url: web.url('/a.html?tab=a1') })).tab.id;
+    a2 = (await A.callOk('open_tab', { url: web.url('/b.html?tab=a2'), focus: false })).tab.id;
+    const g1 = await waitFor(() => groupOf(a1), { what: `tab ${a1} in a group` });
+    assert.equal(g1.title, CLIENT);
+    assert.equal(g1.color, 'blue');
+    assert.deepEqual(await groupOf(a2), g1, 'the session\'s second tab joins its group');
+  }));
+
+  it('a second session gets a group of another colour', step(async () => {
+    B = await h.startSession({ name: 'B', socketDir: A.socketDir });
+    await B.callOk('connect_browser', {});
+    b1 = (await B.callOk('open_tab', { url: web.url('/a.html?tab=b1') })).tab.id;
+    const gb = await waitFor(() => groupOf(b1), { what: `tab ${b1} in a group` });
+    const ga = await groupOf(a1);
+    assert.equal(gb.title, CLIENT);
+    assert.equal(gb.color, 'red');
+    assert.notEqual(gb.id, ga.id);
+  }));
+
+  it('list_tabs marks the person\'s active tab as they switch, with no list_changed', step(async () => {
+    const changed = A.listChanged;
+    await switchTo(a2);
+    let listed = await activeIn(A, a2);
+    assert.deepEqual(listed.tabs.filter((t) => t.active).map((t) => t.id), [a2], 'exactly one tab is active');
+    assert.ok(listed.tabs.every((t) => Number.isInteger(t.windowId)), 'each tab says its window');
+    await switchTo(b1);
+    listed = await activeIn(A, b1);
+    assert.deepEqual(listed.tabs.filter((t) => t.active).map((t) => t.id), [b1]);
+    await A.barrier();
+    assert.equal(A.listChanged, changed, 'the person\'s switch changes no session\'s tools');
+  }));
+
+  it('focus_tab {tabId: "active"} focuses the person\'s tab', step(async () => {
+    await switchTo(a2);
+    await activeIn(A, a2);
+    const r = await A.callOk('focus_tab', { tabId: 'active' });
+    assert.equal(r.tab.id, a2);
+    assert.equal((await A.listTabs()).focusedTabId, a2);
+    const wrong = await A.callErr('focus_tab', { tabId: 'mine' });
+    assert.match(wrong.content[0].text, /tabId must be an integer or "active", not a string \("mine"\)/);
+  }));
+
+  it('focus_tab {show: true} brings the tab to the front', step(async () => {
+    const r = await A.callOk('focus_tab', { tabId: a1, show: true });
+    assert.equal(r.shown, true);
+    const tab = await workerEval(port, `chrome.tabs.get(${a1})`);
+    assert.equal(tab.active, true, 'the tab is its window\'s active tab');
+    await activeIn(A, a1);
+  }));
+
+  it('a tab the person opened shows a badge while a session works in it', step(async () => {
+    const url = web.url('/a.html?opened=by-the-person');
+    await openTabFromBrowser(port, url);
+    personTab = (await waitFor(async () => (await A.listTabs()).tabs.find((t) => t.url === url),
+      { what: 'the person\'s tab in list_tabs' })).id;
+    assert.equal(await groupOf(personTab), null, 'the person\'s tab is in no group');
+    await A.callOk('focus_tab', { tabId: personTab });
+    await waitFor(async () => (await badgeOf(personTab)) === 'AI', { what: 'the badge on the person\'s tab' });
+    await A.callOk('focus_tab', { tabId: a1 });
+    await waitFor(async () => (await badgeOf(personTab)) !== 'AI', { what: 'the badge to go with the session' });
+    assert.notEqual(await badgeOf(a1), 'AI', 'a tab in the session\'s group needs no badge');
+  }));
+
+  it('a session that ends leaves its group retitled and grey; the other\'s stays', step(async () => {
+    const before = await groupOf(b1);
+    await B.close();
+    const ended = await waitFor(async () => {
+      const g = await groupOf(b1);
+      return g?.color === 'grey' ? g : null;
+    }, { what: 'B\'s group to say it ended' });
+    assert.equal(ended.id, before.id, 'the same group, its tabs kept');
+    assert.equal(ended.title, `${CLIENT} — ended`);
+    const ga = await groupOf(a1);
+    assert.equal(ga.title, CLIENT);
+    assert.equal(ga.color, 'blue');
+  }));
+});
