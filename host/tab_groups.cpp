@@ -6,8 +6,8 @@
 namespace tb {
 namespace {
 
-constexpr std::array<std::string_view, 8> kColors = {"blue", "red", "yellow", "green",
-                                                     "pink", "purple", "cyan", "orange"};
+constexpr std::array<std::string_view, 8> kColors = {"blue", "red",    "yellow", "green",
+                                                     "pink", "purple", "cyan",   "orange"};
 
 // A group's title when the client gave no name (clientInfo is required by MCP, but the shim may relay "").
 constexpr std::string_view kUnnamedClient = "agent";

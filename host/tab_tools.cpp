@@ -128,8 +128,9 @@ std::expected<std::int64_t, std::string> Host::FocusTarget(const Json& args) con
           "focus_tab: the browser has not said which tab the person is on — pass a tabId from list_tabs");
     }
     if (tabs_.Find(active->id) == nullptr) {
-      return std::unexpected("focus_tab: the person's active tab is a browser page (a new tab, settings, …), not a "
-                             "web page — ask them to switch to the page, or pass a tabId from list_tabs");
+      return std::unexpected(
+          "focus_tab: the person's active tab is a browser page (a new tab, settings, …), not a "
+          "web page — ask them to switch to the page, or pass a tabId from list_tabs");
     }
     return active->id;
   }
@@ -166,9 +167,9 @@ void Host::FocusTab(Session& session, const std::string& request_key, const Json
         Session* s = FindSession(session_id);
         if (s != nullptr) s->Release();
         if (!outcome) {
-          return reply(tools::ErrorResult("focus_tab: tab " + std::to_string(tab_id) +
-                                          " is focused, but could not be shown to the person: " +
-                                          outcome.error().message));
+          return reply(
+              tools::ErrorResult("focus_tab: tab " + std::to_string(tab_id) +
+                                 " is focused, but could not be shown to the person: " + outcome.error().message));
         }
         if (s == nullptr) return reply(tools::Result({{"focused", true}, {"tab", {{"id", tab_id}}}, {"shown", true}}));
         Json result = answer(*s);

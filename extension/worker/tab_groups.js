@@ -21,7 +21,7 @@ const BADGE_TEXT = 'AI';
 
 const live = new Map(); // session key -> {groupId, title}
 const ended = new Set(); // keys of sessions that ended (a tabs.create still running for one groups nothing)
-const marked = new Set(); // tab ids showing the badge
+const marked = new Map(); // tab id -> the title of its badge
 
 // One change at a time: two tabs a session opens at once join one group.
 let queue = Promise.resolve();
@@ -91,18 +91,25 @@ async function markTabs(state) {
     names.set(s.focusedTabId, [...(names.get(s.focusedTabId) ?? []), s.client.name || 'an agent']);
   }
   const grouped = new Set([...live.values()].map((g) => g.groupId));
-  const now = new Set();
+  const now = new Map();
   for (const [tabId, clients] of names) {
     const tab = await chrome.tabs.get(tabId).catch(() => null);
     if (!tab || grouped.has(tab.groupId)) continue;
-    now.add(tabId);
-    await setTabBadge(tabId, BADGE_TEXT, `tabbridge: ${clients.join(', ')} ${clients.length > 1 ? 'are' : 'is'} working in this tab`);
+    const title = `tabbridge: ${clients.join(', ')} ${clients.length > 1 ? 'are' : 'is'} working in this tab`;
+    now.set(tabId, title);
+    await setTabBadge(tabId, BADGE_TEXT, title);
   }
-  for (const tabId of marked) {
+  for (const tabId of marked.keys()) {
     if (!now.has(tabId)) await setTabBadge(tabId, null, badgeFor(state).title); // null: back to the global text
   }
   marked.clear();
-  for (const tabId of now) marked.add(tabId);
+  for (const [tabId, title] of now) marked.set(tabId, title);
+}
+
+// Chrome drops a tab's own badge when the tab navigates: a marked tab gets it again.
+function remark(tabId, change) {
+  const title = marked.get(tabId);
+  if (title !== undefined && 'status' in change) setTabBadge(tabId, BADGE_TEXT, title);
 }
 
 async function setTabBadge(tabId, text, title) {
@@ -116,5 +123,6 @@ export function registerTabGroups() {
   registerNotification(Notification.SESSION_ENDED, onSessionEnded);
   onDisconnected(onHostGone);
   onHostState((state) => serially(() => markTabs(state)).catch((e) => console.info(`tabbridge: badges: ${e.message}`)));
+  chrome.tabs.onUpdated.addListener(remark);
   chrome.tabs.onRemoved.addListener((tabId) => marked.delete(tabId));
 }

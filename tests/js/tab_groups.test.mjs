@@ -67,10 +67,10 @@ describe('tab_groups', () => {
     refuse = 'Tabs can only be moved to and from normal windows.';
     await groupTab(5, { key: 9, title: 'Codex', color: 'green' }); // resolves: open_tab goes on
     assert.ok(![...groups.values()].some((g) => g.tabs.includes(5)));
-    const saved = chrome.tabGroups;
-    delete chrome.tabGroups; // a browser without tab groups
+    const saved = globalThis.chrome.tabGroups;
+    delete globalThis.chrome.tabGroups; // a browser without tab groups
     await groupTab(6, { key: 9, title: 'Codex', color: 'green' });
-    chrome.tabGroups = saved;
+    globalThis.chrome.tabGroups = saved;
     assert.ok(![...groups.values()].some((g) => g.tabs.includes(6)));
   });
 

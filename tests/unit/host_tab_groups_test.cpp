@@ -160,7 +160,8 @@ TEST_F(TabGroupsTest, FocusTabShowAsksTheExtensionToShowTheTab) {
   ASSERT_TRUE(AwaitReply(s, 32));
   const Json failed = s.inbox.back()["result"];
   EXPECT_EQ(failed["isError"], true);
-  EXPECT_EQ(failed["content"][0]["text"], "focus_tab: tab 2 is focused, but could not be shown to the person: no window");
+  EXPECT_EQ(failed["content"][0]["text"],
+            "focus_tab: tab 2 is focused, but could not be shown to the person: no window");
   EXPECT_EQ(CallTool(s, tools::kListTabs)["structuredContent"]["focusedTabId"], 2);
 
   // Without show, nothing is asked of the extension.
