@@ -83,16 +83,18 @@ TEST_F(TabGroupsTest, ListTabsMarksThePersonsActiveTabAsItMoves) {
   Json listed = CallTool(s, tools::kListTabs)["structuredContent"];
   EXPECT_EQ(listed["activeTabId"], 2);
   EXPECT_FALSE(listed["tabs"][0].contains("active")) << listed;
-  EXPECT_EQ(listed["tabs"][1]["active"], true) << listed;
-  EXPECT_EQ(listed["tabs"][1]["windowId"], 1) << listed;
+  EXPECT_EQ(listed["tabs"][1].value("active", false), true) << listed;
+  EXPECT_EQ(listed["tabs"][1].value("windowId", 0), 1) << listed;
 
   // The person switches to tab 1: the extension reports both tabs.
   const int changed = s.ListChanged();
   ExtEvent(ext_event::kTabUpdated, {{"tab", ActiveTab(1, "https://a.test/")}});
   ExtEvent(ext_event::kTabUpdated, {{"tab", TabJson(2, "https://b.test/")}});
-  listed = CallTool(s, tools::kListTabs)["structuredContent"];
-  EXPECT_EQ(listed["activeTabId"], 1);
-  EXPECT_EQ(listed["tabs"][0]["active"], true) << listed;
+  ASSERT_TRUE(PumpUntil([&] {
+    listed = CallTool(s, tools::kListTabs)["structuredContent"];
+    return listed["activeTabId"] == 1 && !listed["tabs"][1].contains("active");
+  })) << listed;
+  EXPECT_EQ(listed["tabs"][0].value("active", false), true) << listed;
   EXPECT_FALSE(listed["tabs"][1].contains("active")) << listed;
 
   // The person's switch changes none of the session's tools: no list_changed
