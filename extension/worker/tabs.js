@@ -54,8 +54,8 @@ export function registerTabs() {
   }));
 
   // The person switched tabs or windows: the tab that lost the mark and the one that got it.
-  onPersonActiveMaybeMoved(() => emit(async () => {
-    const [before, now] = await refreshPersonActive();
+  onPersonActiveMaybeMoved((activated) => emit(async () => {
+    const [before, now] = await refreshPersonActive(activated);
     if (before === now) return;
     for (const id of [before, now]) {
       const tab = id === null ? null : await chrome.tabs.get(id).catch(() => null); // the old one may be gone

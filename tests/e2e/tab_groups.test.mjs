@@ -82,6 +82,31 @@ describe('tab groups and the person\'s active tab', { timeout: 180_000 }, () => 
     await A.callOk('focus_tab', { tabId: a1 });
   }));
 
+  it('the person\'s active tab follows the focused normal window, not a popup', step(async () => {
+    const before = (await A.listTabs()).activeTabId;
+    assert.ok(Number.isInteger(before));
+    const second = await workerEval(port, `chrome.windows.create({ url: '${web.url('/b.html?window=second')}',
+      focused: true }).then((w) => ({ windowId: w.id, tabId: w.tabs[0].id }))`);
+    const listed = await activeIn(A, second.tabId);
+    assert.equal(listed.tabs.find((t) => t.id === second.tabId).windowId, second.windowId);
+
+    const popup = await workerEval(port, `chrome.windows.create({ url: '${web.url('/a.html?window=popup')}',
+      type: 'popup', focused: true }).then((w) => ({ windowId: w.id, tabId: w.tabs[0].id }))`);
+    // The popup's tab navigates: its tab.updated leaves after what its focus did.
+    const moved = web.url('/b.html?window=popup-moved');
+    await workerEval(port, `chrome.tabs.update(${popup.tabId}, { url: '${moved}' }).then(() => true)`);
+    const after = await waitFor(async () => {
+      const r = await A.listTabs();
+      return r.tabs.some((t) => t.url === moved) ? r : null;
+    }, { what: 'the popup\'s tab at its new URL' });
+    assert.equal(after.activeTabId, second.tabId, 'a popup window taking the focus does not move it');
+
+    // The second window closes: the person is back in the first one.
+    await workerEval(port, `chrome.windows.remove(${second.windowId}).then(() => true)`);
+    await activeIn(A, before);
+    await workerEval(port, `chrome.windows.remove(${popup.windowId}).then(() => true)`);
+  }));
+
   it('focus_tab {tabId: "active"} focuses the person\'s tab', step(async () => {
     await switchTo(a2);
     await activeIn(A, a2);
