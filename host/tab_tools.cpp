@@ -151,9 +151,7 @@ void Host::FocusTab(Session& session, const std::string& request_key, const Json
   SyncFocusedTabs();
   const auto answer = [this, tab_id](const Session& s) {
     const Tab* tab = tabs_.Find(tab_id);
-    Json result = {{"focused", true}, {"tab", tab != nullptr ? TabSummary(*tab, s) : Json{{"id", tab_id}}}};
-    if (tab != nullptr && tab->active) result["active"] = true;
-    return result;
+    return Json{{"focused", true}, {"tab", tab != nullptr ? TabSummary(*tab, s) : Json{{"id", tab_id}}}};
   };
   if (!field::Bool(args, "show").value_or(false)) {
     session.Release();
