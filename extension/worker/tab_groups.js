@@ -19,7 +19,7 @@ const ENDED_COLOR = 'grey';
 const MAX_TITLE_CHARS = 60; // a group's title shows on the tab strip
 const BADGE_TEXT = 'AI';
 
-const live = new Map(); // session key -> {groupId, title}
+const live = new Map(); // session key -> {groupIds (the newest last), title}
 const ended = new Set(); // keys of sessions that ended (a tabs.create still running for one groups nothing)
 const marked = new Map(); // tab id -> the title of its badge
 
@@ -47,14 +47,17 @@ export function groupTab(tabId, given) {
   if (!groupsAvailable()) return Promise.resolve(console.info('tabbridge: this browser has no tab groups; the tab stays ungrouped'));
   return serially(async () => {
     if (ended.has(group.key)) return;
-    const known = live.get(group.key);
-    let groupId = null;
-    if (known) groupId = await chrome.tabs.group({ groupId: known.groupId, tabIds: [tabId] }).catch(() => null); // gone
-    if (groupId === null) {
-      groupId = await chrome.tabs.group({ tabIds: [tabId] });
+    const known = live.get(group.key) ?? { groupIds: [], title: group.title };
+    const newest = known.groupIds.at(-1);
+    // The person closed or ungrouped it (or Chrome would not move the tab there): a group of its own again.
+    const joined = newest === undefined ? null
+      : await chrome.tabs.group({ groupId: newest, tabIds: [tabId] }).catch(() => null);
+    if (joined === null) {
+      const groupId = await chrome.tabs.group({ tabIds: [tabId] });
       await chrome.tabGroups.update(groupId, { title: group.title, color: group.color });
+      known.groupIds.push(groupId);
     }
-    live.set(group.key, { groupId, title: group.title });
+    live.set(group.key, known);
     await markTabs(hostState());
   }).catch((e) => console.info(`tabbridge: tab ${tabId} not grouped: ${e.message}`));
 }
@@ -65,8 +68,10 @@ function endGroup(key, title) {
     const group = live.get(key);
     live.delete(key);
     if (!group || !groupsAvailable()) return;
-    await chrome.tabGroups.update(group.groupId, { title: cut(title, MAX_TITLE_CHARS), color: ENDED_COLOR })
-      .catch((e) => console.info(`tabbridge: the ended session's group: ${e.message}`)); // closed by the person
+    for (const groupId of group.groupIds) {
+      await chrome.tabGroups.update(groupId, { title: cut(title, MAX_TITLE_CHARS), color: ENDED_COLOR })
+        .catch((e) => console.info(`tabbridge: the ended session's group: ${e.message}`)); // closed by the person
+    }
   });
 }
 
@@ -90,7 +95,7 @@ async function markTabs(state) {
     if (s.focusedTabId === null) continue;
     names.set(s.focusedTabId, [...(names.get(s.focusedTabId) ?? []), s.client.name || 'an agent']);
   }
-  const grouped = new Set([...live.values()].map((g) => g.groupId));
+  const grouped = new Set([...live.values()].flatMap((g) => g.groupIds));
   const now = new Map();
   for (const [tabId, clients] of names) {
     const tab = await chrome.tabs.get(tabId).catch(() => null);
