@@ -20,9 +20,13 @@ Json TabGroups::GroupFor(std::int64_t session_id, const std::string& client_name
     std::array<std::size_t, kColors.size()> used{};
     for (const auto& [id, group] : live_) ++used[group.color];
     const auto least = std::ranges::min_element(used);  // the first of the least used: a free one while any is
-    const Group group{client_name.empty() ? std::string(kUnnamedClient) : client_name,
-                      static_cast<std::size_t>(least - used.begin())};
-    it = live_.emplace(session_id, group).first;
+    const std::string name = client_name.empty() ? std::string(kUnnamedClient) : client_name;
+    // Two live sessions of one client: "claude-code" and "claude-code 2".
+    std::string title = name;
+    for (int n = 2; std::ranges::any_of(live_, [&](const auto& entry) { return entry.second.title == title; }); ++n) {
+      title = name + " " + std::to_string(n);
+    }
+    it = live_.emplace(session_id, Group{std::move(title), static_cast<std::size_t>(least - used.begin())}).first;
   }
   return {{"key", session_id}, {"title", it->second.title}, {"color", kColors[it->second.color]}};
 }

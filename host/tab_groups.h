@@ -22,7 +22,8 @@ class TabGroups {
 
   // tabs.create's `group` for a tab `session_id` opens: {key, title, color}.
   // The first call picks the session's colour: the first of the list no live
-  // session has (the least used when all are taken).
+  // session has (the least used when all are taken); a second live session of
+  // the same client is titled "<client> 2".
   Json GroupFor(std::int64_t session_id, const std::string& client_name);
   // The session ended: session.ended's params {sessionId, title, color} when it had
   // a group (nullopt otherwise), with `color` grey; its colour is free again.

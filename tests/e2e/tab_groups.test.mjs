@@ -60,7 +60,7 @@ describe('tab groups and the person\'s active tab', { timeout: 180_000 }, () => 
     b1 = (await B.callOk('open_tab', { url: web.url('/a.html?tab=b1') })).tab.id;
     const gb = await waitFor(() => groupOf(b1), { what: `tab ${b1} in a group` });
     const ga = await groupOf(a1);
-    assert.equal(gb.title, CLIENT);
+    assert.equal(gb.title, `${CLIENT} 2`, 'a second session of the same client');
     assert.equal(gb.color, 'red');
     assert.notEqual(gb.id, ga.id);
   }));
@@ -150,7 +150,7 @@ describe('tab groups and the person\'s active tab', { timeout: 180_000 }, () => 
       return g?.color === 'grey' ? g : null;
     }, { what: 'B\'s group to say it ended' });
     assert.equal(ended.id, before.id, 'the same group, its tabs kept');
-    assert.equal(ended.title, `${CLIENT} — ended`);
+    assert.equal(ended.title, `${CLIENT} 2 — ended`);
     const ga = await groupOf(a1);
     assert.equal(ga.title, CLIENT);
     assert.equal(ga.color, 'blue');

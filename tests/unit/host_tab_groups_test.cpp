@@ -55,6 +55,11 @@ TEST_F(TabGroupsTest, EachSessionsTabsGoIntoAGroupOfItsClientsNameAndItsOwnColou
   EXPECT_EQ(b_first["color"], "red");
   EXPECT_NE(a_first["key"], b_first["key"]);
   EXPECT_EQ(a_second, a_first) << "a session's tabs share its one group";
+
+  Peer& again = Client("Claude Code");  // a second window of the same client
+  const Json again_group = OpenTab(again, 14, 8)["group"];
+  EXPECT_EQ(again_group["title"], "Claude Code 2");
+  EXPECT_EQ(again_group["color"], "yellow");
 }
 
 TEST_F(TabGroupsTest, AnEndedSessionsGroupSaysSoAndItsColourIsFreeAgain) {
