@@ -246,6 +246,8 @@ namespace ext_method {
 inline constexpr std::string_view kPing = "ping";
 inline constexpr std::string_view kTabsCreate = "tabs.create";
 inline constexpr std::string_view kTabsClose = "tabs.close";
+// {tabId}: the tab to the front of its window, the window focused (focus_tab show)
+inline constexpr std::string_view kTabsShow = "tabs.show";
 // page tools: "page." + the tool's name (docs/protocol.md "Page tools")
 inline constexpr std::string_view kPagePrefix = "page.";
 // one of the page's own tools (WebMCP, forms): docs/protocol.md "The page's own tools"
@@ -272,6 +274,8 @@ inline constexpr std::string_view kHostState = "host.state";
 // {askId, kind: grant|handoff, client, tabId, timeoutMs, site?, access?, message?} / {askId}
 inline constexpr std::string_view kPersonAsk = "person.ask";
 inline constexpr std::string_view kPersonClose = "person.close";
+// {sessionId, title, color}: the session's tab group says it ended (docs/protocol.md)
+inline constexpr std::string_view kSessionEnded = "session.ended";
 }  // namespace ext_method
 
 // Requests, extension -> host: what the popup asks and the buttons it has

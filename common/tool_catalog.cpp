@@ -36,14 +36,19 @@ const std::array<Json, 8>& Catalog() {
            {{"launch", {{"type", "boolean"}, {"description", "start one if none runs"}}},
             {"browser", {{"type", "string"}, {"description", "which, when several run: id or name"}}}},
            Json::array(), Hint::kActs),
-      Tool(kListTabs, "List open tabs: id, title, URL, whether focused, how many tools the page brings.",
+      Tool(kListTabs,
+           "List open tabs: id, title, URL, whether focused or the user's active tab, how many tools the page brings.",
            Json::object(), Json::array(), Hint::kReadOnly),
       Tool(kOpenTab, "Open a URL in a new tab and, unless focus is false, focus it to get its page tools.",
            {{"url", {{"type", "string"}, {"description", "http(s) or file URL"}}},
             {"focus", {{"type", "boolean"}, {"default", true}}}},
            {"url"}, Hint::kActs),
-      Tool(kFocusTab, "Focus a tab (id from list_tabs): its page tools replace the previous tab's.",
-           {{"tabId", {{"type", "integer"}}}}, {"tabId"}, Hint::kActs),
+      Tool(kFocusTab,
+           "Focus a tab (id from list_tabs, or \"active\": the one the user is on): its page tools replace the "
+           "previous tab's. show: also bring it to the front for the user to see.",
+           {{"tabId", {{"anyOf", {{{"type", "integer"}}, {{"type", "string"}, {"enum", {"active"}}}}}}},
+            {"show", {{"type", "boolean"}, {"default", false}}}},
+           {"tabId"}, Hint::kActs),
       Tool(kCloseTab, "Close a tab; defaults to the focused one.", {{"tabId", {{"type", "integer"}}}}, Json::array(),
            Hint::kActs),
       Tool(kListWebMcpTools, "The focused tab's own tools (WebMCP, forms) with schemas, listed or not.",
@@ -296,7 +301,7 @@ constexpr int kMaxSchemaDepth = 32;
 // each item of an array may try every form, and each failed try writes why:
 // a page's 8 KB schema against a long array from the model would otherwise
 // cost it seconds. Past the budget the forms are left unchecked (the page
-// checks its own arguments). Our own catalog has no forms.
+// checks its own arguments). Our own catalog has one small form (focus_tab's tabId).
 constexpr long kMaxFormSteps = 100'000;
 
 struct CheckBudget {
@@ -348,6 +353,33 @@ std::optional<Json> ConstChoices(const Json& forms) {
   return choices;
 }
 
+// An anyOf whose forms are each a bare type or a one-value enum ({type:
+// "integer"}, {type: "string", enum: ["active"]}) in words: `an integer or
+// "active"`; else none (the forms' own reasons say it then).
+std::optional<std::string> SimpleChoices(const Json& forms) {
+  std::string words;
+  for (const auto& form : forms) {
+    if (!form.is_object()) return std::nullopt;
+    const auto type = form.find("type");
+    const auto values = form.find("enum");
+    std::string word;
+    if (values != form.end()) {
+      if (!values->is_array() || values->size() != 1) return std::nullopt;
+      word = rpc::Dump((*values)[0]);
+    } else if (type != form.end() && type->is_string()) {
+      const auto name = type->get<std::string>();
+      word = (name == "integer" || name == "array" || name == "object" ? "an " : "a ") + name;
+    } else {
+      return std::nullopt;
+    }
+    for (const auto& [key, unused] : form.items()) {
+      if (key != "type" && key != "enum" && key != "description") return std::nullopt;
+    }
+    words += (words.empty() ? "" : " or ") + word;
+  }
+  return words;
+}
+
 // anyOf and oneOf (taken as "at least one", as a client need not be stricter
 // than the page): the value fits one of the forms.
 std::expected<void, std::string> CheckForms(const std::string& path, const Json& schema, const Json& value,
@@ -373,6 +405,9 @@ std::expected<void, std::string> CheckForms(const std::string& path, const Json&
     if (fits) continue;
     if (const auto choices = ConstChoices(*forms))
       return std::unexpected(what + " must be one of " + rpc::Dump(*choices));
+    if (const auto words = SimpleChoices(*forms))
+      return std::unexpected(what + " must be " + *words + ", not " + std::string(TypeName(value)) + " (" +
+                             Preview(value) + ")");
     if (why.size() > kMaxWhyChars) why = why.substr(0, kMaxWhyChars) + "…";
     return std::unexpected(what + " fits none of its " + std::string(key) + " forms: " + why);
   }

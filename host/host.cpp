@@ -164,6 +164,8 @@ void Host::RemoveSession(std::int64_t id) {
   asks_.DropSession(id);  // its questions go before it: nobody waits for the answers
   policy_.ForgetSession(id);
   if (sessions_.Remove(id)) SyncFocusedTabs();
+  // Its tab group says so (docs/protocol.md "Tabs the person can see").
+  if (auto ended = groups_.End(id); ended && !shutting_down_) extension_.Notify(ext_method::kSessionEnded, *ended);
 }
 
 void Host::ForgetVanishedTabs() {
@@ -263,7 +265,7 @@ void Host::CallTool(Session& session, const std::string& request_key, const std:
   if (tools::IsPageTool(name)) return CallPageTool(session, request_key, name, args, progress_token, std::move(reply));
   if (name == tools::kListTabs) return ListTabs(session, std::move(reply));
   if (name == tools::kOpenTab) return OpenTab(session, request_key, args, std::move(reply));
-  if (name == tools::kFocusTab) return FocusTab(session, args, std::move(reply));
+  if (name == tools::kFocusTab) return FocusTab(session, request_key, args, std::move(reply));
   if (name == tools::kCloseTab) return CloseTab(session, request_key, args, std::move(reply));
   if (name == tools::kListWebMcpTools) return ListWebMcpTools(session, args, std::move(reply));
   if (name == tools::kCallWebMcpTool) return CallWebMcpTool(session, request_key, args, std::move(reply));

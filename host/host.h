@@ -30,6 +30,7 @@
 #include "host/sessions.h"
 #include "host/socket_server.h"
 #include "host/state_publisher.h"
+#include "host/tab_groups.h"
 #include "host/tab_table.h"
 
 namespace tb {
@@ -183,7 +184,8 @@ class Host {
   void ListTabs(Session& session, Reply reply);
   void OpenTab(Session& session, const std::string& request_key, const Json& args, Reply reply);
   void CloseLaunchTabs();
-  void FocusTab(Session& session, const Json& args, Reply reply);
+  std::expected<std::int64_t, std::string> FocusTarget(const Json& args) const;
+  void FocusTab(Session& session, const std::string& request_key, const Json& args, Reply reply);
   void CloseTab(Session& session, const std::string& request_key, const Json& args, Reply reply);
   void CallPageTool(Session& session, const std::string& request_key, const std::string& name, const Json& args,
                     const Json& progress_token, Reply reply);
@@ -254,6 +256,7 @@ class Host {
   PolicyGate policy_;
   SocketServer server_;
   TabTable tabs_;
+  TabGroups groups_;  // each session's tab group: its title and colour (host/tab_groups.h)
   Sessions sessions_;
   OwnToolRegistry own_tools_;  // the page's own tools of every tab
   Heartbeat heartbeat_;

@@ -25,10 +25,15 @@ bool TabTable::IsAgentVisible(const std::string& url) { return IsAgentUrl(url); 
 
 void TabTable::Reset(const std::vector<Tab>& tabs) {
   tabs_.clear();
-  for (const auto& tab : tabs) tabs_[tab.id] = tab;
+  for (const auto& tab : tabs) Upsert(tab);
 }
 
-void TabTable::Upsert(const Tab& tab) { tabs_[tab.id] = tab; }
+void TabTable::Upsert(const Tab& tab) {
+  if (tab.active) {
+    for (auto& [id, other] : tabs_) other.active = false;
+  }
+  tabs_[tab.id] = tab;
+}
 
 void TabTable::Remove(std::int64_t id) { tabs_.erase(id); }
 
@@ -58,6 +63,13 @@ std::vector<std::int64_t> TabTable::BlankTabs() const {
 bool TabTable::IsBlank(std::int64_t id) const {
   const auto it = tabs_.find(id);
   return it != tabs_.end() && it->second.url == "about:blank";
+}
+
+const Tab* TabTable::Active() const {
+  for (const auto& [id, tab] : tabs_) {
+    if (tab.active) return &tab;
+  }
+  return nullptr;
 }
 
 }  // namespace tb

@@ -18,6 +18,8 @@ struct Tab {
   std::string title;
   std::string url;
   std::string status;
+  // The person's active tab: the active tab of the last-focused normal
+  // window (one tab at most: TabTable::Upsert keeps it so).
   bool active = false;
   bool crashed = false;  // its renderer died; listed until closed, back on reload
 };
@@ -30,6 +32,7 @@ class TabTable {
   static bool IsAgentVisible(const std::string& url);
 
   void Reset(const std::vector<Tab>& tabs);
+  // A tab that became the person's active tab takes the mark from the one that was.
   void Upsert(const Tab& tab);
   void Remove(std::int64_t id);
 
@@ -40,6 +43,8 @@ class TabTable {
   // Tabs showing about:blank (hidden from the agent), by id.
   std::vector<std::int64_t> BlankTabs() const;
   bool IsBlank(std::int64_t id) const;
+  // The person's active tab, visible to the agent or not; nullptr when none is known.
+  const Tab* Active() const;
 
  private:
   std::map<std::int64_t, Tab> tabs_;  // by id: Chrome hands out ids in creation order

@@ -39,11 +39,16 @@ void Host::ListTabs(Session& session, Reply reply) {
     const bool readable = !entry["url"].is_null();                     // not withheld by the policy
     entry["toolCount"] = own != nullptr && readable ? own->total : 0;  // the page's own tools
     if (tab->crashed) entry["crashed"] = true;                         // calls answer "crashed" until it is reloaded
+    entry["windowId"] = tab->window_id;
+    if (tab->active) entry["active"] = true;  // the person's: "the page I'm on"
     tabs.push_back(std::move(entry));
   }
   const auto focus = session.focused_tab();
+  const Tab* active = tabs_.Active();
+  const bool active_listed = active != nullptr && tabs_.Find(active->id) != nullptr;
   reply(tools::Result({{"tabs", std::move(tabs)},
                        {"focusedTabId", focus ? Json(*focus) : Json(nullptr)},
+                       {"activeTabId", active_listed ? Json(active->id) : Json(nullptr)},
                        {"connection", ConnectionStatus()}}));
 }
 
@@ -60,8 +65,13 @@ void Host::OpenTab(Session& session, const std::string& request_key, const Json&
   // The page's wait leaves 2 s of the request's deadline for the answer.
   const std::uint64_t deadline = options_.extension_deadline_ms;
   const std::uint64_t load_wait = deadline > 2'000 ? std::min(kOpenTabLoadWaitMs, deadline - 2'000) : 0;
+  // Into the session's tab group: the person sees which agent opened it.
+  Json params = {{"url", url},
+                 {"active", false},
+                 {"loadWaitMs", load_wait},
+                 {"group", groups_.GroupFor(session_id, session.client_name())}};
   const auto call = extension_.Call(
-      ext_method::kTabsCreate, {{"url", url}, {"active", false}, {"loadWaitMs", load_wait}},
+      ext_method::kTabsCreate, std::move(params),
       [this, session_id, focus, url, reply](std::expected<Json, rpc::Error> outcome) {
         Session* s = FindSession(session_id);
         std::optional<Tab> tab;
@@ -107,18 +117,67 @@ void Host::CloseLaunchTabs() {
   launch_tabs_.clear();
 }
 
-void Host::FocusTab(Session& session, const Json& args, Reply reply) {
-  const std::int64_t tab_id = field::Int(args, "tabId").value_or(-1);
-  const Tab* tab = tabs_.Find(tab_id);
-  if (tab == nullptr) {
-    return reply(tools::ErrorResult("focus_tab: tab " + std::to_string(tab_id) +
-                                    " is not open — call list_tabs for the current tab ids"));
+// The tab focus_tab means: tabId, or "active" for the person's active tab.
+std::expected<std::int64_t, std::string> Host::FocusTarget(const Json& args) const {
+  const Json given = field::Any(args, "tabId");
+  if (given.is_string()) {
+    if (given != "active") return std::unexpected("focus_tab: tabId must be a tab id or \"active\"");
+    const Tab* active = tabs_.Active();
+    if (active == nullptr) {
+      return std::unexpected(
+          "focus_tab: the browser has not said which tab the person is on — pass a tabId from list_tabs");
+    }
+    if (tabs_.Find(active->id) == nullptr) {
+      return std::unexpected(
+          "focus_tab: the person's active tab is a browser page (a new tab, settings, …), not a "
+          "web page — ask them to switch to the page, or pass a tabId from list_tabs");
+    }
+    return active->id;
   }
+  const std::int64_t tab_id = field::Int(args, "tabId").value_or(-1);
+  if (tabs_.Find(tab_id) == nullptr) {
+    return std::unexpected("focus_tab: tab " + std::to_string(tab_id) +
+                           " is not open — call list_tabs for the current tab ids");
+  }
+  return tab_id;
+}
+
+void Host::FocusTab(Session& session, const std::string& request_key, const Json& args, Reply reply) {
+  const auto target = FocusTarget(args);
+  if (!target) return reply(tools::ErrorResult(target.error()));
+  const std::int64_t tab_id = *target;
   session.Hold();
   session.set_focused_tab(tab_id);
   SyncFocusedTabs();
-  session.Release();
-  reply(tools::Result({{"focused", true}, {"tab", TabSummary(*tab, session)}}));
+  const auto answer = [this, tab_id](const Session& s) {
+    const Tab* tab = tabs_.Find(tab_id);
+    return Json{{"focused", true}, {"tab", tab != nullptr ? TabSummary(*tab, s) : Json{{"id", tab_id}}}};
+  };
+  if (!field::Bool(args, "show").value_or(false)) {
+    session.Release();
+    return reply(tools::Result(answer(session)));
+  }
+  // show: the tab to the front of its window, the window forward (the person sees what the agent means).
+  const auto session_id = session.id();
+  const auto call = extension_.Call(
+      ext_method::kTabsShow, {{"tabId", tab_id}},
+      [this, session_id, tab_id, answer, reply](std::expected<Json, rpc::Error> outcome) {
+        Session* s = FindSession(session_id);
+        if (s != nullptr) s->Release();
+        if (!outcome) {
+          return reply(
+              tools::ErrorResult("focus_tab: tab " + std::to_string(tab_id) +
+                                 " is focused, but could not be shown to the person: " + outcome.error().message));
+        }
+        if (s == nullptr) return reply(tools::Result({{"focused", true}, {"tab", {{"id", tab_id}}}, {"shown", true}}));
+        Json result = answer(*s);
+        result["shown"] = true;
+        reply(tools::Result(std::move(result)));
+      });
+  session.SetCanceller(request_key, [this, call, session_id] {
+    extension_.Cancel(call);
+    if (Session* s = FindSession(session_id)) s->Release();
+  });
 }
 
 void Host::CloseTab(Session& session, const std::string& request_key, const Json& args, Reply reply) {

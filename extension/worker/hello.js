@@ -4,10 +4,11 @@ import { PROTOCOL_VERSION } from './protocol.js';
 import { browserInfo } from './browser_info.js';
 import { toTab } from './tabs.js';
 import { restored } from './session_store.js';
+import { refreshPersonActive } from './active_tab.js';
 
 export async function buildHello() {
   await restored(); // a restarted worker answers nothing before its state is back
-  const [browser, tabs] = await Promise.all([browserInfo(), chrome.tabs.query({})]);
+  const [browser, tabs] = await Promise.all([browserInfo(), chrome.tabs.query({}), refreshPersonActive()]);
   return {
     protocol: PROTOCOL_VERSION,
     browser,

@@ -12,6 +12,11 @@ let lastClose = null; // why the last port closed, while none is open
 export const hostState = () => latest;
 export const lastDisconnect = () => lastClose;
 
+// fn(state) after every host.state, and fn(null) when the port closes (tab_groups.js: the badges on tabs).
+const listeners = [];
+export const onHostState = (fn) => listeners.push(fn);
+const tell = () => listeners.forEach((fn) => fn(latest));
+
 // host.state as the worker keeps it: only well-formed sessions (the host is
 // ours, but a popup must not throw on an odd field).
 export function normaliseState(params) {
@@ -68,6 +73,7 @@ export function registerHostState() {
     latest = normaliseState(params);
     lastClose = null;
     showBadge();
+    tell();
   });
   // The host sends host.state right after hello; until then nothing is known.
   onConnected(() => { lastClose = null; });
@@ -75,6 +81,7 @@ export function registerHostState() {
     latest = null;
     lastClose = reason;
     showBadge();
+    tell();
   });
   showBadge();
 }

@@ -7,18 +7,21 @@ import { isCrashed, onTabCrashed } from './crash_watch.js';
 import { watchTopLoads } from './page_load.js';
 import { askOwnTools } from './own_tools_heard.js';
 import { cut } from './text_cut.js';
+import { isPersonActive, onPersonActiveMaybeMoved, refreshPersonActive } from './active_tab.js';
+import { groupTab } from './tab_groups.js';
 
 // Anything else (chrome:, javascript:, extension pages, ...) is not the agent's to open.
 
 // Chrome maps other about: URLs (about:version, about:settings) to chrome:// pages.
 
+// active: the person's active tab (active_tab.js), not the active tab of each window.
 export const toTab = (tab) => ({
   id: tab.id,
   windowId: tab.windowId,
   title: tab.title ?? '',
   url: tab.url || tab.pendingUrl || '',
   status: tab.status ?? '',
-  active: tab.active,
+  active: isPersonActive(tab.id),
   crashed: isCrashed(tab.id),
 });
 
@@ -50,8 +53,19 @@ export function registerTabs() {
     if (tab) sendEvent(Event.TAB_CREATED, { tab: toTab(tab) });
   }));
 
+  // The person switched tabs or windows: the tab that lost the mark and the one that got it.
+  onPersonActiveMaybeMoved((activated) => emit(async () => {
+    const [before, now] = await refreshPersonActive(activated);
+    if (before === now) return;
+    for (const id of [before, now]) {
+      const tab = id === null ? null : await chrome.tabs.get(id).catch(() => null); // the old one may be gone
+      if (tab) sendEvent(Event.TAB_UPDATED, { tab: toTab(tab) });
+    }
+  }));
+
   registerHandler(Method.TABS_CREATE, createTab);
   registerHandler(Method.TABS_CLOSE, closeTab);
+  registerHandler(Method.TABS_SHOW, showTab);
 }
 
 const invalid = (message) => new RpcError(ErrorCode.INVALID_ARGUMENT, message);
@@ -67,12 +81,13 @@ const MAX_LOAD_WAIT_MS = 30_000;
 // that it cannot; a busy one costs at most this.
 const OWN_TOOLS_WAIT_MS = 1000;
 
-// tabs.create {url, active?, loadWaitMs?} -> {tab, loading?}: the tab once its
+// tabs.create {url, active?, loadWaitMs?, group?} -> {tab, loading?}: the tab once its
 // document committed and was parsed (DOMContentLoaded: its real URL and
 // title; a load that failed shows the browser's error page), or after
 // loadWaitMs with loading: true. Its tab events have left before the answer,
-// so the host never applies an older one after it.
-async function createTab({ url, active = false, loadWaitMs = 0 }) {
+// so the host never applies an older one after it. group {key, title, color}:
+// the session's tab group it goes into (tab_groups.js; best effort).
+async function createTab({ url, active = false, loadWaitMs = 0, group }) {
   if (typeof url !== 'string') throw invalid('url must be a string');
   if (typeof active !== 'boolean') throw invalid('active must be a boolean');
   if (!Number.isInteger(loadWaitMs) || loadWaitMs < 0) throw invalid('loadWaitMs must be a non-negative integer');
@@ -94,6 +109,7 @@ async function createTab({ url, active = false, loadWaitMs = 0 }) {
       // Chrome's own URL refusals ("Invalid url", "Cannot navigate to a file URL ...").
       throw /\burl\b/i.test(e.message) ? invalid(e.message) : e;
     }
+    if (group !== undefined) await groupTab(created.id, group);
     const started = Date.now();
     const load = loadWaitMs > 0 ? await watch.until(created.id, Math.min(loadWaitMs, MAX_LOAD_WAIT_MS)) : { parsed: false };
     if (load.parsed) await ownToolsHeard(created.id, Math.min(OWN_TOOLS_WAIT_MS, loadWaitMs - (Date.now() - started)));
@@ -124,6 +140,20 @@ async function createInAWindow(url, active) {
     const window = await chrome.windows.create({ url, focused: active });
     return window.tabs[0];
   }
+}
+
+// tabs.show {tabId} -> {shown, windowId}: the tab to the front of its window
+// and the window focused, for the person to see (focus_tab show).
+async function showTab({ tabId }) {
+  if (!Number.isInteger(tabId)) throw invalid('tabId must be an integer');
+  let tab;
+  try {
+    tab = await chrome.tabs.update(tabId, { active: true });
+  } catch (e) {
+    throw chromeErrorKind(e) === 'tabGone' ? new RpcError(ErrorCode.TAB_NOT_FOUND, `no tab with id ${tabId}`) : e;
+  }
+  await chrome.windows.update(tab.windowId, { focused: true });
+  return { shown: true, windowId: tab.windowId };
 }
 
 async function closeTab({ tabId }) {

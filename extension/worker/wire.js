@@ -31,6 +31,7 @@ export const Method = Object.freeze({
   PING: 'ping', // ext_method::kPing
   TABS_CREATE: 'tabs.create', // ext_method::kTabsCreate
   TABS_CLOSE: 'tabs.close', // ext_method::kTabsClose
+  TABS_SHOW: 'tabs.show', // ext_method::kTabsShow
   OWN_TOOL_CALL: 'owntool.call', // ext_method::kOwnToolCall
 });
 
@@ -42,6 +43,7 @@ export const Notification = Object.freeze({
   HOST_STATE: 'host.state', // ext_method::kHostState
   PERSON_ASK: 'person.ask', // ext_method::kPersonAsk
   PERSON_CLOSE: 'person.close', // ext_method::kPersonClose
+  SESSION_ENDED: 'session.ended', // ext_method::kSessionEnded
 });
 
 // Requests (extension -> host): the popup's questions and buttons, and policy.decide.

@@ -232,6 +232,27 @@ void FakeExtension::Answer(const Json& request) {
     }
     SendEvent(ext_event::kTabRemoved, {{"tabId", tab_id}});
     SendMessage(Result(id, {{"closed", true}}));
+  } else if (method == ext_method::kTabsShow) {
+    // The tab becomes the person's active tab: the one that was and it are reported, as Chrome's events do.
+    const Json tab_id = params.is_object() ? params.value("tabId", Json()) : Json();
+    std::vector<Json> changed;
+    bool found = false;
+    {
+      std::lock_guard lock(mutex_);
+      found = tab_id.is_number_integer() && tabs_.contains(tab_id.get<std::int64_t>());
+      for (auto& [other, tab] : tabs_) {
+        const bool active = found && other == tab_id.get<std::int64_t>();
+        if (!found || tab.value("active", false) == active) continue;
+        tab["active"] = active;
+        changed.push_back(tab);
+      }
+    }
+    if (!found) {
+      SendMessage(Error(id, rpc_error::kTabNotFound, "No tab with id: " + tab_id.dump() + "."));
+      return;
+    }
+    for (const auto& tab : changed) SendEvent(ext_event::kTabUpdated, {{"tab", tab}});
+    SendMessage(Result(id, {{"shown", true}, {"windowId", 1}}));
   } else if (options_.answer_page_tools && method.starts_with(ext_method::kPagePrefix)) {
     const std::string text = "fake " + method + " of tab " + params.value("tabId", Json()).dump();
     SendMessage(Result(id, {{"content", Json::array({{{"type", "text"}, {"text", text}}})}}));

@@ -60,9 +60,26 @@ TEST(CheckArguments, AcceptsValidArguments) {
 }
 
 TEST(CheckArguments, NamesAWrongType) {
-  auto ok = tools::CheckArguments(Tool(tools::kFocusTab), {{"tabId", "abc"}});
+  auto ok = tools::CheckArguments(Tool(tools::kOpenTab), {{"url", 5}});
   ASSERT_FALSE(ok);
-  EXPECT_EQ(ok.error(), R"(tabId must be an integer, not a string ("abc"))");
+  EXPECT_EQ(ok.error(), R"(url must be a string, not an integer (5))");
+}
+
+// focus_tab's tabId is a tab id or "active" (the person's tab): a wrong value
+// or type is named as precisely as for a single type.
+TEST(CheckArguments, NamesWhatAUnionOfATypeAndAWordTakes) {
+  const Json& focus = Tool(tools::kFocusTab);
+  EXPECT_TRUE(tools::CheckArguments(focus, {{"tabId", 7}}));
+  EXPECT_TRUE(tools::CheckArguments(focus, {{"tabId", "active"}, {"show", true}}));
+  auto word = tools::CheckArguments(focus, {{"tabId", "abc"}});
+  ASSERT_FALSE(word);
+  EXPECT_EQ(word.error(), R"(tabId must be an integer or "active", not a string ("abc"))");
+  auto type = tools::CheckArguments(focus, {{"tabId", true}});
+  ASSERT_FALSE(type);
+  EXPECT_EQ(type.error(), R"(tabId must be an integer or "active", not a boolean (true))");
+  auto show = tools::CheckArguments(focus, {{"tabId", 7}, {"show", "yes"}});
+  ASSERT_FALSE(show);
+  EXPECT_EQ(show.error(), R"(show must be a boolean, not a string ("yes"))");
 }
 
 TEST(CheckArguments, NamesAMissingRequiredArgument) {
