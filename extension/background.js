@@ -17,6 +17,7 @@ import { registerRequestLog } from './worker/request_log.js';
 import { registerConsoleCapture } from './worker/console_capture.js';
 import { registerHostState } from './worker/host_state.js';
 import { registerPopupApi } from './worker/popup_api.js';
+import { registerPersonSurface } from './worker/person_surface.js';
 
 registerCrashWatch();
 registerDebuggerRelease();
@@ -30,6 +31,7 @@ registerPageTools();
 registerOwnTools();
 registerHostState();
 registerPopupApi();
+registerPersonSurface();
 // Every page tool of the catalog (common/tool_catalog.cpp) has its handler:
 // a missing one stops the worker here, where every end-to-end test sees it.
 const unhandled = Object.keys(PAGE_TOOLS).filter((name) => !hasHandler(PAGE_PREFIX + name));
