@@ -1,5 +1,5 @@
 // The toolbar popup: asks the service worker (worker/popup_api.js) what to
-// show, once a second while open, and sends it the two buttons' requests.
+// show, once a second while open, and sends it the buttons' requests.
 // Page titles, URLs and tool names are page-written: they go in as text only.
 
 const MESSAGE = 'tabbridge.popup'; // worker/popup_api.js POPUP_MESSAGE
@@ -127,6 +127,31 @@ function renderSessions(s) {
   }));
 }
 
+// A grant as one line: "github.com — read, navigate · always" / "· this session (claude-code)".
+export function grantText(g) {
+  const scope = g.scope === 'always' ? 'always'
+    : `this session${g.client ? ` (${g.client})` : g.sessionId !== null ? ` ${g.sessionId}` : ''}`;
+  return `${g.site}${g.access.length ? ` — ${g.access.join(', ')}` : ''} · ${scope}`;
+}
+
+function renderGrants(s) {
+  const grants = s.grants ?? [];
+  $('grant-count').textContent = grants.length ? `(${grants.length})` : '';
+  $('grants-none').hidden = grants.length > 0;
+  $('grants').replaceChildren(...grants.map((g) => {
+    const li = el('li');
+    li.dataset.site = g.site;
+    li.dataset.scope = g.scope;
+    li.append(el('span', grantText(g), 'grant'));
+    const button = el('button', 'Revoke', 'revoke');
+    button.type = 'button';
+    button.title = g.scope === 'always' ? 'Remove this rule from your policy file' : 'Take this back from the session';
+    button.addEventListener('click', () => act('revoke', { site: g.site, scope: g.scope, sessionId: g.sessionId }));
+    li.append(button);
+    return li;
+  }));
+}
+
 let tabId = null;
 let renders = 0;
 
@@ -136,6 +161,7 @@ async function refresh() {
     renderLink(s);
     renderTab(s);
     renderSessions(s);
+    renderGrants(s);
     $('error').hidden = true;
   } catch (e) {
     $('error').hidden = false;
