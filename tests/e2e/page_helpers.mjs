@@ -388,6 +388,7 @@ export async function startPageBrowser(h, {
     display,
   });
   const connected = await launchBrowser(env.s);
+  env.browser = connected.browser; // connect_browser's {name, version, pid, headless}
   env.browserPid = connected.browser.pid;
   env.port = await devToolsPort({ profileDir: env.s.profileDir, browserPid: env.browserPid });
   await openTabFromBrowser(env.port, 'about:blank');
