@@ -55,36 +55,23 @@ function pixel(px, py, size) {
   return [mix(0), mix(1), mix(2), Math.round((255 * inBg) / (SAMPLES * SAMPLES))];
 }
 
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-function crc32(buf) {
-  let c = 0xffffffff;
-  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type, data) {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
+const chunk = (type, data) => {
   const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([len, body, crc]);
-}
+  const out = Buffer.alloc(body.length + 8);
+  out.writeUInt32BE(data.length, 0);
+  body.copy(out, 4);
+  out.writeUInt32BE(zlib.crc32(body), body.length + 4);
+  return out;
+};
 
-// An 8-bit RGBA PNG, every row unfiltered.
-export function png(size) {
-  const raw = Buffer.alloc(size * (1 + size * 4));
-  for (let y = 0; y < size; y++) {
-    const row = y * (1 + size * 4);
-    for (let x = 0; x < size; x++) raw.set(pixel(x, y, size), row + 1 + x * 4);
-  }
+// An 8-bit RGBA PNG of width x height pixels (rgba: 4 bytes a pixel, rows top
+// down), every row unfiltered. Also the e2e screenshots' (tests/e2e/lib/xwd.mjs).
+export function encodePng(width, height, rgba) {
+  const raw = Buffer.alloc(height * (1 + width * 4));
+  for (let y = 0; y < height; y++) rgba.copy(raw, y * (1 + width * 4) + 1, y * width * 4, (y + 1) * width * 4);
   const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
   header.set([8, 6, 0, 0, 0], 8); // depth 8, RGBA, deflate, no filter, no interlace
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
@@ -92,6 +79,15 @@ export function png(size) {
     chunk('IDAT', zlib.deflateSync(raw, { level: 9 })),
     chunk('IEND', Buffer.alloc(0)),
   ]);
+}
+
+// The icon of size x size pixels, as a PNG.
+export function png(size) {
+  const rgba = Buffer.alloc(size * size * 4);
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) rgba.set(pixel(x, y, size), (y * size + x) * 4);
+  }
+  return encodePng(size, size, rgba);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

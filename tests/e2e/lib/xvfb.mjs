@@ -34,11 +34,13 @@ export const haveXvfb = () => {
  * process may take the same number between the check and the start: Xvfb
  * then exits at once ("server is already active"), and the next is tried.
  */
-export async function startXvfb(h, { width = 1280, height = 900 } = {}) {
+export async function startXvfb(h, { width = 1280, height = 900, fbdir = null } = {}) {
   if (!haveXvfb()) throw new Error(`Xvfb not found at ${XVFB_PATH}: run install/deps.sh --test (Debian's xvfb package)`);
   for (let n = FIRST_DISPLAY + (process.pid % 50); n <= LAST_DISPLAY; n++) {
     if (taken(n)) continue;
-    const child = spawn(XVFB_PATH, [`:${n}`, '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp', '-noreset'], {
+    // fbdir: the screen is also the file <fbdir>/Xvfb_screen0 (XWD), for a picture of the whole screen.
+    const args = [`:${n}`, '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp', '-noreset', ...(fbdir ? ['-fbdir', fbdir] : [])];
+    const child = spawn(XVFB_PATH, args, {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
