@@ -36,11 +36,20 @@ const el = (tag, text, className) => {
   return e;
 };
 
+// What a site no rule names gets (host.state policy.default; a host before
+// "ask" sends none: allow).
+const FALLBACK = {
+  ask: 'agents ask you before they use a site',
+  allow: 'agents may read, act and navigate everywhere',
+  deny: 'agents may use no site',
+};
+
 function policyText(policy) {
   if (!policy) return '—';
-  if (policy.state === 'none') return 'no policy file: agents may read, act and navigate everywhere';
+  if (policy.state === 'none') return `no policy file: ${FALLBACK[policy.default] ?? FALLBACK.allow}`;
   if (policy.state === 'malformed') return `${policy.path} is malformed — everything is denied (${policy.error ?? ''})`;
-  return `${policy.path} (${policy.rules} rule${policy.rules === 1 ? '' : 's'})`;
+  const rules = `${policy.rules} rule${policy.rules === 1 ? '' : 's'}`;
+  return `${policy.path} (${rules}${policy.default === 'ask' ? '; other sites: agents ask you' : ''})`;
 }
 
 function renderLink(s) {

@@ -8,12 +8,29 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { encodePng } from '../../../codegen/make_icons.mjs';
+import { waitFor } from './wait.mjs';
 
 const ZPIXMAP = 2;
 
-/** The screen of `fbdir` as a PNG, cropped to {x, y, width, height} when given. */
-export function screenPng(fbdir, crop = null) {
-  const buf = fs.readFileSync(path.join(fbdir, 'Xvfb_screen0'));
+const screenFile = (fbdir) => path.join(fbdir, 'Xvfb_screen0');
+
+/**
+ * The screen of `fbdir` as a PNG once it stopped changing (a popup fades in,
+ * a window is still being painted): two reads in a row the same.
+ */
+export async function stillScreenPng(fbdir, crop = null) {
+  let last = null;
+  const still = await waitFor(() => {
+    const now = fs.readFileSync(screenFile(fbdir));
+    const same = last !== null && now.equals(last);
+    last = now;
+    return same ? now : null;
+  }, { intervalMs: 100, what: 'the screen to stop changing' });
+  return screenPng(still, crop);
+}
+
+/** An XWD image of Xvfb's screen as a PNG, cropped to {x, y, width, height} when given. */
+export function screenPng(buf, crop = null) {
   const u32 = (i) => buf.readUInt32BE(i * 4);
   const [headerSize, format, width, height, byteOrder, bitsPerPixel, bytesPerLine, ncolors] =
     [u32(0), u32(2), u32(4), u32(5), u32(7), u32(11), u32(12), u32(19)];
