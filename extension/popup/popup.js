@@ -44,7 +44,7 @@ const FALLBACK = {
   deny: 'agents may use no site',
 };
 
-function policyText(policy) {
+export function policyText(policy) {
   if (!policy) return '—';
   if (policy.state === 'none') return `no policy file: ${FALLBACK[policy.default] ?? FALLBACK.allow}`;
   if (policy.state === 'malformed') return `${policy.path} is malformed — everything is denied (${policy.error ?? ''})`;

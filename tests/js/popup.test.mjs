@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { badgeFor, normaliseState } from '../../extension/worker/host_state.js';
-import { ago, grantText } from '../../extension/popup/popup.js';
+import { ago, grantText, policyText } from '../../extension/popup/popup.js';
 import { revokeParams } from '../../extension/worker/grants.js';
 
 const STATE = {
@@ -92,5 +92,15 @@ describe('grants', () => {
     assert.throws(() => revokeParams({ site: '', scope: 'always' }), /site/);
     assert.throws(() => revokeParams({ site: 'a.test', scope: 'forever' }), /scope/);
     assert.throws(() => revokeParams({ site: 'a.test', scope: 'session', sessionId: '1' }), /sessionId/);
+  });
+});
+
+describe('policyText', () => {
+  it('says what a site no rule names gets: ask, or (a host before "ask") allow', () => {
+    assert.equal(policyText({ state: 'none', default: 'ask' }), 'no policy file: agents ask you before they use a site');
+    assert.equal(policyText({ state: 'none' }), 'no policy file: agents may read, act and navigate everywhere');
+    assert.equal(policyText({ state: 'ok', path: '/p.json', rules: 1, default: 'ask' }),
+      '/p.json (1 rule; other sites: agents ask you)');
+    assert.equal(policyText({ state: 'ok', path: '/p.json', rules: 2 }), '/p.json (2 rules)');
   });
 });
