@@ -122,7 +122,8 @@ describe('the person\'s surface, headful', { timeout: 240_000 }, () => {
     for (const target of targets) {
       const shows = await CdpConnection.open(targetWsUrl(env.port, target)).then(async (c) => {
         try {
-          return await c.evaluate(`document.getElementById('buttons') !== null || location.protocol === 'chrome-extension:'`);
+          // A blocked load keeps the URL as the target's but is Chrome's error page (chrome-error://chromewebdata/).
+          return await c.evaluate(`location.href.startsWith(${JSON.stringify(surfaceUrl)})`);
         } finally {
           c.close();
         }
