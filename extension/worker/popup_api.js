@@ -70,7 +70,11 @@ async function state({ tabId }) {
     browser: { name: browser.name, version: browser.version },
     extension: { version: chrome.runtime.getManifest().version },
     sessions,
-    grants: host?.grants ?? [],
+    // A session grant without its client's name: the session's, as host.state lists it.
+    grants: (host?.grants ?? []).map((g) => ({
+      ...g,
+      client: g.client || (host.sessions.find((x) => x.id === g.sessionId)?.client.name ?? ''),
+    })),
     tab: here,
   };
 }

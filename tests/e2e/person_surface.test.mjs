@@ -288,6 +288,8 @@ describe('asking the person on the surface', { timeout: 300_000 }, () => {
     t.after(() => popup.close());
     const grantsShown = () => popup.evaluate("[...document.querySelectorAll('#grants li')].map((li) => li.dataset.site + ' ' + li.dataset.scope)");
     await waitFor(async () => (await grantsShown()).includes(`${siteA} always`), { what: `the popup to list ${siteA}` });
+    const lines = await popup.evaluate("[...document.querySelectorAll('#grants li .grant')].map((x) => x.textContent)");
+    assert.ok(lines.some((l) => l.startsWith(`${siteA} — `) && l.endsWith(' · always')), JSON.stringify(lines));
     savePicture('popup.png', await stillScreenPng(fbdir));
     await trustedClick(popup, `#grants li[data-site="${siteA}"][data-scope="always"] button.revoke`);
     await waitFor(() => !rules().includes(siteA), { what: `the rule for ${siteA} to leave the policy file` });
