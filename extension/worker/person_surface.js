@@ -110,7 +110,7 @@ async function answer(askId, choice) {
   if (wasHead) present();
   else push();
   try {
-    await requestHost(HostRequest.PERSON_ANSWER ?? 'person.answer', { askId, choice });
+    await requestHost(HostRequest.PERSON_ANSWER, { askId, choice });
   } catch (e) {
     log(`person.answer ${askId} ${choice}`, e); // the ask was over already (timed out, closed)
   }
@@ -168,8 +168,8 @@ export const surfaceState = () => ({ windowId, ...view() });
 
 // Must run synchronously at the service worker's top level.
 export function registerPersonSurface() {
-  registerNotification(Notification.PERSON_ASK ?? 'person.ask', onAsk);
-  registerNotification(Notification.PERSON_CLOSE ?? 'person.close', onClose);
+  registerNotification(Notification.PERSON_ASK, onAsk);
+  registerNotification(Notification.PERSON_CLOSE, onClose);
   chrome.windows.onRemoved.addListener(onWindowRemoved);
   chrome.runtime.onConnect.addListener((port) => {
     onConnect(port).catch((e) => log('connect', e));

@@ -89,7 +89,7 @@ async function answer(msg) {
     if (!Number.isInteger(msg.sessionId)) throw new Error('disconnect needs a sessionId (an integer)');
     return requestHost(HostRequest.DISCONNECT_SESSION, { sessionId: msg.sessionId });
   }
-  if (msg.op === 'revoke') return requestHost(HostRequest.GRANT_REVOKE ?? 'grant.revoke', revokeParams(msg));
+  if (msg.op === 'revoke') return requestHost(HostRequest.GRANT_REVOKE, revokeParams(msg));
   throw new Error(`unknown popup request ${String(msg.op)}`);
 }
 

@@ -95,9 +95,7 @@ describe('the person\'s surface, headful', { timeout: 240_000 }, () => {
 
   before(async () => {
     const { display } = await startXvfb(h);
-    const policy = path.join(await h.tempDir('tb-e2e-policy-'), 'policy.json');
-    fs.writeFileSync(policy, JSON.stringify({ default: 'allow', rules: [] })); // nobody is asked here
-    env = await startPageBrowser(h, { name: 'surface', display, env: { TABBRIDGE_POLICY: policy } });
+    env = await startPageBrowser(h, { name: 'surface', display }); // the harness's policy: nobody is asked here
     surfaceUrl = `chrome-extension://${new URL((await extensionWorker(env.port)).url).host}${SURFACE_PATH}`;
   });
 
