@@ -18,6 +18,7 @@ import { registerConsoleCapture } from './worker/console_capture.js';
 import { registerHostState } from './worker/host_state.js';
 import { registerPopupApi } from './worker/popup_api.js';
 import { registerTabGroups } from './worker/tab_groups.js';
+import { registerPersonSurface } from './worker/person_surface.js';
 
 registerCrashWatch();
 registerDebuggerRelease();
@@ -32,6 +33,7 @@ registerOwnTools();
 registerHostState();
 registerPopupApi();
 registerTabGroups();
+registerPersonSurface();
 // Every page tool of the catalog (common/tool_catalog.cpp) has its handler:
 // a missing one stops the worker here, where every end-to-end test sees it.
 const unhandled = Object.keys(PAGE_TOOLS).filter((name) => !hasHandler(PAGE_PREFIX + name));

@@ -1,5 +1,5 @@
 // The toolbar popup: asks the service worker (worker/popup_api.js) what to
-// show, once a second while open, and sends it the two buttons' requests.
+// show, once a second while open, and sends it the buttons' requests.
 // Page titles, URLs and tool names are page-written: they go in as text only.
 
 const MESSAGE = 'tabbridge.popup'; // worker/popup_api.js POPUP_MESSAGE
@@ -36,11 +36,20 @@ const el = (tag, text, className) => {
   return e;
 };
 
-function policyText(policy) {
+// What a site no rule names gets (host.state policy.default; a host before
+// "ask" sends none: allow).
+const FALLBACK = {
+  ask: 'agents ask you before they use a site',
+  allow: 'agents may read, act and navigate everywhere',
+  deny: 'agents may use no site',
+};
+
+export function policyText(policy) {
   if (!policy) return '—';
-  if (policy.state === 'none') return 'no policy file: agents may read, act and navigate everywhere';
+  if (policy.state === 'none') return `no policy file: ${FALLBACK[policy.default] ?? FALLBACK.allow}`;
   if (policy.state === 'malformed') return `${policy.path} is malformed — everything is denied (${policy.error ?? ''})`;
-  return `${policy.path} (${policy.rules} rule${policy.rules === 1 ? '' : 's'})`;
+  const rules = `${policy.rules} rule${policy.rules === 1 ? '' : 's'}`;
+  return `${policy.path} (${rules}${policy.default === 'ask' ? '; other sites: agents ask you' : ''})`;
 }
 
 function renderLink(s) {
@@ -127,6 +136,31 @@ function renderSessions(s) {
   }));
 }
 
+// A grant as one line: "github.com — read, navigate · always" / "· this session (claude-code)".
+export function grantText(g) {
+  const scope = g.scope === 'always' ? 'always'
+    : `this session${g.client ? ` (${g.client})` : g.sessionId !== null ? ` ${g.sessionId}` : ''}`;
+  return `${g.site}${g.access.length ? ` — ${g.access.join(', ')}` : ''} · ${scope}`;
+}
+
+function renderGrants(s) {
+  const grants = s.grants ?? [];
+  $('grant-count').textContent = grants.length ? `(${grants.length})` : '';
+  $('grants-none').hidden = grants.length > 0;
+  $('grants').replaceChildren(...grants.map((g) => {
+    const li = el('li');
+    li.dataset.site = g.site;
+    li.dataset.scope = g.scope;
+    li.append(el('span', grantText(g), 'grant'));
+    const button = el('button', 'Revoke', 'revoke');
+    button.type = 'button';
+    button.title = g.scope === 'always' ? 'Remove this rule from your policy file' : 'Take this back from the session';
+    button.addEventListener('click', () => act('revoke', { site: g.site, scope: g.scope, sessionId: g.sessionId }));
+    li.append(button);
+    return li;
+  }));
+}
+
 let tabId = null;
 let renders = 0;
 
@@ -136,6 +170,7 @@ async function refresh() {
     renderLink(s);
     renderTab(s);
     renderSessions(s);
+    renderGrants(s);
     $('error').hidden = true;
   } catch (e) {
     $('error').hidden = false;

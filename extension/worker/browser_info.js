@@ -6,7 +6,14 @@ const PRODUCTS = ['Google Chrome', 'Microsoft Edge', 'Brave', 'Opera', 'Vivaldi'
 
 let cached;
 
-// Resolves to {name, version, userAgent}; computed once per worker.
+export const isHeadless = (userAgent, brands = []) =>
+  /\bHeadlessChrome\//.test(userAgent) || brands.some((b) => b.brand === 'HeadlessChrome');
+
+// Resolves to {name, version, userAgent, headless}; computed once per worker.
+// headless: the browser shows no window a person could see, so nobody can
+// answer the person's surface (worker/person_surface.js). Chromium's
+// --headless (new and old) says so in its user agent ("HeadlessChrome/156…"),
+// in the service worker too.
 export function browserInfo() {
   cached ??= detect();
   return cached;
@@ -26,5 +33,5 @@ async function detect() {
   const version = (list.find((b) => b.brand === name) ?? list.find((b) => b.brand === 'Chromium'))?.version
     ?? navigator.userAgent.match(/Chrome\/([\d.]+)/)?.[1]
     ?? '';
-  return { name, version, userAgent: navigator.userAgent };
+  return { name, version, userAgent: navigator.userAgent, headless: isHeadless(navigator.userAgent, brands) };
 }

@@ -5,6 +5,7 @@
 
 import { Notification } from './protocol.js';
 import { onConnected, onDisconnected, registerNotification } from './native_port.js';
+import { normaliseGrant } from './grants.js';
 
 let latest = null; // host.state params of the open port, or null
 let lastClose = null; // why the last port closed, while none is open
@@ -17,12 +18,13 @@ const listeners = [];
 export const onHostState = (fn) => listeners.push(fn);
 const tell = () => listeners.forEach((fn) => fn(latest));
 
-// host.state as the worker keeps it: only well-formed sessions (the host is
-// ours, but a popup must not throw on an odd field).
+// host.state as the worker keeps it: only well-formed sessions and grants
+// (the host is ours, but a popup must not throw on an odd field).
 export function normaliseState(params) {
   const p = params && typeof params === 'object' ? params : {};
   const host = p.host && typeof p.host === 'object' ? p.host : {};
   const sessions = Array.isArray(p.sessions) ? p.sessions : [];
+  const grants = Array.isArray(p.grants) ? p.grants : [];
   return {
     host: { version: typeof host.version === 'string' ? host.version : '', pid: Number.isInteger(host.pid) ? host.pid : null },
     policy: p.policy && typeof p.policy === 'object' ? p.policy : null,
@@ -37,6 +39,7 @@ export function normaliseState(params) {
       lastTool: typeof s.lastTool?.name === 'string' && Number.isFinite(s.lastTool?.at)
         ? { name: s.lastTool.name, at: s.lastTool.at } : null,
     })),
+    grants: grants.map(normaliseGrant).filter((g) => g !== null),
   };
 }
 

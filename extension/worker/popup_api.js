@@ -5,10 +5,12 @@
 //   state {tabId?}          what the popup shows (below)
 //   detach {tabId}          tab.detach: the agents on this tab lose it
 //   disconnect {sessionId}  session.disconnect: the host closes that session
+//   revoke {site, scope, sessionId?}  grant.revoke: the person takes a site grant back
 
 import { HostRequest, isAgentUrl } from './protocol.js';
 import { isConnected, requestHost } from './native_port.js';
 import { hostState, lastDisconnect } from './host_state.js';
+import { revokeParams } from './grants.js';
 import { browserInfo } from './browser_info.js';
 import { ownToolLists } from './tab_state.js';
 import { tabUrl } from './site_key.js';
@@ -68,6 +70,11 @@ async function state({ tabId }) {
     browser: { name: browser.name, version: browser.version },
     extension: { version: chrome.runtime.getManifest().version },
     sessions,
+    // A session grant without its client's name: the session's, as host.state lists it.
+    grants: (host?.grants ?? []).map((g) => ({
+      ...g,
+      client: g.client || (host.sessions.find((x) => x.id === g.sessionId)?.client.name ?? ''),
+    })),
     tab: here,
   };
 }
@@ -82,6 +89,7 @@ async function answer(msg) {
     if (!Number.isInteger(msg.sessionId)) throw new Error('disconnect needs a sessionId (an integer)');
     return requestHost(HostRequest.DISCONNECT_SESSION, { sessionId: msg.sessionId });
   }
+  if (msg.op === 'revoke') return requestHost(HostRequest.GRANT_REVOKE, revokeParams(msg));
   throw new Error(`unknown popup request ${String(msg.op)}`);
 }
 

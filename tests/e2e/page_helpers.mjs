@@ -361,9 +361,11 @@ export class PageTab {
  *   peer: a second fixture server, reached as http://localhost:<port> — another
  *         site, so its iframes are out of process; the first server's pages
  *         name it {{PEER_ORIGIN}}.
+ *   display: an X display (lib/xvfb.mjs startXvfb): the browser runs headful on it.
  */
 export async function startPageBrowser(h, {
   name, caps = null, peer = false, extraBrowserArgs = [], env: extraEnv = {}, shimArgs = [], roots = null, policy, elicitation = null,
+  display = null,
 } = {}) {
   const env = { h };
   env.web = await h.fixtureServer();
@@ -383,8 +385,10 @@ export async function startPageBrowser(h, {
     roots,
     policy,
     elicitation,
+    display,
   });
   const connected = await launchBrowser(env.s);
+  env.browser = connected.browser; // connect_browser's {name, version, pid, headless}
   env.browserPid = connected.browser.pid;
   env.port = await devToolsPort({ profileDir: env.s.profileDir, browserPid: env.browserPid });
   await openTabFromBrowser(env.port, 'about:blank');

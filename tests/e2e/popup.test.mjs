@@ -106,7 +106,8 @@ describe('the popup and the badge', { timeout: 180_000 }, () => {
     assert.equal(shown.connection, 'connected');
     assert.match(shown.host, new RegExp(`^tabbridge-host ${HOST_VERSION.replace(/\./g, '\\.')} \\(pid \\d+\\)$`));
     assert.equal(shown.browser, `${browser.name} ${browser.version}`);
-    assert.match(shown.policy, /no policy file/);
+    // The harness's policy file (every site allowed): its path and its one rule.
+    assert.equal(shown.policy, `${path.join(s.stateDir, 'policy.json')} (1 rule)`);
     assert.equal(shown.sessions.length, 1);
     const [session] = shown.sessions;
     assert.equal(session.client, 'tabbridge-e2e 0.0.0');

@@ -90,6 +90,7 @@ export class Harness {
    * Spawns a shim and connects an SDK client to it.
    *   socketDir        reuse another session's socket dir (to attach to its browser)
    *   extraBrowserArgs appended to the standard headless flags
+   *   display          an X display (lib/xvfb.mjs startXvfb): the browser runs headful on it
    *   sdk              'v1': @modelcontextprotocol/sdk 1.x, initialize (2025-11-25);
    *                    'v1-2025-06-18': @modelcontextprotocol/sdk 1.23, initialize (2025-06-18);
    *                    'v2': @modelcontextprotocol/client 2.x probing server/discover
@@ -110,6 +111,7 @@ export class Harness {
     // product's default (ask the person); null: no file, as a new user has.
     policy = TEST_POLICY,
     elicitation = null, // v1: the client declares `elicitation` and answers elicitation/create with this function
+    display = null,
   } = {}) {
     requireBuild();
     name ??= `session${this.sessions.length + 1}`;
@@ -133,7 +135,9 @@ export class Harness {
         ...process.env,
         ...(homeDir ? { HOME: homeDir, XDG_CONFIG_HOME: path.join(homeDir, '.config') } : {}),
         TABBRIDGE_BROWSER: BROWSER_PATH,
-        TABBRIDGE_BROWSER_ARGS: [...BASE_BROWSER_ARGS, ...extraBrowserArgs].join(' '),
+        TABBRIDGE_BROWSER_ARGS: [...BASE_BROWSER_ARGS.filter((a) => !(display && a.startsWith('--headless'))),
+          ...extraBrowserArgs].join(' '),
+        ...(display ? { DISPLAY: display } : {}),
         TABBRIDGE_PROFILE_DIR: profileDir,
         TABBRIDGE_SOCKET_DIR: socketDir,
         TABBRIDGE_POLICY: path.join(stateDir, 'policy.json'),
