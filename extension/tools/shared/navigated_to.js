@@ -31,6 +31,7 @@ const toWatches = (d, fn) => {
 chrome.webNavigation.onBeforeNavigate.addListener((d) => toWatches(d, (w) => { w.pending = d.url; }));
 chrome.webNavigation.onCommitted.addListener((d) => toWatches(d, (w) => {
   w.committed = d.url;
+  w.documents.push(d.documentId);
   w.pending = null;
 }));
 // An abort for another URL is an older navigation the pending one replaced.
@@ -41,7 +42,7 @@ chrome.webNavigation.onErrorOccurred.addListener((d) => toWatches(d, (w) => {
 export function watchTopFrame(tabId) {
   // pending: a cross-document navigation started, neither committed nor
   // failed: its URL; committed: the URL of the last cross-document commit.
-  const seen = { tabId, pending: null, committed: null };
+  const seen = { tabId, pending: null, committed: null, documents: [] };
   watches.add(seen);
   // Asked now, awaited only at the end: the caller's next steps (the site
   // check, the action) go on meanwhile; the browser answers in order.
@@ -67,6 +68,11 @@ export function watchTopFrame(tabId) {
     },
     // Whether the top frame committed another document since the watch began.
     committed: () => seen.committed !== null,
+    // Whether it committed a document other than `documentId` since: the
+    // commit of the document itself, heard late (the worker gets events
+    // after the page has long loaded), is no move. A commit without an id
+    // counts as another.
+    committedOtherThan: (documentId) => seen.documents.some((id) => !id || id !== documentId),
     dispose() {
       watches.delete(seen);
     },

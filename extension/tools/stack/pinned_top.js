@@ -44,7 +44,7 @@ export function pinTop(tabId, policyUrl) {
     async assertSame(resultDocumentId = null) {
       if (documentId === null) return;
       const frame = await topFrame(tabId);
-      if (!frame || frame.documentId !== documentId || watch.committed() ||
+      if (!frame || frame.documentId !== documentId || watch.committedOtherThan(documentId) ||
         (resultDocumentId !== null && resultDocumentId !== documentId)) {
         throw moved(frame?.url);
       }
