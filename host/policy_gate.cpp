@@ -109,10 +109,12 @@ void PolicyGate::Answer(std::int64_t session_id, const std::string& site, policy
 
 std::expected<std::string, std::string> PolicyGate::AnswerAlways(std::int64_t session_id, const std::string& site,
                                                                  policy::Access access) {
-  Answer(session_id, site, access, true);
-  if (policy_path_.empty()) return std::unexpected(std::string("this host has no policy file"));
-  auto rule = policy::AddGrant(policy_path_, site, policy::Allowed(access));
-  if (!rule) return rule;
+  auto rule = policy_path_.empty() ? std::unexpected(std::string("this host has no policy file"))
+                                   : policy::AddGrant(policy_path_, site, policy::Allowed(access));
+  if (!rule) {
+    Answer(session_id, site, access, true);  // not kept, but the person said yes: this session has it
+    return rule;
+  }
   Reload();  // in force now, not at the next poll
   if (on_change_) on_change_();
   spdlog::info("policy: the person granted {} on {} for good: {}", policy::Name(access), site, *rule);

@@ -68,9 +68,9 @@ class PolicyGate {
   // --- the person's answers ---
   // "Allow once" / "Deny": for `session_id` until it ends.
   void Answer(std::int64_t session_id, const std::string& site, policy::Access access, bool allow);
-  // "Always": a rule in the file (policy_grants.h), in force at once. The
-  // answer is also kept for the session, so a file that cannot be written
-  // still lets the call go on; the error says why it was not kept.
+  // "Always": a rule in the file (policy_grants.h), in force at once. A file
+  // that cannot be written keeps the answer for the session instead, so the
+  // call still goes on; the error says why it was not kept.
   std::expected<std::string, std::string> AnswerAlways(std::int64_t session_id, const std::string& site,
                                                        policy::Access access);
   void ForgetSession(std::int64_t session_id) { session_grants_.erase(session_id); }

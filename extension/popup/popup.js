@@ -83,9 +83,11 @@ function renderTab(s) {
   } else {
     const act = tab.policy.caps.act;
     verdict.textContent = act.allowed ? `Agents may act on ${tab.policy.site}.`
-      : `Agents may not act on ${tab.policy.site}: ${act.reason}.`;
-    verdict.classList.add(act.allowed ? 'allowed' : 'denied');
-    caps = CAPS.map((c) => `${c} ${tab.policy.caps[c]?.allowed ? '✓' : '✗'}`).join('  ');
+      : act.ask ? `Agents ask you before they act on ${tab.policy.site}.`
+        : `Agents may not act on ${tab.policy.site}: ${act.reason}.`;
+    if (!act.ask) verdict.classList.add(act.allowed ? 'allowed' : 'denied');
+    // ✓ allowed, ? asked of you (docs/policy.md "Asking the person"), ✗ denied
+    caps = CAPS.map((c) => `${c} ${tab.policy.caps[c]?.allowed ? '✓' : tab.policy.caps[c]?.ask ? '?' : '✗'}`).join('  ');
     const readOnly = tab.policy.sessions.filter((x) => x.read && !x.act).map((x) => x.id);
     if (act.allowed && readOnly.length) caps += ` — read-only session ${readOnly.join(', ')}: read only`;
   }

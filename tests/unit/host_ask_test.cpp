@@ -144,9 +144,21 @@ TEST_F(AskHostTest, AlwaysWritesARuleAndTheStateListsIt) {
   ASSERT_TRUE(AwaitReply(s, 50));
   EXPECT_EQ(Json::parse(FileText()),
             Json::parse(R"({"default": "ask", "rules": [{"sites": ["a.test"], "allow": ["read", "navigate"]}]})"));
+  // host.state lists it once: the file has it, the session keeps no copy.
+  Json grants;
+  EXPECT_TRUE(PumpUntil([&] {
+    for (auto it = ext_.inbox.rbegin(); it != ext_.inbox.rend(); ++it) {
+      if (it->value("method", "") == ext_method::kHostState) return grants = (*it)["params"]["grants"], !grants.empty();
+    }
+    return false;
+  }));
+  EXPECT_EQ(grants, Json::parse(R"([{"site": "a.test", "access": ["read", "navigate"], "scope": "always"}])"));
   const Json revoked = ExtCall(ext_request::kGrantRevoke, {{"site", "a.test"}, {"scope", "always"}});
   EXPECT_EQ(revoked["result"]["revoked"], true);
   EXPECT_EQ(Json::parse(FileText())["rules"], Json::array());
+  // Revoked: the next read asks again.
+  StartTool(s, 51, "snapshot");
+  EXPECT_TRUE(PumpUntil([&] { return CountShown(ext_method::kPersonAsk) == 2; }));
 }
 
 TEST_F(AskHostTest, NoAnswerInTimeEndsTheCallAndTheQuestion) {
