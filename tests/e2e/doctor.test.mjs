@@ -27,7 +27,7 @@ describe('tabbridge doctor', { timeout: 90_000 }, () => {
   let home;
 
   before(async () => {
-    const s = await h.startSession({ name: 'doctor' });
+    const s = await h.startSession({ name: 'doctor', policy: null }); // no policy file, as a new user has
     await launchBrowser(s);
     home = await h.tempDir('tb-e2e-home-');
     fs.mkdirSync(path.join(home, '.config', 'chromium'), { recursive: true }); // a browser "found" on this machine
@@ -76,7 +76,7 @@ describe('tabbridge doctor', { timeout: 90_000 }, () => {
     assert.equal(code, 1, stdout);
     assert.match(stdout, /FAIL {2}policy: .*policy\.json is malformed: rule 1: .*alow.* — the host denies everything/);
     // The host found its file in the browser's environment: the session's own (none).
-    assert.match(stdout, /ok {4}live host browser-0: no policy file at .*policy\.json/);
+    assert.match(stdout, /ok {4}live host browser-0: no policy file at .*policy\.json \(the person is asked for each site\)/);
     assert.match(stdout, /note {2}policy does not cover: frames of other sites .*any process of your own user/);
   });
 
