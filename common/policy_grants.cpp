@@ -154,7 +154,8 @@ bool IsGrant(const Rule& rule) { return rule.sites.size() == 1 && rule.deny.empt
 
 std::expected<std::string, std::string> AddGrant(const std::string& path, std::string_view site,
                                                  const std::vector<Cap>& caps) {
-  if (const auto pattern = ParsePattern(site); !pattern || pattern->any || pattern->subdomains) {
+  // One host: not "*", not "*.x.com", not "file:" (local files are named in the file by hand).
+  if (const auto pattern = ParsePattern(site); !pattern || pattern->any || pattern->subdomains || pattern->file) {
     return std::unexpected("\"" + std::string(site) + "\" is not one site (write a host such as github.com)");
   }
   auto json = ReadFile(path);

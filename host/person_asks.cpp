@@ -22,21 +22,35 @@ PersonAsks::PersonAsks(uv_loop_t* loop, Notify notify) : loop_(loop), notify_(st
 
 PersonAsks::~PersonAsks() { Close(); }
 
+namespace {
+
+bool SameGrant(const PersonAsks::Question& a, const PersonAsks::Question& b) {
+  return a.kind == "grant" && b.kind == "grant" && a.session_id == b.session_id && a.site == b.site &&
+         a.access == b.access;
+}
+
+}  // namespace
+
+std::size_t PersonAsks::OpenFor(std::int64_t session_id) const {
+  return static_cast<std::size_t>(
+      std::ranges::count_if(asks_, [&](const auto& entry) { return entry.second.question.session_id == session_id; }));
+}
+
+bool PersonAsks::Joins(const Question& question) const {
+  return std::ranges::any_of(asks_, [&](const auto& entry) { return SameGrant(entry.second.question, question); });
+}
+
 std::int64_t PersonAsks::Ask(Question question, OnAnswer on_answer) {
   const std::int64_t ticket = next_id_++;
   if (closed_) {
     on_answer("");
     return ticket;
   }
-  if (question.kind == "grant") {
-    for (auto& [id, open] : asks_) {
-      const Question& q = open.question;
-      if (q.kind == "grant" && q.session_id == question.session_id && q.site == question.site &&
-          q.access == question.access) {
-        open.waiters.emplace(ticket, std::move(on_answer));
-        ticket_ask_[ticket] = id;
-        return ticket;
-      }
+  for (auto& [id, open] : asks_) {
+    if (SameGrant(open.question, question)) {
+      open.waiters.emplace(ticket, std::move(on_answer));
+      ticket_ask_[ticket] = id;
+      return ticket;
     }
   }
   const std::int64_t ask_id = ticket;
@@ -57,6 +71,7 @@ std::int64_t PersonAsks::Ask(Question question, OnAnswer on_answer) {
     params["access"] = q.access;
   } else {
     params["message"] = q.message;
+    if (!q.site.empty()) params["site"] = q.site;  // where the hand-off's tab is
   }
   notify_(ext_method::kPersonAsk, std::move(params));
   return ticket;

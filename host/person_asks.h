@@ -58,6 +58,9 @@ class PersonAsks {
   // Ends every question with "" (host closing). Idempotent.
   void Close();
   std::size_t open() const { return asks_.size(); }
+  // Questions of `session_id` waiting now; whether `question` would join one of them.
+  std::size_t OpenFor(std::int64_t session_id) const;
+  bool Joins(const Question& question) const;
 
  private:
   struct Open {

@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include "common/json_field.h"
+#include "common/page_text.h"
 #include "common/policy_grants.h"
 #include "common/protocol.h"
 #include "common/tool_catalog.h"
@@ -21,13 +22,30 @@ std::string SiteText(const std::string& url) {
   return site ? site->Describe() : std::string();
 }
 
-// `text` cut to at most `max` bytes on a whole UTF-8 sequence.
+// `text` cut to at most `max` bytes on a whole UTF-8 sequence, "…" included.
 std::string CutUtf8(std::string text, std::size_t max) {
   if (text.size() <= max) return text;
-  std::size_t end = max;
+  std::size_t end = max > 3 ? max - 3 : 0;
   while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
   text.resize(end);
   return text + "…";
+}
+
+// Who asks, as the surface shows it next to the site: the client's own name,
+// on one line, without invisible or direction-changing characters (a name
+// must not make the sentence read as another site), short.
+std::string AskerName(const Session& session) {
+  const std::string name = CutUtf8(page_text::Clean(session.client_name(), page_text::Lines::kJoin), 48);
+  return name.empty() ? "An MCP client" : name;
+}
+
+// A session has at most this many questions waiting for the person: a model
+// (or the page steering it) must not bury them in windows.
+constexpr std::size_t kMaxOpenQuestions = 3;
+
+std::string TooManyQuestions(const std::string& name) {
+  return name + ": " + std::to_string(kMaxOpenQuestions) +
+         " questions of this session are already waiting for the person — wait for their answers, then call again";
 }
 
 }  // namespace
@@ -55,7 +73,7 @@ void Host::AskGrant(Session& session, const std::string& request_key, const std:
   const policy::Access access = policy::AccessFor(cap);
   PersonAsks::Question question{.kind = "grant",
                                 .session_id = session.id(),
-                                .client = session.client_name().empty() ? "An MCP client" : session.client_name(),
+                                .client = AskerName(session),
                                 .tab_id = session.focused_tab(),
                                 .site = site,
                                 .access = std::string(policy::Name(access)),
@@ -64,6 +82,9 @@ void Host::AskGrant(Session& session, const std::string& request_key, const std:
   spdlog::info("asking the person: may session {} ({}) {} {}?", session.id(), session.client(), policy::Verb(access),
                site);
   const auto session_id = session.id();
+  if (!asks_.Joins(question) && asks_.OpenFor(session.id()) >= kMaxOpenQuestions) {
+    return reply(tools::ErrorResult(TooManyQuestions(name)));
+  }
   const auto waits_s = std::max<std::uint64_t>(1, options_.grant_ask_ms / 1000);
   const auto ticket = asks_.Ask(
       std::move(question), [this, session_id, name, site, access, rerun, reply, waits_s](const std::string& choice) {
@@ -102,11 +123,16 @@ void Host::AskPerson(Session& session, const std::string& request_key, const Jso
         "ask_person: nobody can see this browser (it runs headless) — ask the user in the conversation instead, "
         "or have them connect a browser with a window"));
   }
+  if (asks_.OpenFor(session.id()) >= kMaxOpenQuestions)
+    return reply(tools::ErrorResult(TooManyQuestions("ask_person")));
+  // The site the tab is on goes with the model's words: they alone must not say where to log in.
+  const auto focus = session.focused_tab();
+  const Tab* tab = focus ? tabs_.Find(*focus) : nullptr;
   PersonAsks::Question question{.kind = "handoff",
                                 .session_id = session.id(),
-                                .client = session.client_name().empty() ? "An MCP client" : session.client_name(),
-                                .tab_id = session.focused_tab(),
-                                .site = "",
+                                .client = AskerName(session),
+                                .tab_id = focus,
+                                .site = tab != nullptr ? SiteText(tab->url) : "",
                                 .access = "",
                                 .message = message,
                                 .timeout_ms = static_cast<std::uint64_t>(seconds) * 1000};

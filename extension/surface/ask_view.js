@@ -45,7 +45,8 @@ export function viewOf(ask) {
   }
   return {
     kind: 'handoff',
-    heading: `${who(ask)} hands the browser to you`,
+    // The site the tab is on, from the host: the model's words alone must not say where to log in.
+    heading: `${who(ask)} hands the browser to you${ask.site ? ` — the tab on ${ask.site}` : ''}`,
     message: ask.message || '(no message)',
     note: `Do it in the tab that came forward, then click Done — or I can't.${waits}`,
     buttons,

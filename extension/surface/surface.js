@@ -22,6 +22,12 @@ function setArmed(on) {
   for (const b of $('buttons').querySelectorAll('button')) b.disabled = !on || sent;
 }
 
+// A pointer pressed while the question arms starts the wait again: a page
+// that keeps the person clicking in one spot cannot time a click onto a button.
+document.addEventListener('pointerdown', () => {
+  if (shown && !sent && document.body.dataset.armed !== 'true') arm();
+}, true);
+
 function arm() {
   clearTimeout(armTimer);
   setArmed(false);
@@ -30,7 +36,9 @@ function arm() {
 }
 
 function choose(event, choice) {
-  if (!event.isTrusted || sent || document.body.dataset.armed !== 'true' || !shown) return;
+  // detail 0: a key (Enter, Space on a focused button) or a script, not a pointer: the
+  // person typing elsewhere when the window took the focus must not answer.
+  if (!event.isTrusted || event.detail === 0 || sent || document.body.dataset.armed !== 'true' || !shown) return;
   sent = true;
   setArmed(false);
   port.postMessage({ op: 'answer', askId: shown.askId, choice });

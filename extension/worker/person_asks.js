@@ -19,6 +19,9 @@ export const CHOICES = Object.freeze({
 // What a window the person closed without a button answers.
 export const REFUSAL = Object.freeze({ grant: 'deny', handoff: 'cannot' });
 
+// A host name is at most 253 characters, with a port 260: never cut.
+const MAX_SITE_CHARS = 260;
+
 const text = (v, max) => (typeof v === 'string' ? cut(v, max) : '');
 
 // person.ask params -> {askId, kind, client, tabId, timeoutMs, site, access,
@@ -33,7 +36,7 @@ export function normaliseAsk(params) {
     client: text(p.client, MAX_NAME_CHARS),
     tabId: Number.isInteger(p.tabId) ? p.tabId : null,
     timeoutMs: Number.isFinite(p.timeoutMs) && p.timeoutMs > 0 ? p.timeoutMs : null,
-    site: text(p.site, MAX_NAME_CHARS),
+    site: text(p.site, MAX_SITE_CHARS), // whole: a cut host could hide its real domain
     access: text(p.access, MAX_NAME_CHARS),
     message: text(p.message, MAX_MESSAGE_CHARS),
   };

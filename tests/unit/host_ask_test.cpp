@@ -222,6 +222,7 @@ TEST_F(AskHostTest, AskPersonShowsTheMessageAndAnswersWithTheTab) {
   EXPECT_EQ(asked["message"], "Please log in");
   EXPECT_EQ(asked["tabId"], 1);
   EXPECT_EQ(asked["timeoutMs"], 30000);
+  EXPECT_EQ(asked["site"], "a.test") << "the surface names the tab's site, not only the model's words";
   Answer(asked["askId"], "done");
   ASSERT_TRUE(AwaitReply(s, 70));
   const Json result = s.inbox.back()["result"]["structuredContent"];
@@ -236,6 +237,27 @@ TEST_F(AskHostTest, AskPersonHeadlessAnswersAtOnce) {
   const Json result = CallTool(s, "ask_person", {{"message", "Please log in"}});
   EXPECT_TRUE(result.value("isError", false));
   EXPECT_NE(Text(result).find("nobody can see this browser"), std::string::npos);
+}
+
+TEST_F(AskHostTest, ASessionHasAtMostThreeQuestionsWaiting) {
+  Peer& s = Focused();
+  for (int i = 0; i < 3; ++i) StartTool(s, 80 + i, "ask_person", {{"message", "m" + std::to_string(i)}});
+  EXPECT_TRUE(PumpUntil([&] { return CountShown(ext_method::kPersonAsk) == 3; }));
+  const Json fourth = CallTool(s, "snapshot");
+  EXPECT_TRUE(fourth.value("isError", false));
+  EXPECT_NE(Text(fourth).find("3 questions of this session are already waiting"), std::string::npos) << Text(fourth);
+  EXPECT_EQ(CountShown(ext_method::kPersonAsk), 3);
+}
+
+TEST_F(AskHostTest, TheAskersNameIsOneCleanLine) {
+  headless_ = false;
+  StartHost();
+  Hello({TabJson(1, "https://a.test/", "A")});
+  // Right-to-left override and a newline: the sentence must not read as another site.
+  Peer& s = Session(Json::array(), {{"client", {{"name", "Claude\u202e moc.live\nCode"}}}});
+  CallTool(s, "focus_tab", {{"tabId", 1}});
+  StartTool(s, 50, "snapshot");
+  EXPECT_EQ(Shown()["client"], "Claude moc.live Code");
 }
 
 TEST_F(AskHostTest, ASessionLeavingTakesItsQuestionsAway) {

@@ -92,6 +92,7 @@ TEST_F(GrantFile, OnlyOneSiteMayBeGranted) {
   EXPECT_FALSE(AddGrant(path_, "*", Allowed(Access::kRead)));
   EXPECT_FALSE(AddGrant(path_, "*.github.com", Allowed(Access::kRead)));
   EXPECT_FALSE(AddGrant(path_, "https://github.com/", Allowed(Access::kRead)));
+  EXPECT_FALSE(AddGrant(path_, "file:", Allowed(Access::kRead)));
   EXPECT_FALSE(std::filesystem::exists(path_));
 }
 
