@@ -11,11 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/atomic_file.h"
 #include "common/utf8_path.h"
-
-#ifndef _WIN32
-#include <unistd.h>
-#endif
 
 namespace tb::policy {
 namespace {
@@ -53,34 +50,9 @@ std::expected<Ordered, std::string> ReadFile(const std::string& path) {
   return json;
 }
 
-// Writes `json` to a temporary file beside `path` and renames it over: a
-// reader (the host's poll) sees the old file or the new, never half of one.
+// The file replaced whole (common/atomic_file.h): a reader sees the old or the new.
 std::expected<void, std::string> WriteFile(const std::string& path, const Ordered& json) {
-  fs::path file = Utf8Path(path);
-  std::error_code error;
-  // A link is the person's choice of where the file lives: write where it points.
-  if (fs::is_symlink(fs::symlink_status(file, error))) file = fs::weakly_canonical(file, error);
-  fs::create_directories(file.parent_path(), error);
-  fs::path temporary = file;
-#ifdef _WIN32
-  temporary += ".tmp";
-#else
-  temporary += "." + std::to_string(::getpid()) + ".tmp";
-#endif
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) return std::unexpected("cannot write " + Utf8String(temporary));
-    out << json.dump(2) << '\n';
-    if (!out.flush()) return std::unexpected("cannot write " + Utf8String(temporary));
-  }
-  // Only its owner reads what an agent may do (as a new file from the shell's umask might not).
-  fs::permissions(temporary, fs::perms::owner_read | fs::perms::owner_write, error);
-  fs::rename(temporary, file, error);
-  if (error) {
-    fs::remove(temporary, error);
-    return std::unexpected("cannot replace " + ShortPath(path) + ": " + error.message());
-  }
-  return {};
+  return ReplaceFile(path, json.dump(2) + "\n");
 }
 
 bool IsGrantJson(const Ordered& rule, std::string_view site) {
@@ -148,6 +120,18 @@ std::string_view Verb(Access access) {
       break;
   }
   return "read";
+}
+
+std::string GrantSite(std::string_view url) {
+  const auto site = SiteOf(url);
+  if (!site || site->host.empty()) return "";
+  std::string described = site->Describe();
+  const std::string& host = site->host;
+  const bool local = host == "localhost" || host.ends_with(".localhost") || host.front() == '[' ||
+                     host.find_first_not_of("0123456789.") == std::string::npos;
+  const bool has_port = described.size() > host.size();  // Describe adds ":port" when not the scheme's
+  if (local && !has_port && site->port > 0) described += ":" + std::to_string(site->port);
+  return described;
 }
 
 bool IsGrant(const Rule& rule) { return rule.sites.size() == 1 && rule.deny.empty() && !rule.allow.empty(); }

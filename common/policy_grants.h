@@ -30,6 +30,13 @@ std::vector<Cap> Denied(Access access);
 // question's verb ("<client> wants to <verb> github.com").
 std::string_view Verb(Access access);
 
+// The site a question names and an answer is kept for: the URL's site as
+// Site::Describe writes it, with the port even when it is the scheme's own
+// for a local host (localhost, *.localhost, an IP address) — a pattern
+// without a port matches every port, and "Always" for one local server must
+// not grant them all. "" for a URL without a host.
+std::string GrantSite(std::string_view url);
+
 // A rule that is a kept grant: one site, allow only.
 bool IsGrant(const Rule& rule);
 

@@ -17,11 +17,6 @@
 namespace tb {
 namespace {
 
-std::string SiteText(const std::string& url) {
-  const auto site = policy::SiteOf(url);
-  return site ? site->Describe() : std::string();
-}
-
 // `text` cut to at most `max` bytes on a whole UTF-8 sequence, "…" included.
 std::string CutUtf8(std::string text, std::size_t max) {
   if (text.size() <= max) return text;
@@ -69,7 +64,7 @@ void Host::AskGrant(Session& session, const std::string& request_key, const std:
     reply = WithAuditLine(session, name, cap, {url}, Json::object(), std::move(reply));
     return reply(*policy_.Deny(session, name, cap, url, /*nobody=*/true));
   }
-  const std::string site = SiteText(url);
+  const std::string site = policy::GrantSite(url);
   const policy::Access access = policy::AccessFor(cap);
   PersonAsks::Question question{.kind = "grant",
                                 .session_id = session.id(),
@@ -132,7 +127,7 @@ void Host::AskPerson(Session& session, const std::string& request_key, const Jso
                                 .session_id = session.id(),
                                 .client = AskerName(session),
                                 .tab_id = focus,
-                                .site = tab != nullptr ? SiteText(tab->url) : "",
+                                .site = tab != nullptr ? policy::GrantSite(tab->url) : "",
                                 .access = "",
                                 .message = message,
                                 .timeout_ms = static_cast<std::uint64_t>(seconds) * 1000};
@@ -195,12 +190,13 @@ std::expected<Json, rpc::Error> Host::GrantFromClient(Session& session, const Js
   if (!access) return std::unexpected(rpc::InvalidParams(what + " needs params.access (read, act, eval, download)"));
   if (!choice || (*choice != "once" && *choice != "always" && *choice != "deny"))
     return std::unexpected(rpc::InvalidParams(what + " needs params.choice (once, always, deny)"));
-  // Only a question this session is being asked: the client's answer never
-  // overrides the file (a rule's deny, or a site it already decides).
+  // Only where the host cannot ask the person itself, and only a question
+  // this session would be asked: the client's answer never overrides the
+  // file (a rule's deny, or a site it already decides).
   const std::string url = "https://" + *site + "/";
   const auto cap = policy::Allowed(*access).back();
-  const auto parsed = policy::SiteOf(url);
-  if (!parsed || parsed->Describe() != *site || policy_.Check(session, cap, url) != PolicyGate::Verdict::kAsk) {
+  if (PersonCanAnswer() || policy::GrantSite(url) != *site ||
+      policy_.Check(session, cap, url) != PolicyGate::Verdict::kAsk) {
     return std::unexpected(rpc::Error{rpc_error::kInvalidArgument,
                                       "nothing about " + *site + " is waiting for the person's answer", nullptr});
   }

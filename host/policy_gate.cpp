@@ -79,19 +79,13 @@ void PolicyGate::Reload() {
   LogPolicy(policy_);
 }
 
-// The site a grant is kept for: the one a question names.
-static std::string GrantSite(std::string_view url) {
-  const auto site = policy::SiteOf(url);
-  return site ? site->Describe() : std::string();
-}
-
 PolicyGate::Verdict PolicyGate::Check(const Session& session, policy::Cap cap, std::string_view url) const {
   if (session.read_only() && cap != policy::Cap::kRead) return Verdict::kDenied;
   const auto decision = policy::Decide(policy_, cap, url);
   if (decision.allowed) return Verdict::kAllowed;
   if (!decision.ask) return Verdict::kDenied;
   if (const auto it = session_grants_.find(session.id()); it != session_grants_.end()) {
-    if (const auto answered = it->second.Decides(GrantSite(url), cap)) {
+    if (const auto answered = it->second.Decides(policy::GrantSite(url), cap)) {
       return *answered ? Verdict::kAllowed : Verdict::kDenied;
     }
   }
@@ -169,7 +163,7 @@ std::optional<Json> PolicyGate::Deny(const Session& session, std::string_view to
     if (verdict == Verdict::kAllowed) return std::nullopt;
     if (verdict == Verdict::kAsk) {
       const auto access = policy::AccessFor(cap);
-      const std::string where = GrantSite(url);
+      const std::string where = policy::GrantSite(url);
       const std::string fix = "`tabbridge allow " + where +
                               (access == policy::Access::kRead ? "" : " " + std::string(policy::Name(access))) + "`";
       message = std::string(tool) + " on " + where + " needs the person's grant (" + decision.reason + ")";
@@ -183,7 +177,7 @@ std::optional<Json> PolicyGate::Deny(const Session& session, std::string_view to
       return result;
     }
     if (!decision.allowed && decision.ask) {
-      message = std::string(tool) + " denied on " + GrantSite(url) + ": the person denied it for this session";
+      message = std::string(tool) + " denied on " + policy::GrantSite(url) + ": the person denied it for this session";
       denied["person"] = true;
       Json result = tools::ErrorResult(message);
       result["structuredContent"] = {{"denied", std::move(denied)}};

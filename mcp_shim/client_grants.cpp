@@ -30,6 +30,12 @@ std::optional<ClientGrants::Question> ClientGrants::AskedIn(const Json& result) 
 }
 
 void ClientGrants::Ask(const Question& question, OnChoice on_choice) {
+  for (auto& [key, open] : open_) {
+    if (open.question.site == question.site && open.question.access == question.access) {
+      open.waiting.push_back(std::move(on_choice));
+      return;
+    }
+  }
   const Json id = "tabbridge-grant-" + std::to_string(next_id_++);
   const std::string key = rpc::Dump(id);
   const auto access = policy::AccessFromName(question.access).value_or(policy::Access::kRead);
@@ -47,7 +53,8 @@ void ClientGrants::Ask(const Question& question, OnChoice on_choice) {
           {"enum", {"once", "always", "deny"}}}}}},
       {"required", {"choice"}}};
   Open& open = open_[key];
-  open.on_choice = std::move(on_choice);
+  open.question = question;
+  open.waiting.push_back(std::move(on_choice));
   open.deadline = std::make_unique<Timer>(loop_);
   open.deadline->Start(kGrantAskTimeoutMs, [this, key] {
     spdlog::warn("the MCP client did not answer the site question in {} ms", kGrantAskTimeoutMs);
@@ -79,9 +86,10 @@ bool ClientGrants::OnResponse(const rpc::Message& msg) {
 void ClientGrants::Settle(const std::string& key, std::optional<std::string> choice) {
   const auto it = open_.find(key);
   if (it == open_.end()) return;
-  OnChoice on_choice = std::move(it->second.on_choice);
+  if (choice) answered_.insert(it->second.question.site + " " + it->second.question.access);
+  std::vector<OnChoice> waiting = std::move(it->second.waiting);
   open_.erase(it);  // its timer too: this may run inside it (Timer copies its callback first)
-  on_choice(std::move(choice));
+  for (auto& on_choice : waiting) on_choice(choice);
 }
 
 void ClientGrants::Close() { open_.clear(); }

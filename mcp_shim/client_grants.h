@@ -10,8 +10,10 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <uv.h>
 
@@ -42,13 +44,17 @@ class ClientGrants {
   // The question in a host's tool result, when it is one the client may be asked.
   static std::optional<Question> AskedIn(const Json& result);
   void Ask(const Question& question, OnChoice on_choice);
+  // Whether the user already answered `question` in this session: a call
+  // denied before that answer reached the host is not asked again.
+  bool Answered(const Question& question) const { return answered_.contains(question.site + " " + question.access); }
   // A response from the client: true when it answered one of our questions.
   bool OnResponse(const rpc::Message& msg);
   void Close();
 
  private:
   struct Open {
-    OnChoice on_choice;
+    Question question;
+    std::vector<OnChoice> waiting;  // calls of one site and access share one question
     std::unique_ptr<Timer> deadline;
   };
   void Settle(const std::string& key, std::optional<std::string> choice);
@@ -57,6 +63,7 @@ class ClientGrants {
   std::function<void(const Json&)> send_;
   bool declared_ = false;
   std::map<std::string, Open> open_;  // by dumped request id
+  std::set<std::string> answered_;    // "site access"
   std::int64_t next_id_ = 1;
 };
 

@@ -483,6 +483,8 @@ void McpServer::Forward(const Json& id, const std::string& key, const std::strin
 
 void McpServer::AskClientThenRetry(const Json& id, const std::string& key, Json params,
                                    const ClientGrants::Question& question, Json denial) {
+  // Answered while this call was on its way: the host decides it with that answer.
+  if (grants_.Answered(question)) return Forward(id, key, mcp::kToolsCall.data(), std::move(params), false);
   grants_.Ask(question, [this, id, key, params = std::move(params), question,
                          denial = std::move(denial)](std::optional<std::string> choice) mutable {
     if (!pending_.contains(key)) return;  // cancelled meanwhile
@@ -492,7 +494,10 @@ void McpServer::AskClientThenRetry(const Json& id, const std::string& key, Json 
         kDefaultExtensionDeadlineMs,
         [this, id, key, params = std::move(params), denial](std::expected<Json, rpc::Error> granted) mutable {
           if (!pending_.contains(key)) return;
-          if (!granted || !host_) {
+          // -32002: answered already (another call of the site shared the
+          // question): the host decides the call with that answer.
+          const bool answered = !granted && granted.error().code == rpc_error::kInvalidArgument;
+          if ((!granted && !answered) || !host_) {
             if (!granted) spdlog::warn("tabbridge/grant: {}", granted.error().message);
             return Reply(key, rpc::MakeResult(id, std::move(denial)));
           }

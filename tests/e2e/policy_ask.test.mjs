@@ -126,6 +126,16 @@ describe('no policy file, headless, a client that declares elicitation', () => {
     await other.close();
   });
 
+  it('two calls to one site at once are one question, and both go on', async () => {
+    await newSite();
+    answer = () => ({ action: 'accept', content: { choice: 'once' } });
+    const asked = env.s.elicitations.length;
+    const [a, b] = await Promise.all([env.s.call('snapshot'), env.s.call('read_page', {})]);
+    assert.notEqual(a.isError, true, JSON.stringify(a).slice(0, 300));
+    assert.notEqual(b.isError, true, JSON.stringify(b).slice(0, 300));
+    assert.equal(env.s.elicitations.length, asked + 1);
+  });
+
   it('"deny": denied for the session, and not asked again', async () => {
     const site = await newSite();
     answer = () => ({ action: 'accept', content: { choice: 'deny' } });

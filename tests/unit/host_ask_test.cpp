@@ -212,6 +212,13 @@ TEST_F(AskHostTest, HeadlessTheDenialSaysHowAndTheClientsAnswerGrants) {
       << "already answered";
 }
 
+TEST_F(AskHostTest, WithAPersonAtTheBrowserTheClientCannotGrant) {
+  Peer& s = Focused();
+  EXPECT_EQ(Code(Call(s, shim_method::kGrant, {{"site", "a.test"}, {"access", "act"}, {"choice", "always"}})),
+            rpc_error::kInvalidArgument);
+  EXPECT_FALSE(std::filesystem::exists(policy_path_));
+}
+
 TEST_F(AskHostTest, AskPersonShowsTheMessageAndAnswersWithTheTab) {
   Peer& s = Focused();
   const auto names = ToolNames(s);

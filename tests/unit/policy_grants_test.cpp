@@ -109,6 +109,16 @@ TEST_F(GrantFile, RemoveTakesOnlyTheGrantRulesOfTheSite) {
   EXPECT_FALSE(*RemoveGrant(path_, "github.com"));
 }
 
+TEST(GrantSite, ALocalHostKeepsItsPortOthersTheirDescription) {
+  EXPECT_EQ(GrantSite("https://github.com/x"), "github.com");
+  EXPECT_EQ(GrantSite("http://github.com:8080/"), "github.com:8080");
+  EXPECT_EQ(GrantSite("http://localhost/"), "localhost:80");
+  EXPECT_EQ(GrantSite("http://app.localhost/"), "app.localhost:80");
+  EXPECT_EQ(GrantSite("https://127.0.0.1/"), "127.0.0.1:443");
+  EXPECT_EQ(GrantSite("http://[::1]:3000/"), "[::1]:3000");
+  EXPECT_EQ(GrantSite("about:blank"), "");
+}
+
 TEST(SessionGrants, ADenyWinsOverAnEarlierAllow) {
   SessionGrants grants;
   grants.Allow("a.test", Access::kAct);
