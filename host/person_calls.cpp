@@ -81,30 +81,30 @@ void Host::AskGrant(Session& session, const std::string& request_key, const std:
     return reply(tools::ErrorResult(TooManyQuestions(name)));
   }
   const auto waits_s = std::max<std::uint64_t>(1, options_.grant_ask_ms / 1000);
-  const auto ticket = asks_.Ask(
-      std::move(question), [this, session_id, name, site, access, rerun, reply, waits_s](const std::string& choice) {
-        Session* s = FindSession(session_id);
-        if (s == nullptr) return;  // it left: nobody to answer
-        if (choice.empty()) {
-          return reply(tools::ErrorResult(name + ": the person did not answer the question about " + site +
-                                          " (it waits " + std::to_string(waits_s) +
-                                          " s) — nothing was done; call it again to ask again, or ask the user "
-                                          "to run `tabbridge allow " +
-                                          site + "`"));
-        }
-        if (choice == "always") {
-          if (auto kept = policy_.AnswerAlways(session_id, site, access); !kept) {
-            spdlog::warn("the person's \"Always\" for {} could not be kept: {} (allowed for this session)", site,
-                         kept.error());
-          }
-        } else {
-          policy_.Answer(session_id, site, access, choice == "once");
-        }
-        spdlog::info("the person answered {} for {} {}", choice, policy::Name(access), site);
-        for (auto& [id, other] : sessions_) other->RefreshTools();  // the page's own tools may show now
-        NoteStateChanged();                                         // the popup lists grants
-        rerun(*s, reply);
-      });
+  const auto ticket = asks_.Ask(std::move(question), [this, session_id, name, site, access, rerun, reply,
+                                                      waits_s](const std::string& choice) {
+    Session* s = FindSession(session_id);
+    if (s == nullptr) return;  // it left: nobody to answer
+    if (choice.empty()) {
+      return reply(tools::ErrorResult(
+          name + ": the person did not answer the question about " + site + " (it waits " + std::to_string(waits_s) +
+          " s) — nothing was done; call it again to ask again, or ask the user "
+          "to run `tabbridge allow " +
+          site + (access == policy::Access::kRead ? "" : " " + std::string(policy::Name(access))) + "`"));
+    }
+    if (choice == "always") {
+      if (auto kept = policy_.AnswerAlways(session_id, site, access); !kept) {
+        spdlog::warn("the person's \"Always\" for {} could not be kept: {} (allowed for this session)", site,
+                     kept.error());
+      }
+    } else {
+      policy_.Answer(session_id, site, access, choice == "once");
+    }
+    spdlog::info("the person answered {} for {} {}", choice, policy::Name(access), site);
+    for (auto& [id, other] : sessions_) other->RefreshTools();  // the page's own tools may show now
+    NoteStateChanged();                                         // the popup lists grants
+    rerun(*s, reply);
+  });
   session.SetCanceller(request_key, [this, ticket] { asks_.Cancel(ticket); });
 }
 
