@@ -52,18 +52,6 @@ class AskHostTest : public HostTest {
     return n;
   }
 
-  Json ExtCall(std::string_view method, Json params) {
-    const int id = next_ext_id_++;
-    SendExt(rpc::MakeRequest(id, method, std::move(params)));
-    Json answer;
-    EXPECT_TRUE(PumpUntil([&] {
-      for (const auto& m : ext_.inbox) {
-        if (!m.contains("method") && m.value("id", 0) == id) return answer = m, true;
-      }
-      return false;
-    }));
-    return answer;
-  }
   Json Answer(std::int64_t ask_id, std::string choice) {
     return ExtCall(ext_request::kPersonAnswer, {{"askId", ask_id}, {"choice", std::move(choice)}});
   }
@@ -87,7 +75,6 @@ class AskHostTest : public HostTest {
   }
 
   std::string files_;
-  int next_ext_id_ = 9000;
 };
 
 TEST_F(AskHostTest, AReadWaitsForThePersonAndGoesOnWithOnce) {

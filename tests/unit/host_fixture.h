@@ -215,6 +215,21 @@ class HostTest : public ::testing::Test {
     return Call(peer, mcp::kToolsCall, {{"name", name}, {"arguments", std::move(args)}})["result"];
   }
 
+  // A request from the extension (the popup's, the surface's); pumps until the host answers it.
+  Json ExtCall(std::string_view method, Json params) {
+    const int id = next_ext_call_id_++;
+    SendExt(rpc::MakeRequest(id, method, std::move(params)));
+    Json answer;
+    EXPECT_TRUE(PumpUntil([&] {
+      for (const auto& m : ext_.inbox) {
+        if (!m.contains("method") && m.value("id", 0) == id) return answer = m, true;
+      }
+      return false;
+    })) << "no answer to "
+        << method;
+    return answer;
+  }
+
   // Waits for the extension to receive a request for `method`; returns it.
   Json ExtRequest(std::string_view method) {
     Json request;
@@ -235,7 +250,8 @@ class HostTest : public ::testing::Test {
   std::string policy_path_, audit_path_;           // likewise: none by default
   std::uint64_t policy_poll_ms_ = kPolicyPollMs;
   std::uint64_t grant_ask_ms_ = kGrantAskTimeoutMs;
-  bool headless_ = true;  // Hello's browser.headless: false, a person can answer at the browser
+  int next_ext_call_id_ = 7000;  // ExtCall's request ids
+  bool headless_ = true;         // Hello's browser.headless: false, a person can answer at the browser
   uv_loop_t loop_{};
   std::string root_, dir_;
   Peer ext_;

@@ -31,21 +31,6 @@ class PopupHostTest : public HostTest {
     return Session(Json::array(), std::move(extra));
   }
 
-  // A request from the extension; returns the host's answer.
-  Json ExtCall(std::string_view method, Json params) {
-    const int id = next_ext_id_++;
-    SendExt(rpc::MakeRequest(id, method, std::move(params)));
-    Json answer;
-    EXPECT_TRUE(PumpUntil([&] {
-      for (const auto& m : ext_.inbox) {
-        if (!m.contains("method") && m.value("id", 0) == id) return answer = m, true;
-      }
-      return false;
-    })) << "no answer to "
-        << method;
-    return answer;
-  }
-
   // The params of the last host.state the extension got (null before any).
   Json LastState() const {
     for (auto it = ext_.inbox.rbegin(); it != ext_.inbox.rend(); ++it) {
@@ -81,7 +66,6 @@ class PopupHostTest : public HostTest {
   int Messages(const Peer& peer) const { return peer.CountMethod(mcp::kMessage); }
 
   std::string files_;
-  int next_ext_id_ = 7000;
 };
 
 TEST_F(PopupHostTest, HelloIsAnsweredWithTheHostStateAtOnce) {
