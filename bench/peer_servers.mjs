@@ -82,12 +82,13 @@ export class Session {
   }
 
   async connect(spawn) {
-    this.transport = new StdioClientTransport({ ...spawn, stderr: 'ignore', cwd: this.tmp });
+    this.transport = new StdioClientTransport({ ...spawn, stderr: process.env.BENCH_STDERR ? 'inherit' : 'ignore', cwd: this.tmp });
     this.client = new Client({ name: 'tabbridge-bench', version: '0' });
     this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       this.lastChange = Date.now();
       this.changed = true;
-      this.fetching = this.fetching.then(() => this.fetchTools());
+      // A notification just before close leaves a fetch the closed client rejects: not an error of the run.
+      this.fetching = this.fetching.then(() => this.fetchTools()).catch((e) => { if (!this.closed) throw e; });
     });
     await this.client.connect(this.transport);
     await this.fetchTools();
@@ -167,6 +168,7 @@ export class Session {
   }
 
   async close() {
+    this.closed = true;
     await this.client?.close().catch(() => {});
   }
 }

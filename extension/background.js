@@ -1,6 +1,7 @@
 // Service-worker entry. Listeners are registered synchronously here because
 // MV3 only delivers the events that woke the worker to top-level listeners.
 
+import './worker/boot_time.js'; // first: when the modules began to run
 import { hasHandler, start } from './worker/native_port.js';
 import { PAGE_PREFIX } from './worker/protocol.js';
 import { PAGE_TOOLS } from './worker/tool_catalog.js';

@@ -80,6 +80,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   tb::InitLogging("tabbridge-host", "info");
+  spdlog::debug("timeline: host started");
 #ifdef _WIN32
   // Native messaging is binary: no CRLF translation of the frames (Chrome
   // opens its ends in binary mode too). libuv writes to the handles, but the

@@ -5,6 +5,8 @@ import { browserInfo } from './browser_info.js';
 import { toTab } from './tabs.js';
 import { restored } from './session_store.js';
 import { refreshPersonActive } from './active_tab.js';
+import { evaluatedAt } from './boot_time.js';
+import { firstConnectAt } from './native_port.js';
 
 export async function buildHello() {
   await restored(); // a restarted worker answers nothing before its state is back
@@ -14,5 +16,10 @@ export async function buildHello() {
     browser,
     extension: { id: chrome.runtime.id, version: chrome.runtime.getManifest().version },
     tabs: tabs.map(toTab),
+    // When this worker started and when its hello left (epoch ms): the host
+    // logs them for the first-page timeline (bench/first_page.mjs).
+    timing: {
+      workerStart: Math.round(performance.timeOrigin), evaluated: evaluatedAt, connect: firstConnectAt, hello: Date.now(),
+    },
   };
 }

@@ -23,6 +23,7 @@ let buildHello = null; // async () => hello params, given to start()
 let conn = null; // the open Connection, if any
 let retryTimer = null;
 let backoffMs = BACKOFF_START_MS;
+export let firstConnectAt = null; // epoch ms of the first connectNative (hello's timing)
 
 // fn(params, {signal, deadline, requestId}) may be async; its return value is
 // the result (undefined means {}). Throw RpcError for a specific code; any
@@ -97,6 +98,7 @@ function ensureConnected() {
 
 function connect() {
   retryTimer = null;
+  firstConnectAt ??= Date.now();
   try {
     conn = new Connection(chrome.runtime.connectNative(NATIVE_HOST_NAME));
   } catch (e) {
