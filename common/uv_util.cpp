@@ -48,4 +48,24 @@ void Timer::Arm(std::uint64_t ms, std::uint64_t repeat_ms, std::function<void()>
 
 void Timer::Stop() { uv_timer_stop(handle_); }
 
+DirWatch::DirWatch(uv_loop_t* loop) : handle_(NewHandle<uv_fs_event_t>()) {
+  uv_fs_event_init(loop, handle_);
+  handle_->data = this;
+}
+
+DirWatch::~DirWatch() { CloseHandle(reinterpret_cast<uv_handle_t*>(handle_)); }
+
+bool DirWatch::Start(const std::string& dir, std::function<void()> changed) {
+  changed_ = std::move(changed);
+  return uv_fs_event_start(
+             handle_,
+             [](uv_fs_event_t* h, const char*, int, int status) {
+               auto* self = static_cast<DirWatch*>(h->data);
+               if (self == nullptr || status < 0) return;
+               auto callback = self->changed_;  // the callback may destroy this watch
+               callback();
+             },
+             dir.c_str(), 0) == 0;
+}
+
 }  // namespace tb

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 
 #include <uv.h>
 
@@ -45,6 +46,24 @@ class Timer {
 
   uv_timer_t* handle_;
   std::function<void()> fire_;
+};
+
+// Calls `changed` whenever an entry of a directory is made, removed or
+// renamed (uv_fs_event: inotify, FSEvents, ReadDirectoryChangesW), so a
+// waiter sees a new socket at once instead of at its next poll. Start fails
+// (false) where the directory is missing or cannot be watched: keep polling.
+class DirWatch {
+ public:
+  explicit DirWatch(uv_loop_t* loop);
+  ~DirWatch();
+  DirWatch(const DirWatch&) = delete;
+  DirWatch& operator=(const DirWatch&) = delete;
+
+  bool Start(const std::string& dir, std::function<void()> changed);
+
+ private:
+  uv_fs_event_t* handle_;
+  std::function<void()> changed_;
 };
 
 }  // namespace tb

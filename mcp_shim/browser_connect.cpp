@@ -19,7 +19,8 @@
 namespace tb {
 namespace {
 
-// Between probes of the socket directory while a host starts.
+// Between probes of the socket directory while a host starts, where the
+// directory cannot be watched (a change there probes at once).
 constexpr std::uint64_t kRetryMs = 100;
 
 // WSL's kernel names itself in /proc/version (windows::IsWsl).
@@ -53,20 +54,37 @@ BrowserConnect::BrowserConnect(uv_loop_t* loop, Json args, Json hello_params, Pr
       hello_params_(std::move(hello_params)),
       progress_(std::move(progress)),
       done_(std::move(done)),
-      retry_(loop) {}
+      retry_(loop),
+      socket_dir_watch_(loop) {}
 
 BrowserConnect::~BrowserConnect() { alive_.reset(); }
 
 void BrowserConnect::Start() {
   deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(kConnectWaitMs);
+  // A starting host's socket appears in the directory: probe then. Not for a
+  // forwarded socket (TABBRIDGE_HOST_SOCKET), nor where it cannot be watched.
+  if (HostSocketOverride().empty()) socket_dir_watch_.Start(SocketDir(), [this] { RoundSoon(); });
   Round();
+}
+
+void BrowserConnect::RoundSoon() {
+  if (finished_) return;
+  if (probing_) {
+    changed_while_probing_ = true;
+    return;
+  }
+  if (launch_ && !launched_) return;  // launching: the round after the launch comes anyway
+  retry_.Start(0, [this] { Round(); });
 }
 
 void BrowserConnect::Round() {
   ++rounds_;
+  probing_ = true;
+  changed_while_probing_ = false;
   std::weak_ptr<bool> alive = alive_;
   ProbeHosts(loop_, hello_params_, [this, alive](std::expected<ProbeResult, std::string> found) {
     if (alive.expired()) return;  // cancelled while probing; the links close with `found`
+    probing_ = false;
     if (!found) {
       // Someone else's directory, or one open to others: another user may have
       // planted a fake host there. Say so at once; waiting cannot fix it.
@@ -145,12 +163,14 @@ void BrowserConnect::OnRound(std::vector<LiveHost> candidates) {
     launch_notes_ = plan->notes;
     for (const auto& note : launch_notes_) spdlog::warn("{}", note);
     const std::string log_path = plan->profile_dir + "/tabbridge-browser.log";
+    spdlog::debug("timeline: launching the browser");
     // The pipe's answer and the host both within kLaunchWaitMs (deadline_).
     Launch(loop_, *plan, kLaunchWaitMs,
            [this, alive, headless, log_path](std::expected<std::unique_ptr<LaunchedBrowser>, std::string> launched) {
              if (alive.expired()) return;
              if (!launched) return Fail(launched.error(), AdviceForBrowserErrors(launched.error(), log_path));
              launched_ = std::move(*launched);
+             spdlog::debug("timeline: the browser loaded the extension");
              // Its host may close the launch tab: nobody looks at a headless one.
              if (headless) hello_params_[hello_param::kLaunchedHeadlessPid] = static_cast<long>(launched_->pid());
              if (progress_)
@@ -187,7 +207,7 @@ void BrowserConnect::OnRound(std::vector<LiveHost> candidates) {
   if (launched_ && progress_ && rounds_ % 5 == 0) {
     progress_(rounds_, "waiting for the browser to start its tabbridge host");
   }
-  retry_.Start(kRetryMs, [this] { Round(); });
+  retry_.Start(changed_while_probing_ ? 0 : kRetryMs, [this] { Round(); });
 }
 
 // A browser started on a profile another one of it already runs hands the

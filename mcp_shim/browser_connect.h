@@ -41,6 +41,7 @@ class BrowserConnect {
 
  private:
   void Round();
+  void RoundSoon();  // the socket directory changed: probe now, not at the next poll
   void OnRound(std::vector<LiveHost> candidates);
   void Finish(ConnectOutcome outcome);
   void Fail(std::string error, std::string instructions);
@@ -54,6 +55,9 @@ class BrowserConnect {
   Progress progress_;
   Done done_;
   Timer retry_;
+  DirWatch socket_dir_watch_;
+  bool probing_ = false;
+  bool changed_while_probing_ = false;
   std::chrono::steady_clock::time_point deadline_;
   bool launching_ = false;
   bool anew_ = false;

@@ -101,6 +101,9 @@ async function createTab({ url, active = false, loadWaitMs = 0, group }) {
     throw invalid(`cannot open "${shorten(url)}"; use an http, https or file URL (the pages the agent works on)`);
   }
   const watch = watchTopLoads();
+  const begun = performance.now();
+  const timing = {}; // ms from the request to each step, for the host's timeline log
+  const mark = (step) => { timing[step] = Math.round(performance.now() - begun); };
   try {
     let created;
     try {
@@ -109,13 +112,19 @@ async function createTab({ url, active = false, loadWaitMs = 0, group }) {
       // Chrome's own URL refusals ("Invalid url", "Cannot navigate to a file URL ...").
       throw /\burl\b/i.test(e.message) ? invalid(e.message) : e;
     }
-    if (group !== undefined) await groupTab(created.id, group);
+    mark('created');
+    // Grouping takes Chrome ~100 ms: it goes on while the page loads (it never throws).
+    const grouped = group !== undefined ? groupTab(created.id, group).then(() => mark('grouped')) : null;
     const started = Date.now();
     const load = loadWaitMs > 0 ? await watch.until(created.id, Math.min(loadWaitMs, MAX_LOAD_WAIT_MS)) : { parsed: false };
+    mark('parsed');
     if (load.parsed) await ownToolsHeard(created.id, Math.min(OWN_TOOLS_WAIT_MS, loadWaitMs - (Date.now() - started)));
+    mark('ownTools');
+    await grouped; // in the answer's tab, and its events before the answer
     const tab = await chrome.tabs.get(created.id).catch(() => created);
     await events; // the tab's events go out first
-    return { tab: toTab(tab), ...(load.parsed || load.error ? {} : { loading: true }) };
+    mark('answered');
+    return { tab: toTab(tab), ...(load.parsed || load.error ? {} : { loading: true }), timing };
   } finally {
     watch.dispose();
   }

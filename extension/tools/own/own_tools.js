@@ -62,22 +62,25 @@ function send(tabId, s) {
 }
 
 function takeReport(tabId, sender, msg) {
+  // The answer to our own resend (one per open_tab, askOwnTools) is awaited:
+  // it goes at once, with the newest list. The page cannot make one: the
+  // token comes from the worker through our isolated relay.
+  const resent = Number.isInteger(msg?.resent);
   const w = waiting.get(tabId);
-  if (w) {
-    w.sender = sender;
-    // The newer list wins; an answer to a resend it replaces is answered by it.
-    w.msg = Number.isInteger(msg?.resent) || !Number.isInteger(w.msg?.resent) ? msg : { ...msg, resent: w.msg.resent };
+  if (w && !resent) {
+    Object.assign(w, { sender, msg }); // the newer list wins
     return;
   }
+  if (w) waiting.delete(tabId); // replaced by the newer list
   const wait = (reportedAt.get(tabId) ?? -Infinity) + REPORT_INTERVAL_MS - Date.now();
-  if (wait <= 0) {
+  if (wait <= 0 || resent) {
     handOn(tabId, sender, msg);
     return;
   }
   const entry = { sender, msg };
   waiting.set(tabId, entry);
   setTimeout(() => {
-    if (waiting.get(tabId) !== entry) return; // the tab went meanwhile
+    if (waiting.get(tabId) !== entry) return; // the tab went meanwhile, or a resent list replaced it
     waiting.delete(tabId);
     handOn(tabId, entry.sender, entry.msg);
   }, wait);
