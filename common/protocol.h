@@ -302,6 +302,8 @@ inline constexpr std::uint64_t kGrantAskTimeoutMs = 50'000;
 inline constexpr std::uint64_t kAskPersonDefaultSeconds = 50;
 inline constexpr std::uint64_t kAskPersonMaxSeconds = 140;
 inline constexpr std::size_t kMaxAskPersonMessageChars = 500;
+// run_steps: the most page-tool calls one call runs.
+inline constexpr std::size_t kMaxRunSteps = 20;
 
 // host.state goes out at most once per this: a session calling tools in a
 // tight loop changes its last tool every few ms and must not flood the port.

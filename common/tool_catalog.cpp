@@ -29,8 +29,8 @@ Json Tool(std::string_view name, std::string_view description, Json properties, 
   return tool;
 }
 
-const std::array<Json, 8>& Catalog() {
-  static const std::array<Json, 8> catalog = {
+const std::array<Json, 9>& Catalog() {
+  static const std::array<Json, 9> catalog = {
       Tool(kConnectBrowser,
            "Connect to the user's browser (Chrome, Chromium, Edge, Brave) running the tabbridge extension.",
            {{"launch", {{"type", "boolean"}, {"description", "start one if none runs"}}},
@@ -65,6 +65,19 @@ const std::array<Json, 8>& Catalog() {
               {"maximum", kAskPersonMaxSeconds},
               {"default", kAskPersonDefaultSeconds}}}},
            {"message"}, Hint::kActs),
+      Tool(kRunSteps,
+           "Run page tools on the focused tab in order, in one call: each answers as if called alone. "
+           "Stops at the first error unless stopOnError is false.",
+           {{"steps",
+             {{"type", "array"},
+              {"minItems", 1},
+              {"maxItems", kMaxRunSteps},
+              {"items",
+               {{"type", "object"},
+                {"properties", {{"tool", {{"type", "string"}}}, {"arguments", {{"type", "object"}}}}},
+                {"required", {"tool"}}}}}},
+            {"stopOnError", {{"type", "boolean"}, {"default", true}}}},
+           {"steps"}, Hint::kActs),
   };
   return catalog;
 }

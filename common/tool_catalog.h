@@ -24,6 +24,8 @@ inline constexpr std::string_view kListWebMcpTools = "list_webmcp_tools";
 inline constexpr std::string_view kCallWebMcpTool = "call_webmcp_tool";
 // The hand-off: the person does what only they can (docs/policy.md "Asking the person").
 inline constexpr std::string_view kAskPerson = "ask_person";
+// Several page tools in one call, in order (host/run_steps.cpp).
+inline constexpr std::string_view kRunSteps = "run_steps";
 
 // Capabilities a session turns on with `tabbridge --caps …`: the less common
 // page tools, kept out of the default list because every byte of tools/list

@@ -133,6 +133,10 @@ void Host::OnHello(const Json& params) {
   browser_["pid"] = options_.browser_pid;
   extension_info_ = field::Object(params, "extension");
   headless_ = field::Bool(browser_, "headless").value_or(true);
+  // The first-page timeline (bench/first_page.mjs): when the worker started and said hello.
+  if (const Json timing = field::Object(params, "timing"); !timing.empty()) {
+    spdlog::debug("timeline: worker {}", rpc::Dump(timing));
+  }
   std::vector<Tab> tabs;
   for (const auto& json : field::Array(params, "tabs")) {
     if (auto tab = TabFromJson(json)) tabs.push_back(*tab);
@@ -150,6 +154,7 @@ void Host::OnHello(const Json& params) {
     exit_code_ = 1;
     return Shutdown("cannot open the socket");
   }
+  spdlog::debug("timeline: host listening");
   spdlog::info("serving {} {} on {}", field::String(browser_, "name").value_or("browser"),
                field::String(browser_, "version").value_or(""), server_.path());
 }
@@ -212,6 +217,7 @@ Json Host::ToolsFor(const Session& session) const {
   list.push_back(ours(tools::kFocusTab));
   if (!session.focused_tab()) return list;
   if (ListsOnFocused(session, *tools::CapabilityOf(tools::kCloseTab))) list.push_back(ours(tools::kCloseTab));
+  list.push_back(ours(tools::kRunSteps));  // each step is checked as its own call
   auto offered = OfferedTo(session);
   // list_webmcp_tools and call_webmcp_tool only where the page has tools of
   // its own that this list leaves out (over its budget, a schema too large,
@@ -270,6 +276,7 @@ void Host::CallTool(Session& session, const std::string& request_key, const std:
   if (name == tools::kListWebMcpTools) return ListWebMcpTools(session, args, std::move(reply));
   if (name == tools::kCallWebMcpTool) return CallWebMcpTool(session, request_key, args, std::move(reply));
   if (name == tools::kAskPerson) return AskPerson(session, request_key, args, std::move(reply));
+  if (name == tools::kRunSteps) return RunSteps(session, request_key, args, std::move(reply));
   reply(tools::ErrorResult("the host has no tool " + name));
 }
 

@@ -99,6 +99,8 @@ class Session {
     TellTabs();
   }
 
+  // Whether request `key` still waits for its answer (not answered, not cancelled).
+  bool Running(const std::string& key) const { return in_flight_.contains(key); }
   // Registers a cancellable operation for the in-flight request `key`.
   void SetCanceller(const std::string& key, std::function<void()> cancel);
   // The arguments of the call `key` as JSON text in the client's order, as the

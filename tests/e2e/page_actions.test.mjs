@@ -118,6 +118,40 @@ describe('page actions', { timeout: 240_000 }, () => {
     });
   });
 
+  // run_steps: the login in one call; each step is the tool's own call.
+  describe('run_steps', () => {
+    it('types both fields and clicks Sign in in one call, landing on the welcome page', async (t) => {
+      const tab = await env.open('/login.html', { t });
+      const r = await s.pageOk('run_steps', {
+        steps: [
+          { tool: 'type', arguments: { selector: '#user', text: LOGIN.user } },
+          { tool: 'type', arguments: { selector: '#password', text: LOGIN.password } },
+          { tool: 'click', arguments: { selector: 'button[type=submit]' } },
+        ],
+      });
+      assert.deepEqual(r.structuredContent, { steps: [{ tool: 'type', isError: false }, { tool: 'type', isError: false }, { tool: 'click', isError: false }], ran: 3, of: 3 });
+      assert.match(r.content[2].text, /^\[3\] click: clicked button "Sign in"/);
+      await tab.waitEval(`location.pathname === '/welcome'`, 'the browser to reach /welcome');
+      assert.equal(loginPosts(LOGIN.password).at(-1)?.form.user, LOGIN.user, 'the server received both fields');
+    });
+
+    it('stops at a step that fails: the later steps do nothing to the page', async (t) => {
+      const tab = await env.open('/login.html', { t });
+      const [r, text] = await s.pageErr('run_steps', {
+        steps: [
+          { tool: 'type', arguments: { selector: '#user', text: 'first' } },
+          { tool: 'click', arguments: { selector: '#no-such-button' } },
+          { tool: 'type', arguments: { selector: '#password', text: 'never' } },
+        ],
+      });
+      assert.equal(r.structuredContent.ran, 2);
+      assert.match(text, /\[2\] click \(error\)/);
+      assert.match(text, /steps 3–3 did not run/);
+      assert.equal(await tab.eval(`document.getElementById('user').value`), 'first');
+      assert.equal(await tab.eval(`document.getElementById('password').value`), '', 'the step after the error ran');
+    });
+  });
+
   describe('controls', () => {
     it('click by CSS selector', async (t) => {
       const tab = await env.open('/controls.html', { t });

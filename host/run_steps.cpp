@@ -1,0 +1,113 @@
+// run_steps: several page tools in one call, one after the other. Each step
+// goes through CallTool exactly as the client's own call of that tool would
+// (its arguments checked against the session's variant, the policy with its
+// questions and audit line, then the extension's pinned document, site check
+// and press point): the defences come with the call and none is redone here.
+// A step starts only while the run is still wanted (not cancelled, the
+// session alive), so a cancelled run acts no further.
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "common/json_field.h"
+#include "common/tool_catalog.h"
+#include "host/host.h"
+
+namespace tb {
+namespace {
+
+struct Run {
+  std::int64_t session_id = 0;
+  std::string key;  // the run's request: its cancellation is every step's
+  Json steps;
+  bool stop_on_error = true;
+  std::size_t next = 0;
+  std::size_t ran = 0;
+  bool failed = false;
+  Json content = Json::array();  // per step: one text item, then any image it answered
+  Json summary = Json::array();  // per step: {tool, isError}
+  Host::Reply reply;
+};
+
+// Why step `name` cannot run (checked as the session checks a call), or "".
+std::string Refusal(const std::string& name, const Json& args, const Session& session) {
+  if (name == tools::kRunSteps) return "run_steps does not run inside run_steps";
+  if (!tools::IsPageTool(name)) {
+    return "run_steps runs the focused tab's page tools (snapshot, click, type, …); call " +
+           (name.empty() ? std::string("tab tools and the page's own tools") : name) + " on its own";
+  }
+  if (name == tools::kUploadFile) return "upload_file reads your files through tabbridge: call it on its own";
+  const auto variant = tools::PageTool(name, session.caps());
+  if (auto ok = tools::CheckArguments(variant ? *variant : *tools::Find(name), args); !ok) return ok.error();
+  return "";
+}
+
+void Record(Run& run, std::size_t index, const std::string& name, const Json& result) {
+  const bool error = field::Bool(result, "isError").value_or(false);
+  run.failed = run.failed || error;
+  ++run.ran;
+  std::string text;
+  Json extra = Json::array();
+  for (const auto& item : field::Array(result, "content")) {
+    if (field::String(item, "type").value_or("") == "text") {
+      text += (text.empty() ? "" : "\n") + field::String(item, "text").value_or("");
+    } else {
+      extra.push_back(item);  // an image or a resource, as the tool answered it
+    }
+  }
+  run.content.push_back(
+      {{"type", "text"},
+       {"text", "[" + std::to_string(index + 1) + "] " + name + (error ? " (error): " : ": ") + text}});
+  for (auto& item : extra) run.content.push_back(std::move(item));
+  run.summary.push_back({{"tool", name}, {"isError", error}});
+}
+
+void Finish(Run& run) {
+  const std::size_t total = run.steps.size();
+  if (run.ran < total) {
+    run.content.push_back(
+        {{"type", "text"},
+         {"text", "stopped at step " + std::to_string(run.ran) + "'s error: steps " + std::to_string(run.ran + 1) +
+                      "–" + std::to_string(total) + " did not run (stopOnError: false runs them all)"}});
+  }
+  Json result = {{"content", std::move(run.content)},
+                 {"structuredContent", {{"steps", std::move(run.summary)}, {"ran", run.ran}, {"of", total}}}};
+  if (run.failed) result["isError"] = true;
+  run.reply(std::move(result));
+}
+
+void Step(Host& host, const std::shared_ptr<Run>& run) {
+  Session* session = host.FindSession(run->session_id);
+  if (session == nullptr || !session->Running(run->key)) return;  // gone or cancelled: no step acts after that
+  if (run->next == run->steps.size() || (run->failed && run->stop_on_error)) return Finish(*run);
+  const std::size_t index = run->next++;
+  const Json& step = run->steps[index];
+  const std::string name = field::String(step, "tool").value_or("");
+  const Json args = field::Object(step, "arguments");
+  if (const std::string refusal = Refusal(name, args, *session); !refusal.empty()) {
+    Record(*run, index, name, tools::ErrorResult(name + ": " + refusal));
+    return Step(host, run);
+  }
+  host.CallTool(*session, run->key, name, args, nullptr,
+                Host::Reply(
+                    [&host, alive = host.AliveToken(), run, index, name](Json result) {
+                      if (alive.expired()) return;
+                      Record(*run, index, name, result);
+                      Step(host, run);
+                    },
+                    tools::ErrorResult(name + ": tabbridge-host dropped this step without an answer (a bug)")));
+}
+
+}  // namespace
+
+void Host::RunSteps(Session& session, const std::string& request_key, const Json& args, Reply reply) {
+  auto run = std::make_shared<Run>();
+  run->session_id = session.id();
+  run->key = request_key;
+  run->steps = field::Array(args, "steps");
+  run->stop_on_error = field::Bool(args, "stopOnError").value_or(true);
+  run->reply = std::move(reply);
+  Step(*this, run);
+}
+
+}  // namespace tb

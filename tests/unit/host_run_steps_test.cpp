@@ -1,0 +1,147 @@
+// run_steps at the host: each step is the page tool's own call (its request
+// to the extension, its argument check, the policy), one after the other;
+// the answer numbers each step's text; an error stops the run unless told
+// not to; a cancelled run sends no further step to the extension.
+#include <fstream>
+
+#include "tests/unit/host_fixture.h"
+
+namespace tb::testing_host {
+namespace {
+
+class RunStepsHostTest : public HostTest {
+ protected:
+  Peer& Focused() {
+    StartHost();
+    Hello({TabJson(1, "https://a.test/", "A")});
+    Peer& s = Session();
+    EXPECT_FALSE(CallTool(s, "focus_tab", {{"tabId", 1}}).value("isError", false));
+    return s;
+  }
+  // The extension answers the next page call `method` with `text` (an error when is_error).
+  Json AnswerPage(std::string_view method, std::string text, bool is_error = false) {
+    const Json request = ExtRequest(method);
+    Json result = {{"content", Json::array({{{"type", "text"}, {"text", std::move(text)}}})}};
+    if (is_error) result["isError"] = true;
+    SendExt(rpc::MakeResult(request["id"], std::move(result)));
+    return request;
+  }
+  int PageRequests(std::string_view method) const {
+    int n = 0;
+    for (const auto& m : ext_.inbox) n += m.value("method", "") == method && m.contains("id") ? 1 : 0;
+    return n;
+  }
+  static Json Steps(std::initializer_list<Json> steps) { return {{"steps", Json::array(steps)}}; }
+  static std::string Text(const Json& result, std::size_t i) { return result["content"][i].value("text", ""); }
+};
+
+TEST_F(RunStepsHostTest, IsListedWithThePageToolsOnlyOnceATabIsFocused) {
+  StartHost();
+  Hello({TabJson(1, "https://a.test/", "A")});
+  Peer& s = Session();
+  auto names = ToolNames(s);
+  EXPECT_EQ(std::ranges::count(names, "run_steps"), 0);
+  EXPECT_FALSE(CallTool(s, "focus_tab", {{"tabId", 1}}).value("isError", false));
+  names = ToolNames(s);
+  EXPECT_EQ(std::ranges::count(names, "run_steps"), 1);
+}
+
+TEST_F(RunStepsHostTest, RunsTheStepsInOrderEachAsItsOwnCallAndNumbersTheAnswers) {
+  Peer& s = Focused();
+  StartTool(s, 60, "run_steps",
+            Steps({{{"tool", "click"}, {"arguments", {{"ref", "e3"}}}},
+                   {{"tool", "type"}, {"arguments", {{"ref", "e4"}, {"text", "hi"}}}}}));
+  const Json click = AnswerPage("page.click", "clicked button \"Go\"");
+  EXPECT_EQ(click["params"]["ref"], "e3");
+  EXPECT_EQ(PageRequests("page.type"), 0) << "the second step went before the first answered";
+  const Json type = AnswerPage("page.type", "typed 2 characters");
+  EXPECT_EQ(type["params"]["text"], "hi");
+  ASSERT_TRUE(AwaitReply(s, 60));
+  const Json result = s.inbox.back()["result"];
+  EXPECT_FALSE(result.value("isError", false)) << result;
+  EXPECT_EQ(Text(result, 0), "[1] click: clicked button \"Go\"");
+  EXPECT_EQ(Text(result, 1), "[2] type: typed 2 characters");
+  EXPECT_EQ(result["structuredContent"]["ran"], 2);
+}
+
+TEST_F(RunStepsHostTest, AnErrorStopsTheRunAndSaysWhichStepsDidNotRun) {
+  Peer& s = Focused();
+  StartTool(s, 61, "run_steps",
+            Steps({{{"tool", "click"}, {"arguments", {{"ref", "e3"}}}},
+                   {{"tool", "click"}, {"arguments", {{"ref", "e9"}}}},
+                   {{"tool", "snapshot"}}}));
+  AnswerPage("page.click", "no element with ref e3", /*is_error=*/true);
+  ASSERT_TRUE(AwaitReply(s, 61));
+  const Json result = s.inbox.back()["result"];
+  EXPECT_TRUE(result.value("isError", false));
+  EXPECT_EQ(Text(result, 0), "[1] click (error): no element with ref e3");
+  EXPECT_NE(Text(result, 1).find("steps 2–3 did not run"), std::string::npos) << result;
+  EXPECT_EQ(PageRequests("page.click"), 1);
+  EXPECT_EQ(PageRequests("page.snapshot"), 0);
+}
+
+TEST_F(RunStepsHostTest, StopOnErrorFalseRunsEveryStep) {
+  Peer& s = Focused();
+  Json args = Steps({{{"tool", "click"}, {"arguments", {{"ref", "e3"}}}}, {{"tool", "snapshot"}}});
+  args["stopOnError"] = false;
+  StartTool(s, 62, "run_steps", args);
+  AnswerPage("page.click", "no element with ref e3", /*is_error=*/true);
+  AnswerPage("page.snapshot", "- button \"Go\" [ref=e5]");
+  ASSERT_TRUE(AwaitReply(s, 62));
+  const Json result = s.inbox.back()["result"];
+  EXPECT_TRUE(result.value("isError", false));
+  EXPECT_EQ(Text(result, 1), "[2] snapshot: - button \"Go\" [ref=e5]");
+}
+
+TEST_F(RunStepsHostTest, AStepThatIsNotAPageToolOrHasBadArgumentsIsAnErrorOfThatStepAndNothingIsSent) {
+  Peer& s = Focused();
+  const Json result = CallTool(s, "run_steps",
+                               {{"steps", Json::array({{{"tool", "close_tab"}},
+                                                       {{"tool", "run_steps"}, {"arguments", {{"steps", 1}}}},
+                                                       {{"tool", "click"}, {"arguments", {{"ref", 7}}}},
+                                                       {{"tool", "evaluate"}, {"arguments", {{"expression", "1"}}}}})},
+                                {"stopOnError", false}});
+  EXPECT_TRUE(result.value("isError", false));
+  EXPECT_NE(Text(result, 0).find("call close_tab on its own"), std::string::npos) << result;
+  EXPECT_NE(Text(result, 1).find("does not run inside run_steps"), std::string::npos) << result;
+  EXPECT_NE(Text(result, 2).find("ref"), std::string::npos) << result;
+  // evaluate without --caps eval: the same refusal as a direct call.
+  EXPECT_NE(Text(result, 3).find("eval"), std::string::npos) << result;
+  EXPECT_EQ(PageRequests("page.click"), 0);
+  EXPECT_EQ(PageRequests("page.evaluate"), 0);
+}
+
+TEST_F(RunStepsHostTest, ACancelledRunSendsNoFurtherStep) {
+  Peer& s = Focused();
+  StartTool(s, 63, "run_steps",
+            Steps({{{"tool", "click"}, {"arguments", {{"ref", "e3"}}}},
+                   {{"tool", "click"}, {"arguments", {{"ref", "e4"}}}}}));
+  const Json first = ExtRequest("page.click");
+  s.Write(LineFramer::Encode(
+      rpc::Dump(rpc::MakeNotification(mcp::kCancelled, {{"requestId", 63}, {"reason", "the user stopped it"}}))));
+  // The host cancels the step it sent; the extension answers it anyway (too late).
+  ASSERT_TRUE(PumpUntil([&] { return ext_.CountMethod(ext_method::kCancel) >= 1; }));
+  SendExt(rpc::MakeResult(first["id"], {{"content", Json::array({{{"type", "text"}, {"text", "clicked"}}})}}));
+  // A later call is answered, and no second click went out meanwhile.
+  EXPECT_FALSE(CallTool(s, "list_tabs").value("isError", false));
+  EXPECT_EQ(PageRequests("page.click"), 1);
+  for (const auto& m : s.inbox)
+    EXPECT_FALSE(!m.contains("method") && m.value("id", 0) == 63) << "a cancelled run answered";
+}
+
+TEST_F(RunStepsHostTest, EachStepIsCheckedByThePolicyAsItsOwnCall) {
+  char tmpl[] = "/tmp/tb-steps-XXXXXX";
+  const std::string files = ::mkdtemp(tmpl);
+  policy_path_ = files + "/policy.json";
+  std::ofstream(policy_path_) << R"({"default": "allow", "rules": [{"sites": ["a.test"], "deny": ["act"]}]})";
+  Peer& s = Focused();
+  const Json result =
+      CallTool(s, "run_steps", {{"steps", Json::array({{{"tool", "click"}, {"arguments", {{"ref", "e3"}}}}})}});
+  EXPECT_TRUE(result.value("isError", false));
+  EXPECT_NE(Text(result, 0).find("denied"), std::string::npos) << result;
+  EXPECT_EQ(PageRequests("page.click"), 0);
+  std::filesystem::remove_all(files);
+}
+
+}  // namespace
+}  // namespace tb::testing_host
