@@ -4,13 +4,18 @@
 # runs every test once:
 #   build-asan     AddressSanitizer + UndefinedBehaviorSanitizer at -O1: every
 #                  test, the browser suite (real Chromium) included
-#   build          the plain build: unit, host and packaging tests
+#   build-package  the two programs as shipped (no tests): the .deb is built
+#                  from it and checked (tests/package/deb_test.sh); a
+#                  sanitized build is not one we would ship
 #   build-windows  the Windows programs (mingw-w64): their tests under Wine
 #   build-fuzz     the libFuzzer targets, a short run each
-# The browser suite runs once, under the sanitizers, one file at a time (one
-# browser budget); everything else runs two tests at a time. While it runs,
-# the other three builds compile at the lowest priority on what CPU the
-# browser leaves idle. Prints each stage's wall time at the end.
+# The browser suite runs once, under the sanitizers, two files at a time
+# (two slots of tests/e2e/browsers.json; the files that race the browser's
+# timing or run several browsers take both); everything else runs two tests
+# at a time. While the sanitized build and suite run, the other three builds
+# compile at the lowest priority on what CPU they leave idle. Every compile
+# goes through ccache where it is installed (CMakeLists.txt). Prints each
+# stage's wall time at the end.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
@@ -39,8 +44,8 @@ set -m  # job control: the background job gets a process group of its own
 (
   set -euo pipefail
   stage "deps (Windows)" nice -n 19 install/deps.sh --windows  # first: mostly downloads
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-  stage "build (plain)" nice -n 19 cmake --build build -j "$jobs"
+  cmake -S . -B build-package -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTABBRIDGE_TESTS=OFF >/dev/null
+  stage "build (package)" nice -n 19 cmake --build build-package -j "$jobs"
   cmake -S . -B build-windows -G Ninja -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64.cmake -DCMAKE_BUILD_TYPE=Release \
     >/dev/null
   stage "build (Windows)" nice -n 19 cmake --build build-windows -j "$jobs"
@@ -63,7 +68,8 @@ export UBSAN_OPTIONS="log_path=$logs/ubsan:print_stacktrace=1:halt_on_error=1"
 status=0
 stage "ctest (sanitized, no browser)" ctest --test-dir build-asan --output-on-failure -j "$jobs" -E '^e2e_' ||
   status=1
-stage "ctest (sanitized, browser)" ctest --test-dir build-asan --output-on-failure -R '^e2e_' || status=1
+stage "ctest (sanitized, browser)" ctest --test-dir build-asan --output-on-failure -R '^e2e_' -j "$jobs" \
+  --resource-spec-file "$repo/tests/e2e/browsers.json" || status=1
 if compgen -G "$logs/*" >/dev/null; then
   echo "sanitizer findings:" >&2
   head -n 60 "$logs"/* >&2
@@ -81,9 +87,9 @@ if ! wait "$background"; then
 fi
 background=""
 cat "$background_log" >&2
-# The browser suite ran above; here the plain build's other tests (the
-# package test needs an unsanitized build).
-stage "ctest (plain, no browser)" ctest --test-dir build --output-on-failure -j "$jobs" -E '^e2e_' || status=1
+# Every other test ran above, under the sanitizers; the package is built
+# from the unsanitized programs.
+stage "package (.deb)" bash tests/package/deb_test.sh build-package || status=1
 stage "ctest (Windows, Wine)" ctest --test-dir build-windows --output-on-failure || status=1
 # Every fuzz target for a short run, two at a time (fuzz/run.sh; longer runs: FUZZ_SECONDS).
 stage "fuzz" env FUZZ_SECONDS="${FUZZ_SECONDS:-20}" FUZZ_JOBS="$jobs" fuzz/run.sh || status=1
