@@ -29,6 +29,15 @@ export const TASKS = [
     async flow(s, def, url) {
       await def.open(s, url);
       const field = need(def.ref(text(await def.snapshot(s)), { role: 'textbox', name: 'What needs to be done?' }), 'the new-todo field');
+      if (def.name === 'tabbridge') {
+        // The same steps, batched: the three todos and the snapshot in one run_steps, the two clicks in another.
+        const typed = text(await s.must('run_steps', {
+          steps: [...TODOS.map((todo) => ({ tool: 'type', arguments: { ref: field, text: todo, submit: true } })), { tool: 'snapshot' }],
+        }));
+        const toggle = need(def.ref(typed, { role: 'checkbox', before: new RegExp(TODOS[1]) }), `the checkbox of "${TODOS[1]}"`);
+        const active = need(def.ref(typed, { role: 'link', name: 'Active' }), 'the Active filter');
+        return s.must('run_steps', { steps: [{ tool: 'click', arguments: { ref: toggle } }, { tool: 'click', arguments: { ref: active } }] });
+      }
       for (const [i, todo] of TODOS.entries()) await def.type(s, field, todo, { submit: true, focused: i > 0, element: 'new todo field' });
       const snapshot = text(await def.snapshot(s));
       const toggle = need(def.ref(snapshot, { role: 'checkbox', before: new RegExp(TODOS[1]) }), `the checkbox of "${TODOS[1]}"`);
@@ -79,6 +88,13 @@ export const TASKS = [
         // The page's own tools, listed as MCP tools once the page registered them.
         const add = await s.toolMatching(/(^|_)add_to_cart$/);
         const checkout = await s.toolMatching(/(^|_)checkout$/);
+        if (def.name === 'tabbridge') {
+          // The page's own tools, batched in one run_steps.
+          return s.must('run_steps', {
+            steps: [{ tool: add, arguments: { product: 'Sencha', quantity: 2 } }, { tool: add, arguments: { product: 'Oolong' } },
+              { tool: checkout, arguments: CUSTOMER }],
+          });
+        }
         await s.must(add, { product: 'Sencha', quantity: 2 });
         await s.must(add, { product: 'Oolong' });
         return s.must(checkout, CUSTOMER);

@@ -1,5 +1,6 @@
-// run_steps: several page tools in one call, one after the other. Each step
-// goes through CallTool exactly as the client's own call of that tool would
+// run_steps: several page tools (or the page's own tools) in one call, one
+// after the other. Each step goes through CallTool (CallOwnTool) exactly as
+// the client's own call of that tool would
 // (its arguments checked against the session's variant, the policy with its
 // questions and audit line, then the extension's pinned document, site check
 // and press point): the defences come with the call and none is redone here.
@@ -29,12 +30,13 @@ struct Run {
   Host::Reply reply;
 };
 
-// Why step `name` cannot run (checked as the session checks a call), or "".
+// Why step `name`, one of tabbridge's own tools, cannot run (checked as the
+// session checks a call), or "".
 std::string Refusal(const std::string& name, const Json& args, const Session& session) {
   if (name == tools::kRunSteps) return "run_steps does not run inside run_steps";
   if (!tools::IsPageTool(name)) {
-    return "run_steps runs the focused tab's page tools (snapshot, click, type, …); call " +
-           (name.empty() ? std::string("tab tools and the page's own tools") : name) + " on its own";
+    return "run_steps runs the focused tab's page tools (snapshot, click, type, …) and the page's own tools; call " +
+           name + " on its own";
   }
   if (name == tools::kUploadFile) return "upload_file reads your files through tabbridge: call it on its own";
   const auto variant = tools::PageTool(name, session.caps());
@@ -84,18 +86,25 @@ void Step(Host& host, const std::shared_ptr<Run>& run) {
   const Json& step = run->steps[index];
   const std::string name = field::String(step, "tool").value_or("");
   const Json args = field::Object(step, "arguments");
-  if (const std::string refusal = Refusal(name, args, *session); !refusal.empty()) {
-    Record(*run, index, name, tools::ErrorResult(name + ": " + refusal));
-    return Step(host, run);
+  Host::Reply reply(
+      [&host, alive = host.AliveToken(), run, index, name](Json result) {
+        if (alive.expired()) return;
+        Record(*run, index, name, result);
+        Step(host, run);
+      },
+      tools::ErrorResult(name + ": tabbridge-host dropped this step without an answer (a bug)"));
+  if (tools::Find(name) == nullptr) {
+    // The page's own tools (WebMCP, forms): decided as a call of them is,
+    // on the page the model last heard of (Host::CallOwnTool).
+    if (!host.CallOwnTool(*session, run->key, name, args, reply)) {
+      reply(tools::ErrorResult("Unknown tool: " + name + " (neither a page tool nor one of the page's own)"));
+    }
+    return;
   }
-  host.CallTool(*session, run->key, name, args, nullptr,
-                Host::Reply(
-                    [&host, alive = host.AliveToken(), run, index, name](Json result) {
-                      if (alive.expired()) return;
-                      Record(*run, index, name, result);
-                      Step(host, run);
-                    },
-                    tools::ErrorResult(name + ": tabbridge-host dropped this step without an answer (a bug)")));
+  if (const std::string refusal = Refusal(name, args, *session); !refusal.empty()) {
+    return reply(tools::ErrorResult(name + ": " + refusal));
+  }
+  host.CallTool(*session, run->key, name, args, nullptr, std::move(reply));
 }
 
 }  // namespace

@@ -31,7 +31,11 @@ class RunStepsHostTest : public HostTest {
     for (const auto& m : ext_.inbox) n += m.value("method", "") == method && m.contains("id") ? 1 : 0;
     return n;
   }
-  static Json Steps(std::initializer_list<Json> steps) { return {{"steps", Json::array(steps)}}; }
+  static Json Steps(const std::vector<Json>& steps) {
+    Json list = Json::array();
+    for (const auto& step : steps) list.push_back(step);
+    return {{"steps", std::move(list)}};
+  }
   static std::string Text(const Json& result, std::size_t i) { return result["content"][i].value("text", ""); }
 };
 
@@ -99,7 +103,8 @@ TEST_F(RunStepsHostTest, AStepThatIsNotAPageToolOrHasBadArgumentsIsAnErrorOfThat
                                {{"steps", Json::array({{{"tool", "close_tab"}},
                                                        {{"tool", "run_steps"}, {"arguments", {{"steps", 1}}}},
                                                        {{"tool", "click"}, {"arguments", {{"ref", 7}}}},
-                                                       {{"tool", "evaluate"}, {"arguments", {{"expression", "1"}}}}})},
+                                                       {{"tool", "evaluate"}, {"arguments", {{"expression", "1"}}}},
+                                                       {{"tool", "no_such_tool"}}})},
                                 {"stopOnError", false}});
   EXPECT_TRUE(result.value("isError", false));
   EXPECT_NE(Text(result, 0).find("call close_tab on its own"), std::string::npos) << result;
@@ -107,6 +112,7 @@ TEST_F(RunStepsHostTest, AStepThatIsNotAPageToolOrHasBadArgumentsIsAnErrorOfThat
   EXPECT_NE(Text(result, 2).find("ref"), std::string::npos) << result;
   // evaluate without --caps eval: the same refusal as a direct call.
   EXPECT_NE(Text(result, 3).find("eval"), std::string::npos) << result;
+  EXPECT_NE(Text(result, 4).find("Unknown tool: no_such_tool"), std::string::npos) << result;
   EXPECT_EQ(PageRequests("page.click"), 0);
   EXPECT_EQ(PageRequests("page.evaluate"), 0);
 }

@@ -16,7 +16,7 @@ const Names kTabs = {"list_tabs", "open_tab", "focus_tab"};
 // then the default page tools (list_webmcp_tools and call_webmcp_tool come
 // with a page's own tools: own_tools_host_test.cpp).
 const Names kFocused = [] {
-  Names names = {"list_tabs", "open_tab", "focus_tab", "close_tab"};
+  Names names = {"list_tabs", "open_tab", "focus_tab", "close_tab", "run_steps"};
   for (const auto& tool : tools::PageTools({})) names.push_back(tool["name"]);
   return names;
 }();
