@@ -124,7 +124,7 @@ function auditedToolsBlock() {
     `These tools, for the tab they acted on: ${code(logged)}, and the page's own tools (called directly or ` +
       'through `call_webmcp_tool`) — every call that needs more than `read` (docs/policy.md).',
     '',
-    `Not logged: the reads (${code(reads)}) and the tools that touch no page (${code(none)}).`,
+    `Not logged: the reads (${code(reads)}) and the tools that need no capability (${code(none)}).`,
   ];
 }
 
