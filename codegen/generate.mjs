@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Writes every copy of what C++ defines once (common/tool_catalog.cpp,
-// common/protocol.h) into the JavaScript and Markdown that need it:
+// common/protocol.h, common/capabilities.cpp) into the JavaScript and Markdown
+// that need it:
 //   extension/worker/tool_catalog.js   the page tools' capabilities, deadlines, defaults (`tabbridge tools --js`)
 //   extension/worker/wire.js           the wire names, limits, deadlines, codes (`tabbridge tools --wire-js`)
 //   page scripts' constants blocks     classic scripts cannot import: a marked block per script
@@ -8,6 +9,9 @@
 //   the page-tool modules' imports     a marked block (extension/tools/registry.js)
 //   tests' tool name lists             a marked block (tests/e2e/page_helpers.mjs)
 //   the page-tool tables               a marked block in README.md and docs/page_tools.md
+//   the capability tables              marked blocks: the policy's (docs/policy.md), the session's
+//                                      (README.md, docs/behaviour.md) (`tabbridge tools --caps-json`)
+//   the audited tools                  a marked block in docs/audit.md (the same)
 //
 //   node codegen/generate.mjs [--check | --list] [--tabbridge build/bin/tabbridge]
 // --check writes nothing and exits 1 naming every stale file (the CTest
@@ -34,6 +38,7 @@ const catalogJs = run('--js');
 const wireJs = run('--wire-js');
 const wire = JSON.parse(run('--wire-json'));
 const tools = JSON.parse(run('--json'));
+const caps = JSON.parse(run('--caps-json'));
 
 // The one cut of page text: the worker imports it, page scripts get its source.
 const textCut = await import(pathToFileURL(path.join(ROOT, 'extension/worker/text_cut.js')));
@@ -93,12 +98,53 @@ function toolTableBlock() {
   return rows;
 }
 
-// Rewrites every marked block of `text`; the kinds: constants, text-cut, page-tool-names, page-tool-table.
+const code = (names) => names.map((n) => `\`${n}\``).join(', ');
+// A tool as the capability docs name it: `evaluate` (`--caps eval`).
+const toolNeeding = (t) => (t.sessionCap ? `\`${t.name}\` (\`--caps ${t.sessionCap}\`)` : `\`${t.name}\``);
+
+// docs/policy.md: every policy capability, what it allows and every tool that needs it.
+function capabilityTableBlock() {
+  const rows = ['| capability | allows | tools |', '|---|---|---|'];
+  for (const cap of caps.policy) {
+    const needing = caps.tools.filter((t) => t.capability === cap.name).map(toolNeeding);
+    rows.push(`| \`${cap.name}\` | ${cap.meaning} | ${needing.join(', ')} |`);
+  }
+  rows.push('| `all` | every one of them | |');
+  const none = caps.tools.filter((t) => !t.capability).map((t) => t.name);
+  return [...rows, '', `${code(none)} need none.`];
+}
+
+// docs/audit.md: the tools whose capability the audit log keeps (common/capabilities.h Audited).
+function auditedToolsBlock() {
+  const audited = new Set(caps.policy.filter((c) => c.audited).map((c) => c.name));
+  const logged = caps.tools.filter((t) => t.capability && audited.has(t.capability)).map((t) => t.name);
+  const reads = caps.tools.filter((t) => t.capability && !audited.has(t.capability)).map((t) => t.name);
+  const none = caps.tools.filter((t) => !t.capability).map((t) => t.name);
+  return [
+    `These tools, for the tab they acted on: ${code(logged)}, and the page's own tools (called directly or ` +
+      'through `call_webmcp_tool`) — every call that needs more than `read` (docs/policy.md).',
+    '',
+    `Not logged: the reads (${code(reads)}) and the tools that need no capability (${code(none)}).`,
+  ];
+}
+
+// README.md, docs/behaviour.md: what each `--caps` capability adds.
+function sessionCapTableBlock() {
+  const rows = ['| capability | adds |', '|---|---|'];
+  for (const cap of caps.session) rows.push(`| \`${cap.name}\` | ${code(cap.tools)}: ${cap.meaning} |`);
+  return rows;
+}
+
+// The first line of a marked block: its indent, kind and the rest of the line.
+const BEGIN = /^(\s*)(?:\/\/|<!--) generated: ([\w-]+)(.*?)(?:-->)?\s*$/;
+
+// Rewrites every marked block of `text`; the kinds: constants, text-cut, page-tool-names, page-tool-table,
+// page-tool-modules, capability-table, audited-tools, session-cap-table.
 function rewriteBlocks(text, file) {
   const lines = text.split('\n');
   const out = [];
   for (let i = 0; i < lines.length; i++) {
-    const begin = /^(\s*)(?:\/\/|<!--) generated: ([\w-]+)(.*?)(?:-->)?\s*$/.exec(lines[i]);
+    const begin = BEGIN.exec(lines[i]);
     out.push(lines[i]);
     if (!begin) continue;
     const [, indent, kind, rest] = begin;
@@ -110,6 +156,9 @@ function rewriteBlocks(text, file) {
     else if (kind === 'page-tool-names') out.push(...pageToolNamesBlock(indent));
     else if (kind === 'page-tool-table') out.push(...toolTableBlock());
     else if (kind === 'page-tool-modules') out.push(...pageToolModulesBlock(indent));
+    else if (kind === 'capability-table') out.push(...capabilityTableBlock());
+    else if (kind === 'audited-tools') out.push(...auditedToolsBlock());
+    else if (kind === 'session-cap-table') out.push(...sessionCapTableBlock());
     else throw new Error(`codegen: ${file}:${i + 1}: unknown block kind ${kind}`);
     out.push(lines[end]);
     i = end;
@@ -126,17 +175,49 @@ const WITH_BLOCKS = [
   'extension/page/forms_kit.js',
   'extension/page/forms_isolated.js',
   'extension/page/result_lists.js',
+  'extension/page/results_isolated.js',
   'extension/page/console_main.js',
   'extension/page/agent/text.js',
   'extension/tools/registry.js',
   'tests/e2e/page_helpers.mjs',
   'README.md',
   'docs/page_tools.md',
+  'docs/policy.md',
+  'docs/audit.md',
+  'docs/behaviour.md',
 ];
+
+// A marked block in a file the list leaves out would be checked by nothing:
+// the files under these that hold one must all be listed.
+function unlistedBlocks() {
+  const found = [];
+  const walk = (rel) => {
+    const abs = path.join(ROOT, rel);
+    if (!fs.existsSync(abs)) return;
+    if (fs.statSync(abs).isFile()) {
+      const marked = fs.readFileSync(abs, 'utf8').split('\n').some((l) => BEGIN.test(l));
+      if (marked && !WITH_BLOCKS.includes(rel)) found.push(rel);
+      return;
+    }
+    for (const e of fs.readdirSync(abs, { withFileTypes: true })) {
+      if (e.name === 'node_modules' || e.name.startsWith('.')) continue;
+      if (e.isDirectory() || /\.(m?js|md)$/.test(e.name)) walk(path.posix.join(rel, e.name));
+    }
+  };
+  for (const rel of ['README.md', 'docs', 'extension', 'tests', 'bench']) walk(rel);
+  return found;
+}
 
 if (args.includes('--list')) {
   console.log([...Object.keys(WHOLE), ...WITH_BLOCKS].join('\n'));
   process.exit(0);
+}
+
+const unlisted = unlistedBlocks();
+if (unlisted.length) {
+  console.error(`codegen: ${unlisted.join(', ')}: a "generated:" block outside the generator's list (WITH_BLOCKS ` +
+    'in codegen/generate.mjs), which nothing would keep in sync — add the file there');
+  process.exit(1);
 }
 
 const stale = [];

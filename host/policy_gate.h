@@ -13,6 +13,7 @@
 #include <uv.h>
 
 #include "common/audit_log.h"
+#include "common/capabilities.h"
 #include "common/jsonrpc.h"
 #include "common/policy.h"
 #include "common/policy_grants.h"
@@ -81,7 +82,7 @@ class PolicyGate {
   // "session": what `session_id` was allowed there. Returns whether there was any.
   std::expected<bool, std::string> Revoke(const std::string& site, bool always, std::int64_t session_id);
   // Whether a finished call with capability `cap` goes to the audit log.
-  static bool IsAudited(policy::Cap cap) { return cap != policy::Cap::kRead; }
+  static bool IsAudited(policy::Cap cap) { return caps::Audited(cap); }
   // The audit line of a finished call (nullopt without an audit log): its
   // outcome read from `result` — ok, error, denied, or stopped (it ran, then
   // landed where the policy denies). Written with WriteAudit once the model

@@ -33,6 +33,7 @@
 #include "mcp_shim/register_command.h"
 #include "mcp_shim/remote_command.h"
 #include "mcp_shim/tools_command.h"
+#include "mcp_shim/usage.h"
 #include "mcp_shim/wsl_command.h"
 
 namespace {
@@ -41,50 +42,7 @@ constexpr std::string_view kDisableAutoRegister = "--disable-webmcp-auto-registe
 constexpr std::string_view kReadOnly = "--read-only";
 constexpr std::string_view kUploadRoot = "--upload-root";
 
-constexpr const char* kUsage =
-    "usage: tabbridge [--caps LIST] [--read-only] [--disable-webmcp-auto-register] [--host-socket PATH]\n"
-    "                 [--upload-root DIR]...\n"
-    "                                 serve MCP on stdin/stdout (what MCP clients run)\n"
-    "                                 LIST: comma-separated extra page tools: eval (evaluate),\n"
-    "                                 download (download_file, save_pdf), html (read_page mode html),\n"
-    "                                 emulate (emulate), drag (drag), upload (upload_file),\n"
-    "                                 network (network_requests), or all\n"
-    "                                 --read-only: this session may only read pages, whatever the\n"
-    "                                 policy file allows\n"
-    "                                 --disable-webmcp-auto-register: keep the page's own tools\n"
-    "                                 (WebMCP, forms) out of tools/list; list_webmcp_tools and\n"
-    "                                 call_webmcp_tool still reach them\n"
-    "                                 --host-socket PATH: use only the browser host at PATH (as\n"
-    "                                 TABBRIDGE_HOST_SOCKET), e.g. one forwarded over ssh\n"
-    "                                 --upload-root DIR: upload_file may also read files under DIR\n"
-    "                                 (repeatable); by default only under the MCP client's roots, or\n"
-    "                                 the working directory when the client has none. Never: browser\n"
-    "                                 profiles, hidden files under ~, tabbridge's own, /proc /sys /dev\n"
-    "       tabbridge doctor          check every link: manifests, extension, socket, live host, policy\n"
-    "       tabbridge policy [URL]    print the effective policy; with URL, what is allowed there and why\n"
-    "       tabbridge allow SITE [read|act|eval|download]\n"
-    "                                 let agents use SITE without asking (a rule in the policy file)\n"
-    "       tabbridge audit [-n N] [--json]\n"
-    "                                 the last N (20) entries of the audit log\n"
-    "       tabbridge tools [--json]  the tools tabbridge serves, with the policy capability each needs\n"
-    "       tabbridge browser         the browser connect_browser {launch: true} would start here\n"
-    "       tabbridge remote [--remote-socket PATH] [USER@]HOST\n"
-    "                                 the ssh command that lets an agent on HOST drive this machine's browser\n"
-    "       tabbridge register [DIR]  write the native-messaging manifest for every browser found\n"
-    "                                 (or into DIR, a NativeMessagingHosts directory)\n"
-    "       tabbridge register --system [--root R] [--host-path P]\n"
-    "                                 into every browser's system-wide directory (as root; the .deb\n"
-    "                                 ships these); --print shows the manifest instead\n"
-    "       tabbridge unregister [--system]\n"
-    "                                 remove those manifests\n"
-    "       tabbridge wsl             inside WSL: the `claude mcp add` line for the Windows tabbridge.exe\n"
-    "       tabbridge --version\n"
-    "\n"
-    "environment: TABBRIDGE_BROWSER, TABBRIDGE_BROWSER_ARGS, TABBRIDGE_PROFILE_DIR, TABBRIDGE_HOST_SOCKET,\n"
-    "             TABBRIDGE_EXTENSION_DIR, TABBRIDGE_SOCKET_DIR, TABBRIDGE_LOG_FILE, TABBRIDGE_LOG_LEVEL,\n"
-    "             TABBRIDGE_POLICY (the policy file), XDG_CONFIG_HOME, XDG_STATE_HOME (the audit log)\n";
-
-// --caps eval,download,html,emulate,drag (or all): the less common page tools.
+// --caps LIST (or all): the less common page tools (tools::kAllCaps).
 std::expected<std::vector<std::string>, std::string> ParseCaps(const std::string& list) {
   std::vector<std::string> caps;
   std::stringstream in(list);
@@ -162,7 +120,7 @@ int ServeWithOptions(const std::vector<std::string>& args) {
     } else if (arg == "--host-socket" || arg.starts_with("--host-socket=")) {
       const bool inline_value = arg.starts_with("--host-socket=");
       if (!inline_value && i + 1 >= args.size()) {
-        std::fprintf(stderr, "tabbridge: --host-socket needs a path\n\n%s", kUsage);
+        std::fprintf(stderr, "tabbridge: --host-socket needs a path\n\n%s", tb::Usage().c_str());
         return 2;
       }
       // One source for the probe, doctor and this session: the environment.
@@ -170,7 +128,7 @@ int ServeWithOptions(const std::vector<std::string>& args) {
     } else if (arg == kUploadRoot || arg.starts_with("--upload-root=")) {
       const bool inline_value = arg.starts_with("--upload-root=");
       if (!inline_value && i + 1 >= args.size()) {
-        std::fprintf(stderr, "tabbridge: --upload-root needs a directory\n\n%s", kUsage);
+        std::fprintf(stderr, "tabbridge: --upload-root needs a directory\n\n%s", tb::Usage().c_str());
         return 2;
       }
       const std::string dir = inline_value ? arg.substr(kUploadRoot.size() + 1) : args[++i];
@@ -183,7 +141,7 @@ int ServeWithOptions(const std::vector<std::string>& args) {
     } else if (arg == "--caps" || arg.starts_with("--caps=")) {
       const bool inline_value = arg.starts_with("--caps=");
       if (!inline_value && i + 1 >= args.size()) {
-        std::fprintf(stderr, "tabbridge: --caps needs a list\n\n%s", kUsage);
+        std::fprintf(stderr, "tabbridge: --caps needs a list\n\n%s", tb::Usage().c_str());
         return 2;
       }
       auto parsed = ParseCaps(inline_value ? arg.substr(7) : args[++i]);
@@ -193,7 +151,7 @@ int ServeWithOptions(const std::vector<std::string>& args) {
       }
       options.caps = std::move(*parsed);
     } else {
-      std::fprintf(stderr, "tabbridge: unknown option '%s'\n\n%s", arg.c_str(), kUsage);
+      std::fprintf(stderr, "tabbridge: unknown option '%s'\n\n%s", arg.c_str(), tb::Usage().c_str());
       return 2;
     }
   }
@@ -210,7 +168,7 @@ int main(int argc, char** argv) {
   }
   const std::string& command = args[0];
   if (command == "--help" || command == "-h" || command == "help") {
-    std::fputs(kUsage, stdout);
+    std::fputs(tb::Usage().c_str(), stdout);
     return 0;
   }
   if (command == "--version") {
@@ -227,6 +185,6 @@ int main(int argc, char** argv) {
   if (command == "browser" && args.size() == 1) return tb::RunBrowser();
   if (command == "unregister") return tb::RunUnregister({args.begin() + 1, args.end()});
   if (command == "wsl") return tb::RunWsl({args.begin() + 1, args.end()});
-  std::fprintf(stderr, "tabbridge: unknown command '%s'\n\n%s", command.c_str(), kUsage);
+  std::fprintf(stderr, "tabbridge: unknown command '%s'\n\n%s", command.c_str(), tb::Usage().c_str());
   return 2;
 }

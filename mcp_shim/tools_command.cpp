@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "common/capabilities.h"
 #include "common/tool_catalog.h"
 #include "common/wire_js.h"
 
@@ -9,10 +10,14 @@ namespace tb {
 
 int RunTools(const std::vector<std::string>& args) {
   const std::string mode = args.empty() ? "" : args[0];
-  if (args.size() > 1 ||
-      (!mode.empty() && mode != "--json" && mode != "--js" && mode != "--wire-js" && mode != "--wire-json")) {
-    std::fputs("usage: tabbridge tools [--json | --js | --wire-js | --wire-json]\n", stderr);
+  if (args.size() > 1 || (!mode.empty() && mode != "--json" && mode != "--js" && mode != "--wire-js" &&
+                          mode != "--wire-json" && mode != "--caps-json")) {
+    std::fputs("usage: tabbridge tools [--json | --js | --wire-js | --wire-json | --caps-json]\n", stderr);
     return 2;
+  }
+  if (mode == "--caps-json") {
+    std::printf("%s\n", caps::CapabilitiesJson().dump(2).c_str());
+    return 0;
   }
   if (mode == "--wire-js") {
     std::fputs(WireJs().c_str(), stdout);

@@ -1,8 +1,10 @@
-// `tabbridge tools [--json | --js | --wire-js | --wire-json]`: the tools
-// tabbridge itself serves, from the one catalog (common/tool_catalog.cpp) — a
-// table for people, the MCP tool objects, or extension/worker/tool_catalog.js
-// as it must read — and the wire constants (common/protocol.h) as
-// extension/worker/wire.js or JSON (codegen/generate.mjs writes every copy).
+// `tabbridge tools [--json | --js | --wire-js | --wire-json | --caps-json]`:
+// the tools tabbridge itself serves, from the one catalog
+// (common/tool_catalog.cpp) — a table for people, the MCP tool objects, or
+// extension/worker/tool_catalog.js as it must read — the wire constants
+// (common/protocol.h) as extension/worker/wire.js or JSON, and the
+// capabilities with their tools (common/capabilities.h) as JSON
+// (codegen/generate.mjs writes every copy).
 #pragma once
 
 #include <string>

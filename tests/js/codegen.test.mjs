@@ -50,9 +50,15 @@ describe('codegen/generate.mjs', { skip: !fs.existsSync(TABBRIDGE) && `no ${TABB
     edit('extension/page/own_tools_main.js', 'const MAX_NAME_CHARS = 128;', 'const MAX_NAME_CHARS = 64;');
     edit('tests/e2e/page_helpers.mjs', "'snapshot', ", '');
     edit('docs/page_tools.md', '| `click` |', '| `klick` |');
+    // The hand-kept lists that once drifted: each is a generated block now.
+    edit('docs/policy.md', '`drag` (`--caps drag`), ', '');
+    edit('docs/audit.md', '`save_pdf`, ', '');
+    edit('docs/behaviour.md', '`network_requests`, `network_request`:', '`network_requests`:');
+    edit('extension/page/results_isolated.js', 'const MAX_RESULT_LISTS = 3;', 'const MAX_RESULT_LISTS = 4;');
     const r = gen('--check');
     assert.equal(r.status, 1);
-    for (const rel of ['extension/worker/wire.js', 'extension/page/own_tools_main.js', 'tests/e2e/page_helpers.mjs', 'docs/page_tools.md']) {
+    for (const rel of ['extension/worker/wire.js', 'extension/page/own_tools_main.js', 'tests/e2e/page_helpers.mjs', 'docs/page_tools.md',
+      'docs/policy.md', 'docs/audit.md', 'docs/behaviour.md', 'extension/page/results_isolated.js']) {
       assert.match(r.stderr, new RegExp(rel.replace(/[./]/g, '\\$&')), r.stderr);
     }
     assert.match(read('extension/worker/wire.js'), /PAGE_TOOL_MS: 31000/, '--check writes nothing');
@@ -65,6 +71,23 @@ describe('codegen/generate.mjs', { skip: !fs.existsSync(TABBRIDGE) && `no ${TABB
     assert.match(read('extension/page/own_tools_main.js'), /const MAX_NAME_CHARS = 128;/);
     assert.match(read('tests/e2e/page_helpers.mjs'), /PAGE_TOOLS_DEFAULT = Object\.freeze\(\['snapshot', 'click'/);
     assert.match(read('docs/page_tools.md'), /\| `click` \| `act` \|/);
+    assert.match(read('docs/policy.md'), /\| `act` \| .* `drag` \(`--caps drag`\)/);
+    assert.match(read('docs/audit.md'), /`download_file`, `save_pdf`, and the page's own tools/);
+    assert.match(read('docs/behaviour.md'), /\| `network` \| `network_requests`, `network_request`:/);
+    assert.match(read('extension/page/results_isolated.js'), /const MAX_RESULT_LISTS = 3;/);
+    assert.equal(gen('--check').status, 0);
+  });
+
+  it('a marked block in a file the generator does not list is an error: nothing would check it', () => {
+    const rel = 'extension/page/unlisted.js';
+    fs.writeFileSync(path.join(dir, rel), '  // generated: constants MAX_RESULT_LISTS\n  const MAX_RESULT_LISTS = 3;\n  // end generated\n');
+    try {
+      const r = gen('--check');
+      assert.equal(r.status, 1);
+      assert.match(r.stderr, /extension\/page\/unlisted\.js: a "generated:" block outside the generator's list/);
+    } finally {
+      fs.rmSync(path.join(dir, rel));
+    }
     assert.equal(gen('--check').status, 0);
   });
 

@@ -1,0 +1,52 @@
+#include "mcp_shim/usage.h"
+
+#include "common/capabilities.h"
+
+namespace tb {
+
+std::string Usage() {
+  return std::string(
+             "usage: tabbridge [--caps LIST] [--read-only] [--disable-webmcp-auto-register] [--host-socket PATH]\n"
+             "                 [--upload-root DIR]...\n"
+             "                                 serve MCP on stdin/stdout (what MCP clients run)\n"
+             "                                 LIST: comma-separated extra page tools, or all:\n") +
+         caps::SessionCapsHelp("                                   ", 100) +
+         std::string(
+             "                                 --read-only: this session may only read pages, whatever the\n"
+             "                                 policy file allows\n"
+             "                                 --disable-webmcp-auto-register: keep the page's own tools\n"
+             "                                 (WebMCP, forms) out of tools/list; list_webmcp_tools and\n"
+             "                                 call_webmcp_tool still reach them\n"
+             "                                 --host-socket PATH: use only the browser host at PATH (as\n"
+             "                                 TABBRIDGE_HOST_SOCKET), e.g. one forwarded over ssh\n"
+             "                                 --upload-root DIR: upload_file may also read files under DIR\n"
+             "                                 (repeatable); by default only under the MCP client's roots, or\n"
+             "                                 the working directory when the client has none. Never: browser\n"
+             "                                 profiles, hidden files under ~, tabbridge's own, /proc /sys /dev\n"
+             "       tabbridge doctor          check every link: manifests, extension, socket, live host, policy\n"
+             "       tabbridge policy [URL]    print the effective policy; with URL, what is allowed there and why\n"
+             "       tabbridge allow SITE [read|act|eval|download]\n"
+             "                                 let agents use SITE without asking (a rule in the policy file)\n"
+             "       tabbridge audit [-n N] [--json]\n"
+             "                                 the last N (20) entries of the audit log\n"
+             "       tabbridge tools [--json]  the tools tabbridge serves, with the policy capability each needs\n"
+             "       tabbridge browser         the browser connect_browser {launch: true} would start here\n"
+             "       tabbridge remote [--remote-socket PATH] [USER@]HOST\n"
+             "                                 the ssh command that lets an agent on HOST drive this machine's "
+             "browser\n"
+             "       tabbridge register [DIR]  write the native-messaging manifest for every browser found\n"
+             "                                 (or into DIR, a NativeMessagingHosts directory)\n"
+             "       tabbridge register --system [--root R] [--host-path P]\n"
+             "                                 into every browser's system-wide directory (as root; the .deb\n"
+             "                                 ships these); --print shows the manifest instead\n"
+             "       tabbridge unregister [--system]\n"
+             "                                 remove those manifests\n"
+             "       tabbridge wsl             inside WSL: the `claude mcp add` line for the Windows tabbridge.exe\n"
+             "       tabbridge --version\n"
+             "\n"
+             "environment: TABBRIDGE_BROWSER, TABBRIDGE_BROWSER_ARGS, TABBRIDGE_PROFILE_DIR, TABBRIDGE_HOST_SOCKET,\n"
+             "             TABBRIDGE_EXTENSION_DIR, TABBRIDGE_SOCKET_DIR, TABBRIDGE_LOG_FILE, TABBRIDGE_LOG_LEVEL,\n"
+             "             TABBRIDGE_POLICY (the policy file), XDG_CONFIG_HOME, XDG_STATE_HOME (the audit log)\n");
+}
+
+}  // namespace tb
