@@ -269,6 +269,9 @@ inline constexpr std::string_view kCancel = "cancel";
 inline constexpr std::string_view kTabsFocused = "tabs.focused";
 // the host's sessions, version and policy, for the popup and the badge (docs/protocol.md "The popup")
 inline constexpr std::string_view kHostState = "host.state";
+// host.state's field: whether some session has the network capability; the
+// extension keeps its request log (and the debugger's Network domain) only then
+inline constexpr std::string_view kHostStateNetworkLog = "networkLog";
 // a question for the person on the extension's surface, and its end when not
 // by their click (docs/protocol.md "Asking the person"):
 // {askId, kind: grant|handoff, client, tabId, timeoutMs, site?, access?, message?} / {askId}

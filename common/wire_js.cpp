@@ -72,6 +72,7 @@ std::vector<Group> Groups() {
            {"CANCEL", Str(ext_method::kCancel), "ext_method::kCancel"},
            {"TABS_FOCUSED", Str(ext_method::kTabsFocused), "ext_method::kTabsFocused"},
            {"HOST_STATE", Str(ext_method::kHostState), "ext_method::kHostState"},
+           {"HOST_STATE_NETWORK_LOG", Str(ext_method::kHostStateNetworkLog), "ext_method::kHostStateNetworkLog"},
            {"PERSON_ASK", Str(ext_method::kPersonAsk), "ext_method::kPersonAsk"},
            {"PERSON_CLOSE", Str(ext_method::kPersonClose), "ext_method::kPersonClose"},
            {"SESSION_ENDED", Str(ext_method::kSessionEnded), "ext_method::kSessionEnded"},

@@ -115,6 +115,9 @@ class Host {
   // called a tool; the policy): the extension hears of it within
   // kHostStateCoalesceMs (host/state_publisher.h).
   void NoteStateChanged() { state_.NoteChanged(); }
+  // At once, not coalesced: a session with the network capability said hello,
+  // and the extension starts its request log before the session's first call.
+  void PublishStateNow() { state_.PublishNow(); }
   // tabbridge/grant: what the person answered through the session's MCP
   // client (elicitation) to a question nobody could answer in the browser.
   std::expected<Json, rpc::Error> GrantFromClient(Session& session, const Json& params);
@@ -148,6 +151,7 @@ class Host {
   std::expected<Json, rpc::Error> AnswerFromPerson(const Json& params);
   // host.state's params: the host, its policy and the attached sessions.
   Json HostState() const;
+  bool AnySessionHasNetwork() const;  // host.state's networkLog
   void OnHello(const Json& params);
   void OnConnection(uv_pipe_t* connection);
   // Drops the own tools and the focus of tabs no longer in the table.

@@ -4,6 +4,8 @@
 // field of the wrong type gets -32602 naming it, and nothing else changes.
 #include <unistd.h>
 
+#include <algorithm>
+
 #include <spdlog/spdlog.h>
 
 #include "common/json_field.h"
@@ -29,7 +31,16 @@ Json Host::HostState() const {
   return {{"host", {{"version", kVersion}, {"pid", static_cast<long>(getpid())}}},
           {"policy", PolicySummary(policy_.policy())},
           {"grants", policy_.Grants()},
-          {"sessions", std::move(sessions)}};
+          {"sessions", std::move(sessions)},
+          {ext_method::kHostStateNetworkLog, AnySessionHasNetwork()}};
+}
+
+bool Host::AnySessionHasNetwork() const {
+  for (const auto& [id, session] : sessions_) {
+    if (session->helloed() && std::ranges::find(session->caps(), tools::kCapNetwork) != session->caps().end())
+      return true;
+  }
+  return false;
 }
 
 std::expected<Json, rpc::Error> Host::OnExtensionRequest(const std::string& method, const Json& params) {

@@ -221,6 +221,8 @@ void Session::OnRequest(rpc::Message& msg) {
     Tell(host_.ToolsFor(*this));
     Send(rpc::MakeResult(msg.id, host_.HelloResult()));
     host_.NoteStateChanged();  // attached: the popup lists it
+    if (std::ranges::find(caps_, tools::kCapNetwork) != caps_.end())
+      host_.PublishStateNow();  // the request log starts now
     return;
   }
   if (!helloed_) {

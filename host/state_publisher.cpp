@@ -24,6 +24,10 @@ void StatePublisher::Publish(bool always) {
   send_(std::move(state));
 }
 
+void StatePublisher::PublishNow() {
+  if (started_) Publish();
+}
+
 void StatePublisher::Close() {
   closed_ = true;
   coalescer_.Close();

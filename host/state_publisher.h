@@ -24,6 +24,8 @@ class StatePublisher {
   void NoteChanged();
   // Sends the state now when it differs from what was last sent, or `always` (a new port knows nothing).
   void Publish(bool always = false);
+  // Publish now when the extension can hear it (Start), without waiting for the coalescer.
+  void PublishNow();
   void Close();
 
  private:

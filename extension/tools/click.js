@@ -13,7 +13,8 @@ async function clickTool(tabId, { ref, selector, button = 'left', doubleClick = 
   assertNoDialog(tabId);
   const loc = await locate(tabId, { ref, selector }, { signal });
   if (loc.state?.disabled) throw new ToolError(`${loc.desc} is disabled — it cannot be clicked now`);
-  const fx = await withEffects(tabId, () => clickAt(tabId, loc, { button, doubleClick, signal }), { frameId: loc.frameId, signal, recheckSite });
+  const fx = await withEffects(tabId, (siteChecked) => clickAt(tabId, loc, { button, doubleClick, signal, deferReach: true, siteChecked }),
+    { frameId: loc.frameId, signal, recheckSite, target: loc, armed: true, overlapSiteCheck: true });
   const how = `${doubleClick ? 'double-clicked' : 'clicked'} ${loc.desc}${button !== 'left' ? ` (${button} button)` : ''}`;
   return navResult(textResult(account(how, loc.note, await afterState(tabId, loc.frameId, loc.args, loc.state, fx), fx.effects)), fx);
 }

@@ -18,7 +18,7 @@ async function hoverTool(tabId, { ref, selector }, { signal, recheckSite }) {
     const r = await hover(tabId, p.x, p.y, { signal });
     if (!r.dialog) await assertReached(tabId, loc, ['mousemove', 'mouseover'], 'pointer', signal);
     return r;
-  }, { frameId: loc.frameId, signal, recheckSite });
+  }, { frameId: loc.frameId, signal, recheckSite, target: loc, armed: true });
   return navResult(textResult(account(`hovering over ${loc.desc}`, loc.note, await afterState(tabId, loc.frameId, loc.args, loc.state, fx), fx.effects)), fx);
 }
 

@@ -40,6 +40,8 @@ export function normaliseState(params) {
         ? { name: s.lastTool.name, at: s.lastTool.at } : null,
     })),
     grants: grants.map(normaliseGrant).filter((g) => g !== null),
+    // Some session has the network capability: request_log.js keeps its log.
+    [Notification.HOST_STATE_NETWORK_LOG]: p[Notification.HOST_STATE_NETWORK_LOG] === true,
   };
 }
 

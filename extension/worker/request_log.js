@@ -11,8 +11,16 @@
 //     finish and kept, capped; any other body is read on demand while the
 //     debugger is still attached.
 // A new main-frame document starts a new log; a restarted worker has none.
+//
+// Kept only while some session has the network capability (host.state's
+// networkLog, docs/protocol.md): without one nobody can read it, and each
+// request's headers and bodies, and the debugger's Network domain with its
+// buffers in every attached renderer, are memory for nothing. When the last
+// such session goes the logs are dropped and Network is disabled again.
 
-import { cdp, isAttached, onAttach, onCdpEvent } from './cdp.js';
+import { attachedTabs, cdp, isAttached, onAttach, onCdpEvent } from './cdp.js';
+import { onHostState } from './host_state.js';
+import { Notification } from './protocol.js';
 import { requestLogs } from './tab_state.js';
 import { cutEnd } from './text_cut.js';
 
@@ -112,42 +120,68 @@ function add(tabId, d) {
 
 const entryOf = (d) => (d.tabId >= 0 ? requestLogs.get(d.tabId)?.byId.get(d.requestId) : undefined);
 
-// Must run synchronously at the service worker's top level.
-export function registerRequestLog() {
-  chrome.webRequest.onBeforeRequest.addListener((d) => {
+// The webRequest listeners of the log: [event, listener, extraInfoSpec?].
+const LISTENERS = [
+  [chrome.webRequest.onBeforeRequest, (d) => {
     if (d.tabId < 0) return;
     if (d.type === 'main_frame' && !requestLogs.get(d.tabId)?.byId.has(d.requestId)) requestLogs.set(d.tabId, newLog());
     add(d.tabId, d);
-  }, FILTER, ['requestBody']);
-  chrome.webRequest.onSendHeaders.addListener((d) => {
+  }, ['requestBody']],
+  [chrome.webRequest.onSendHeaders, (d) => {
     const e = entryOf(d);
     if (e) e.requestHeaders = cutHeaders(d.requestHeaders);
-  }, FILTER, ['requestHeaders']);
-  chrome.webRequest.onBeforeRedirect.addListener((d) => {
+  }, ['requestHeaders']],
+  [chrome.webRequest.onBeforeRedirect, (d) => {
     const e = entryOf(d);
     if (e && e.redirects.length < 20) e.redirects.push({ status: d.statusCode, from: cutUrl(d.url) });
-  }, FILTER);
-  chrome.webRequest.onResponseStarted.addListener((d) => {
+  }],
+  [chrome.webRequest.onResponseStarted, (d) => {
     const e = entryOf(d);
     if (!e) return;
     Object.assign(e, { status: d.statusCode, statusLine: d.statusLine ?? '', responseStart: d.timeStamp, fromCache: d.fromCache,
       responseHeaders: cutHeaders(d.responseHeaders) });
-  }, FILTER, ['responseHeaders']);
-  chrome.webRequest.onCompleted.addListener((d) => {
+  }, ['responseHeaders']],
+  [chrome.webRequest.onCompleted, (d) => {
     const e = entryOf(d);
     if (e) Object.assign(e, { status: d.statusCode, end: d.timeStamp, fromCache: d.fromCache });
-  }, FILTER);
-  chrome.webRequest.onErrorOccurred.addListener((d) => {
+  }],
+  [chrome.webRequest.onErrorOccurred, (d) => {
     const e = entryOf(d);
     if (e) Object.assign(e, { error: d.error, end: d.timeStamp });
-  }, FILTER);
+  }],
+];
 
+const NETWORK_ENABLE = { maxTotalBufferSize: 16 * 1024 * 1024, maxResourceBufferSize: 4 * 1024 * 1024 };
+let logging = false;
+
+// Starts or ends the log (host.state's networkLog): the webRequest
+// listeners, and Network on every attached tab (new attaches: onAttach).
+function setLogging(on) {
+  if (on === logging) return;
+  logging = on;
+  for (const [event, fn, extra] of LISTENERS) {
+    if (on) event.addListener(fn, FILTER, ...(extra ? [extra] : []));
+    else event.removeListener(fn);
+  }
+  if (!on) requestLogs.clear();
+  for (const tabId of attachedTabs()) {
+    cdp(tabId, on ? 'Network.enable' : 'Network.disable', on ? NETWORK_ENABLE : {}).catch(() => {});
+  }
+}
+
+// Whether the request log is kept now (tests; docs/protocol.md).
+export const requestLogKept = () => logging;
+
+// Must run synchronously at the service worker's top level (its listeners
+// are added while some session has the network capability).
+export function registerRequestLog() {
+  onHostState((state) => setLogging(state?.[Notification.HOST_STATE_NETWORK_LOG] === true));
   onAttach(async (tabId, send, { sessionId, targetInfo }) => {
-    if (sessionId || (targetInfo && targetInfo.type !== 'page')) return;
-    await send('Network.enable', { maxTotalBufferSize: 16 * 1024 * 1024, maxResourceBufferSize: 4 * 1024 * 1024 });
+    if (!logging || sessionId || (targetInfo && targetInfo.type !== 'page')) return;
+    await send('Network.enable', NETWORK_ENABLE);
   });
   onCdpEvent('Network.requestWillBeSent', (tabId, p, sessionId) => {
-    if (sessionId) return;
+    if (sessionId || !logging) return;
     const log = logOf(tabId);
     const known = log.cdp.get(p.requestId);
     if (known) {

@@ -41,6 +41,7 @@ export const Notification = Object.freeze({
   CANCEL: 'cancel', // ext_method::kCancel
   TABS_FOCUSED: 'tabs.focused', // ext_method::kTabsFocused
   HOST_STATE: 'host.state', // ext_method::kHostState
+  HOST_STATE_NETWORK_LOG: 'networkLog', // ext_method::kHostStateNetworkLog
   PERSON_ASK: 'person.ask', // ext_method::kPersonAsk
   PERSON_CLOSE: 'person.close', // ext_method::kPersonClose
   SESSION_ENDED: 'session.ended', // ext_method::kSessionEnded

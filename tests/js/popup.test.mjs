@@ -22,6 +22,7 @@ const STATE = {
     { site: 'github.com', access: ['read', 'navigate'], scope: 'always', sessionId: null, client: '' },
     { site: 'example.org', access: ['read', 'act'], scope: 'session', sessionId: 1, client: 'claude-code' },
   ],
+  networkLog: false,
 };
 
 describe('normaliseState', () => {
@@ -41,6 +42,7 @@ describe('normaliseState', () => {
       policy: null,
       sessions: [{ id: 3, client: { name: '', version: '' }, focusedTabId: null, readOnly: false, lastTool: null }],
       grants: [{ site: 'b.test', access: ['read'], scope: 'session', sessionId: null, client: '' }],
+      networkLog: false,
     });
     assert.deepEqual(normaliseState(undefined).sessions, []);
     assert.deepEqual(normaliseState({ grants: 'x' }).grants, []);

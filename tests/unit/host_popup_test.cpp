@@ -104,6 +104,21 @@ TEST_F(PopupHostTest, StateFollowsASessionsClientFocusLastToolAndEnd) {
   WaitState([](const Json& st) { return st["sessions"].empty(); });
 }
 
+// The extension keeps its request log only while this says so (docs/protocol.md).
+TEST_F(PopupHostTest, NetworkLogIsOnWhileASessionHasTheNetworkCapability) {
+  StartWithTabs();
+  EXPECT_EQ(LastState()[ext_method::kHostStateNetworkLog], false);
+  Peer& plain = Session(Json::array({"eval"}));
+  NewestSessionId(1);
+  EXPECT_EQ(LastState()[ext_method::kHostStateNetworkLog], false);
+  Peer& network = Session(Json::array({"network"}));
+  WaitState([](const Json& st) { return st[ext_method::kHostStateNetworkLog] == true; });
+  ::close(network.fd);
+  network.fd = ::open("/dev/null", O_RDONLY);  // TearDown closes it again
+  WaitState([](const Json& st) { return st[ext_method::kHostStateNetworkLog] == false && st["sessions"].size() == 1; });
+  (void)plain;
+}
+
 TEST_F(PopupHostTest, ABusySessionDoesNotFloodThePort) {
   StartWithTabs();
   Peer& s = Client("busy", "1");

@@ -2,12 +2,14 @@
 // promise of it). Injected last: the service worker's call (agent_runner.js)
 // looks for agent.run. Ops and their args:
 //   snapshot {startAt, textMax?}            -> {items, next}   items: line strings, or {frameRef, depth, head}
-//   prepare  {ref|selector, scroll?, hitTest?, watch?} -> {desc, x, y, rect, aim, viewport, state, note?, scrolled, cover?} | {error}
+//   prepare  {ref|selector, scroll?, hitTest?, watch?} -> {desc, x, y, rect, aim, viewport, state, note?, scrolled, cover?, moving} | {error}
 //   seen {}                                  -> {events: [{type, reached, on}], gone} | {none} (what the armed watch saw)
 //   hoverCheck {ref|selector, arm?, waitMs?} -> {armed} | {hit}  (did the last mouse move reach it)
 //   reachesAt {ref|selector, x, y}          -> {reaches} (the pointer at that point of this viewport reaches it)
 //   settle {frames?, maxMs?, extraMs?}       -> {ok} after two animation frames
 //   quiet {quietMs?, maxMs?}                 -> {mutations, waitedMs} once the DOM stopped changing (quiet.js)
+//   arm {}                                   -> {armed} (the change watch: changes.js)
+//   after {ref|selector?, kinds?, waitMs?, quietMs?, maxMs?, final?} -> {seen, state?, gone?, brought, mutations, waitedMs, next}
 //   listen {}                               -> {ok} (this window hears frame announcements)
 //   announce {}                              -> {token} posted to the parent window | {inline} | {top}
 //   resolveFrames {tokens, frameRefs}        -> {map: {token: ref of the <iframe> it came from}}
@@ -31,7 +33,7 @@
 (function (agent) {
   'use strict';
 
-  const { geometry, pointer, frames, snapshot, scroll, fields, read, quiet, files } = agent;
+  const { geometry, pointer, frames, snapshot, scroll, fields, read, quiet, changes, files } = agent;
 
   const pageFailed = (e) => ({ error: `page script failed: ${e?.message ?? e}` });
 
@@ -43,6 +45,8 @@
     reachesAt: pointer.reachesAtOp,
     settle: geometry.settle,
     quiet: quiet.quiet,
+    arm: changes.armOp,
+    after: changes.after,
     listen: (a) => {
       frames.listen(window, a.startAt);
       return { ok: true };

@@ -73,13 +73,38 @@
     return scroll ? ensureVisible(window, rect, null, () => rect) : rect;
   }
 
+  // Whether el may be moving: a running animation or transition on it or on
+  // an element around it (through shadow roots and this document's
+  // same-origin frames), or a document still loading (images, fonts, late
+  // scripts lay it out anew). Script-driven motion shows in neither: the
+  // press check at the press (press_point.js) and the reached check catch it.
+  function mayMove(el) {
+    const around = new Set();
+    for (let n = el, i = 0; n && i < 500; i++) {
+      around.add(n);
+      n = n.parentElement || n.getRootNode()?.host || n.ownerDocument?.defaultView?.frameElement || null;
+    }
+    const docs = new Set([...around].map((n) => n.ownerDocument));
+    for (const doc of docs) {
+      if (doc.readyState !== 'complete') return true;
+      for (const an of doc.getAnimations?.() ?? []) {
+        if (an.playState !== 'running' && an.playState !== 'pending') continue;
+        const t = an.effect?.target;
+        if (t && around.has(t)) return true;
+      }
+    }
+    return false;
+  }
+
   // prepare {ref|selector, scroll?, hitTest?, watch?}: the element scrolled
   // into view (instantly, whatever the page's scroll-behavior), its box in the
   // top viewport (rect) and the point to aim at (x, y; aim: where in the box,
   // as fractions — the same in any frame's coordinates), what is in the way
   // when nothing of it can be hit (cover), and the viewport it was measured
-  // in. The service worker measures twice and acts only on a box that held
-  // still (targets.js). watch: arm the watch of the call's input (pointer.js).
+  // in, and whether it may be moving (mayMove). The service worker measures
+  // again a frame later, and acts only on a box that held still, when it may
+  // be moving, is covered, or was scrolled to (targets.js). watch: arm the
+  // watch of the call's input (pointer.js) and of what it changes (changes.js).
   function prepare(a) {
     const res = resolve(a);
     if (res.error) return res;
@@ -103,12 +128,16 @@
       if (p.cover) ({ cover, passThrough = null } = p);
       else aim = { fx: box.width ? (p.x - box.x) / box.width : 0.5, fy: box.height ? (p.y - box.y) / box.height : 0.5 };
     }
-    if (a.watch) agent.pointer.watch(el, a.startAt);
+    if (a.watch) {
+      agent.pointer.watch(el, a.startAt);
+      agent.changes.arm(a.startAt);
+    }
     const role = roleOf(el);
     const scrolled = before.x !== box.x || before.y !== box.y;
     return {
       desc, rect, aim, x: rect.x + rect.width * aim.fx, y: rect.y + rect.height * aim.fy, state: stateOf(el, role),
-      note: res.note || '', scrolled, cover, passThrough,
+      note: res.note || '', scrolled, cover, passThrough, moving: a.hitTest !== false && mayMove(el),
+      shown: document.visibilityState === 'visible',
       viewport: { width: window.innerWidth, height: window.innerHeight, x: Math.round(winOf(el).scrollX), y: Math.round(winOf(el).scrollY) },
     };
   }

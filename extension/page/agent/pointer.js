@@ -148,6 +148,7 @@
           // turn is aimed at where the element was before the scroll moved it).
           around: el && t !== t.ownerDocument.body && t !== t.ownerDocument.documentElement && t.contains(w.el),
           on: el ? coverName(t) : String(t?.nodeName || 'window').toLowerCase(),
+          t: performance.now(),
         });
         w.wake?.();
       };

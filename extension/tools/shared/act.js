@@ -4,11 +4,12 @@
 
 import { describeDialog, dialogOf } from '../../worker/dialogs.js';
 import { ToolError } from '../stack/errors.js';
-import { click, hover } from './input.js';
+import { click, fullFrameRate, hover, SHOWN_TAB } from './input.js';
 import { armPressCheck, shieldFrames } from './press_point.js';
 import { assertReached, pointAt, runAgent } from './targets.js';
 import { withNavigatedTo } from './navigated_to.js';
 import { cut } from '../../worker/text_cut.js';
+import { knownTab } from '../../worker/tab_cache.js';
 
 export function assertNoDialog(tabId) {
   const d = dialogOf(tabId);
@@ -36,9 +37,12 @@ function stateChanges(before = {}, after = {}) {
   return out;
 }
 
-// The target's state after an action, as phrases (nothing if it navigated away).
+// The target's state after an action, as phrases (nothing if it navigated
+// away): as the effects read it (withEffects' target), else asked.
 export async function afterState(tabId, frameId, args, before, fx) {
   if (fx.navigated || fx.dialog) return [];
+  if (fx.after?.state) return stateChanges(before, fx.after.state);
+  if (fx.after?.gone) return ['the element is no longer in the page'];
   try {
     const { state } = await runAgent(tabId, frameId, 'state', args, { timeoutMs: 3000 });
     return stateChanges(before, state);
@@ -63,18 +67,30 @@ const CLICK_EVENTS = {
 // the press lands on it (press_point.js; on a target of the top document no
 // frame takes the pointer meanwhile: shieldFrames), and a click the page saw land
 // elsewhere is an error, never "clicked" (assertReached). opts: click's, and signal.
+// deferReach: the reached check is left to withEffects, which reads it with
+// the effects in one call (the result's `reach`, effects.js). siteChecked:
+// withEffects' site check (overlapSiteCheck), awaited before the first input.
 export async function clickAt(tabId, loc, opts = {}) {
-  const { signal } = opts;
-  const pressCheck = await armPressCheck(tabId, loc, { signal });
-  const unshield = await shieldFrames(tabId, pressCheck); // before the hover: frames are painted without the pointer by the press
+  const { signal, deferReach = false, siteChecked } = opts;
+  // A tab not in front (not its window's active tab, or a page hidden): at
+  // full frame rate for the move, asked while the press check is armed.
+  const cast = loc.shown && knownTab(tabId)?.active === true ? SHOWN_TAB : fullFrameRate(tabId);
+  let unshield = () => {};
   try {
-    const p = await pointAt(tabId, loc, (x, y) => hover(tabId, x, y, { signal }), { signal });
+    const pressCheck = await armPressCheck(tabId, loc, { signal });
+    await siteChecked;
+    unshield = await shieldFrames(tabId, pressCheck); // before the hover: frames are painted without the pointer by the press
+    const p = await pointAt(tabId, loc, (x, y) => hover(tabId, x, y, { signal, cast }), { signal });
     if (p.dialog) return p;
-    const r = await click(tabId, p.x, p.y, { ...opts, pressCheck });
+    const r = await click(tabId, p.x, p.y, { ...opts, pressCheck, cast });
     unshield();
-    if (!r.dialog) await assertReached(tabId, loc, CLICK_EVENTS[opts.button ?? 'left'] ?? CLICK_EVENTS.left, 'click', signal);
+    const kinds = CLICK_EVENTS[opts.button ?? 'left'] ?? CLICK_EVENTS.left;
+    if (r.dialog) return r;
+    if (deferReach) return { ...r, reach: { loc, kinds, what: 'click' } };
+    await assertReached(tabId, loc, kinds, 'click', signal);
     return r;
   } finally {
     unshield();
+    cast.stop();
   }
 }

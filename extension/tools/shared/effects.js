@@ -5,7 +5,8 @@
 import { describeDialog, onDialog } from '../../worker/dialogs.js';
 import { watchTopFrame } from './navigated_to.js';
 import { fetchesSettled } from '../../worker/network_log.js';
-import { runAgent } from './targets.js';
+import { framePrefix, judgeReached, runAgent, SEEN_WAIT_MS } from './targets.js';
+import { noteNext } from './refs.js';
 
 const NAV_WAIT_MS = 10000;
 // After the input: the page must go this long without a DOM change before its
@@ -24,16 +25,31 @@ const FETCH_WAIT_MS = 5000;
 // again); a navigation it started loaded (its DOMContentLoaded, or error),
 // up to NAV_WAIT_MS. minWaitMs: wait at least that long for a navigation to
 // show up (a form submit handled by script may start one late).
-// Returns {value, effects: [phrases], navigated, dialog, navigatedTo}
+// Returns {value, effects: [phrases], navigated, dialog, navigatedTo, after}
 // (navigatedTo: the URL of the new top document, or of the one still loading,
 // for the result's _meta — navResult). recheckSite (the call's
 // ctx.recheckSite, page_tool.js) runs right before act: a tab that left the
 // site the call was checked for is not acted on.
-export async function withEffects(tabId, act, { frameId = 0, quietMs = QUIET_MS, minWaitMs = 0, signal, recheckSite } = {}) {
+//
+// The page's side is read in one call (page/agent/changes.js `after`): the
+// quiet, the reached check of a pointer action (act's value.reach: {loc,
+// kinds, what}, clickAt's deferReach: judged as assertReached would), the
+// target's state (`target`: a located element, {frameId, args}) and the
+// actionable elements the action brought, told as an effect with their refs
+// (`appeared: button "OK" [ref=e41], …`). The change watch is armed before
+// act (`armed`: locate's prepare already did, in the target's frame).
+// Returns `after`: {state?, gone?} of the target, for afterState.
+// overlapSiteCheck: act(siteChecked) awaits the site check itself before its
+// first input (clickAt), measuring meanwhile.
+export async function withEffects(tabId, act, {
+  frameId = 0, quietMs = QUIET_MS, minWaitMs = 0, signal, recheckSite, target = null, armed = false, overlapSiteCheck = false,
+} = {}) {
   const ev = { navUrl: null, committed: null, loaded: false, navError: null, sameDoc: null, newTabs: [], dialog: null };
   // Every event wakes whoever waits on `seen` (below).
   const waiters = new Set();
+  let events = 0; // every event counted: an answer computed meanwhile may be out of date
   const note = (fn) => (d) => {
+    events++;
     fn(d);
     for (const w of [...waiters]) w();
   };
@@ -69,15 +85,42 @@ export async function withEffects(tabId, act, { frameId = 0, quietMs = QUIET_MS,
   let nav = null;
   try {
     nav = watchTopFrame(tabId);
-    await recheckSite?.();
+    const siteChecked = Promise.resolve(recheckSite?.());
+    siteChecked.catch(() => {}); // awaited below, or by act (overlapSiteCheck)
+    if (!overlapSiteCheck) await siteChecked;
+    const watched = quietMs > 0 && typeof frameId === 'number';
+    if (watched && !armed) await runAgent(tabId, frameId, 'arm', {}, { timeoutMs: 3000, signal }).catch(() => {});
     const actedAt = Date.now();
-    const value = await act();
+    let value;
+    try {
+      value = await act(siteChecked);
+    } catch (e) {
+      await siteChecked; // a tab that left the site says so, not what failed because of it
+      throw e;
+    }
+    await siteChecked;
     if (value?.dialog) ev.dialog = value.dialog;
+    let after = null;
+    let navGuess = null;
+    let guessAt = -1;
     if (quietMs > 0 && !navStarted()) {
       // The page's own effects; a navigation or dialog ends the wait (a dialog blocks the page).
       const inFrame = typeof frameId === 'function' ? frameId() : frameId;
-      const quiet = () => runAgent(tabId, inFrame, 'quiet', { quietMs, maxMs: QUIET_MAX_MS }, { timeoutMs: QUIET_MAX_MS + 2000 }).catch(() => {});
-      await Promise.race([quiet(), seen(navStarted, QUIET_MAX_MS + 2000)]);
+      const reach = value?.reach;
+      const read = (first) => {
+        const args = { ...(target?.args ?? {}), quietMs, maxMs: QUIET_MAX_MS, final: !first };
+        if (first && reach) Object.assign(args, { kinds: reach.kinds, waitMs: SEEN_WAIT_MS });
+        const ms = QUIET_MAX_MS + 2000 + (args.waitMs ?? 0);
+        return Promise.race([runAgent(tabId, inFrame, 'after', args, { timeoutMs: ms }).catch(() => null), seen(navStarted, ms).then(() => null)]);
+      };
+      // Where the tab is, asked meanwhile: kept unless an event came since.
+      guessAt = events;
+      navGuess = nav.navigatedTo();
+      navGuess.catch(() => {});
+      after = await read(true);
+      // An input the page saw land elsewhere is an error, never "clicked" (a
+      // navigation or dialog meanwhile: the effects say what happened).
+      if (reach && after && !navStarted()) judgeReached(after.seen, reach.loc, reach.kinds, reach.what);
       const fetches = fetchesSettled(tabId, actedAt);
       try {
         if (fetches.busy) await Promise.race([fetches.done, seen(navStarted, FETCH_WAIT_MS)]);
@@ -85,7 +128,7 @@ export async function withEffects(tabId, act, { frameId = 0, quietMs = QUIET_MS,
         fetches.dispose();
       }
       // Their answers arrived: let the page show them.
-      if (fetches.busy && !navStarted()) await Promise.race([quiet(), seen(navStarted, QUIET_MAX_MS + 2000)]);
+      if (fetches.busy && !navStarted()) after = (await read(false)) ?? after;
     }
     if (minWaitMs > 0) await seen(navStarted, actedAt + minWaitMs - Date.now());
     if (navPending() && !ev.dialog && !aborted()) await seen(() => !navPending() || ev.dialog || aborted(), actedAt + NAV_WAIT_MS - Date.now());
@@ -107,11 +150,24 @@ export async function withEffects(tabId, act, { frameId = 0, quietMs = QUIET_MS,
     // Without its URL: the new tab may be on a site the policy keeps from the
     // session; list_tabs shows it as the policy allows (docs/policy.md).
     for (const created of ev.newTabs) effects.push(`opened new tab ${created.id} (list_tabs shows it)`);
-    return { value, effects, navigated: !!(ev.committed || ev.navUrl), dialog: ev.dialog, navigatedTo: await nav.navigatedTo() };
+    const navigated = !!(ev.committed || ev.navUrl);
+    if (after && !navigated && !ev.dialog) effects.push(await appeared(tabId, typeof frameId === 'function' ? frameId() : frameId, after));
+    return { value, effects: effects.filter(Boolean), navigated, dialog: ev.dialog, navigatedTo: await (events === guessAt ? navGuess : nav.navigatedTo()), after };
   } finally {
     for (const [event, fn] of L) event.removeListener(fn);
     waiters.clear();
     offDialog();
     nav?.dispose();
   }
+}
+
+// The clause that names what an action brought, refs with the frame's prefix
+// (f2e7), or '' for nothing new; the tab's ref counter moves past them.
+async function appeared(tabId, frameId, after) {
+  if (Number.isInteger(after.next)) await noteNext(tabId, after.next);
+  const { lines = [], more = 0 } = after.brought ?? {};
+  if (!lines.length) return '';
+  const prefix = Number.isInteger(frameId) ? await framePrefix(tabId, frameId) : '';
+  const named = prefix ? lines.map((l) => l.replace(/\[ref=(e\d+)\]$/, `[ref=${prefix}$1]`)) : lines;
+  return `appeared: ${named.join(', ')}${more ? ` and ${more} more (snapshot shows them)` : ''}`;
 }

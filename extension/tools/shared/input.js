@@ -49,14 +49,37 @@ const BUTTONS = { left: 1, right: 2, middle: 4 };
 // tests/e2e/background_input.test.mjs prints the frame rate after input.
 const CONTINUOUS = new Set(['mouseMoved', 'mouseWheel']);
 
-async function atFullFrameRate(tabId, steps, fn) {
+// Started ahead by a caller that has other steps to make first (clickAt:
+// while the press check is armed): {ready, stop()}; sequence's `cast`.
+export function fullFrameRate(tabId) {
+  const ready = cdp(tabId, 'Page.startScreencast', { format: 'jpeg', quality: 1, maxWidth: 16, maxHeight: 16 }).catch(() => {});
+  let stopped = false;
+  return {
+    ready,
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      ready.then(() => cdp(tabId, 'Page.stopScreencast')).catch(() => {});
+    },
+  };
+}
+
+// A tab the browser shows gets its frames at full rate already.
+export const SHOWN_TAB = Object.freeze({ ready: Promise.resolve(), stop() {} });
+
+async function atFullFrameRate(tabId, steps, fn, cast) {
   const continuous = ([method, params]) => method === 'Input.dispatchMouseEvent' && CONTINUOUS.has(params.type);
   if (!steps.some((step) => Array.isArray(step) && continuous(step))) return fn();
-  await cdp(tabId, 'Page.startScreencast', { format: 'jpeg', quality: 1, maxWidth: 16, maxHeight: 16 }).catch(() => {});
+  if (cast) {
+    await cast.ready;
+    return fn();
+  }
+  const own = fullFrameRate(tabId);
+  await own.ready;
   try {
     return await fn();
   } finally {
-    cdp(tabId, 'Page.stopScreencast').catch(() => {});
+    own.stop();
   }
 }
 
@@ -75,8 +98,8 @@ const keyAt = ([method, params]) => method === 'Input.insertText' ||
 // number: that many ms of the hand holding still. A step may carry a check
 // as a third element: check(x, y) throws to stop before it. Every press and
 // release carries one, and so does the first key of a sequence that types.
-// Returns {dialog?}.
-function sequence(tabId, steps, signal) {
+// Returns {dialog?}. cast: a fullFrameRate the caller started (and stops).
+function sequence(tabId, steps, signal, cast) {
   const input = steps.filter((step) => Array.isArray(step));
   for (const step of input) {
     if (pressAt(step) && typeof step[2] !== 'function') throw new Error(`${step[1].type} without its press check (press_point.js)`);
@@ -95,14 +118,15 @@ function sequence(tabId, steps, signal) {
       if (r.dialog) return r;
     }
     return {};
-  });
+  }, cast);
 }
 
 // The move's ack is waited for before the press: a page hung in its
 // mousemove handler must not get a press that would land once it runs again
 // (docs/page_tools.md); in a background tab it is quick (atFullFrameRate).
 // pressCheck (required): armPressCheck's, run before each press and release.
-export function click(tabId, x, y, { button = 'left', doubleClick = false, modifiers = 0, signal, pressCheck } = {}) {
+// cast: a fullFrameRate already started (the caller stops it).
+export function click(tabId, x, y, { button = 'left', doubleClick = false, modifiers = 0, signal, pressCheck, cast } = {}) {
   const b = BUTTONS[button] ?? 1;
   const release = pressCheck && ((px, py) => pressCheck(px, py, { frameOnly: true }));
   const steps = [['Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, modifiers }]];
@@ -111,11 +135,11 @@ export function click(tabId, x, y, { button = 'left', doubleClick = false, modif
     steps.push(['Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button, buttons: b, clickCount, modifiers }, pressCheck]);
     steps.push(['Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button, buttons: 0, clickCount, modifiers }, release]);
   }
-  return sequence(tabId, steps, signal);
+  return sequence(tabId, steps, signal, cast);
 }
 
-export function hover(tabId, x, y, { signal } = {}) {
-  return sequence(tabId, [['Input.dispatchMouseEvent', { type: 'mouseMoved', x, y }]], signal);
+export function hover(tabId, x, y, { signal, cast } = {}) {
+  return sequence(tabId, [['Input.dispatchMouseEvent', { type: 'mouseMoved', x, y }]], signal, cast);
 }
 
 // A trusted mouse wheel at (x, y): scrolls whatever is under that point.

@@ -168,12 +168,16 @@ async function steady(tabId, t, first, { scroll, watch, signal }) {
 // that brings it shrinks the viewport, debugger_bar.js), then for a box that
 // holds still, and aim at a point of it the pointer reaches (page/agent/pointer.js);
 // the last measurement arms the watch of what the page sees of the input
-// that follows (assertReached).
+// that follows (assertReached, withEffects' reach). A target that is shown,
+// uncovered, not scrolled to and not moving by the first measurement (no
+// animation on it or around it, the document loaded: geometry.js mayMove)
+// is located in that one call; any other is measured again a frame apart
+// until it holds still (steady).
 export async function locate(tabId, target, { scroll = true, hitTest = true, signal } = {}) {
   const t = await targetOf(tabId, target);
   if (hitTest) await barSettled(tabId, signal);
-  let res = await runAgent(tabId, t.frameId, 'prepare', { ...t.args, scroll, hitTest }, { signal });
-  if (hitTest) res = await steady(tabId, t, res, { scroll, watch: true, signal });
+  let res = await runAgent(tabId, t.frameId, 'prepare', { ...t.args, scroll, hitTest, watch: hitTest }, { signal });
+  if (hitTest && (res.cover || res.moving || res.scrolled)) res = await steady(tabId, t, res, { scroll, watch: true, signal });
   let rect = res.rect;
   let scrolled = res.scrolled;
   if (t.frameId !== 0) {
@@ -193,7 +197,7 @@ export async function locate(tabId, target, { scroll = true, hitTest = true, sig
 // A mouse move or wheel turn reaches the page at its next frame, after the
 // browser's acknowledgement: how long to wait for the first one (a
 // background tab at full frame rate takes one or two frames).
-const SEEN_WAIT_MS = 1_000;
+export const SEEN_WAIT_MS = 1_000;
 
 // What the page saw of the input since locate armed the watch:
 // throws ToolError when events reached the page but none reached the
@@ -209,7 +213,13 @@ export async function assertReached(tabId, loc, kinds, what, signal, { around = 
   } catch {
     return; // navigated away, or busy: the effects say what happened
   }
-  if (r.none || r.gone) return;
+  judgeReached(r, loc, kinds, what, { around });
+}
+
+// The verdict on what the page saw (the agent's `seen`, alone or in the
+// effects read `after`): throws the ToolError of assertReached.
+export function judgeReached(r, loc, kinds, what, { around = false } = {}) {
+  if (!r || r.none || r.gone) return;
   const mine = r.events.filter((e) => kinds.includes(e.type));
   if (mine.some((e) => e.reached || (around && e.around))) return;
   const landed = mine[0]?.on ?? r.events.find((e) => !e.reached)?.on;

@@ -1,0 +1,125 @@
+// The page agent's account of what an action changed, read in one call after
+// the input: whether the input reached its target (pointer.js's watch), the
+// document quiet (no DOM change for quietMs), the target's state, and the
+// actionable elements the action brought (a dialog's buttons, new rows),
+// with refs the action tools accept. The change watch is armed before the
+// input (prepare's watch, or arm) so that quiet counts from the page's last
+// change, not from when the worker asked.
+(function (agent) {
+  'use strict';
+
+  const { ensure, refOf, resolve } = agent.registry;
+  const { INTERACTIVE_ROLES, roleOf } = agent.roles;
+  const { describe } = agent.names;
+  const { stateOf } = agent.states;
+
+  const MAX_ROOTS = 200; // added subtrees kept (a page that adds thousands: the first ones)
+  const MAX_LIST = 20; // elements named in the answer; the rest counted
+  const MAX_SCAN = 2000; // elements looked at in the added subtrees
+  const IDLE_MS = 10_000; // a watch nobody read any more stops observing
+  const DIALOGS = new Set(['dialog', 'alertdialog']);
+
+  // Arms the change watch of this document (one at a time): every element
+  // added from now on, and the time of the last change.
+  function arm(startAt) {
+    const reg = ensure(startAt);
+    reg.changes?.observer.disconnect();
+    const c = { since: performance.now(), last: performance.now(), roots: [], mutations: 0, observer: null, timer: 0 };
+    c.observer = new MutationObserver((records) => {
+      c.last = performance.now();
+      c.mutations += records.length;
+      for (const r of records) {
+        for (const n of r.addedNodes) if (n.nodeType === 1 && c.roots.length < MAX_ROOTS) c.roots.push(n);
+      }
+    });
+    c.observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    c.timer = setTimeout(() => stop(reg, c), IDLE_MS);
+    reg.changes = c;
+    return c;
+  }
+
+  function stop(reg, c) {
+    c.observer.disconnect();
+    clearTimeout(c.timer);
+    if (reg.changes === c) reg.changes = null;
+  }
+
+  const shown = (el) => {
+    const r = el.getBoundingClientRect();
+    if (r.width <= 0 && r.height <= 0) return false;
+    const st = agent.dom.styleOf(el);
+    return st.visibility !== 'hidden' && st.display !== 'none';
+  };
+
+  const actionable = (el, role) => INTERACTIVE_ROLES.has(role) || DIALOGS.has(role) || (el.isContentEditable && !el.parentElement?.isContentEditable);
+
+  // The actionable elements in the added subtrees that are still in the page
+  // and shown, in document order, without the target itself:
+  // {lines: ['button "OK" [ref=e41]', …], more: how many past MAX_LIST}.
+  function broughtBy(c, target, startAt) {
+    const roots = c.roots.filter((n, i) => n.isConnected && !c.roots.some((m, j) => j !== i && m !== n && m.contains(n)));
+    roots.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+    const lines = [];
+    let more = 0;
+    let scanned = 0;
+    const seen = new Set();
+    for (const root of roots) {
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+      for (let el = root; el && scanned < MAX_SCAN; el = walker.nextNode(), scanned++) {
+        if (el === target || seen.has(el)) continue;
+        seen.add(el);
+        const role = roleOf(el);
+        if (!actionable(el, role) || !shown(el)) continue;
+        if (lines.length >= MAX_LIST) {
+          more++;
+          continue;
+        }
+        lines.push(`${describe(el)} [ref=${refOf(el, startAt)}]`);
+      }
+    }
+    return { lines, more };
+  }
+
+  // after {ref|selector?, kinds?, waitMs?, quietMs?, maxMs?, final?} ->
+  //   {seen: pointer.seen's answer (when kinds), state?, gone?, desc?,
+  //    brought: {lines, more}, mutations, waitedMs, next}
+  // Waits for the input's first event of kinds (the reached check), then for
+  // quietMs without a DOM change (at most maxMs), then reads.
+  async function after(a) {
+    const reg = ensure(a.startAt);
+    const start = performance.now();
+    const seen = a.kinds?.length ? await agent.pointer.seen({ kinds: a.kinds, waitMs: a.waitMs }) : null;
+    const c = reg.changes ?? arm(a.startAt);
+    // Quiet counts from the input's last event the page saw (its handlers
+    // ran then), else from now, as a wait begun after the input would.
+    const lastEvent = seen?.events?.length ? Math.max(...seen.events.map((e) => e.t ?? 0)) : 0;
+    const from = Math.max(c.last, lastEvent || start);
+    const quietMs = Math.max(1, a.quietMs ?? 20);
+    const maxMs = Math.max(quietMs, a.maxMs ?? 1000);
+    await new Promise((done) => {
+      const check = () => {
+        const now = performance.now();
+        const wait = Math.min(quietMs - (now - Math.max(from, c.last)), maxMs - (now - start));
+        if (wait <= 0) done();
+        else setTimeout(check, wait + 1);
+      };
+      check();
+    });
+    const out = { seen, mutations: c.mutations, waitedMs: Math.round(performance.now() - start) };
+    const res = a.ref || a.selector ? resolve(a) : null;
+    if (res?.el) {
+      out.desc = describe(res.el);
+      out.state = stateOf(res.el, roleOf(res.el));
+    } else if (res?.stale) out.gone = true;
+    out.brought = broughtBy(c, res?.el, a.startAt);
+    if (a.final !== false) stop(reg, c);
+    else {
+      clearTimeout(c.timer);
+      c.timer = setTimeout(() => stop(reg, c), IDLE_MS);
+    }
+    out.next = reg.next;
+    return out;
+  }
+
+  agent.changes = { arm, after, armOp: (a) => (arm(a.startAt), { armed: true }) };
+})(globalThis.__tabbridgeAgent ??= {});

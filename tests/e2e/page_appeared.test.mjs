@@ -1,0 +1,58 @@
+// An action answers with the refs of what it brought (docs/page_tools.md,
+// "appeared:"): a dialog's buttons, new rows — and the next click takes
+// those refs without a snapshot in between. The page's own counters say
+// which element the second click reached.
+
+import { before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { useHarness } from './harness.mjs';
+import { bodyText, startPageBrowser } from './page_helpers.mjs';
+
+// The ref an "appeared:" clause gives the element `label` (role "name").
+function appearedRef(text, label) {
+  const clause = /appeared: (.*)$/m.exec(text)?.[1];
+  assert.ok(clause, `no "appeared:" in: ${text}`);
+  const at = clause.indexOf(`${label} [ref=`);
+  assert.ok(at >= 0, `${label} not among what appeared: ${clause}`);
+  return /\[ref=(f?\d*e\d+)\]/.exec(clause.slice(at))[1];
+}
+
+describe('actions answer what they brought', { timeout: 120_000 }, () => {
+  const h = useHarness();
+  let env;
+  let s;
+
+  before(async () => {
+    env = await startPageBrowser(h, { name: 'appeared' });
+    s = env.s;
+  });
+
+  it("a click that opens a dialog answers its buttons' refs, and clicking one of them works", async (t) => {
+    const tab = await env.open('/appear.html', { t });
+    const text = bodyText(await s.pageOk('click', { selector: '#delete' }));
+    assert.match(text, /^clicked button "Delete"; appeared: dialog "Delete it\?" \[ref=e\d+\], button "Confirm" \[ref=e\d+\], button "Keep" \[ref=e\d+\]$/);
+    const confirm = appearedRef(text, 'button "Confirm"');
+    const second = bodyText(await s.pageOk('click', { ref: confirm }));
+    assert.match(second, /^clicked button "Confirm"/);
+    assert.equal(await tab.eval('window.confirmed'), 1, 'the page counted the click on Confirm');
+    assert.doesNotMatch(second, /appeared:/, 'closing the dialog brings nothing');
+  });
+
+  it('rows added after a promise and a timer are told, at most 20 and how many more; a row\'s ref is clicked', async (t) => {
+    const tab = await env.open('/appear.html', { t });
+    const text = bodyText(await s.pageOk('click', { selector: '#add' }));
+    assert.match(text, /appeared: button "Remove row 1" \[ref=e\d+\], .*button "Remove row 20" \[ref=e\d+\] and 5 more \(snapshot shows them\)$/);
+    assert.doesNotMatch(text, /Remove row 21/);
+    const third = appearedRef(text, 'button "Remove row 3"');
+    await s.pageOk('click', { ref: third });
+    assert.deepEqual(JSON.parse(await tab.eval('JSON.stringify(window.removed)')), [3]);
+  });
+
+  it('a click that changes only its own button brings nothing new', async (t) => {
+    const tab = await env.open('/appear.html', { t });
+    const text = bodyText(await s.pageOk('click', { selector: '#same' }));
+    assert.equal(text, 'clicked button "Count 0"');
+    assert.equal(await tab.eval('document.getElementById("same").textContent'), 'Count 1');
+  });
+});
