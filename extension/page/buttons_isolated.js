@@ -17,8 +17,12 @@
 //   aria-label, aria-labelledby, text, title or value — counts taken out
 //   ("Star 1.2k" is "Star": the tool does not change with the count).
 // * Not inside a form (a form tool presses that), nor in navigation, menus,
-//   tab lists, list boxes, trees, grids, toolbars' menus or the page's
-//   banner, footer and asides.
+//   tab lists, list boxes, trees, grids or the page's banner, footer and
+//   asides; not a view control: a button with aria-expanded or
+//   aria-haspopup shows or hides part of the page (a disclosure, a menu)
+//   and changes nothing on the site.
+// * None on a page that offers WebMCP tools: the page said what an agent
+//   may do there (own_tools_relay.js leaves these out then).
 // * Not one of many of a kind: a label (counts aside) that 3 or more buttons
 //   share is none (30 "Delete"s), nor a button inside an item (li, tr,
 //   article, role row/listitem) that has 2 or more siblings of its shape —
@@ -90,6 +94,9 @@
       if (!t) t = collapse(getAttr(el, 'title'));
       return collapse(t.replace(COUNT, ' '));
     };
+    // A button that shows or hides part of the page (a disclosure, a menu, a
+    // popup) changes nothing on the site: a view control, not an action.
+    const opensView = (el) => getAttr(el, 'aria-expanded') !== null || getAttr(el, 'aria-haspopup') !== null;
     const disabled = (el) => (el.localName === 'button' || el.localName === 'input' ? matches(el, ':disabled') : false) ||
       getAttr(el, 'aria-disabled') === 'true';
 
@@ -135,7 +142,7 @@
       const found = [];
       const byLabel = new Map();
       for (const el of docQsa(document, BUTTONS)) {
-        if (closest(el, OUTSIDE) || inBanner(el) || disabled(el) || !visible(el)) continue;
+        if (closest(el, OUTSIDE) || inBanner(el) || disabled(el) || opensView(el) || !visible(el)) continue;
         // A button inside another (role=button around a <button>) is that one.
         const outer = parentOf(el) && closest(parentOf(el), BUTTONS);
         if (outer) continue;
@@ -158,7 +165,7 @@
         tools.push({
           name,
           source: 'buttons',
-          description: `Press the button "${shown}" on this page (a trusted click, as click does); answers what changed`,
+          description: `Press the button "${shown}" (a trusted click); answers what changed`,
           inputSchema: { type: 'object', properties: {} },
           readOnly: false,
         });
@@ -228,7 +235,7 @@
       touches,
       characterData: true,
       attributes: ['style', 'class', 'hidden', 'aria-hidden', 'inert', 'open', 'disabled', 'aria-disabled',
-        'role', 'aria-label', 'aria-labelledby', 'title', 'value'],
+        'role', 'aria-label', 'aria-labelledby', 'aria-expanded', 'aria-haspopup', 'title', 'value'],
       throttleMs: SCAN_THROTTLE_MS,
       costFactor: SCAN_COST_FACTOR,
     });

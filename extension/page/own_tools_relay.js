@@ -91,7 +91,9 @@
     const tools = [...(main?.tools ?? [])];
     const names = new Set(tools.map((t) => t.name));
     let total = main?.total ?? 0;
-    for (const d of [...(forms?.list() ?? []), ...(results?.list() ?? []), ...(buttons?.list() ?? [])]) {
+    // Buttons are guessed only where the page offers no WebMCP tools: one that does said what an agent may do.
+    const guessButtons = !(main?.tools.length > 0);
+    for (const d of [...(forms?.list() ?? []), ...(results?.list() ?? []), ...(guessButtons ? buttons?.list() ?? [] : [])]) {
       if (names.has(d.name)) continue;
       names.add(d.name);
       total++;

@@ -20,7 +20,7 @@ std::set<std::string> Reserved() {
 Json Button(std::string name, std::string label = "Star") {
   return {{"name", std::move(name)},
           {"source", "buttons"},
-          {"description", "Press the button \"" + label + "\" on this page"},
+          {"description", "Press the button \"" + label + "\" (a trusted click)"},
           {"inputSchema", {{"type", "object"}, {"properties", Json::object()}}},
           {"readOnly", false}};
 }
@@ -73,7 +73,7 @@ TEST(OfferButtonTools, AreParsedNamedAndDescribedAsButtons) {
   ASSERT_EQ(offered.size(), 1u);
   EXPECT_EQ(offered[0].mcp_name, "press_star");
   EXPECT_EQ(offered[0].mcp_tool["description"],
-            "[Button • localhost:8000 • Page 1] Press the button \"Star\" on this page (untrusted page text)");
+            "[Button • localhost:8000 • Page 1] Press the button \"Star\" (a trusted click) (untrusted page text)");
   EXPECT_FALSE(offered[0].mcp_tool.contains("annotations"));
   EXPECT_TRUE(offered[0].listed);
 }
