@@ -30,7 +30,8 @@
 //   an inbox's messages: a result list's tool opens those).
 // * A label longer than LABEL_MAX_CHARS is no button's name but a sentence:
 //   none either.
-// * At most MAX_BUTTON_TOOLS a page, in document order.
+// * At most MAX_BUTTON_TOOLS a page, in document order, among the page's
+//   first MAX_SCANNED buttons.
 //
 // Naming (the host adds the fixed mark "press_" and makes it unique):
 // the label's first NAME_WORDS words, lowercase, "_"-joined: "Star" →
@@ -54,6 +55,9 @@
     const NAME_WORDS = 4;
     const SAME_LABEL = 3; // buttons sharing one label: a row's, none prominent
     const SAME_SHAPE = 3; // items of one shape in a list holding the button: a row
+    // A page of 10,000 rows has 10,000 buttons: the first ones decide (the
+    // scan runs on the page's main thread).
+    const MAX_SCANNED = 2000;
     const SCAN_THROTTLE_MS = 200;
     const SCAN_COST_FACTOR = 10;
 
@@ -141,7 +145,9 @@
       shapes = new Map();
       const found = [];
       const byLabel = new Map();
-      for (const el of docQsa(document, BUTTONS)) {
+      const all = docQsa(document, BUTTONS);
+      for (let i = 0; i < all.length && i < MAX_SCANNED; i++) {
+        const el = all[i];
         if (closest(el, OUTSIDE) || inBanner(el) || disabled(el) || opensView(el) || !visible(el)) continue;
         // A button inside another (role=button around a <button>) is that one.
         const outer = parentOf(el) && closest(parentOf(el), BUTTONS);
