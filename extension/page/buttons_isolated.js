@@ -69,7 +69,7 @@
     const BUTTONS = 'button, input[type="button"], [role="button"]';
     // Where a button is not prominent: a form (its form tool), the site's
     // navigation, menus and the like, and what holds the page's asides.
-    const OUTSIDE = 'form, nav, menu, footer, aside, [role="navigation"], [role="menu"], [role="menubar"], ' +
+    const OUTSIDE = 'form, nav, footer, aside, [role="navigation"], [role="menu"], [role="menubar"], ' +
       '[role="tablist"], [role="listbox"], [role="tree"], [role="grid"], [role="treegrid"], [role="banner"], ' +
       '[role="contentinfo"], [role="complementary"], [role="search"], [inert], [aria-hidden="true"]';
     const ITEMS = 'li, tr, article, [role="row"], [role="listitem"]';
