@@ -15,6 +15,7 @@ namespace {
 constexpr std::string_view kWebMcpPrefix = "webmcp_";
 constexpr std::string_view kFormPrefix = "form_";       // form tools: the page names the rest
 constexpr std::string_view kResultsPrefix = "select_";  // result-list tools: likewise
+constexpr std::string_view kButtonPrefix = "press_";    // button tools: likewise
 constexpr std::size_t kHashChars = 4;
 
 std::string Lower(std::string_view text) {
@@ -154,6 +155,10 @@ std::string FormName(std::string_view suggested, const std::set<std::string>& ta
 
 std::string ResultListName(std::string_view suggested, const std::set<std::string>& taken) {
   return MarkedName(kResultsPrefix, suggested, taken);
+}
+
+std::string ButtonName(std::string_view suggested, const std::set<std::string>& taken) {
+  return MarkedName(kButtonPrefix, suggested, taken);
 }
 
 std::string CleanText(std::string_view text, std::size_t max_chars) {

@@ -1,4 +1,4 @@
-// How the page's own tools (WebMCP, forms, result lists) are named and described for the
+// How the page's own tools (WebMCP, forms, result lists, buttons) are named and described for the
 // model: seed 001's webmcp_{domain}_page{idx}_{tool}, kept within what every
 // client accepts, and page-written text made safe to show. Pure functions.
 #pragma once
@@ -40,6 +40,11 @@ std::string FormName(std::string_view suggested, const std::set<std::string>& ta
 // A result-list tool's name (the extension suggests select_{what the list
 // holds}): the same rules behind the mark "select_" (select_search_result).
 std::string ResultListName(std::string_view suggested, const std::set<std::string>& taken);
+
+// A button tool's name (the extension suggests press_{the button's label}):
+// the same rules behind the mark "press_" (press_star). `taken` holds
+// tabbridge's own names too: a button "Key" is press_key_2, never press_key.
+std::string ButtonName(std::string_view suggested, const std::set<std::string>& taken);
 
 // Untrusted page text for a model: one line (whitespace runs become one
 // space), cleaned as all page text is (common/page_text.h), at most

@@ -14,7 +14,7 @@ namespace {
 constexpr std::size_t kMaxNameBytes = 3 * 128;
 constexpr std::size_t kMaxSchemaTextChars = 200;        // a description or title inside a schema
 constexpr std::size_t kMaxFullDescriptionChars = 1024;  // as the extension reports at most
-constexpr std::string_view kSources[] = {"native", "polyfill", "legacy", "declarative", "form", "results"};
+constexpr std::string_view kSources[] = {"native", "polyfill", "legacy", "declarative", "form", "results", "buttons"};
 
 bool IsSource(const std::string& s) {
   for (auto known : kSources) {
@@ -67,7 +67,8 @@ std::expected<OwnTool, std::string> ParseTool(const Json& json, std::size_t inde
   }
   const auto source = json.find("source");
   if (source == json.end() || !source->is_string() || !IsSource(source->get<std::string>())) {
-    return std::unexpected(where + ".source must be one of native, polyfill, legacy, declarative, form, results");
+    return std::unexpected(where +
+                           ".source must be one of native, polyfill, legacy, declarative, form, results, buttons");
   }
   OwnTool tool;
   tool.name = name->get<std::string>();
@@ -144,7 +145,10 @@ std::expected<OwnToolsEvent, std::string> ParseOwnToolsEvent(const Json& params)
 }
 
 std::string Describe(const OwnTool& tool, const std::string& site_display, std::size_t page_index) {
-  const std::string kind = tool.is_form() ? "Form" : tool.is_results() ? "Results" : "WebMCP";
+  const std::string kind = tool.is_form()      ? "Form"
+                           : tool.is_results() ? "Results"
+                           : tool.is_button()  ? "Button"
+                                               : "WebMCP";
   const std::string text =
       tool.description.empty() ? "No description" : CleanText(tool.description, kMaxListedDescriptionChars);
   return "[" + kind + " • " + site_display + " • Page " + std::to_string(page_index) + "] " + text +
@@ -158,12 +162,14 @@ std::vector<Offered> Offer(const OwnToolSet& set, std::size_t page_index, const 
   std::vector<Offered> offered;
   offered.reserve(set.tools.size());
   std::size_t listed = 0;
+  std::size_t buttons = 0;
   std::size_t bytes = 0;
   for (const OwnTool& tool : set.tools) {
     Offered o;
     o.tool = &tool;
     o.mcp_name = tool.is_form()      ? FormName(tool.name, taken)
                  : tool.is_results() ? ResultListName(tool.name, taken)
+                 : tool.is_button()  ? ButtonName(tool.name, taken)
                                      : WebMcpName(site, page_index, tool.name, taken);
     taken.insert(o.mcp_name);
     // No annotations: the page's word that a tool only reads is not ours to
@@ -176,9 +182,11 @@ std::vector<Offered> Offer(const OwnToolSet& set, std::size_t page_index, const 
     const std::size_t size = rpc::Dump(o.mcp_tool).size();
     const bool schema_fits =
         rpc::Dump(tool.input_schema).size() <= kMaxListedSchemaBytes && PropertyKeysAreValid(tool.input_schema);
-    if (list && schema_fits && listed < kMaxListedOwnTools && bytes + size <= kMaxListedOwnToolBytes) {
+    const bool button_fits = !tool.is_button() || buttons < kMaxListedButtonTools;
+    if (list && schema_fits && button_fits && listed < kMaxListedOwnTools && bytes + size <= kMaxListedOwnToolBytes) {
       o.listed = true;
       ++listed;
+      if (tool.is_button()) ++buttons;
       bytes += size;
     }
     offered.push_back(std::move(o));

@@ -1,4 +1,4 @@
-// The page's own tools (WebMCP, forms, result lists) of every tab, as the extension reports
+// The page's own tools (WebMCP, forms, result lists, buttons) of every tab, as the extension reports
 // them (docs/protocol.md "The page's own tools"), and how one tab's tools are
 // offered to a session: named, described, budgeted.
 #pragma once
@@ -24,13 +24,14 @@ inline constexpr std::string_view kUntrustedAnswerNote =
 
 struct OwnTool {
   std::string name;    // as the page knows it
-  std::string source;  // native, polyfill, legacy, declarative, form, results
+  std::string source;  // native, polyfill, legacy, declarative, form, results, buttons
   std::string description;
   Json input_schema;
   std::optional<bool> read_only;
   bool schema_dropped = false;
   bool is_form() const { return source == "form"; }
   bool is_results() const { return source == "results"; }  // a list of results (select_…)
+  bool is_button() const { return source == "buttons"; }   // a prominent button (press_…)
 };
 
 // One top-level document's tools.
@@ -58,6 +59,11 @@ struct Offered {
   Json mcp_tool;        // name, description, inputSchema, annotations
   bool listed = false;  // in tools/list (within the page budget, not disabled)
 };
+
+// At most this many of a page's button tools are listed (the extension
+// reports at most as many: buttons_isolated.js MAX_BUTTON_TOOLS); they count
+// against the page's budget like any other own tool.
+inline constexpr std::size_t kMaxListedButtonTools = 6;
 
 // Names and budgets `set` for the tab at `page_index` in list_tabs. `reserved`
 // holds the names tabbridge's own tools use. With `list` false nothing is

@@ -1,8 +1,8 @@
 // The page's own tools, relay (ISOLATED world, top frame of http(s) pages,
 // document_start; see manifest.json): takes each WebMCP tool list
 // own_tools_main.js dispatches in the page, adds the form tools
-// forms_isolated.js and the result-list tools results_isolated.js (this
-// world) found, and sends the list to the service worker (own_tools.js). The
+// forms_isolated.js, the result-list tools results_isolated.js and the
+// button tools buttons_isolated.js (this world) found, and sends the list to the service worker (own_tools.js). The
 // page can dispatch a list itself: what comes from its world is only ever a
 // WebMCP tool, run by the page — an entry that claims to be a form or
 // result-list tool is relabelled, and those come from this world alone
@@ -27,13 +27,14 @@
   previous?.stop();
 
   const ALIVE_PORT = 'tabbridge.alive';
-  const OUR_SOURCES = new Set(['form', 'declarative', 'results']);
+  const OUR_SOURCES = new Set(['form', 'declarative', 'results', 'buttons']);
   const WEBMCP_APIS = new Set(['native', 'polyfill', 'legacy']);
   // generated: constants MAX_REPORTED_TOOLS
   const MAX_REPORTED_TOOLS = 256;
   // end generated (codegen/generate.mjs, from common/protocol.h)
   const forms = globalThis.__tabbridgeForms ?? null;
   const results = globalThis.__tabbridgeResults ?? null;
+  const buttons = globalThis.__tabbridgeButtons ?? null;
   let main = null; // the page's last WebMCP list: {api, native, total, tools}
   // The service worker's resend request the page's next list answers (a
   // number it waits for: open_tab answers once that list is in).
@@ -80,7 +81,7 @@
     report(token);
   }
 
-  // The page's WebMCP tools, then our form and result-list tools whose names are free.
+  // The page's WebMCP tools, then our form, result-list and button tools whose names are free.
   function report(resent = null) {
     if (stopped) return;
     if (!alive()) {
@@ -90,7 +91,9 @@
     const tools = [...(main?.tools ?? [])];
     const names = new Set(tools.map((t) => t.name));
     let total = main?.total ?? 0;
-    for (const d of [...(forms?.list() ?? []), ...(results?.list() ?? [])]) {
+    // Buttons are guessed only where the page offers no WebMCP tools: one that does said what an agent may do.
+    const guessButtons = !(main?.tools.length > 0);
+    for (const d of [...(forms?.list() ?? []), ...(results?.list() ?? []), ...(guessButtons ? buttons?.list() ?? [] : [])]) {
       if (names.has(d.name)) continue;
       names.add(d.name);
       total++;
@@ -146,6 +149,7 @@
   window.addEventListener(LIST_EVENT, onList);
   forms?.onChange(report);
   results?.onChange(report);
+  buttons?.onChange(report);
   window.addEventListener(PING_EVENT, announce);
   window.addEventListener('pageshow', onPageShow);
   chrome.runtime.onMessage.addListener(onMessage);

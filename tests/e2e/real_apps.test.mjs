@@ -190,8 +190,10 @@ describe('real apps from npm', { timeout: 110_000 }, () => {
     const plainList = await ledger.toolsListBytes();
     let snap = await ledger.snapshot();
     await ledger.ok('click', { ref: refOf(snap, el('button', 'Authorize')) });
-    // The dialog is a <form> with named fields (username, password): the page now offers a tool for it.
-    const [form] = await waitOwnNames(s, ['form_apply_credentials'], 'the Authorize dialog\'s form tool');
+    // The dialog is a <form> with named fields (username, password): the page now offers a tool for it
+    // (and its Authorize button one of its own: docs/page_tools.md "Buttons").
+    const own = await waitOwnNames(s, ['form_apply_credentials', 'press_authorize'], 'the Authorize dialog\'s form tool');
+    const form = own.find((x) => x.name === 'form_apply_credentials');
     assert.deepEqual(Object.keys(form.inputSchema.properties).sort(), ['password', 'username']);
     const withForm = await ledger.toolsListBytes(); // the client lists again after list_changed
     const signedIn = allText(await ledger.ok('form_apply_credentials', API_USER));

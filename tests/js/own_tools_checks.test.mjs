@@ -18,9 +18,9 @@ describe('cleanTools', () => {
     ]);
   });
 
-  it('keeps the sources our isolated world reports: form, declarative, results', () => {
-    const raw = ['form', 'declarative', 'results'].map((source) => ({ name: source, source }));
-    assert.deepEqual(cleanTools(raw).map((t) => t.source), ['form', 'declarative', 'results']);
+  it('keeps the sources our isolated world reports: form, declarative, results, buttons', () => {
+    const raw = ['form', 'declarative', 'results', 'buttons'].map((source) => ({ name: source, source }));
+    assert.deepEqual(cleanTools(raw).map((t) => t.source), ['form', 'declarative', 'results', 'buttons']);
   });
 
   it('fills in what is missing or not of its type', () => {

@@ -3,12 +3,13 @@
 // own_tools_relay.js, from own_tools_main.js and forms_isolated.js), tells the host with
 // `owntools.changed` whenever it changes, and runs `owntool.call` in the document
 // the list came from. Form tools are run by form_tool_call.js, result-list
-// tools by result_tool_call.js.
+// tools by result_tool_call.js, button tools by button_tool_call.js.
 
 import { Deadlines, ErrorCode, Event, Method, OwnToolLimits, RpcError, cut, toolLabel } from '../../worker/protocol.js';
 import { onConnected, registerHandler, sendEvent } from '../../worker/native_port.js';
 import { NOT_OUR_FORM, callFormTool } from './form_tool_call.js';
 import { callResultTool } from './result_tool_call.js';
+import { callButtonTool } from './button_tool_call.js';
 import { chromeErrorKind, tabGone } from '../stack/errors.js';
 import { ACTS_UNPINNED, pageTool } from '../stack/page_tool.js';
 import { getTab, topDocumentId } from '../stack/tab.js';
@@ -23,7 +24,7 @@ import { NAV_START_MS, isDeclarativeForm, resultPageBlocks, watchResultPage } fr
 // The page's world lists WebMCP tools; ours finds the forms and result lists and relays them all.
 const MAIN_SCRIPTS = ['page/own_tools_main.js'];
 const ISOLATED_SCRIPTS = ['page/forms_kit.js', 'page/forms_isolated.js', 'page/result_lists.js', 'page/results_isolated.js',
-  'page/own_tools_relay.js'];
+  'page/buttons_isolated.js', 'page/own_tools_relay.js'];
 const WATCHED_URL = /^https?:/;
 const APIS = new Set(['native', 'polyfill', 'legacy']);
 // A page can dispatch its reports itself, in a loop: at most one report of a
@@ -226,6 +227,7 @@ async function callOwnTool(tabId, params, ctx) {
     if (r !== NOT_OUR_FORM) return r;
   }
   if (route === 'results') return callResultTool(tabId, documentId, name, args, ctx);
+  if (route === 'buttons') return callButtonTool(tabId, documentId, name, args, ctx);
   return runWebmcpTool(tabId, documentId, name, args, ctx);
 }
 

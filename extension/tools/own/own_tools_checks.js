@@ -7,7 +7,7 @@
 import { OwnToolLimits, cut } from '../../worker/protocol.js';
 import { cutEnd } from '../../worker/text_cut.js';
 
-const SOURCES = new Set(['native', 'polyfill', 'legacy', 'declarative', 'form', 'results']);
+const SOURCES = new Set(['native', 'polyfill', 'legacy', 'declarative', 'form', 'results', 'buttons']);
 const MAX_IMAGE_BYTES = 10 * 1024 * 1024; // all images of one answer (base64 chars)
 // Image types a model API takes (Claude refuses others, e.g. SVG).
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
