@@ -17,8 +17,8 @@
 (function (agent) {
   'use strict';
 
-  const FOLD_MIN = 5; // items in a run before it is folded
-  const FOLD_GAIN = 0.7; // folded only when at most this share of the bytes
+  const FOLD_MIN = 3; // items in a run before it is folded
+  const FOLD_GAIN = 0.8; // folded only when at most this share of the bytes
   const LEAD_WORDS = 2;
   // A quoted name or value, or a ref and the link target after it.
   const PART = /"(?:[^"\\]|\\.)*"|\[ref=(e\d+)\]( (?!shows ")[^\s"]+)?/g;

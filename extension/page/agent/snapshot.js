@@ -29,6 +29,8 @@
     '[role=heading], [role=banner], [role=navigation], [role=contentinfo], [role=complementary], [role=search], ' +
     '[role=form], [role=region], [role=dialog], [role=alertdialog]';
 
+  const CONTROLS = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [role=link], ' +
+    '[role=checkbox], [role=radio], [role=switch], [role=tab], [role=menuitem], [role=option], [role=textbox]';
   const HEADINGS = 'h1, h2, h3, h4, h5, h6, [role=heading]';
   const SMALL_LANDMARK_ELEMENTS = 40; // a landmark this small is walked whole (a site's navigation, a search form)
   const ELIDED = '…'; // a subtree the overview left out
@@ -273,6 +275,12 @@
           // A big clickable region (a card, a scroller with tabindex) keeps its text as text.
           let keepText = false;
           if (fromContent && (role === 'clickable' || role === 'draggable' || role === 'gridcell' || role === 'cell') && name.length > NAME_MAX) {
+            name = '';
+            keepText = true;
+          }
+          // A clickable region that holds controls of its own (a row, a card):
+          // its name would repeat theirs, each on its own line; its text stays text.
+          if (fromContent && name && (role === 'clickable' || role === 'draggable') && el.querySelector(CONTROLS)) {
             name = '';
             keepText = true;
           }
