@@ -12,7 +12,7 @@ import { pageTool } from './stack/page_tool.js';
 import { dataResult, documentResult } from './stack/results.js';
 import { decodeCursor, encodeCursor } from '../worker/read_format.js';
 import { PAGE_TOOLS } from '../worker/tool_catalog.js';
-import { targetOf } from './shared/targets.js';
+import { readTarget } from './shared/refs.js';
 import { READ_LOAD_WAIT_MS, topDocumentParsed } from '../worker/page_load.js';
 
 const DEFAULT_MAX_CHARS = PAGE_TOOLS.read_page.defaults.maxChars;
@@ -23,7 +23,7 @@ async function readPageTool(tabId, { mode = 'markdown', selector, ref, sameOrigi
   const limit = Math.min(maxChars ?? DEFAULT_MAX_CHARS, MAX_MAX_CHARS);
   const byRef = ref !== undefined && ref !== null && ref !== '';
   if (byRef && selector !== undefined && selector !== null && selector !== '') throw new ToolError('pass one of ref or selector, not both');
-  const target = byRef ? await targetOf(tabId, { ref }) : { frameId: 0, args: {} };
+  const target = byRef ? await readTarget(tabId, ref) : { frameId: 0, args: {} };
 
   if (mode === 'selection') return readSelection(tabId);
 

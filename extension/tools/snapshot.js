@@ -16,8 +16,8 @@ import { ToolError } from './stack/errors.js';
 import { pageTool } from './stack/page_tool.js';
 import { textResult } from './stack/results.js';
 import { getTab } from './stack/tab.js';
-import { framePrefix, runAgent, runAgentFrames, targetOf } from './shared/targets.js';
-import { noteNext } from './shared/refs.js';
+import { framePrefix, runAgent, runAgentFrames } from './shared/targets.js';
+import { noteNext, readTarget } from './shared/refs.js';
 import { overview } from './shared/snapshot_overview.js';
 import { PAGE_TOOLS } from '../worker/tool_catalog.js';
 import { READ_LOAD_WAIT_MS, topDocumentParsed } from '../worker/page_load.js';
@@ -160,7 +160,7 @@ function parseCursor(cursor) {
 }
 
 async function snapshot(tabId, { maxChars = DEFAULT_MAX_CHARS, cursor, ref } = {}) {
-  const target = ref !== undefined && ref !== '' ? await targetOf(tabId, { ref }) : null;
+  const target = ref !== undefined && ref !== '' ? await readTarget(tabId, ref) : null;
   // A page still loading: its parsed document, or what it has after the wait (said in the head).
   const parsed = cursor !== undefined || await topDocumentParsed(tabId, READ_LOAD_WAIT_MS);
   const tab = await getTab(tabId);
