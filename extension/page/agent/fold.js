@@ -64,6 +64,13 @@
     return { key: parsed.map((p) => p.skel).join('\n'), lines: parsed };
   }
 
+  const ITEM_LINES_MAX = 60;
+  const lookPart = (l) => {
+    const q = l.indexOf('"');
+    return q < 0 ? l.slice(0, l.indexOf(':') + 1 || 12) : l.slice(0, q);
+  };
+  const lookOf = (lines) => `${lines.length}\u0001${lookPart(lines[0])}\u0001${lookPart(lines[lines.length - 1])}`;
+
   const TOKEN = /(\s+|[/·|,:;()[\]-])/;
   const tokens = (s) => s.split(TOKEN).filter((x) => x !== '');
 
@@ -167,10 +174,21 @@
       }
       run = [];
     };
+    // A cheap look first (line count, how the first and last lines start):
+    // only children that look like a neighbour are parsed, and none of more
+    // than ITEM_LINES_MAX lines (a page's big sections are not items).
+    const looks = segs.map((s) => (s.lines && s.lines.length && s.lines.length <= ITEM_LINES_MAX ? lookOf(s.lines) : null));
+    const alike = (i, j) => j >= 0 && j < segs.length && looks[i] !== null && looks[i] === looks[j];
     for (let i = 0; i < segs.length; i++) {
       const s = segs[i];
       if (s.lines && !s.lines.length) continue;
-      const shape = s.lines && shapeOf(s.lines, pad);
+      let near = false; // a neighbour (past empty children) looks the same
+      for (const step of [-1, 1]) {
+        let j = i + step;
+        while (j >= 0 && j < segs.length && segs[j].lines && !segs[j].lines.length) j += step;
+        near ||= alike(i, j);
+      }
+      const shape = near && shapeOf(s.lines, pad);
       if (!shape) {
         close();
         continue;
