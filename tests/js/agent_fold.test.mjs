@@ -82,6 +82,8 @@ describe('fold: runs of one shape', () => {
 
   it('a frame placeholder or a fold\'s own lines do not fold again', () => {
     assert.equal(parse({ frameRef: 'e1' }), null);
+    const framed = Array.from({ length: 4 }, () => ({ lines: [{ frameRef: 'e1', depth: 1, head: '- iframe:' }] }));
+    assert.deepEqual(fold([...framed, ...rows(1)]), []);
     assert.equal(parse('- 20 items like [ref=e9]:'), null);
     assert.equal(parse('  e101: 1|packed'), null);
   });

@@ -66,6 +66,7 @@
 
   const ITEM_LINES_MAX = 60;
   const lookPart = (l) => {
+    if (typeof l !== 'string') return '\u0002'; // a frame's placeholder: parse refuses it
     const q = l.indexOf('"');
     return q < 0 ? l.slice(0, l.indexOf(':') + 1 || 12) : l.slice(0, q);
   };
