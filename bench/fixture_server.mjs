@@ -6,6 +6,10 @@
 //   /rows?n=N                a generated page of N rows, a button each, between landmarks
 //   /api-docs?ops=N[&expand=full]  Swagger UI on /openapi.json?ops=N, a generated document of
 //                            N operations (expand=full: every operation open, as docExpansion "full")
+//   /github-api?ops=N[&expand=full]  Swagger UI on GitHub's REST API description
+//                            (/github-openapi.json?ops=N: api.github.com.json of @octokit/openapi,
+//                            pinned in tests/e2e/package.json, cut to its first N operations in
+//                            path order and their tags; no ops: all 1,200 of them)
 // Every answer is no-store, so a second run of a page loads it anew.
 import fs from 'node:fs';
 import http from 'node:http';
@@ -18,6 +22,7 @@ const ROOTS = {
   todomvc: path.join(repo, 'tests/e2e/node_modules/todomvc'),
   'swagger-ui': path.join(repo, 'tests/e2e/node_modules/swagger-ui-dist'),
 };
+const GITHUB_OPENAPI = path.join(repo, 'tests/e2e/node_modules/@octokit/openapi/generated/api.github.com.json');
 const MIME = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.jsx': 'text/javascript', '.css': 'text/css',
   '.json': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml', '.ico': 'image/x-icon',
@@ -72,15 +77,39 @@ export function openApiDocument(ops) {
   };
 }
 
+// GitHub's REST API description cut to its first `ops` operations (in the
+// order of its paths) and the tags they use: Swagger UI 5.35 renders a
+// document of fewer than 150 rows (tags + operations) whole.
+let github = null;
+export function githubApi(ops) {
+  github ??= JSON.parse(fs.readFileSync(GITHUB_OPENAPI, 'utf8'));
+  const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+  const paths = {};
+  const used = new Set();
+  let n = 0;
+  for (const [p, item] of Object.entries(github.paths)) {
+    for (const [k, v] of Object.entries(item)) {
+      if (METHODS.includes(k) && n >= ops) continue;
+      if (METHODS.includes(k)) {
+        n++;
+        for (const t of v.tags ?? []) used.add(t);
+      }
+      (paths[p] ??= {})[k] = v;
+    }
+    if (paths[p] && !Object.keys(paths[p]).some((k) => METHODS.includes(k))) delete paths[p];
+  }
+  return { ...github, paths, tags: (github.tags ?? []).filter((t) => used.has(t.name)) };
+}
+
 // Swagger UI's own bundle started on our document, without its top bar and
 // without the online validator (no request leaves the machine). Note: from
 // 150 rows (tags + operations) on, Swagger UI 5.35 renders only the rows on
 // screen (a virtualised list), so a larger document is not a larger page.
-function apiDocsPage(ops, expansion) {
+function apiDocsPage(url, expansion) {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>API reference</title>
 <link rel="stylesheet" href="/swagger-ui/swagger-ui.css"></head><body><div id="swagger-ui"></div>
 <script src="/swagger-ui/swagger-ui-bundle.js"></script>
-<script>window.ui = SwaggerUIBundle({ url: '/openapi.json?ops=${ops}', dom_id: '#swagger-ui', validatorUrl: null, docExpansion: '${expansion}' });</script>
+<script>window.ui = SwaggerUIBundle({ url: '${url}', dom_id: '#swagger-ui', validatorUrl: null, docExpansion: '${expansion}' });</script>
 </body></html>`;
 }
 
@@ -96,7 +125,15 @@ export async function serveBenchPages() {
     const count = (name, fallback) => Math.min(100_000, Math.max(1, Number(url.searchParams.get(name)) || fallback));
     if (url.pathname === '/rows') return send(res, 200, MIME['.html'], rowsPage(count('n', 100)));
     if (url.pathname === '/api-docs') {
-      return send(res, 200, MIME['.html'], apiDocsPage(count('ops', 100), url.searchParams.get('expand') === 'full' ? 'full' : 'list'));
+      return send(res, 200, MIME['.html'], apiDocsPage(`/openapi.json?ops=${count('ops', 100)}`, url.searchParams.get('expand') === 'full' ? 'full' : 'list'));
+    }
+    if (url.pathname === '/github-api') {
+      const ops = url.searchParams.has('ops') ? `?ops=${count('ops', 100)}` : '';
+      return send(res, 200, MIME['.html'], apiDocsPage(`/github-openapi.json${ops}`, url.searchParams.get('expand') === 'full' ? 'full' : 'list'));
+    }
+    if (url.pathname === '/github-openapi.json') {
+      if (!fs.existsSync(GITHUB_OPENAPI)) return send(res, 404, 'text/plain', 'not found: install tests/e2e (npm ci)');
+      return send(res, 200, MIME['.json'], JSON.stringify(githubApi(url.searchParams.has('ops') ? count('ops', 100) : Infinity)));
     }
     if (url.pathname === '/openapi.json') return send(res, 200, MIME['.json'], JSON.stringify(openApiDocument(count('ops', 400))));
     const [, root, ...rest] = decodeURIComponent(url.pathname).split('/');

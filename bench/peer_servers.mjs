@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BENCH_BROWSER_ARGS, benchPolicy } from './common.mjs';
+import { unfold } from '../extension/tools/shared/snapshot_unfold.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -60,6 +61,7 @@ function finder(refOf, lineOf) {
     return line && refOf(line);
   };
 }
+const findDash = finder((l) => /\[ref=([^\]]+)\]/.exec(l)?.[1], (l) => dashLine(l));
 const element = (match) => match && { role: match[1], name: match[2] };
 // `- role "name"` (ours; Playwright's YAML, which quotes a line holding `: `) / `uid=1_2 role "name"` (chrome-devtools-mcp).
 const dashLine = (l) => element(/^\s*- '?([\w-]+)(?: "((?:[^"\\]|\\.)*)")?/.exec(l));
@@ -230,7 +232,8 @@ const tabbridge = {
   // Another page in the same tab, once open() ran.
   goto: (s, url) => s.must('navigate', { url }),
   snapshot: (s, args = {}) => s.must('snapshot', args),
-  ref: finder((l) => /\[ref=([^\]]+)\]/.exec(l)?.[1], dashLine),
+  // Folded runs (page/agent/fold.js) read as the lines they stand for.
+  ref: (snapshot, query) => findDash(unfold(snapshot).join('\n'), query),
   click: (s, ref) => s.call('click', { ref }),
   type: (s, ref, text, { submit = false } = {}) => s.must('type', { ref, text, ...(submit ? { submit } : {}) }),
   // fields: [{ref, value}] (value: a string, or a boolean for a checkbox); submitRef clicks that after.

@@ -8,6 +8,11 @@
 //               (docExpansion "full": its parameters, "Try it out", responses):
 //               a real app's large page. (From 150 tags + operations on,
 //               Swagger UI renders only what is on screen: no larger page.)
+//   github-api  the same Swagger UI on GitHub's REST API description
+//               (@octokit/openapi, pinned in tests/e2e/package.json), cut to
+//               its first BENCH_SCALE_GITHUB_OPS (127) operations, the most
+//               below Swagger UI's 150 rows, as Swagger UI opens it (its
+//               tags open, each operation one line; 0: no github page)
 // Per server and page: the page is loaded and waited for (its rows, or Swagger
 // UI's operations, all in the DOM), then `snapshot` BENCH_SCALE_RUNS (3) times:
 // p50 ms, bytes of the first answer the model reads (text) and the refs in it.
@@ -25,6 +30,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveBenchPages } from './fixture_server.mjs';
+import { unfold } from '../extension/tools/shared/snapshot_unfold.js';
 import { BROWSER, bytes, chosenServers, endSession, startSession, text } from './peer_servers.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,6 +38,7 @@ const build = path.resolve(process.argv[2] || process.env.TABBRIDGE_BUILD_DIR ||
 const rowCounts = (process.env.BENCH_SCALE_ROWS || '100,1000,10000').split(',').map(Number);
 const ops = Number(process.env.BENCH_SCALE_OPS ?? 140);
 const runs = Number(process.env.BENCH_SCALE_RUNS || 3);
+const githubOps = Number(process.env.BENCH_SCALE_GITHUB_OPS ?? 127);
 
 const PAGES = [
   ...rowCounts.map((n) => ({
@@ -45,9 +52,17 @@ const PAGES = [
     last: { role: 'button', name: new RegExp(`^(GET|POST|PUT|DELETE) .* item ${ops - 1} of resource\\d+$`) },
     hit: `!document.querySelector('#operations-resource${String(Math.floor((ops - 1) / 20) + 1).padStart(2, '0')}-op${ops - 1} .opblock-body')`,
   }] : []),
+  ...(githubOps > 0 ? [{
+    label: `swagger-ui, GitHub's API (${githubOps} operations)`, path: `/github-api?ops=${githubOps}`,
+    ready: `document.querySelectorAll('.opblock').length === ${githubOps}`,
+    // The last operation's summary button (of the first 127: agent-tasks' last): a click opens it.
+    last: { role: 'button', name: /^GET \/agents\/tasks\/\{task_id\} Get a task by ID$/ },
+    hit: `[...document.querySelectorAll('.opblock')].at(-1).querySelector('.opblock-body') !== null`,
+  }] : []),
 ];
 
-const refsIn = (snapshot) => (snapshot.match(/\[ref=[^\]]+\]|\buid=\S+/g) ?? []).length;
+// Ours: a folded run's items count their refs (unfold).
+const refsIn = (snapshot) => (unfold(snapshot).join('\n').match(/\[ref=[^\]]+\]|\buid=\S+/g) ?? []).length;
 const p50 = (samples) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)];
 
 async function measurePage(s, def, page, url, first) {
@@ -81,8 +96,10 @@ async function measurePage(s, def, page, url, first) {
     row.allMs = performance.now() - t0 + row.ms;
     row.landmarksFirst = ['banner', 'navigation', 'search', 'contentinfo'].filter((l) => new RegExp(`^\\s*- ${l}\\b`, 'm').test(answer));
   }
-  // The last element's ref, from the last page that has it.
-  const ref = pages.reduceRight((found, p) => found ?? def.ref(p, page.last), undefined);
+  // The last element's ref, from the last page that has it (ours: from all
+  // pages read together, a run's items below the header a page before).
+  const ref = def.name === 'tabbridge' ? def.ref(pages.join('\n'), page.last)
+    : pages.reduceRight((found, p) => found ?? def.ref(p, page.last), undefined);
   if (!ref) {
     row.click = 'no ref';
   } else {

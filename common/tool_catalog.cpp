@@ -114,7 +114,8 @@ const std::vector<PageToolDef>& PageToolDefs() {
       {Tool("snapshot",
             "Accessibility snapshot of the focused tab. Elements you can act on carry [ref=eN]: pass ref (or a CSS "
             "selector) to the action tools.",
-            {{"maxChars", MaxChars()}, {"cursor", {{"type", "string"}}}}, Json::array(), Hint::kReadOnly),
+            {{"maxChars", MaxChars()}, {"cursor", {{"type", "string"}}}, {"ref", {{"type", "string"}}}}, Json::array(),
+            Hint::kReadOnly),
        Cap::kRead, kPageToolDeadlineMs},
       {Tool("click", "Click an element; answers what happened (navigation, dialog, …).",
             Target({{"button", {{"type", "string"}, {"enum", {"left", "right", "middle"}}}},
@@ -179,6 +180,7 @@ const std::vector<PageToolDef>& PageToolDefs() {
       {Tool("read_page", "Read the page as markdown (main content), text, links, info or the selection.",
             {{"mode", {{"type", "string"}, {"enum", {"markdown", "text", "links", "info", "selection"}}}},
              {"selector", {{"type", "string"}}},
+             {"ref", {{"type", "string"}}},
              {"sameOrigin", {{"type", "boolean"}, {"description", "links: only this site's"}}},
              {"include", {{"type", "string"}, {"description", "links: href part, * wildcard"}}},
              {"exclude", {{"type", "string"}}},

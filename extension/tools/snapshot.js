@@ -17,7 +17,7 @@ import { pageTool } from './stack/page_tool.js';
 import { textResult } from './stack/results.js';
 import { getTab } from './stack/tab.js';
 import { framePrefix, runAgent, runAgentFrames } from './shared/targets.js';
-import { noteNext } from './shared/refs.js';
+import { noteNext, readTarget } from './shared/refs.js';
 import { overview } from './shared/snapshot_overview.js';
 import { PAGE_TOOLS } from '../worker/tool_catalog.js';
 import { READ_LOAD_WAIT_MS, topDocumentParsed } from '../worker/page_load.js';
@@ -29,7 +29,15 @@ const SNAPSHOT_TIMEOUT_MS = 10000;
 const cache = snapshotCache; // tabId -> {id, lines, onScreen, viewport, partial} (tab_state.js drops it with the tab)
 let snapCounter = 0;
 
-const withPrefix = (line, prefix) => (prefix ? line.replace(/\[ref=(e\d+)\]/g, `[ref=${prefix}$1]`) : line);
+// A frame's refs get its prefix: `[ref=e3]`, and a folded item's line (`e3 e4: …`, snapshot_unfold.js).
+const ITEM_REFS = /^( *)(e\d+(?: e\d+)*)(?=:|$)/;
+const withPrefix = (line, prefix) => (prefix
+  ? line.replace(/\[ref=(e\d+)\]/g, `[ref=${prefix}$1]`).replace(ITEM_REFS, (m, pad, refs) => pad + refs.replace(/e\d+/g, `${prefix}$&`))
+  : line);
+// Said once at the head of an answer that holds a folded run.
+const FOLD_NOTE = '(folded: "- N items like:" gives one item\'s lines, {1} {2}… where items differ, then a line per item: its refs ' +
+  '(one per [ref], in order), ":", its values {1}|{2}…; snapshot {ref} shows an item, or the run by its header\'s ref, in full)\n';
+const FOLD_HEAD = /^ *- \d+ items like(?: \[ref=\w+\])?:$/m;
 
 // Every frame snapshots its own document at once (same-origin child frames
 // answer {inline}: their parent walks them). Then each cross-origin frame
@@ -38,9 +46,20 @@ const withPrefix = (line, prefix) => (prefix ? line.replace(/\[ref=(e\d+)\]/g, `
 // overview: walk only what the overview shows in documents of more elements.
 // -> {lines, onScreen: indexes of the lines on screen, viewport: the top
 // frame's scroll, partial: whether some agent left parts out}
-async function fullSnapshot(tabId, overview = 0) {
-  const args = overview ? { overview } : {};
-  const results = await runAgentFrames(tabId, 'all', 'snapshot', args, { timeoutMs: SNAPSHOT_TIMEOUT_MS });
+// target: {frameId, args} of a ref (snapshot {ref}): that frame only, the element's region in full.
+async function fullSnapshot(tabId, overview = 0, target = null) {
+  const args = target ? target.args : overview ? { overview } : {};
+  const results = await runAgentFrames(tabId, target ? [target.frameId] : 'all', 'snapshot', args, { timeoutMs: SNAPSHOT_TIMEOUT_MS });
+  if (target) {
+    const r = results[0]?.result;
+    if (r?.error) throw new ToolError(r.error, { stale: !!r.stale });
+    if (r && Array.isArray(r.items)) {
+      await noteNext(tabId, r.next);
+      const prefix = await framePrefix(tabId, target.frameId);
+      const lines = r.items.filter((it) => typeof it === 'string').map((it) => withPrefix(it, prefix));
+      return { lines, onScreen: [], viewport: r.viewport, partial: false, ref: target.args.ref };
+    }
+  }
   const byFrame = new Map();
   for (const { frameId, result } of results) {
     if (result && Array.isArray(result.items)) {
@@ -104,6 +123,30 @@ async function fullSnapshot(tabId, overview = 0) {
 
 const thousands = (n) => n.toLocaleString('en-US');
 
+// A page that starts among a folded run's items: its header and template
+// again, so that the items read on their own.
+function runAround(lines, offset) {
+  const at = lines[offset];
+  if (!offset || at === undefined) return '';
+  const pad = at.length - at.trimStart().length;
+  if (pad < 2 || at.startsWith('- ', pad)) return '';
+  for (let i = offset - 1; i >= 0; i--) {
+    const d = lines[i].length - lines[i].trimStart().length;
+    if (d >= pad) continue;
+    if (d !== pad - 2 || !FOLD_HEAD.test(lines[i])) return '';
+    const shown = [lines[i]];
+    for (let k = i + 1; k < offset && lines[k].startsWith('- ', pad); k++) shown.push(lines[k]);
+    return `${shown.join('\n')}\n`;
+  }
+  return '';
+}
+
+// The note on how to read folded runs, when the snapshot has one.
+function foldNote(snap) {
+  snap.folded ??= snap.lines.some((l) => l.endsWith(':') && FOLD_HEAD.test(l));
+  return snap.folded ? FOLD_NOTE : '';
+}
+
 // Where the screen is on the page, for the overview's head.
 function screenAt(viewport) {
   if (!viewport || !(viewport.height > viewport.h)) return '';
@@ -116,7 +159,8 @@ function parseCursor(cursor) {
   return m ? { id: +m[1], offset: +m[2] } : null;
 }
 
-async function snapshot(tabId, { maxChars = DEFAULT_MAX_CHARS, cursor } = {}) {
+async function snapshot(tabId, { maxChars = DEFAULT_MAX_CHARS, cursor, ref } = {}) {
+  const target = ref !== undefined && ref !== '' ? await readTarget(tabId, ref) : null;
   // A page still loading: its parsed document, or what it has after the wait (said in the head).
   const parsed = cursor !== undefined || await topDocumentParsed(tabId, READ_LOAD_WAIT_MS);
   const tab = await getTab(tabId);
@@ -137,28 +181,31 @@ async function snapshot(tabId, { maxChars = DEFAULT_MAX_CHARS, cursor } = {}) {
     if (cached && cached.id === c.id && !cached.partial) snap = cached;
   }
   if (!snap) {
-    snap = { id: ++snapCounter, ...await fullSnapshot(tabId, cursor === undefined ? Math.floor(maxChars / 2) : 0) };
+    snap = { id: ++snapCounter, ...await fullSnapshot(tabId, cursor === undefined && !target ? Math.floor(maxChars / 2) : 0, target) };
     cache.set(tabId, snap);
   }
+  if (snap.ref) head += `region: ${snap.ref} in full, nothing folded\n`;
   const { id } = snap;
   const lines = snap.lines.length ? snap.lines : ['- (no visible content)'];
   if (offset >= lines.length) throw new ToolError(`cursor is past the end (${lines.length} lines) — take a new snapshot`);
-  if (cursor === undefined) {
+  if (cursor === undefined && !snap.ref) {
     const total = lines.reduce((n, l) => n + l.length + 1, head.length);
-    if (snap.partial || total > maxChars - 80) return overviewPage(head, snap, maxChars);
+    if (snap.partial || total > maxChars - 80) return overviewPage(head + foldNote(snap), snap, maxChars);
   }
+  head += foldNote(snap);
+  const around = runAround(lines, offset);
   const n = lines.length;
   const range = (end) => (offset > 0 ? `(lines ${offset + 1}-${end} of ${n})\n` : '');
   const more = (end) => (end < n ? `(${n - end} more lines — call snapshot with cursor "s${id}:${end}")\n` : '');
   // Room for the lines: maxChars less the head, and the range and cursor lines at their longest.
-  const room = maxChars - head.length - range(n).length - more(n - 1).length - String(n).length;
+  const room = maxChars - head.length - around.length - range(n).length - more(n - 1).length - String(n).length;
   let size = 0;
   let end = offset;
   while (end < n && (end === offset || size + lines[end].length + 1 <= room)) {
     size += lines[end].length + 1;
     end++;
   }
-  return head + range(end) + lines.slice(offset, end).join('\n') + '\n' + more(end);
+  return head + range(end) + around + lines.slice(offset, end).join('\n') + '\n' + more(end);
 }
 
 // The first page of a page too long for maxChars: its outline and what is on

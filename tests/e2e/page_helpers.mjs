@@ -13,6 +13,7 @@
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 
+import { unfold } from '../../extension/tools/shared/snapshot_unfold.js';
 import {
   CALL_TIMEOUT_MS,
   cdpEvaluate,
@@ -100,18 +101,19 @@ export function bodyText(result) {
 
 const REF_RE = /\[ref=([A-Za-z0-9_:.-]+)\]/;
 
-/** Every ref (`[ref=…]`) in a snapshot text, in order. */
+/** Every ref (`[ref=…]`) in a snapshot text, in order (a folded run's items read as the lines they stand for). */
 export function refsIn(text) {
-  return [...text.matchAll(new RegExp(REF_RE.source, 'g'))].map((m) => m[1]);
+  return [...unfold(text).join('\n').matchAll(new RegExp(REF_RE.source, 'g'))].map((m) => m[1]);
 }
 
 /**
- * The ref of the first snapshot line that matches `label` (a string the line
+ * The ref of the first snapshot line (a folded run's items read in full,
+ * snapshot_unfold.js) that matches `label` (a string the line
  * includes, or a RegExp) and carries `[ref=…]`. Fails with the snapshot.
  */
 export function refOf(snapshot, label) {
   const matches = (line) => (label instanceof RegExp ? label.test(line) : line.includes(label));
-  for (const line of snapshot.split('\n')) {
+  for (const line of unfold(snapshot)) {
     if (!matches(line)) continue;
     const m = REF_RE.exec(line);
     if (m) return m[1];

@@ -6,6 +6,7 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { CORE_TOOLS, TOOLS_FOCUSED_CORE, assertToolSet, useHarness } from './harness.mjs';
+import { unfold } from '../../extension/tools/shared/snapshot_unfold.js';
 import { PAGE_TOOLS_DEFAULT, bodyText, el, nextCursor, refOf, refsIn, startPageBrowser, textBytes } from './page_helpers.mjs';
 
 const BENCH_FIELDS = [el('textbox', 'Name'), el('textbox', 'Email'), el('spinbutton|textbox', 'Age')];
@@ -152,7 +153,7 @@ describe('snapshot and tools/list', { timeout: 150_000 }, () => {
       const r = await env.s.pageOk('snapshot', cursor ? { maxChars: 2000, cursor } : { maxChars: 2000 });
       pages++;
       const text = bodyText(r);
-      for (const line of text.split('\n')) {
+      for (const line of unfold(text)) { // a page that starts inside a folded run repeats its header and template
         const m = /Item (\d{3})/.exec(line);
         const ref = refsIn(line)[0];
         if (m && ref) {
@@ -168,5 +169,61 @@ describe('snapshot and tools/list', { timeout: 150_000 }, () => {
     const missing = Array.from({ length: 300 }, (_, i) => String(i + 1).padStart(3, '0')).filter((n) => !seen.has(n));
     assert.deepEqual(missing, [], `items never seen with a ref: ${missing.slice(0, 20)}`);
     assert.equal(new Set(seen.values()).size, 300, 'refs are distinct');
+  });
+
+  describe('repeated structure told once (folded runs)', () => {
+    const ITEM = /^ {2}(e\d+): (\d+)\|(open|packed|shipped)$/;
+
+    it('40 rows of one shape: a template, then one line per row with its ref and values; the whole page far smaller', async (t) => {
+      await env.open('/folded-rows.html', { t });
+      const [text] = await env.snapshot();
+      assert.match(text, /^\(folded: "- N items like:"/m, 'the head says how to read a folded run');
+      assert.match(text, /^- 40 items like \[ref=e\d+\]:\n {2}- text: Order \{1\} · \{2\}\n {2}- button "Cancel order \{1\}" \[ref\]$/m);
+      const items = text.split('\n').filter((l) => ITEM.test(l));
+      assert.equal(items.length, 40, text);
+      assert.deepEqual(items.slice(0, 2).map((l) => ITEM.exec(l).slice(2)), [['1', 'packed'], ['2', 'shipped']]);
+      assert.doesNotMatch(text, /Cancel order 7"/, 'no row is written out in full');
+      const full = unfold(text);
+      assert.ok(full.includes('- text: Order 7 · packed'), 'it reads back as the rows it stands for');
+      assert.equal(new Set(refsIn(text)).size, 40, 'every button has its own ref');
+      assert.ok(text.length < full.join('\n').length * 0.6, `${text.length} bytes folded, ${full.join('\n').length} in full`);
+    });
+
+    it('a ref from a folded row clicks exactly that row\'s button', async (t) => {
+      const tab = await env.open('/folded-rows.html', { t });
+      const [text] = await env.snapshot();
+      const ref = text.split('\n').map((l) => ITEM.exec(l)).find((m) => m && m[2] === '27')[1];
+      await env.s.pageOk('click', { ref });
+      await tab.waitEval('window.hits[27] === 1', 'the click on row 27\'s button');
+      assert.equal(await tab.eval('JSON.stringify(window.hits)'), '{"27":1}', 'only row 27 was clicked');
+    });
+
+    it('read_page {ref} reads one row: the folded item a ref of it lies in', async (t) => {
+      await env.open('/folded-rows.html', { t });
+      const [text] = await env.snapshot();
+      const ref = text.split('\n').map((l) => ITEM.exec(l)).find((m) => m && m[2] === '12')[1];
+      const r = await env.s.pageOk('read_page', { ref, mode: 'text' });
+      assert.equal(bodyText(r).trim(), 'Order 12 · open Cancel order 12');
+      assert.equal(r.structuredContent.ref, ref);
+      const bad = await env.s.call('read_page', { ref: 'e99999' });
+      assert.equal(bad.isError, true, 'a ref no snapshot gave is refused');
+      const both = await env.s.call('read_page', { ref, selector: 'li' });
+      assert.equal(both.isError, true, 'ref and selector together are refused');
+    });
+
+    it('snapshot {ref} shows a region in full: one row by a ref in it, the whole list by the ref on its header', async (t) => {
+      await env.open('/folded-rows.html', { t });
+      const [text] = await env.snapshot();
+      const rowRef = text.split('\n').map((l) => ITEM.exec(l)).find((m) => m && m[2] === '5')[1];
+      const [one] = await env.snapshot({ ref: rowRef });
+      assert.match(one, new RegExp(`^region: ${rowRef} in full`, 'm'));
+      assert.match(one, new RegExp(`^- text: Order 5 · shipped\\n- button "Cancel order 5" \\[ref=${rowRef}\\]$`, 'm'));
+      assert.doesNotMatch(one, /Order 6|items like|End of the orders/);
+      const listRef = /^- 40 items like \[ref=(e\d+)\]:$/m.exec(text)[1];
+      const [all] = await env.snapshot({ ref: listRef });
+      assert.doesNotMatch(all, /items like/, 'nothing folded');
+      assert.equal(all.split('\n').filter((l) => /^- button "Cancel order \d+" \[ref=e\d+\]$/.test(l)).length, 40);
+      assert.match(all, new RegExp(`- button "Cancel order 5" \\[ref=${rowRef}\\]`), 'the same refs');
+    });
   });
 });

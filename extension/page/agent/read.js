@@ -3,7 +3,7 @@
 // snapshot gave them), facts about it (info) or outer HTML; and the user's
 // selection.
 //
-// readPage {mode, selector, sameOrigin, include, exclude, offset, maxChars} ->
+// readPage {mode, selector|ref+localRef, sameOrigin, include, exclude, offset, maxChars} ->
 //   {url, title, body, total, offset, nextOffset|null, count?, totalItems?, info?}
 //   or {url, title, error} (bad selector, no match)
 // selection {} -> {text, url} | {text: '', secret: true, url}
@@ -67,12 +67,17 @@
     return n;
   }
 
-  function readPage({ mode, selector, sameOrigin = false, include, exclude, offset = 0, maxChars = 20000 }) {
+  function readPage({ mode, selector, ref, localRef, sameOrigin = false, include, exclude, offset = 0, maxChars = 20000 }) {
     const out = { url: location.href, title: document.title };
     const norm = (s) => String(s ?? '').replace(/\s+/g, ' ').trim();
 
     let root = document.body || document.documentElement;
-    if (selector) {
+    if (ref) {
+      // A ref from a snapshot: that element, or the folded item it lies in.
+      const r = agent.registry.resolve({ ref, localRef });
+      if (r.error) return { ...out, error: r.error, stale: !!r.stale };
+      root = agent.snapshot.regionOf(r.el);
+    } else if (selector) {
       let el;
       try {
         el = document.querySelector(selector);
@@ -136,7 +141,7 @@
     // (its markup is text while scripts run). The live value is never in
     // outerHTML. The page is copied only when it holds one.
     if (mode === 'html') {
-      const top = selector ? root : document.documentElement;
+      const top = selector || ref ? root : document.documentElement;
       return { ...out, ...paginate(maskedHtml(top)) };
     }
 
@@ -258,7 +263,7 @@
       return document.body || document.documentElement;
     }
 
-    const auto = !selector;
+    const auto = !selector && !ref;
     if (auto) root = pickMain();
 
     const codeBlocks = [];

@@ -35,6 +35,14 @@
     return `e${n}`;
   }
 
+  // The elements the last snapshots folded as items of a run (fold.js): a
+  // ref inside one reads the whole item (snapshot {ref}, read_page {ref}).
+  function foldedItems(startAt) {
+    const reg = ensure(startAt);
+    reg.folded ??= new WeakSet();
+    return reg.folded;
+  }
+
   // "e12" -> 12; anything else -> null.
   function parseLocalRef(local) {
     const m = /^e(\d+)$/.exec(local || '');
@@ -77,5 +85,5 @@
     return { error: 'give ref (from snapshot) or selector' };
   }
 
-  agent.registry = { current, ensure, refOf, parseLocalRef, prune, resolve };
+  agent.registry = { current, ensure, foldedItems, refOf, parseLocalRef, prune, resolve };
 })(globalThis.__tabbridgeAgent ??= {});

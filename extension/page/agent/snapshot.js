@@ -18,16 +18,19 @@
 
   const { collapse, cut, quote, NAME_MAX } = agent.text;
   const { SKIP, inputType, shadowOf, styleOf } = agent.dom;
-  const { ensure, prune, refOf } = agent.registry;
+  const { ensure, foldedItems, prune, refOf, resolve } = agent.registry;
   const { CONTAINERS, INTERACTIVE_ROLES, NEED_NAME, roleOf } = agent.roles;
   const { hrefOf, nameOf } = agent.names;
   const { formatState, stateOf } = agent.states;
   const { listen } = agent.frames;
+  const { findRuns, FOLD_MIN } = agent.fold;
   const NEVER_CLICKABLE = new Set(['html', 'body', 'label']);
   const OUTLINE = 'h1, h2, h3, h4, h5, h6, header, nav, footer, aside, form, section, search, dialog, iframe, frame, ' +
     '[role=heading], [role=banner], [role=navigation], [role=contentinfo], [role=complementary], [role=search], ' +
     '[role=form], [role=region], [role=dialog], [role=alertdialog]';
 
+  const CONTROLS = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [role=link], ' +
+    '[role=checkbox], [role=radio], [role=switch], [role=tab], [role=menuitem], [role=option], [role=textbox]';
   const HEADINGS = 'h1, h2, h3, h4, h5, h6, [role=heading]';
   const SMALL_LANDMARK_ELEMENTS = 40; // a landmark this small is walked whole (a site's navigation, a search form)
   const ELIDED = '…'; // a subtree the overview left out
@@ -46,12 +49,21 @@
     return keep;
   }
 
-  // {startAt, textMax?, overview?} -> {items, next, view, viewport, pruned?}
+  // {startAt, textMax?, overview?, ref?, localRef?} -> {items, next, view, viewport, pruned?}
+  // ref: that element's lines in full (nothing folded); an element of a
+  // folded item: that whole item.
   function snapshot(a) {
     const TEXT_MAX = a.textMax || agent.text.TEXT_MAX;
     const reg = ensure(a.startAt);
     listen(window, a.startAt);
     prune(reg);
+    let region = null;
+    if (a.ref) {
+      const r = resolve(a);
+      if (r.error) return r;
+      region = regionOf(r.el);
+    }
+    const folding = !region;
     const items = [];
     const view = []; // indexes of the items on screen
     const keep = overviewKeeps(a);
@@ -114,7 +126,56 @@
           return;
         }
       }
-      for (let k = (sr || el).firstChild; k; k = k.nextSibling) visit(k, depth, ctx);
+      const host = sr || el;
+      if (!folding || host.childElementCount < FOLD_MIN) {
+        for (let k = host.firstChild; k; k = k.nextSibling) visit(k, depth, ctx);
+        return;
+      }
+      visitRuns(el, host, depth, ctx);
+    };
+
+    // The children of an element of many: each child's lines kept apart, then
+    // runs of one shape folded (fold.js). A child whose lines share a text
+    // line with its neighbours (inline text) breaks a run.
+    const visitRuns = (el, host, depth, ctx) => {
+      const segs = [];
+      for (let k = host.firstChild; k; k = k.nextSibling) {
+        const start = items.length;
+        const clean = !/\S/.test(text);
+        visit(k, depth, ctx);
+        if (k.nodeType !== 1) {
+          if (k.nodeType === 3 && /\S/.test(k.data) && !ctx.quiet && !ctx.hidden) segs.push({ lines: null });
+          continue;
+        }
+        const ok = clean && !/\S/.test(text);
+        segs.push({ lines: ok ? items.slice(start) : null, start, end: items.length, el: k });
+      }
+      const runs = findRuns(segs, pad(depth), () => refOf(el, a.startAt));
+      if (!runs.length) return;
+      const folded = foldedItems(a.startAt);
+      for (let r = runs.length - 1; r >= 0; r--) {
+        const { from, to, lines, members } = runs[r];
+        const S = segs[from].start;
+        const E = segs[to].end;
+        const heads = lines.length - members.length; // header and template
+        const itemLine = (i) => (lines.length > heads || !members.length ? S + heads + i : S);
+        for (const m of members) folded.add(segs[m].el);
+        items.splice(S, E - S, ...lines);
+        const shift = lines.length - (E - S);
+        let seg = 0;
+        const remapped = [];
+        for (const v of view) {
+          if (v < S) remapped.push(v);
+          else if (v >= E) remapped.push(v + shift);
+          else {
+            while (seg < members.length - 1 && segs[members[seg]].end <= v) seg++;
+            const at = itemLine(seg);
+            if (remapped[remapped.length - 1] !== at) remapped.push(at);
+          }
+        }
+        view.length = 0;
+        view.push(...remapped);
+      }
     };
 
     function visit(node, depth, ctx) {
@@ -217,6 +278,12 @@
             name = '';
             keepText = true;
           }
+          // A clickable region that holds controls of its own (a row, a card):
+          // its name would repeat theirs, each on its own line; its text stays text.
+          if (fromContent && name && (role === 'clickable' || role === 'draggable') && el.querySelector(CONTROLS)) {
+            name = '';
+            keepText = true;
+          }
           const s = stateOf(el, role);
           let line = `${pad(depth)}- ${role}${name ? ` ${quote(cut(name, NAME_MAX))}` : ''}${formatState(s)} [ref=${refOf(el, a.startAt)}]`;
           if (role === 'link' && tag !== 'area') {
@@ -281,10 +348,10 @@
       else if (cell) addText(' ', depth);
     }
 
-    let root = document.body || document.documentElement;
+    let root = region || document.body || document.documentElement;
     let modal = null;
     try {
-      modal = document.querySelector('dialog:modal');
+      if (!region) modal = document.querySelector('dialog:modal');
     } catch { /* no :modal support */ }
     if (modal) {
       items.push('- (a modal dialog is open: the rest of the page is inert)');
@@ -300,5 +367,12 @@
     return { items, next: reg.next, view, viewport, pruned };
   }
 
-  agent.snapshot = { snapshot };
+  // The element a ref's region is: the folded item it lies in, else itself.
+  function regionOf(el) {
+    const folded = foldedItems();
+    for (let e = el; e; e = e.parentElement) if (folded.has(e)) return e;
+    return el;
+  }
+
+  agent.snapshot = { snapshot, regionOf };
 })(globalThis.__tabbridgeAgent ??= {});

@@ -5,6 +5,7 @@
 // service worker still reads old refs right.
 
 import { onForget, refCounters } from '../../worker/tab_state.js';
+import { ToolError } from '../stack/errors.js';
 
 const mem = refCounters; // tabId -> {next, frames: {frameId: idx}, nextFrame} (tab_state.js)
 const key = (tabId) => `tabbridge.refs.${tabId}`;
@@ -69,4 +70,14 @@ export async function parseRef(tabId, ref) {
   const idx = +m[1];
   const entry = Object.entries(s.frames).find(([, i]) => i === idx);
   return { frameId: entry ? +entry[0] : null, local: m[2] };
+}
+
+// A ref a reading tool was given (snapshot {ref}, read_page {ref}) -> {frameId,
+// args} for the agent, or a ToolError. No frame check: reading every frame
+// is what snapshot does anyway; an acting tool goes through targets.js.
+export async function readTarget(tabId, ref) {
+  const parsed = await parseRef(tabId, ref);
+  if (!parsed) throw new ToolError(`"${ref}" is not a ref; refs look like e12 or f1e3 (from snapshot)`);
+  if (parsed.frameId === null) throw new ToolError(`stale ref ${ref}: that frame is gone — take a new snapshot`, { stale: true });
+  return { frameId: parsed.frameId, args: { ref: String(ref).trim(), localRef: parsed.local } };
 }

@@ -9,6 +9,7 @@
 const CONTAINER = /^ *- [a-z]+(?: "(?:[^"\\]|\\.)*")?:$/;
 const LANDMARK = /^ *- (?:banner|navigation|contentinfo|complementary|search|form|region|dialog|alertdialog|iframe)\b/;
 const HEADING = /^ *- heading "/;
+const FOLD_HEAD = /^ *- \d+ items like(?: \[ref=\w+\])?:$/; // a folded run (page/agent/fold.js): its template goes with it
 const SMALL_LANDMARK_LINES = 12; // lines inside a landmark shown whole when there is room
 
 export const isOutline = (line) => HEADING.test(line) || (CONTAINER.test(line) && LANDMARK.test(line));
@@ -37,8 +38,16 @@ export function overview(lines, onScreen, budget) {
     indent[i] = d;
     while (stack.length && indent[stack[stack.length - 1]] >= d) end[stack.pop()] = i;
     parent[i] = stack.length ? stack[stack.length - 1] : -1;
-    if (line.endsWith(':') && CONTAINER.test(line)) stack.push(i);
+    if (line.endsWith(':') && (CONTAINER.test(line) || FOLD_HEAD.test(line))) stack.push(i);
   }
+  // A run's template lines: shown with its header.
+  const templateOf = (j) => {
+    const t = [];
+    if (!lines[j].endsWith(':') || !FOLD_HEAD.test(lines[j])) return t;
+    const inner = `${' '.repeat(indent[j] + 2)}- `;
+    for (let k = j + 1; k < n && lines[k].startsWith(inner); k++) t.push(k);
+    return t;
+  };
   const chosen = new Uint8Array(n);
   let size = 0;
   let cut = false;
@@ -50,6 +59,11 @@ export function overview(lines, onScreen, budget) {
     for (let j = i; j >= 0 && !chosen[j]; j = parent[j]) {
       add.push(j);
       cost += lines[j].length + indent[j] + 6;
+      for (const k of templateOf(j)) {
+        if (chosen[k] || k === i) continue;
+        add.push(k);
+        cost += lines[k].length + 1;
+      }
     }
     if (size + cost > budget) return false;
     for (const j of add) chosen[j] = 1;
