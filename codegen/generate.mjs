@@ -176,6 +176,7 @@ const WITH_BLOCKS = [
   'extension/page/forms_isolated.js',
   'extension/page/result_lists.js',
   'extension/page/results_isolated.js',
+  'extension/page/buttons_isolated.js',
   'extension/page/console_main.js',
   'extension/page/agent/text.js',
   'extension/tools/registry.js',

@@ -100,6 +100,9 @@ inline constexpr std::size_t kMaxReportedOwnTools = 256;
 inline constexpr std::size_t kMaxFormTools = 8;
 // Introspected result-list tools a page (select_…): further lists are left to click.
 inline constexpr std::size_t kMaxResultListTools = 3;
+// Button tools (press_…) a page: the extension reports at most this many
+// (buttons_isolated.js) and the host lists at most as many.
+inline constexpr std::size_t kMaxButtonTools = 6;
 // What the page scripts keep of a tool a page registers: longer names and
 // descriptions are cut, larger schemas dropped (the page wrote them).
 inline constexpr std::size_t kMaxOwnToolNameChars = 128;

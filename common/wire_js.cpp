@@ -105,6 +105,7 @@ std::vector<Group> Groups() {
            {"MAX_REPORTED_TOOLS", kMaxReportedOwnTools, "kMaxReportedOwnTools"},
            {"MAX_FORM_TOOLS", kMaxFormTools, "kMaxFormTools"},
            {"MAX_RESULT_LISTS", kMaxResultListTools, "kMaxResultListTools"},
+           {"MAX_BUTTON_TOOLS", kMaxButtonTools, "kMaxButtonTools"},
            {"MAX_NAME_CHARS", kMaxOwnToolNameChars, "kMaxOwnToolNameChars"},
            {"MAX_DESCRIPTION_CHARS", kMaxOwnToolDescriptionChars, "kMaxOwnToolDescriptionChars"},
            {"MAX_SCHEMA_BYTES", kMaxOwnToolSchemaBytes, "kMaxOwnToolSchemaBytes"},

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/jsonrpc.h"
+#include "common/protocol.h"
 
 namespace tb::own_tools {
 
@@ -61,9 +62,9 @@ struct Offered {
 };
 
 // At most this many of a page's button tools are listed (the extension
-// reports at most as many: buttons_isolated.js MAX_BUTTON_TOOLS); they count
-// against the page's budget like any other own tool.
-inline constexpr std::size_t kMaxListedButtonTools = 6;
+// reports at most as many: the generated MAX_BUTTON_TOOLS of
+// buttons_isolated.js); they count against the page's budget like any other own tool.
+inline constexpr std::size_t kMaxListedButtonTools = kMaxButtonTools;
 
 // Names and budgets `set` for the tab at `page_index` in list_tabs. `reserved`
 // holds the names tabbridge's own tools use. With `list` false nothing is

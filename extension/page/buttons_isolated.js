@@ -50,7 +50,9 @@
     const kit = globalThis.__tabbridgeFormKit;
     if (!kit) return;
 
-    const MAX_BUTTON_TOOLS = 6; // the host's kMaxListedButtonTools holds the same
+    // generated: constants MAX_BUTTON_TOOLS
+    const MAX_BUTTON_TOOLS = 6;
+    // end generated (codegen/generate.mjs, from common/protocol.h)
     const LABEL_MAX_CHARS = 40;
     const NAME_WORDS = 4;
     const SAME_LABEL = 3; // buttons sharing one label: a row's, none prominent

@@ -74,6 +74,7 @@ export const OwnToolLimits = Object.freeze({
   MAX_REPORTED_TOOLS: 256, // kMaxReportedOwnTools
   MAX_FORM_TOOLS: 8, // kMaxFormTools
   MAX_RESULT_LISTS: 3, // kMaxResultListTools
+  MAX_BUTTON_TOOLS: 6, // kMaxButtonTools
   MAX_NAME_CHARS: 128, // kMaxOwnToolNameChars
   MAX_DESCRIPTION_CHARS: 1024, // kMaxOwnToolDescriptionChars
   MAX_SCHEMA_BYTES: 8192, // kMaxOwnToolSchemaBytes
