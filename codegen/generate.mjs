@@ -70,7 +70,12 @@ function constantsBlock(indent, names) {
 function pageToolNamesBlock(indent) {
   // Tools a session turns on with --caps are not listed by default.
   const names = Object.entries(PAGE_TOOLS).filter(([, t]) => !t.sessionCap).map(([n]) => n);
-  return [`${indent}export const PAGE_TOOLS_DEFAULT = Object.freeze([${names.map((n) => `'${n}'`).join(', ')}]);`];
+  // Every name tabbridge itself serves, whatever the caps: a page's own tool is none of these.
+  const all = caps.tools.map((t) => t.name);
+  return [
+    `${indent}export const PAGE_TOOLS_DEFAULT = Object.freeze([${names.map((n) => `'${n}'`).join(', ')}]);`,
+    `${indent}export const TABBRIDGE_TOOLS = Object.freeze([${all.map((n) => `'${n}'`).join(', ')}]);`,
+  ];
 }
 
 // cutEnd and cut of extension/worker/text_cut.js, as source (classic scripts cannot import).

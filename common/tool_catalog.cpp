@@ -36,16 +36,15 @@ const std::array<Json, 9>& Catalog() {
            {{"launch", {{"type", "boolean"}, {"description", "start one if none runs"}}},
             {"browser", {{"type", "string"}, {"description", "which, when several run: id or name"}}}},
            Json::array(), Hint::kActs),
-      Tool(kListTabs,
-           "List open tabs: id, title, URL, whether focused or the user's active tab, how many tools the page brings.",
-           Json::object(), Json::array(), Hint::kReadOnly),
-      Tool(kOpenTab, "Open a URL in a new tab and, unless focus is false, focus it to get its page tools.",
+      Tool(kListTabs, "Open tabs: id, title, URL, focused, the user's active one, tools per page.", Json::object(),
+           Json::array(), Hint::kReadOnly),
+      Tool(kOpenTab, "Open a URL in a new tab, focused (unless focus is false) for its page tools.",
            {{"url", {{"type", "string"}, {"description", "http(s) or file URL"}}},
             {"focus", {{"type", "boolean"}, {"default", true}}}},
            {"url"}, Hint::kActs),
       Tool(kFocusTab,
-           "Focus a tab (id from list_tabs, or \"active\": the one the user is on): its page tools replace the "
-           "previous tab's. show: also bring it to the front for the user to see.",
+           "Focus a tab (id from list_tabs, or \"active\": the user's) to get its page tools; show: bring it to the "
+           "front.",
            {{"tabId", {{"anyOf", {{{"type", "integer"}}, {{"type", "string"}, {"enum", {"active"}}}}}}},
             {"show", {{"type", "boolean"}, {"default", false}}}},
            {"tabId"}, Hint::kActs),
@@ -65,9 +64,7 @@ const std::array<Json, 9>& Catalog() {
               {"maximum", kAskPersonMaxSeconds},
               {"default", kAskPersonDefaultSeconds}}}},
            {"message"}, Hint::kActs),
-      Tool(kRunSteps,
-           "Run page tools on the focused tab in order, in one call: each answers as if called alone. "
-           "Stops at the first error unless stopOnError is false.",
+      Tool(kRunSteps, "Page tools (or the page's own) in order, in one call; stops at the first error.",
            {{"steps",
              {{"type", "array"},
               {"minItems", 1},
@@ -75,8 +72,7 @@ const std::array<Json, 9>& Catalog() {
               {"items",
                {{"type", "object"},
                 {"properties", {{"tool", {{"type", "string"}}}, {"arguments", {{"type", "object"}}}}},
-                {"required", {"tool"}}}}}},
-            {"stopOnError", {{"type", "boolean"}, {"default", true}}}},
+                {"required", {"tool"}}}}}}},
            {"steps"}, Hint::kActs),
   };
   return catalog;
@@ -112,8 +108,8 @@ const std::vector<PageToolDef>& PageToolDefs() {
   using policy::Cap;
   static const std::vector<PageToolDef> defs = {
       {Tool("snapshot",
-            "Accessibility snapshot of the focused tab. Elements you can act on carry [ref=eN]: pass ref (or a CSS "
-            "selector) to the action tools.",
+            "Accessibility snapshot of the focused tab; pass an element's [ref=eN] (or a CSS selector) to the "
+            "action tools.",
             {{"maxChars", MaxChars()}, {"cursor", {{"type", "string"}}}, {"ref", {{"type", "string"}}}}, Json::array(),
             Hint::kReadOnly),
        Cap::kRead, kPageToolDeadlineMs},
@@ -164,7 +160,7 @@ const std::vector<PageToolDef>& PageToolDefs() {
              {"timeoutMs", Timeout()}},
             Json::array(), Hint::kActs),
        Cap::kNavigate, 0, 30'000},
-      {Tool("wait_for", "Wait until a selector or text appears (or, with gone, disappears).",
+      {Tool("wait_for", "Wait until a selector or text appears (gone: disappears).",
             {{"selector", {{"type", "string"}}},
              {"text", {{"type", "string"}}},
              {"gone", {{"type", "boolean"}}},
@@ -195,7 +191,7 @@ const std::vector<PageToolDef>& PageToolDefs() {
              {"format", {{"type", "string"}, {"enum", {"markdown", "json"}}}}},
             Json::array(), Hint::kReadOnly),
        Cap::kRead, kPageToolDeadlineMs},
-      {Tool("network_errors", "The tab's failed requests: network errors and HTTP status >= 400.",
+      {Tool("network_errors", "Failed requests: network errors, HTTP status >= 400.",
             {{"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 1000}}},
              {"since", {{"type", "number"}}},
              {"format", {{"type", "string"}, {"enum", {"markdown", "json"}}}}},
@@ -625,7 +621,7 @@ namespace {
 // What Listed() leaves out, at every depth (emulate's viewport, array items).
 void StripForListing(Json& schema) {
   if (!schema.is_object()) return;
-  for (const char* key : {"minimum", "maximum", "default"}) schema.erase(key);
+  for (const char* key : {"minimum", "maximum", "minItems", "maxItems", "default"}) schema.erase(key);
   if (const auto closed = schema.find("additionalProperties"); closed != schema.end() && *closed == false) {
     schema.erase(closed);
   }

@@ -72,7 +72,7 @@ const Json* Find(std::string_view name);
 
 // `tool` (one of tabbridge's) as tools/list gives it: its arguments, at every
 // depth, without bounds, defaults and closed objects ("minimum", "maximum",
-// "default", "additionalProperties": false), which the check (against the
+// "minItems", "maxItems", "default", "additionalProperties": false), which the check (against the
 // catalog's own schema) enforces and its error names — the model rarely needs
 // them, and the list is paid for whenever it changes.
 Json Listed(Json tool);

@@ -21,7 +21,6 @@ struct Run {
   std::int64_t session_id = 0;
   std::string key;  // the run's request: its cancellation is every step's
   Json steps;
-  bool stop_on_error = true;
   std::size_t next = 0;
   std::size_t ran = 0;
   bool failed = false;
@@ -67,10 +66,9 @@ void Record(Run& run, std::size_t index, const std::string& name, const Json& re
 void Finish(Run& run) {
   const std::size_t total = run.steps.size();
   if (run.ran < total) {
-    run.content.push_back(
-        {{"type", "text"},
-         {"text", "stopped at step " + std::to_string(run.ran) + "'s error: steps " + std::to_string(run.ran + 1) +
-                      "–" + std::to_string(total) + " did not run (stopOnError: false runs them all)"}});
+    run.content.push_back({{"type", "text"},
+                           {"text", "stopped at step " + std::to_string(run.ran) + "'s error: steps " +
+                                        std::to_string(run.ran + 1) + "–" + std::to_string(total) + " did not run"}});
   }
   Json result = {{"content", std::move(run.content)},
                  {"structuredContent", {{"steps", std::move(run.summary)}, {"ran", run.ran}, {"of", total}}}};
@@ -81,7 +79,7 @@ void Finish(Run& run) {
 void Step(Host& host, const std::shared_ptr<Run>& run) {
   Session* session = host.FindSession(run->session_id);
   if (session == nullptr || !session->Running(run->key)) return;  // gone or cancelled: no step acts after that
-  if (run->next == run->steps.size() || (run->failed && run->stop_on_error)) return Finish(*run);
+  if (run->next == run->steps.size() || run->failed) return Finish(*run);
   const std::size_t index = run->next++;
   const Json& step = run->steps[index];
   const std::string name = field::String(step, "tool").value_or("");
@@ -114,7 +112,6 @@ void Host::RunSteps(Session& session, const std::string& request_key, const Json
   run->session_id = session.id();
   run->key = request_key;
   run->steps = field::Array(args, "steps");
-  run->stop_on_error = field::Bool(args, "stopOnError").value_or(true);
   run->reply = std::move(reply);
   Step(*this, run);
 }

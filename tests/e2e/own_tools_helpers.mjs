@@ -12,13 +12,13 @@
 
 import assert from 'node:assert/strict';
 
-import { CALL_TIMEOUT_MS, CORE_TOOLS, EVENT_TIMEOUT_MS, McpError, errorText, waitFor } from './harness.mjs';
-import { PAGE_TOOLS_DEFAULT, allText } from './page_helpers.mjs';
+import { CALL_TIMEOUT_MS, EVENT_TIMEOUT_MS, McpError, errorText, waitFor } from './harness.mjs';
+import { TABBRIDGE_TOOLS, allText } from './page_helpers.mjs';
 
 export const TAB_TOOLS = ['list_tabs', 'open_tab', 'focus_tab', 'close_tab'];
 export const META_TOOLS = ['list_webmcp_tools', 'call_webmcp_tool'];
-/** Every name tabbridge itself may list (any caps): a page's own tool is none of these. */
-export const GENERIC_TOOLS = new Set([...CORE_TOOLS, ...PAGE_TOOLS_DEFAULT, ...META_TOOLS, 'evaluate', 'download_file']);
+/** Every name tabbridge itself may list (any caps; generated from the catalog): a page's own tool is none of these. */
+export const GENERIC_TOOLS = new Set(TABBRIDGE_TOOLS);
 export const MAX_TOOL_NAME_CHARS = 48;
 export const MAX_LISTED_PAGE_TOOLS = 24;
 export const MAX_FORM_TOOLS = 8;

@@ -31,6 +31,7 @@ import {
 /** The page tools a focused tab offers with default caps (common/tool_catalog.cpp). */
 // generated: page-tool-names
 export const PAGE_TOOLS_DEFAULT = Object.freeze(['snapshot', 'click', 'type', 'fill_form', 'select_option', 'hover', 'scroll', 'press_key', 'navigate', 'wait_for', 'screenshot', 'read_page', 'console_logs', 'network_errors', 'handle_dialog']);
+export const TABBRIDGE_TOOLS = Object.freeze(['connect_browser', 'list_tabs', 'open_tab', 'focus_tab', 'close_tab', 'list_webmcp_tools', 'call_webmcp_tool', 'ask_person', 'run_steps', 'snapshot', 'click', 'type', 'fill_form', 'select_option', 'hover', 'scroll', 'press_key', 'navigate', 'wait_for', 'screenshot', 'read_page', 'console_logs', 'network_errors', 'handle_dialog', 'evaluate', 'drag', 'upload_file', 'emulate', 'download_file', 'save_pdf', 'network_requests', 'network_request']);
 // end generated (codegen/generate.mjs, from common/tool_catalog.cpp)
 
 /**

@@ -45,7 +45,7 @@ describe('snapshot and tools/list', { timeout: 150_000 }, () => {
   it('tools/list of a focused tab (bench fixture, default caps): generic part under 6000 bytes, own tools within budget', async (t) => {
     await env.open('/', { t });
     const { tools } = await env.s.client.listTools();
-    const own = tools.filter((x) => /^\[(WebMCP|Form) • /.test(x.description ?? ''));
+    const own = tools.filter((x) => /^\[(WebMCP|Form|Results|Button) • /.test(x.description ?? ''));
     const generic = tools.filter((x) => !own.includes(x));
     const bytes = (list) => Buffer.byteLength(JSON.stringify(list), 'utf8');
     t.diagnostic(`tools/list: ${generic.length} generic tools, ${bytes(generic)} bytes; ${own.length} own tools, ${bytes(own)} bytes`);

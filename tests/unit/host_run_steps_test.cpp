@@ -1,7 +1,6 @@
 // run_steps at the host: each step is the page tool's own call (its request
 // to the extension, its argument check, the policy), one after the other;
-// the answer numbers each step's text; an error stops the run unless told
-// not to; a cancelled run sends no further step to the extension.
+// the answer numbers each step's text; an error stops the run; a cancelled run sends no further step to the extension.
 #include <fstream>
 
 #include "tests/unit/host_fixture.h"
@@ -84,35 +83,22 @@ TEST_F(RunStepsHostTest, AnErrorStopsTheRunAndSaysWhichStepsDidNotRun) {
   EXPECT_EQ(PageRequests("page.snapshot"), 0);
 }
 
-TEST_F(RunStepsHostTest, StopOnErrorFalseRunsEveryStep) {
-  Peer& s = Focused();
-  Json args = Steps({{{"tool", "click"}, {"arguments", {{"ref", "e3"}}}}, {{"tool", "snapshot"}}});
-  args["stopOnError"] = false;
-  StartTool(s, 62, "run_steps", args);
-  AnswerPage("page.click", "no element with ref e3", /*is_error=*/true);
-  AnswerPage("page.snapshot", "- button \"Go\" [ref=e5]");
-  ASSERT_TRUE(AwaitReply(s, 62));
-  const Json result = s.inbox.back()["result"];
-  EXPECT_TRUE(result.value("isError", false));
-  EXPECT_EQ(Text(result, 1), "[2] snapshot: - button \"Go\" [ref=e5]");
-}
-
 TEST_F(RunStepsHostTest, AStepThatIsNotAPageToolOrHasBadArgumentsIsAnErrorOfThatStepAndNothingIsSent) {
   Peer& s = Focused();
-  const Json result = CallTool(s, "run_steps",
-                               {{"steps", Json::array({{{"tool", "close_tab"}},
-                                                       {{"tool", "run_steps"}, {"arguments", {{"steps", 1}}}},
-                                                       {{"tool", "click"}, {"arguments", {{"ref", 7}}}},
-                                                       {{"tool", "evaluate"}, {"arguments", {{"expression", "1"}}}},
-                                                       {{"tool", "no_such_tool"}}})},
-                                {"stopOnError", false}});
-  EXPECT_TRUE(result.value("isError", false));
-  EXPECT_NE(Text(result, 0).find("call close_tab on its own"), std::string::npos) << result;
-  EXPECT_NE(Text(result, 1).find("does not run inside run_steps"), std::string::npos) << result;
-  EXPECT_NE(Text(result, 2).find("ref"), std::string::npos) << result;
+  const auto first_step = [&](Json step) {
+    Json steps = Json::array({std::move(step), {{"tool", "click"}, {"arguments", {{"ref", "e3"}}}}});
+    const Json result = CallTool(s, "run_steps", {{"steps", std::move(steps)}});
+    EXPECT_TRUE(result.value("isError", false)) << result;
+    EXPECT_EQ(result["structuredContent"]["ran"], 1) << result;
+    return Text(result, 0);
+  };
+  EXPECT_NE(first_step({{"tool", "close_tab"}}).find("call close_tab on its own"), std::string::npos);
+  EXPECT_NE(first_step({{"tool", "run_steps"}, {"arguments", {{"steps", 1}}}}).find("does not run inside run_steps"),
+            std::string::npos);
+  EXPECT_NE(first_step({{"tool", "click"}, {"arguments", {{"ref", 7}}}}).find("ref"), std::string::npos);
   // evaluate without --caps eval: the same refusal as a direct call.
-  EXPECT_NE(Text(result, 3).find("eval"), std::string::npos) << result;
-  EXPECT_NE(Text(result, 4).find("Unknown tool: no_such_tool"), std::string::npos) << result;
+  EXPECT_NE(first_step({{"tool", "evaluate"}, {"arguments", {{"expression", "1"}}}}).find("eval"), std::string::npos);
+  EXPECT_NE(first_step({{"tool", "no_such_tool"}}).find("Unknown tool: no_such_tool"), std::string::npos);
   EXPECT_EQ(PageRequests("page.click"), 0);
   EXPECT_EQ(PageRequests("page.evaluate"), 0);
 }

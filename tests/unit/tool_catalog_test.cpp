@@ -135,7 +135,7 @@ namespace {
 // call_webmcp_tool where some are left out.
 std::size_t FocusedTabListBytes(const std::vector<std::string>& caps) {
   Json list = Json::array();
-  for (auto name : {tools::kListTabs, tools::kOpenTab, tools::kFocusTab, tools::kCloseTab}) {
+  for (auto name : {tools::kListTabs, tools::kOpenTab, tools::kFocusTab, tools::kCloseTab, tools::kRunSteps}) {
     list.push_back(tools::Listed(*tools::Find(name)));
   }
   for (const auto& tool : tools::PageTools(caps)) list.push_back(tools::Listed(tool));
