@@ -39,6 +39,8 @@ if [[ -d "$root/tests/e2e/node_modules" ]] && command -v node >/dev/null; then
   echo
   # Side by side with Playwright MCP and chrome-devtools-mcp (pinned in bench/peers): speed and browser memory
   if [[ -d "$root/bench/peers/node_modules" ]]; then
+    node "$root/bench/first_page.mjs" "$build"   # spawn to the first page answered, with our timeline
+    echo
     node "$root/bench/peers.mjs" "$build"
     echo
     node "$root/bench/scale.mjs" "$build"   # snapshot time and bytes on 100 / 1,000 / 10,000 rows and swagger-ui
