@@ -8,9 +8,11 @@
 // session alive), so a cancelled run acts no further.
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "common/json_field.h"
+#include "common/policy.h"
 #include "common/tool_catalog.h"
 #include "host/host.h"
 
@@ -26,8 +28,19 @@ struct Run {
   bool failed = false;
   Json content = Json::array();  // per step: one text item, then any image it answered
   Json summary = Json::array();  // per step: {tool, isError}
+  // Where the run began: every step's arguments were written for that page.
+  std::optional<std::int64_t> tab;
+  std::string site;
+  std::string stopped;  // why the run stopped before its end other than an error, if it did
   Host::Reply reply;
 };
+
+// The site of the session's focused tab ("" without one).
+std::string FocusedSite(const Host& host, const Session& session) {
+  const auto url = host.FocusedUrl(session);
+  const auto site = url ? policy::SiteOf(*url) : std::nullopt;
+  return site ? site->Describe() : "";
+}
 
 // Why step `name`, one of tabbridge's own tools, cannot run (checked as the
 // session checks a call), or "".
@@ -65,7 +78,9 @@ void Record(Run& run, std::size_t index, const std::string& name, const Json& re
 
 void Finish(Run& run) {
   const std::size_t total = run.steps.size();
-  if (run.ran < total) {
+  if (!run.stopped.empty()) {
+    run.content.push_back({{"type", "text"}, {"text", run.stopped}});
+  } else if (run.ran < total) {
     run.content.push_back({{"type", "text"},
                            {"text", "stopped at step " + std::to_string(run.ran) + "'s error: steps " +
                                         std::to_string(run.ran + 1) + "–" + std::to_string(total) + " did not run"}});
@@ -80,6 +95,20 @@ void Step(Host& host, const std::shared_ptr<Run>& run) {
   Session* session = host.FindSession(run->session_id);
   if (session == nullptr || !session->Running(run->key)) return;  // gone or cancelled: no step acts after that
   if (run->next == run->steps.size() || run->failed) return Finish(*run);
+  // The steps were written for the page the run began on: a step that took
+  // the tab to another site (or another tab) ends the run, as the model would
+  // first have seen where it went before writing its next call there.
+  if (run->next > 0) {
+    const std::string site = FocusedSite(host, *session);
+    if (session->focused_tab() != run->tab || site != run->site) {
+      run->failed = true;
+      run->stopped = "stopped after step " + std::to_string(run->next) + ": the focused tab is now on " +
+                     (site.empty() ? std::string("no page") : site) + ", not " + run->site + "; steps " +
+                     std::to_string(run->next + 1) + "–" + std::to_string(run->steps.size()) +
+                     " did not run (they were written for " + run->site + ")";
+      return Finish(*run);
+    }
+  }
   const std::size_t index = run->next++;
   const Json& step = run->steps[index];
   const std::string name = field::String(step, "tool").value_or("");
@@ -113,6 +142,8 @@ void Host::RunSteps(Session& session, const std::string& request_key, const Json
   run->key = request_key;
   run->steps = field::Array(args, "steps");
   run->reply = std::move(reply);
+  run->tab = session.focused_tab();
+  run->site = FocusedSite(*this, session);
   Step(*this, run);
 }
 

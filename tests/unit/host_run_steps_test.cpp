@@ -121,6 +121,34 @@ TEST_F(RunStepsHostTest, ACancelledRunSendsNoFurtherStep) {
     EXPECT_FALSE(!m.contains("method") && m.value("id", 0) == 63) << "a cancelled run answered";
 }
 
+TEST_F(RunStepsHostTest, AStepThatTookTheTabToAnotherSiteEndsTheRun) {
+  Peer& s = Focused();
+  StartTool(s, 64, "run_steps",
+            Steps({{{"tool", "click"}, {"arguments", {{"selector", "a#out"}}}},
+                   {{"tool", "type"}, {"arguments", {{"selector", "input[type=password]"}, {"text", "secret"}}}}}));
+  const Json click = ExtRequest("page.click");
+  // The click took the tab to b.test; its answer comes after the tab's event.
+  ExtEvent(ext_event::kTabUpdated, {{"tab", TabJson(1, "https://b.test/login", "B")}});
+  SendExt(rpc::MakeResult(click["id"], {{"content", Json::array({{{"type", "text"}, {"text", "clicked link"}}})}}));
+  ASSERT_TRUE(AwaitReply(s, 64));
+  const Json result = s.inbox.back()["result"];
+  EXPECT_TRUE(result.value("isError", false));
+  EXPECT_NE(Text(result, 1).find("now on b.test, not a.test"), std::string::npos) << result;
+  EXPECT_EQ(PageRequests("page.type"), 0) << "a step written for a.test ran on b.test";
+}
+
+TEST_F(RunStepsHostTest, AStepThatStaysOnTheSiteLetsTheNextOneRun) {
+  Peer& s = Focused();
+  StartTool(s, 65, "run_steps",
+            Steps({{{"tool", "click"}, {"arguments", {{"selector", "a#next"}}}}, {{"tool", "snapshot"}}}));
+  const Json click = ExtRequest("page.click");
+  ExtEvent(ext_event::kTabUpdated, {{"tab", TabJson(1, "https://a.test/page2", "A2")}});
+  SendExt(rpc::MakeResult(click["id"], {{"content", Json::array({{{"type", "text"}, {"text", "clicked link"}}})}}));
+  AnswerPage("page.snapshot", "- heading \"Page 2\"");
+  ASSERT_TRUE(AwaitReply(s, 65));
+  EXPECT_FALSE(s.inbox.back()["result"].value("isError", false)) << s.inbox.back();
+}
+
 TEST_F(RunStepsHostTest, EachStepIsCheckedByThePolicyAsItsOwnCall) {
   char tmpl[] = "/tmp/tb-steps-XXXXXX";
   const std::string files = ::mkdtemp(tmpl);
