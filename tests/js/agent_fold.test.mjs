@@ -87,6 +87,17 @@ describe('fold: runs of one shape', () => {
     assert.equal(parse('- 20 items like [ref=e9]:'), null);
     assert.equal(parse('  e101: 1|packed'), null);
   });
+
+  // A page writing "[ref]" into text every item shares would add a slot to
+  // the template: the model, counting slots, would take "Delete"'s ref for "Keep"'s.
+  it('page text that reads like the fold\'s marks ([ref], {1}) never folds, so no ref can shift', () => {
+    assert.equal(parse('- text: pick [ref] here'), null);
+    assert.equal(parse('- button "Keep {1}" [ref=e5]'), null);
+    const forged = Array.from({ length: 6 }, (_, i) => ({
+      lines: [`- text: [ref] row`, `- button "Keep" [ref=e${10 + 2 * i}]`, `- button "Delete" [ref=e${11 + 2 * i}]`],
+    }));
+    assert.deepEqual(fold(forged), []);
+  });
 });
 
 describe('fold: slot templates and values', () => {

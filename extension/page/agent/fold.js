@@ -25,12 +25,16 @@
   const TEXT_LINE = /^( *)- text: (.*)$/;
   const UNNAMED = /^( *- (?!text:)[a-z]+)(?= \[|:?$)/;
   const SLOT = '\u0000';
+  const PAGE_MARKS = /\[ref\]|\{\d+\}/;
 
   // A snapshot line -> {skel, vals, refs}: skel is the line with each value
   // replaced by SLOT and each ref by [ref]. null: a line that cannot fold (a
   // frame's placeholder, a fold's own lines).
   function parse(line) {
     if (typeof line !== 'string') return null;
+    // Page text that reads like the fold's own marks ("[ref]", "{1}") would
+    // shift which ref the model takes for which element: such a line never folds.
+    if (PAGE_MARKS.test(line)) return null;
     const t = TEXT_LINE.exec(line);
     if (t) return { skel: `${t[1]}- text: ${SLOT}`, vals: [t[2]], refs: [] };
     if (!/^ *(?:- |…$)/.test(line) || / items like(?: \[ref=e\d+\])?:$/.test(line)) return null;
