@@ -196,6 +196,16 @@
       return { selector: uniqueSelector(t.el, []), label: t.label, text: textOf(t.el) };
     }
 
+    // Right before the press: `selector` (from target) still finds the
+    // listed button, with its label, enabled. The page controls the DOM
+    // between target and the press: a reordered list must not make the
+    // selector find an element of the page's choosing.
+    function confirm(name, selector) {
+      const t = current.get(name);
+      if (!t || !isConnected(t.el) || labelOf(t.el) !== t.label || disabled(t.el)) return false;
+      return document.querySelector(selector) === t.el;
+    }
+
     // What the button pressed last says now, counts included ("Unstar 13"):
     // null when it left the page.
     let pressed = null;
@@ -253,6 +263,13 @@
           return target(name);
         } catch (e) {
           return { error: `could not read the button: ${String(e?.message ?? e)}` };
+        }
+      },
+      confirm: (name, selector) => {
+        try {
+          return confirm(name, selector);
+        } catch {
+          return false;
         }
       },
       after: () => {

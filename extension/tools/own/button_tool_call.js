@@ -25,6 +25,11 @@ import { locate } from '../shared/targets.js';
 import { DocumentGone, inDocument } from './form_tool_call.js';
 
 // In the page (ISOLATED world): the button's target, from buttons_isolated.js.
+// In the page (ISOLATED world): the selector still finds the listed button, unchanged.
+function confirmInPage(name, selector) {
+  return globalThis.__tabbridgeButtons?.confirm(name, selector) === true;
+}
+
 function targetInPage(name) {
   return globalThis.__tabbridgeButtons?.target(name) ?? { error: 'gone' };
 }
@@ -60,6 +65,10 @@ export async function callButtonTool(tabId, documentId, name, args, { signal, re
   const fx = await withEffects(tabId, async () => {
     // Right before the press (after recheckSite): still the document the call was made for.
     if ((await topDocumentId(tabId)) !== documentId) throw changed();
+    // And the element aimed at is still the listed button (the page may have moved things since).
+    if (!(await inPage(confirmInPage, [name, t.selector]))) {
+      throw new ToolError(`the page changed the button ${label} before the press — nothing was pressed; call it again`);
+    }
     return clickAt(tabId, loc, { signal });
   }, { frameId: loc.frameId, signal, recheckSite });
   const now = [];
