@@ -26,13 +26,16 @@ background=""
 # orphaned build would race the next run's in the same directory.
 trap 'rm -f "$times"; [[ -n $background ]] && kill -- "-$background" 2>/dev/null; true' EXIT
 
-# stage NAME CMD...: runs CMD, noting its wall time under NAME.
+# stage NAME CMD...: runs CMD, noting its wall time under NAME; its status
+# is CMD's. (Called as `stage … || status=1`, set -e is off inside it: the
+# status must be returned, not left to the printf after it.)
 stage() {
-  local name=$1 start=$SECONDS
+  local name=$1 start=$SECONDS rc=0
   shift
   echo "== $name" >&2
-  "$@"
+  "$@" || rc=$?
   printf '%-28s %5d s\n' "$name" $((SECONDS - start)) >>"$times"
+  return "$rc"
 }
 
 stage "deps (Debian)" install/deps.sh --test
