@@ -1,5 +1,7 @@
 #include "common/uv_util.h"
 
+#include <filesystem>
+
 namespace tb {
 
 void CloseHandle(uv_handle_t* handle) {
@@ -48,24 +50,36 @@ void Timer::Arm(std::uint64_t ms, std::uint64_t repeat_ms, std::function<void()>
 
 void Timer::Stop() { uv_timer_stop(handle_); }
 
-DirWatch::DirWatch(uv_loop_t* loop) : handle_(NewHandle<uv_fs_event_t>()) {
-  uv_fs_event_init(loop, handle_);
-  handle_->data = this;
+DirWatch::DirWatch(uv_loop_t* loop) : handle_(NewHandle<uv_fs_event_t>()), parent_(NewHandle<uv_fs_event_t>()) {
+  for (auto* h : {handle_, parent_}) {
+    uv_fs_event_init(loop, h);
+    h->data = this;
+  }
 }
 
-DirWatch::~DirWatch() { CloseHandle(reinterpret_cast<uv_handle_t*>(handle_)); }
+DirWatch::~DirWatch() {
+  CloseHandle(reinterpret_cast<uv_handle_t*>(handle_));
+  CloseHandle(reinterpret_cast<uv_handle_t*>(parent_));
+}
 
 bool DirWatch::Start(const std::string& dir, std::function<void()> changed) {
+  dir_ = dir;
   changed_ = std::move(changed);
-  return uv_fs_event_start(
-             handle_,
-             [](uv_fs_event_t* h, const char*, int, int status) {
-               auto* self = static_cast<DirWatch*>(h->data);
-               if (self == nullptr || status < 0) return;
-               auto callback = self->changed_;  // the callback may destroy this watch
-               callback();
-             },
-             dir.c_str(), 0) == 0;
+  if (WatchDir()) return true;
+  const std::string parent = std::filesystem::path(dir).parent_path().string();
+  return !parent.empty() && parent != dir && uv_fs_event_start(parent_, OnEvent, parent.c_str(), 0) == 0;
+}
+
+bool DirWatch::WatchDir() { return uv_fs_event_start(handle_, OnEvent, dir_.c_str(), 0) == 0; }
+
+// An event of the directory, or of its parent while the directory is awaited:
+// once it is there, it is watched instead.
+void DirWatch::OnEvent(uv_fs_event_t* handle, const char*, int, int status) {
+  auto* self = static_cast<DirWatch*>(handle->data);
+  if (self == nullptr || status < 0) return;
+  if (handle == self->parent_ && self->WatchDir()) uv_fs_event_stop(self->parent_);
+  auto callback = self->changed_;  // the callback may destroy this watch
+  callback();
 }
 
 }  // namespace tb

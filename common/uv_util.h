@@ -50,8 +50,10 @@ class Timer {
 
 // Calls `changed` whenever an entry of a directory is made, removed or
 // renamed (uv_fs_event: inotify, FSEvents, ReadDirectoryChangesW), so a
-// waiter sees a new socket at once instead of at its next poll. Start fails
-// (false) where the directory is missing or cannot be watched: keep polling.
+// waiter sees a new socket at once instead of at its next poll. A directory
+// not there yet (the first host makes the socket directory) is waited for in
+// its parent: its appearance calls `changed`, and from then on its own
+// entries do. Start fails (false) where neither can be watched: keep polling.
 class DirWatch {
  public:
   explicit DirWatch(uv_loop_t* loop);
@@ -62,7 +64,12 @@ class DirWatch {
   bool Start(const std::string& dir, std::function<void()> changed);
 
  private:
+  bool WatchDir();
+  static void OnEvent(uv_fs_event_t* handle, const char* name, int events, int status);
+
   uv_fs_event_t* handle_;
+  uv_fs_event_t* parent_;  // while dir_ is missing
+  std::string dir_;
   std::function<void()> changed_;
 };
 

@@ -137,8 +137,8 @@ void Host::AskPerson(Session& session, const std::string& request_key, const Jso
     if (s == nullptr) return;
     Json result = {{"answer", choice.empty() ? "no answer" : choice == "done" ? "done" : "cannot"}};
     // Where the tab is now, as the session may see it (its title and URL need read there).
-    const auto focus = s->focused_tab();
-    if (const Tab* tab = focus ? tabs_.Find(*focus) : nullptr) result["tab"] = TabSummary(*tab, *s);
+    const auto focused = s->focused_tab();
+    if (const Tab* now = focused ? tabs_.Find(*focused) : nullptr) result["tab"] = TabSummary(*now, *s);
     if (choice.empty()) {
       result["note"] = "the person did not answer within " + std::to_string(seconds) + " s";
     } else if (choice == "cannot") {

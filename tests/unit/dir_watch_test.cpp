@@ -1,0 +1,79 @@
+// DirWatch (common/uv_util): a change in a directory calls back, also for a
+// directory that appears only after the watch began (the first host makes
+// the socket directory while connect_browser waits for it).
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <uv.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+
+#include "common/uv_util.h"
+
+namespace tb {
+namespace {
+
+namespace fs = std::filesystem;
+
+class DirWatchTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    uv_loop_init(&loop_);
+    char tmpl[] = "/tmp/tb-watch-XXXXXX";
+    root_ = ::mkdtemp(tmpl);
+  }
+  void TearDown() override {
+    uv_run(&loop_, UV_RUN_DEFAULT);
+    uv_loop_close(&loop_);
+    fs::remove_all(root_);
+  }
+  // Runs the loop until `done` or a deadline.
+  bool PumpUntil(const std::function<bool()>& done) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (std::chrono::steady_clock::now() < deadline) {
+      uv_run(&loop_, UV_RUN_NOWAIT);
+      if (done()) return true;
+    }
+    return false;
+  }
+  static void Touch(const fs::path& file) { std::ofstream(file) << "x"; }
+
+  uv_loop_t loop_{};
+  std::string root_;
+};
+
+TEST_F(DirWatchTest, CallsBackWhenAnEntryIsMade) {
+  int changes = 0;
+  {
+    DirWatch watch(&loop_);
+    ASSERT_TRUE(watch.Start(root_, [&] { ++changes; }));
+    Touch(fs::path(root_) / "browser-0.sock");
+    EXPECT_TRUE(PumpUntil([&] { return changes > 0; }));
+  }
+}
+
+TEST_F(DirWatchTest, WaitsInTheParentForADirectoryNotThereYet) {
+  const fs::path dir = fs::path(root_) / "tabbridge";
+  int changes = 0;
+  {
+    DirWatch watch(&loop_);
+    ASSERT_TRUE(watch.Start(dir.string(), [&] { ++changes; })) << "a missing directory is waited for, not given up on";
+    fs::create_directory(dir);
+    ASSERT_TRUE(PumpUntil([&] { return changes > 0; })) << "its appearance is a change";
+    // From then on, its own entries are watched.
+    const int before = changes;
+    Touch(dir / "browser-0.sock");
+    EXPECT_TRUE(PumpUntil([&] { return changes > before; })) << "a socket made in the new directory is seen";
+  }
+}
+
+TEST_F(DirWatchTest, FailsWhereNeitherTheDirectoryNorItsParentExists) {
+  DirWatch watch(&loop_);
+  EXPECT_FALSE(watch.Start(root_ + "/missing/tabbridge", [] {}));
+}
+
+}  // namespace
+}  // namespace tb
