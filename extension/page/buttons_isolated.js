@@ -5,8 +5,8 @@
 // star_repo/fork_repo/watch_repo; docs/page_tools.md "Buttons".
 //
 // Why the isolated world (as forms_isolated.js): a call is a trusted click
-// aimed where this world says — the button's element, kept here, and a
-// selector made here at the call. The page's scripts cannot reach it, and
+// aimed where this world says — at the button's element itself, kept here
+// (picks.js). The page's scripts cannot reach it, and
 // the page names nothing but its button's visible label (cleaned and cut
 // here, cleaned again and marked untrusted by the host, which names the tool).
 //
@@ -64,7 +64,7 @@
     const SCAN_COST_FACTOR = 10;
 
     const {
-      qs, docQsa, getAttr, matches, closest, textContent, watchScan, collapse, cut, visible, uniqueSelector,
+      qs, docQsa, getAttr, matches, closest, textContent, watchScan, collapse, cut, visible,
       childrenOf, parentOf, isConnected, getElementById,
     } = kit;
 
@@ -182,7 +182,8 @@
       return { tools, targets };
     }
 
-    // The button listed as `name`, now: {selector, label} or {error}.
+    // The button listed as `name`, now: {picked: the token the page agent
+    // aims by (picks.js), label, text} or {error}.
     function target(name) {
       const t = current.get(name);
       if (!t) return { error: 'gone' };
@@ -193,17 +194,16 @@
       }
       if (disabled(t.el)) return { error: `the button "${cut(t.label, LABEL_MAX_CHARS)}" is disabled now` };
       pressed = t.el;
-      return { selector: uniqueSelector(t.el, []), label: t.label, text: textOf(t.el) };
+      return { picked: globalThis.__tabbridgePicks.pick(t.el), label: t.label, text: textOf(t.el) };
     }
 
-    // Right before the press: `selector` (from target) still finds the
-    // listed button, with its label, enabled. The page controls the DOM
-    // between target and the press: a reordered list must not make the
-    // selector find an element of the page's choosing.
-    function confirm(name, selector) {
+    // Right before the press: the button listed as `name` is still the one
+    // picked (the page may have swapped it for another since), with its
+    // label, enabled.
+    function confirm(name, token) {
       const t = current.get(name);
       if (!t || !isConnected(t.el) || labelOf(t.el) !== t.label || disabled(t.el)) return false;
-      return document.querySelector(selector) === t.el;
+      return globalThis.__tabbridgePicks?.picked(token) === t.el;
     }
 
     // What the button pressed last says now, counts included ("Unstar 13"):
@@ -265,9 +265,9 @@
           return { error: `could not read the button: ${String(e?.message ?? e)}` };
         }
       },
-      confirm: (name, selector) => {
+      confirm: (name, token) => {
         try {
-          return confirm(name, selector);
+          return confirm(name, token);
         } catch {
           return false;
         }

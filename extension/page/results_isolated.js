@@ -5,8 +5,9 @@
 // lists" and result_lists.js (what counts as a list, names, descriptions).
 //
 // Why the isolated world (as forms_isolated.js): a call is a trusted click
-// aimed where this world says — the list's element, kept here, and a
-// selector made here at the call. The page's scripts cannot reach it.
+// aimed where this world says — the list's element, kept here, and the
+// item's element picked here at the call (picks.js). The page's
+// scripts cannot reach them.
 //
 // At most MAX_RESULT_LISTS lists a page, in document order. A call re-reads
 // the list it was listed for (the same element) as it is at that moment:
@@ -31,7 +32,7 @@
 
     const {
       qs, docQsa, getAttr, matches, textContent, contains, URL_, watchScan,
-      locationHref, collapse, visible, uniqueSelector, childrenOf, firstChildOf, nextOf, prevOf,
+      locationHref, collapse, visible, childrenOf, firstChildOf, nextOf, prevOf,
       parentOf, isConnected, getElementById, docBody,
     } = kit;
 
@@ -93,8 +94,8 @@
       return { tools, targets };
     }
 
-    // The item at `index` of the list listed as `name`, now: {selector, count}
-    // or {error, count?}.
+    // The item at `index` of the list listed as `name`, now: {picked: the
+    // token the page agent aims by (picks.js), count} or {error, count?}.
     function target(name, index) {
       const t = current.get(name);
       if (!t) return { error: 'gone' };
@@ -103,7 +104,7 @@
       if (!Number.isInteger(index) || index < 0 || index >= items.length) {
         return { error: 'range', count: items.length };
       }
-      return { selector: uniqueSelector(items[index].primary.el, []), count: items.length };
+      return { picked: globalThis.__tabbridgePicks.pick(items[index].primary.el), count: items.length };
     }
 
     // ---- watching (forms_kit.js watchScan) -------------------------------------

@@ -4,7 +4,7 @@
 // watches the browser, registerListeners(). Imported statically (an MV3
 // service worker cannot import() at run time), by the block the generator
 // writes from the catalog. A name that is not in the catalog is refused when
-// registered; a catalog tool missing here stops the worker (background.js).
+// registered; a catalog tool missing here stops the worker (worker/main.js).
 
 import { registerHandler } from '../worker/native_port.js';
 import { PAGE_PREFIX } from '../worker/protocol.js';

@@ -4,6 +4,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
+import { readFileSync } from 'node:fs';
+import vm from 'node:vm';
+
 import { h, loadAgent } from './page_agent_vm.mjs';
 
 function page() {
@@ -68,5 +71,43 @@ describe('refOf and resolve', () => {
     const r = reg.current();
     reg.prune(r);
     assert.equal(r.byRef.size, 0);
+  });
+});
+
+// A button or result-list tool aims by the element its content script picked
+// (page/picks.js, the same isolated world), never by a selector the page
+// could make find another element between the pick and the press.
+describe('resolve {picked}', () => {
+  const withPicks = () => {
+    const env = page();
+    vm.runInContext(readFileSync(new URL('../../extension/page/picks.js', import.meta.url), 'utf8'), env.context);
+    return { ...env, picks: env.context.__tabbridgePicks };
+  };
+
+  it('gives back the very element picked, whatever a selector finds now', () => {
+    const { reg, doc, picks } = withPicks();
+    const listed = h('button', {}, [], { isConnected: true });
+    const decoy = h('button', {}, [], { isConnected: true });
+    const token = picks.pick(listed);
+    // The page swapped the two: what was the listed button's place holds the decoy.
+    doc.querySelector = () => decoy;
+    doc.querySelectorAll = () => [decoy];
+    assert.equal(reg.resolve({ picked: token }).el, listed);
+  });
+
+  it('an element that left the page, or an unknown token, is an error: nothing to press', () => {
+    const { reg, picks } = withPicks();
+    const el = h('button', {}, [], { isConnected: true });
+    const token = picks.pick(el);
+    el.isConnected = false;
+    assert.equal(reg.resolve({ picked: token }).stale, true);
+    assert.match(reg.resolve({ picked: 'p999' }).error, /no longer in the page/);
+  });
+
+  it('keeps the last picks only', () => {
+    const { picks } = withPicks();
+    const first = picks.pick(h('button', {}, [], { isConnected: true }));
+    for (let i = 0; i < 40; i++) picks.pick(h('button', {}, [], { isConnected: true }));
+    assert.equal(picks.picked(first), null);
   });
 });

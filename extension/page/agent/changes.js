@@ -106,7 +106,7 @@
       check();
     });
     const out = { seen, mutations: c.mutations, waitedMs: Math.round(performance.now() - start) };
-    const res = a.ref || a.selector ? resolve(a) : null;
+    const res = a.ref || a.selector || a.picked ? resolve(a) : null;
     if (res?.el) {
       out.desc = describe(res.el);
       out.state = stateOf(res.el, roleOf(res.el));

@@ -70,6 +70,13 @@
       if (!el.isConnected) return { error: `stale ref ${a.ref}: that element is no longer in the page — take a new snapshot`, stale: true };
       return { el };
     }
+    if (a.picked) {
+      // An element our own content scripts picked (page/picks.js): held by
+      // this world, never looked up in the page's DOM again.
+      const el = globalThis.__tabbridgePicks?.picked(a.picked);
+      if (!el || !el.isConnected) return { error: 'that element is no longer in the page — nothing was pressed; call the tool again', stale: true };
+      return { el };
+    }
     if (a.selector) {
       let el;
       let count = 0;

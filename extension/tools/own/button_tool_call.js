@@ -1,8 +1,9 @@
 // Runs a button tool (source "buttons", made by buttons_isolated.js):
 // press_… {} presses the page's button listed under that name, as `click`
-// does — located by a selector our isolated world makes at the call (never
-// the page's own world, which could aim our trusted input: docs/policy.md
-// "Threat model"), scrolled to, held still, hit-tested, pressed only where
+// does — aimed at the very element our isolated world listed (a token the
+// page agent resolves, page/picks.js; never a selector, which the page
+// could make find another element, nor the page's own world, which could
+// aim our trusted input: docs/policy.md "Threat model"), scrolled to, held still, hit-tested, pressed only where
 // the browser's own hit test at the press finds it (shared/act.js clickAt:
 // press_point.js), a trusted click the page must be seen to receive, the
 // site checked again right before it (recheckSite) — and answers as click
@@ -25,9 +26,9 @@ import { locate } from '../shared/targets.js';
 import { DocumentGone, inDocument } from './form_tool_call.js';
 
 // In the page (ISOLATED world): the button's target, from buttons_isolated.js.
-// In the page (ISOLATED world): the selector still finds the listed button, unchanged.
-function confirmInPage(name, selector) {
-  return globalThis.__tabbridgeButtons?.confirm(name, selector) === true;
+// In the page (ISOLATED world): the button listed as name is still the one picked, unchanged.
+function confirmInPage(name, token) {
+  return globalThis.__tabbridgeButtons?.confirm(name, token) === true;
 }
 
 function targetInPage(name) {
@@ -58,15 +59,15 @@ export async function callButtonTool(tabId, documentId, name, args, { signal, re
 
   await attach(tabId);
   assertNoDialog(tabId);
-  const loc = await locate(tabId, { selector: t.selector }, { signal });
-  // The selector was made for documentId: never aim it at a page that came since.
+  const loc = await locate(tabId, { picked: t.picked }, { signal });
+  // The element was picked in documentId: never press in a page that came since.
   if ((await topDocumentId(tabId)) !== documentId) throw changed();
   if (loc.state?.disabled) throw new ToolError(`${loc.desc} is disabled — it cannot be clicked now`);
   const fx = await withEffects(tabId, async () => {
     // Right before the press (after recheckSite): still the document the call was made for.
     if ((await topDocumentId(tabId)) !== documentId) throw changed();
-    // And the element aimed at is still the listed button (the page may have moved things since).
-    if (!(await inPage(confirmInPage, [name, t.selector]))) {
+    // And the element aimed at is still the button listed under that name, with its label.
+    if (!(await inPage(confirmInPage, [name, t.picked]))) {
       throw new ToolError(`the page changed the button ${label} before the press — nothing was pressed; call it again`);
     }
     return clickAt(tabId, loc, { signal });

@@ -23,7 +23,7 @@ import { NAV_START_MS, isDeclarativeForm, resultPageBlocks, watchResultPage } fr
 
 // The page's world lists WebMCP tools; ours finds the forms and result lists and relays them all.
 const MAIN_SCRIPTS = ['page/own_tools_main.js'];
-const ISOLATED_SCRIPTS = ['page/forms_kit.js', 'page/forms_isolated.js', 'page/result_lists.js', 'page/results_isolated.js',
+const ISOLATED_SCRIPTS = ['page/forms_kit.js', 'page/picks.js', 'page/forms_isolated.js', 'page/result_lists.js', 'page/results_isolated.js',
   'page/buttons_isolated.js', 'page/own_tools_relay.js'];
 const WATCHED_URL = /^https?:/;
 const APIS = new Set(['native', 'polyfill', 'legacy']);

@@ -1,8 +1,10 @@
 // Runs a result-list tool (source "results", made by results_isolated.js):
 // select_… {index} clicks the primary link or button of the list's item at
-// that 0-based index, as `click` does — located by a selector our isolated
-// world makes at the call (never the page's own world, which could aim our
-// trusted input: docs/policy.md "Threat model"), scrolled to, hit-tested,
+// that 0-based index, as `click` does — aimed at the very element our
+// isolated world picked at the call (a token the page agent resolves,
+// page/picks.js; never a selector the page could make find another
+// element, nor the page's own world, which could aim our trusted input:
+// docs/policy.md "Threat model"), scrolled to, hit-tested,
 // a trusted click the page must be seen to receive, the site checked again
 // right before it (recheckSite) — and answers as click does: what it
 // clicked, then where the tab went (docs/page_tools.md "Result lists").
@@ -52,8 +54,8 @@ export async function callResultTool(tabId, documentId, name, args, { signal, re
 
   await attach(tabId);
   assertNoDialog(tabId);
-  const loc = await locate(tabId, { selector: t.selector }, { signal });
-  // The selector was made for documentId: never aim it at a page that came since.
+  const loc = await locate(tabId, { picked: t.picked }, { signal });
+  // The element was picked in documentId: never press in a page that came since.
   if ((await topDocumentId(tabId)) !== documentId) throw changed();
   if (loc.state?.disabled) throw new ToolError(`${loc.desc} is disabled — it cannot be clicked now`);
   const fx = await withEffects(tabId, async () => {

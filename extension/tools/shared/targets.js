@@ -75,8 +75,11 @@ export function checkTarget({ ref, selector } = {}) {
   if (!given(ref) && !given(selector)) throw new ToolError('give a ref (from snapshot) or a CSS selector');
 }
 
-// {ref|selector} -> {frameId, args} for the agent.
-export async function targetOf(tabId, { ref, selector } = {}) {
+// {ref|selector} -> {frameId, args} for the agent. picked: an element of the
+// top document our content scripts picked (a button or result-list tool's,
+// page/picks.js), aimed at by that token: never the model's to give.
+export async function targetOf(tabId, { ref, selector, picked } = {}) {
+  if (typeof picked === 'string') return { frameId: 0, args: { picked } };
   checkTarget({ ref, selector });
   if (ref !== undefined && ref !== null && ref !== '') {
     const parsed = await parseRef(tabId, ref);
