@@ -7,6 +7,7 @@
 // A step starts only while the run is still wanted (not cancelled, the
 // session alive), so a cancelled run acts no further.
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -21,7 +22,8 @@ namespace {
 
 struct Run {
   std::int64_t session_id = 0;
-  std::string key;  // the run's request: its cancellation is every step's
+  std::string key;           // the run's request: its cancellation is every step's
+  std::uint64_t serial = 0;  // which call under that key (Session::SerialOf): not a later one reusing its id
   Json steps;
   std::size_t next = 0;
   std::size_t ran = 0;
@@ -93,7 +95,8 @@ void Finish(Run& run) {
 
 void Step(Host& host, const std::shared_ptr<Run>& run) {
   Session* session = host.FindSession(run->session_id);
-  if (session == nullptr || !session->Running(run->key)) return;  // gone or cancelled: no step acts after that
+  if (session == nullptr || !session->Running(run->key, run->serial))
+    return;  // gone or cancelled: no step acts after that
   if (run->next == run->steps.size() || run->failed) return Finish(*run);
   // The steps were written for the page the run began on: a step that took
   // the tab to another site (or another tab) ends the run, as the model would
@@ -140,6 +143,7 @@ void Host::RunSteps(Session& session, const std::string& request_key, const Json
   auto run = std::make_shared<Run>();
   run->session_id = session.id();
   run->key = request_key;
+  run->serial = session.SerialOf(request_key);
   run->steps = field::Array(args, "steps");
   run->reply = std::move(reply);
   run->tab = session.focused_tab();

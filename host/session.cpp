@@ -165,6 +165,11 @@ std::string Session::ArgumentsText(const std::string& key) const {
   return it != in_flight_.end() ? it->second.arguments_text : std::string();
 }
 
+std::uint64_t Session::SerialOf(const std::string& key) const {
+  const auto it = in_flight_.find(key);
+  return it != in_flight_.end() ? it->second.serial : 0;
+}
+
 void Session::OnMessage(std::string text) {
   auto parsed = rpc::Parse(text);
   if (!parsed && parsed.error().response) {
@@ -268,11 +273,15 @@ void Session::OnToolsCall(const Json& id, const Json& params) {
   }
   // One answer per call: a handler that drops it without answering answers
   // this at once (reply_once.h), rather than leaving the client to its deadline.
+  // Only to this call: a cancelled one's late answer is dropped, also when a
+  // new call took its id since.
+  const std::uint64_t serial = ++calls_;
   Host::Reply reply(
-      [&host = host_, alive = host_.AliveToken(), session_id = id_, key, id](Json result) {
+      [&host = host_, alive = host_.AliveToken(), session_id = id_, key, id, serial](Json result) {
         if (alive.expired()) return;
         Session* self = host.FindSession(session_id);
-        if (self == nullptr || self->in_flight_.erase(key) == 0) return;  // gone or cancelled
+        if (self == nullptr || !self->Running(key, serial)) return;  // gone or cancelled
+        self->in_flight_.erase(key);
         self->answered_url_ = host.FocusedUrl(*self).value_or("");
         self->Send(rpc::MakeResult(id, std::move(result)));
       },
@@ -281,7 +290,7 @@ void Session::OnToolsCall(const Json& id, const Json& params) {
   const Json* tool = tools::Find(name);
   if (tool == nullptr) {
     // Not one of ours: perhaps one of the focused page's own tools.
-    in_flight_.emplace(key, InFlight{.cancel = {}, .arguments_text = std::move(arguments_text)});
+    in_flight_.emplace(key, InFlight{.cancel = {}, .arguments_text = std::move(arguments_text), .serial = serial});
     if (!host_.CallOwnTool(*this, key, name, args, reply)) {
       in_flight_.erase(key);
       Send(rpc::MakeError(id, rpc_error::kInvalidParams, "Unknown tool: " + name));
@@ -318,8 +327,9 @@ void Session::OnToolsCall(const Json& id, const Json& params) {
     if (resolved.size() == files->size()) args["paths"] = std::move(resolved);
     args["files"] = std::move(*files);  // the extension's; the schema the model sees has paths only
   }
-  in_flight_.emplace(
-      key, InFlight{.cancel = {}, .arguments_text = name == tools::kCallWebMcpTool ? std::move(arguments_text) : ""});
+  in_flight_.emplace(key, InFlight{.cancel = {},
+                                   .arguments_text = name == tools::kCallWebMcpTool ? std::move(arguments_text) : "",
+                                   .serial = serial});
   NoteToolCall(name);
   // MCP: a progress token is a string or an integer; anything else is ignored.
   Json progress_token = field::Any(field::Object(params, "_meta"), "progressToken");

@@ -99,8 +99,13 @@ class Session {
     TellTabs();
   }
 
-  // Whether request `key` still waits for its answer (not answered, not cancelled).
-  bool Running(const std::string& key) const { return in_flight_.contains(key); }
+  // Which call request `key` is: a number no other call of this session had
+  // (0: none in flight). A client that reuses the id of a cancelled request
+  // makes a new call under the same key; the serial tells them apart.
+  std::uint64_t SerialOf(const std::string& key) const;
+  // Whether call `serial` under `key` still waits for its answer (not
+  // answered, not cancelled).
+  bool Running(const std::string& key, std::uint64_t serial) const { return serial != 0 && SerialOf(key) == serial; }
   // Registers a cancellable operation for the in-flight request `key`.
   void SetCanceller(const std::string& key, std::function<void()> cancel);
   // The arguments of the call `key` as JSON text in the client's order, as the
@@ -154,8 +159,10 @@ class Session {
   struct InFlight {
     std::function<void()> cancel;
     std::string arguments_text;  // the call's arguments in the client's order (kArgumentsTextMeta), or ""
+    std::uint64_t serial = 0;    // SerialOf
   };
   std::unordered_map<std::string, InFlight> in_flight_;
+  std::uint64_t calls_ = 0;  // the last call's serial
 };
 
 }  // namespace tb

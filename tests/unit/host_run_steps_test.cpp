@@ -121,6 +121,36 @@ TEST_F(RunStepsHostTest, ACancelledRunSendsNoFurtherStep) {
     EXPECT_FALSE(!m.contains("method") && m.value("id", 0) == 63) << "a cancelled run answered";
 }
 
+// A client that reuses a cancelled request's id (MCP forbids it; a client may
+// still) starts a new call under the same key: the cancelled run's late step
+// answer neither resumes that run nor answers the new call.
+TEST_F(RunStepsHostTest, ACancelledRunStaysStoppedWhenANewCallReusesItsId) {
+  Peer& s = Focused();
+  StartTool(s, 65, "run_steps",
+            Steps({{{"tool", "click"}, {"arguments", {{"ref", "e3"}}}},
+                   {{"tool", "click"}, {"arguments", {{"ref", "e4"}}}}}));
+  const Json first = ExtRequest("page.click");
+  s.Write(LineFramer::Encode(rpc::Dump(rpc::MakeNotification(mcp::kCancelled, {{"requestId", 65}}))));
+  ASSERT_TRUE(PumpUntil([&] { return ext_.CountMethod(ext_method::kCancel) >= 1; }));
+  // Id 65 again: a snapshot, waiting on the extension.
+  StartTool(s, 65, "snapshot", Json::object());
+  const Json snapshot = ExtRequest("page.snapshot");
+  // The cancelled click's answer arrives late.
+  SendExt(rpc::MakeResult(first["id"], {{"content", Json::array({{{"type", "text"}, {"text", "clicked"}}})}}));
+  EXPECT_FALSE(CallTool(s, "list_tabs").value("isError", false));
+  EXPECT_EQ(PageRequests("page.click"), 1) << "the cancelled run went on with its second step";
+  // The new call gets its own answer, once.
+  SendExt(rpc::MakeResult(snapshot["id"], {{"content", Json::array({{{"type", "text"}, {"text", "- page"}}})}}));
+  ASSERT_TRUE(AwaitReply(s, 65));
+  int answers = 0;
+  for (const auto& m : s.inbox) {
+    if (m.contains("method") || m.value("id", 0) != 65) continue;
+    ++answers;
+    EXPECT_EQ(m["result"]["content"][0].value("text", ""), "- page") << m;
+  }
+  EXPECT_EQ(answers, 1);
+}
+
 TEST_F(RunStepsHostTest, AStepThatTookTheTabToAnotherSiteEndsTheRun) {
   Peer& s = Focused();
   StartTool(s, 64, "run_steps",
