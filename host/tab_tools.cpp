@@ -76,7 +76,8 @@ void Host::OpenTab(Session& session, const std::string& request_key, const Json&
         Session* s = FindSession(session_id);
         std::optional<Tab> tab;
         if (outcome) tab = TabFromJson(field::Any(*outcome, "tab"));
-        if (outcome) spdlog::debug("timeline: tabs.create answered {}", rpc::Dump(field::Object(*outcome, "timing")));
+        if (outcome && spdlog::should_log(spdlog::level::debug))
+          spdlog::debug("timeline: tabs.create answered {}", rpc::Dump(field::Object(*outcome, "timing")));
         if (tab) {
           tabs_.Upsert(*tab);
           if (s != nullptr) s->AdoptTab(tab->id);
