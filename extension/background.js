@@ -6821,16 +6821,9 @@ async function callButtonTool(tabId, documentId, name, args, { signal, recheckSi
 }
 
 // extension/tools/own/own_tools.js
-var MAIN_SCRIPTS = ["page/own_tools_main.js"];
-var ISOLATED_SCRIPTS = [
-  "page/forms_kit.js",
-  "page/picks.js",
-  "page/forms_isolated.js",
-  "page/result_lists.js",
-  "page/results_isolated.js",
-  "page/buttons_isolated.js",
-  "page/own_tools_relay.js"
-];
+var MAIN_SCRIPT2 = "page/own_tools_main.js";
+var RELAY_SCRIPT2 = "page/own_tools_relay.js";
+var manifestScripts = (file) => chrome.runtime.getManifest().content_scripts?.find((c) => c.js?.includes(file))?.js ?? [file];
 var WATCHED_URL = /^https?:/;
 var APIS = /* @__PURE__ */ new Set(["native", "polyfill", "legacy"]);
 var REPORT_INTERVAL_MS = 100;
@@ -6960,8 +6953,8 @@ async function injectIntoOpenTabs2() {
   await Promise.all(tabs.filter((t) => WATCHED_URL.test(t.url ?? "")).map(async (t) => {
     const target = { tabId: t.id };
     try {
-      await chrome.scripting.executeScript({ target, world: "MAIN", files: MAIN_SCRIPTS, injectImmediately: true });
-      await chrome.scripting.executeScript({ target, world: "ISOLATED", files: ISOLATED_SCRIPTS, injectImmediately: true });
+      await chrome.scripting.executeScript({ target, world: "MAIN", files: manifestScripts(MAIN_SCRIPT2), injectImmediately: true });
+      await chrome.scripting.executeScript({ target, world: "ISOLATED", files: manifestScripts(RELAY_SCRIPT2), injectImmediately: true });
     } catch (e) {
       console.debug(`tabbridge: page tools not injected into tab ${t.id}: ${e.message}`);
     }

@@ -21,10 +21,12 @@ import { errorResult } from '../stack/results.js';
 import { argumentsOf, callRoute, cleanTools, isFormSource, normalise, returnedNothing } from './own_tools_checks.js';
 import { NAV_START_MS, isDeclarativeForm, resultPageBlocks, watchResultPage } from './result_page.js';
 
-// The page's world lists WebMCP tools; ours finds the forms and result lists and relays them all.
-const MAIN_SCRIPTS = ['page/own_tools_main.js'];
-const ISOLATED_SCRIPTS = ['page/forms_kit.js', 'page/picks.js', 'page/forms_isolated.js', 'page/result_lists.js', 'page/results_isolated.js',
-  'page/buttons_isolated.js', 'page/own_tools_relay.js'];
+// The page's world lists WebMCP tools; ours finds the forms, result lists and
+// buttons and relays them all: the manifest's content scripts with these
+// files (their one list), injected into the pages open before we started.
+const MAIN_SCRIPT = 'page/own_tools_main.js';
+const RELAY_SCRIPT = 'page/own_tools_relay.js';
+const manifestScripts = (file) => chrome.runtime.getManifest().content_scripts?.find((c) => c.js?.includes(file))?.js ?? [file];
 const WATCHED_URL = /^https?:/;
 const APIS = new Set(['native', 'polyfill', 'legacy']);
 // A page can dispatch its reports itself, in a loop: at most one report of a
@@ -193,8 +195,8 @@ async function injectIntoOpenTabs() {
   await Promise.all(tabs.filter((t) => WATCHED_URL.test(t.url ?? '')).map(async (t) => {
     const target = { tabId: t.id }; // the top frame
     try {
-      await chrome.scripting.executeScript({ target, world: 'MAIN', files: MAIN_SCRIPTS, injectImmediately: true });
-      await chrome.scripting.executeScript({ target, world: 'ISOLATED', files: ISOLATED_SCRIPTS, injectImmediately: true });
+      await chrome.scripting.executeScript({ target, world: 'MAIN', files: manifestScripts(MAIN_SCRIPT), injectImmediately: true });
+      await chrome.scripting.executeScript({ target, world: 'ISOLATED', files: manifestScripts(RELAY_SCRIPT), injectImmediately: true });
     } catch (e) {
       console.debug(`tabbridge: page tools not injected into tab ${t.id}: ${e.message}`);
     }
