@@ -276,7 +276,7 @@ void Host::CallTool(Session& session, const std::string& request_key, const std:
   if (name == tools::kListWebMcpTools) return ListWebMcpTools(session, args, std::move(reply));
   if (name == tools::kCallWebMcpTool) return CallWebMcpTool(session, request_key, args, std::move(reply));
   if (name == tools::kAskPerson) return AskPerson(session, request_key, args, std::move(reply));
-  if (name == tools::kRunSteps) return RunSteps(session, request_key, args, std::move(reply));
+  if (name == tools::kRunSteps) return RunSteps(session, request_key, args, progress_token, std::move(reply));
   reply(tools::ErrorResult("the host has no tool " + name));
 }
 

@@ -147,7 +147,8 @@ class Host {
                 const std::string& url, std::function<void(Session&, Reply)> rerun, Reply reply);
   void AskPerson(Session& session, const std::string& request_key, const Json& args, Reply reply);
   // run_steps: the steps' page tools one after the other through CallTool (host/run_steps.cpp).
-  void RunSteps(Session& session, const std::string& request_key, const Json& args, Reply reply);
+  void RunSteps(Session& session, const std::string& request_key, const Json& args, const Json& progress_token,
+                Reply reply);
   std::expected<Json, rpc::Error> AnswerFromPerson(const Json& params);
   // host.state's params: the host, its policy and the attached sessions.
   Json HostState() const;

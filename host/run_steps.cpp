@@ -14,6 +14,7 @@
 
 #include "common/json_field.h"
 #include "common/policy.h"
+#include "common/protocol.h"
 #include "common/tool_catalog.h"
 #include "host/host.h"
 
@@ -25,6 +26,7 @@ struct Run {
   std::string key;           // the run's request: its cancellation is every step's
   std::uint64_t serial = 0;  // which call under that key (Session::SerialOf): not a later one reusing its id
   Json steps;
+  Json progress_token;  // the client's, or null: a notification as each step starts
   std::size_t next = 0;
   std::size_t ran = 0;
   bool failed = false;
@@ -116,6 +118,16 @@ void Step(Host& host, const std::shared_ptr<Run>& run) {
   const Json& step = run->steps[index];
   const std::string name = field::String(step, "tool").value_or("");
   const Json args = field::Object(step, "arguments");
+  // The client hears which step runs (a run of slow steps is not silent),
+  // and host.state names it as the session's last tool.
+  session->NoteToolCall(name);
+  if (!run->progress_token.is_null()) {
+    session->Notify(mcp::kProgress, {{"progressToken", run->progress_token},
+                                     {"progress", index},
+                                     {"total", run->steps.size()},
+                                     {"message", "step " + std::to_string(index + 1) + " of " +
+                                                     std::to_string(run->steps.size()) + ": " + name}});
+  }
   Host::Reply reply(
       [&host, alive = host.AliveToken(), run, index, name](Json result) {
         if (alive.expired()) return;
@@ -134,17 +146,20 @@ void Step(Host& host, const std::shared_ptr<Run>& run) {
   if (const std::string refusal = Refusal(name, args, *session); !refusal.empty()) {
     return reply(tools::ErrorResult(name + ": " + refusal));
   }
+  // Without the run's token: a step's own progress would not rise with the run's.
   host.CallTool(*session, run->key, name, args, nullptr, std::move(reply));
 }
 
 }  // namespace
 
-void Host::RunSteps(Session& session, const std::string& request_key, const Json& args, Reply reply) {
+void Host::RunSteps(Session& session, const std::string& request_key, const Json& args, const Json& progress_token,
+                    Reply reply) {
   auto run = std::make_shared<Run>();
   run->session_id = session.id();
   run->key = request_key;
   run->serial = session.SerialOf(request_key);
   run->steps = field::Array(args, "steps");
+  run->progress_token = progress_token;
   run->reply = std::move(reply);
   run->tab = session.focused_tab();
   run->site = FocusedSite(*this, session);

@@ -113,6 +113,8 @@ class Session {
   std::string ArgumentsText(const std::string& key) const;
 
   void Notify(std::string_view method, Json params);
+  // Records `name` as the last tool called (host.state): a call, or a step of run_steps.
+  void NoteToolCall(const std::string& name);
   void Close();
 
  private:
@@ -121,8 +123,6 @@ class Session {
   void OnToolsCall(const Json& id, const Json& params);
   // Sends `message` with its page text cleaned (common/page_text.h).
   void Send(Json message);
-  // Records `name` as the last tool called (host.state).
-  void NoteToolCall(const std::string& name);
   // Remembers `list` as the one the client has (the caller notifies, or is answering tools/list).
   void Tell(const Json& list);
   // Whether `list` differs from the last told only by own tools taken away.

@@ -67,6 +67,30 @@ TEST_F(RunStepsHostTest, RunsTheStepsInOrderEachAsItsOwnCallAndNumbersTheAnswers
   EXPECT_EQ(result["structuredContent"]["ran"], 2);
 }
 
+// A client that asked for progress hears each step as it starts; nothing of
+// the steps' own progress (it would not rise with the run's).
+TEST_F(RunStepsHostTest, TellsTheClientEachStepAsItStartsWhenAskedForProgress) {
+  Peer& s = Focused();
+  StartTool(s, 66, "run_steps", Steps({{{"tool", "click"}, {"arguments", {{"ref", "e3"}}}}, {{"tool", "snapshot"}}}),
+            {{"progressToken", "run-66"}});
+  AnswerPage("page.click", "clicked");
+  // The snapshot step tells progress of its own: not passed on.
+  const Json snapshot = ExtRequest("page.snapshot");
+  SendExt(rpc::MakeNotification(ext_event::kPageProgress, {{"id", snapshot["id"]}, {"progress", 5}, {"total", 9}}));
+  SendExt(rpc::MakeResult(snapshot["id"], {{"content", Json::array({{{"type", "text"}, {"text", "- page"}}})}}));
+  ASSERT_TRUE(AwaitReply(s, 66));
+  std::vector<Json> progress;
+  for (const auto& m : s.inbox)
+    if (m.value("method", "") == mcp::kProgress) progress.push_back(m["params"]);
+  ASSERT_EQ(progress.size(), 2u);
+  EXPECT_EQ(progress[0]["progressToken"], "run-66");
+  EXPECT_EQ(progress[0]["progress"], 0);
+  EXPECT_EQ(progress[0]["total"], 2);
+  EXPECT_EQ(progress[0]["message"], "step 1 of 2: click");
+  EXPECT_EQ(progress[1]["progress"], 1);
+  EXPECT_EQ(progress[1]["message"], "step 2 of 2: snapshot");
+}
+
 TEST_F(RunStepsHostTest, AnErrorStopsTheRunAndSaysWhichStepsDidNotRun) {
   Peer& s = Focused();
   StartTool(s, 61, "run_steps",
