@@ -12,6 +12,7 @@
 #include <string>
 
 #include "common/uv_util.h"
+#include "tests/unit/loop_pump.h"
 
 namespace tb {
 namespace {
@@ -30,15 +31,7 @@ class DirWatchTest : public ::testing::Test {
     uv_loop_close(&loop_);
     fs::remove_all(root_);
   }
-  // Runs the loop until `done` or a deadline.
-  bool PumpUntil(const std::function<bool()>& done) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    while (std::chrono::steady_clock::now() < deadline) {
-      uv_run(&loop_, UV_RUN_NOWAIT);
-      if (done()) return true;
-    }
-    return false;
-  }
+  bool PumpUntil(const std::function<bool()>& done) { return test_loop::PumpLoopUntil(&loop_, done); }
   static void Touch(const fs::path& file) { std::ofstream(file) << "x"; }
 
   uv_loop_t loop_{};

@@ -17,6 +17,7 @@
 #include "common/socket_dir.h"
 #include "common/uv_util.h"
 #include "host/socket_server.h"
+#include "tests/unit/loop_pump.h"
 
 namespace tb {
 namespace {
@@ -175,15 +176,7 @@ class SocketServerTest : public ::testing::Test {
     uv_run(&loop_, UV_RUN_DEFAULT);
     uv_loop_close(&loop_);
   }
-  // Runs the loop until `done` or a deadline.
-  bool PumpUntil(const std::function<bool()>& done) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    while (std::chrono::steady_clock::now() < deadline) {
-      uv_run(&loop_, UV_RUN_NOWAIT);
-      if (done()) return true;
-    }
-    return false;
-  }
+  bool PumpUntil(const std::function<bool()>& done) { return test_loop::PumpLoopUntil(&loop_, done); }
   uv_loop_t loop_{};
 };
 
