@@ -349,15 +349,22 @@ describe("the page's own tools: native WebMCP", { timeout: 420_000 }, () => {
     });
 
     it('a call made while the reloaded page is still to register its tools waits for them and runs there', async (t) => {
-      // The tools come 1.5 s after load (?late): the call below is made while the
-      // new page has reported none, so only waiting for its report can answer it.
-      const tab = await openTodo(t, { query: '?late=1500' });
+      // The tools come when the test says (?late=call): the call below is made
+      // while the new page has registered none, so only waiting for its report
+      // can answer it.
+      const tab = await env.open('/webmcp-todo.html?late=call', { t });
+      await tab.waitEval(`typeof window.registerLate === 'function'`, 'the todo page to load');
+      await tab.eval('window.registerLate(); true');
+      await tab.waitEval('window.todoReady === true', 'the todo page to register its tools');
       const name = await namerFor(tab);
       await waitOwnNames(s, LOAD_TOOLS.map(name), 'the todo page tools in tools/list');
       await tab.eval(`window.__oldDocument = true`);
       await s.pageOk('navigate', { action: 'reload' });
       assert.equal(await tab.eval(`window.__oldDocument === undefined && window.todoReady === undefined`), true, 'the new page has not registered yet');
-      const r = await s.pageOk(name('add-todo'), { text: 'while settling' });
+      const call = s.pageOk(name('add-todo'), { text: 'while settling' });
+      await s.barrier(); // the host has the call (it answers in order): now the page registers
+      await tab.eval('window.registerLate(); true');
+      const r = await call;
       assert.match(allText(r), /added "while settling" \(1 todos\)/);
       assert.deepEqual(await todosOf(tab), ['while settling']);
     });
