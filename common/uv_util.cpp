@@ -63,21 +63,30 @@ DirWatch::~DirWatch() {
 }
 
 bool DirWatch::Start(const std::string& dir, std::function<void()> changed) {
+  uv_fs_event_stop(handle_);  // a second Start watches the new directory only
+  uv_fs_event_stop(parent_);
   dir_ = dir;
   changed_ = std::move(changed);
   if (WatchDir()) return true;
   const std::string parent = std::filesystem::path(dir).parent_path().string();
-  return !parent.empty() && parent != dir && uv_fs_event_start(parent_, OnEvent, parent.c_str(), 0) == 0;
+  if (parent.empty() || parent == dir || uv_fs_event_start(parent_, OnEvent, parent.c_str(), 0) != 0) return false;
+  // Made between the first try and the parent's watch: no event tells of it.
+  if (WatchDir()) uv_fs_event_stop(parent_);
+  return true;
 }
 
 bool DirWatch::WatchDir() { return uv_fs_event_start(handle_, OnEvent, dir_.c_str(), 0) == 0; }
 
 // An event of the directory, or of its parent while the directory is awaited:
-// once it is there, it is watched instead.
+// once it is there, it is watched instead. Other entries of the parent (/tmp
+// is anyone's) are not a change of the directory.
 void DirWatch::OnEvent(uv_fs_event_t* handle, const char*, int, int status) {
   auto* self = static_cast<DirWatch*>(handle->data);
   if (self == nullptr || status < 0) return;
-  if (handle == self->parent_ && self->WatchDir()) uv_fs_event_stop(self->parent_);
+  if (handle == self->parent_) {
+    if (!self->WatchDir()) return;
+    uv_fs_event_stop(self->parent_);
+  }
   auto callback = self->changed_;  // the callback may destroy this watch
   callback();
 }

@@ -6760,6 +6760,7 @@ async function callResultTool(tabId, documentId, name, args, { signal, recheckSi
     return textResult(`${label}: no item at index ${index} — ${now}`, true);
   }
   if (t.error) return textResult(`${label}: ${t.error}`, true);
+  if (typeof t.picked !== "string") return textResult(`${label}: this tab runs an older tabbridge page script — reload the tab, then call it again`, true);
   await attach(tabId);
   assertNoDialog(tabId);
   const loc = await locate(tabId, { picked: t.picked }, { signal });
@@ -6799,6 +6800,7 @@ async function callButtonTool(tabId, documentId, name, args, { signal, recheckSi
   const t = await inPage(targetInPage2, [name]);
   if (!t || t.error === "gone") return textResult(`the page no longer has the button ${label}`, true);
   if (t.error) return textResult(`${label}: ${t.error}`, true);
+  if (typeof t.picked !== "string") return textResult(`${label}: this tab runs an older tabbridge page script — reload the tab, then call it again`, true);
   await attach(tabId);
   assertNoDialog(tabId);
   const loc = await locate(tabId, { picked: t.picked }, { signal });

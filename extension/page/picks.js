@@ -7,13 +7,16 @@
 // reach this world's objects, so they can neither read nor swap a pick.
 (() => {
   'use strict';
-  if (globalThis.__tabbridgePicks) return;
+  // (Not just truthy: an element with that id is a window property too.)
+  if (typeof globalThis.__tabbridgePicks?.pick === 'function') return;
   try {
     const MAX_PICKS = 32; // a call uses its pick at once: older ones are let go
     const picks = new Map();
-    let serial = 0;
+    // Random, not counted: a token is never one another document of the tab
+    // handed out too (a page that came since must not resolve it).
+    const random = crypto.getRandomValues.bind(crypto);
     const pick = (el) => {
-      const token = `p${++serial}`;
+      const token = `p${[...random(new Uint32Array(4))].map((n) => n.toString(36)).join('')}`;
       picks.set(token, new WeakRef(el));
       if (picks.size > MAX_PICKS) picks.delete(picks.keys().next().value);
       return token;

@@ -11,24 +11,8 @@ import assert from 'node:assert/strict';
 import { assertCoreTools, closeTargetFromBrowser, expectListChangedEventually, expectListChangedNow, useHarness, waitFor } from './harness.mjs';
 import { PAGE_TOOLS_DEFAULT, allText, startPageBrowser } from './page_helpers.mjs';
 import {
-  MAX_LISTED_PAGE_TOOLS,
-  MAX_TOOL_NAME_CHARS,
-  META_TOOLS,
-  TAB_TOOLS,
-  callExpectingToolError,
-  listTools,
-  ownNames,
-  ownOf,
-  pageIndex,
-  sanitize,
-  todosOf,
-  waitOwn,
-  waitOwnNames,
-  waitToolCounts,
-  waitWebmcpList,
-  webmcpList,
-  webmcpName,
-  webmcpPrefix,
+  MAX_LISTED_PAGE_TOOLS, MAX_TOOL_NAME_CHARS, META_TOOLS, TAB_TOOLS, callExpectingToolError, listTools, ownNames, ownOf, pageIndex,
+  sanitize, todosOf, waitOwn, waitOwnNames, waitToolCounts, waitWebmcpList, webmcpList, webmcpName, webmcpPrefix,
 } from './own_tools_helpers.mjs';
 
 const LOAD_TOOLS = ['add-todo', 'list-todos', 'explode', 'remove-me'];
@@ -349,13 +333,10 @@ describe("the page's own tools: native WebMCP", { timeout: 420_000 }, () => {
     });
 
     it('a call made while the reloaded page is still to register its tools waits for them and runs there', async (t) => {
-      // The tools come when the test says (?late=call): the call below is made
-      // while the new page has registered none, so only waiting for its report
-      // can answer it.
+      // The tools come when the test says (?late=call): the call is made while the
+      // new page has registered none, so only waiting for its report can answer it.
       const tab = await env.open('/webmcp-todo.html?late=call', { t });
-      await tab.waitEval(`typeof window.registerLate === 'function'`, 'the todo page to load');
-      await tab.eval('window.registerLate(); true');
-      await tab.waitEval('window.todoReady === true', 'the todo page to register its tools');
+      await tab.waitEval(`typeof registerLate === 'function' && (registerLate(), true)`, 'the todo page to register its tools');
       const name = await namerFor(tab);
       await waitOwnNames(s, LOAD_TOOLS.map(name), 'the todo page tools in tools/list');
       await tab.eval(`window.__oldDocument = true`);
@@ -364,8 +345,7 @@ describe("the page's own tools: native WebMCP", { timeout: 420_000 }, () => {
       const call = s.pageOk(name('add-todo'), { text: 'while settling' });
       await s.barrier(); // the host has the call (it answers in order): now the page registers
       await tab.eval('window.registerLate(); true');
-      const r = await call;
-      assert.match(allText(r), /added "while settling" \(1 todos\)/);
+      assert.match(allText(await call), /added "while settling" \(1 todos\)/);
       assert.deepEqual(await todosOf(tab), ['while settling']);
     });
 

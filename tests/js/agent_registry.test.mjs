@@ -80,6 +80,7 @@ describe('refOf and resolve', () => {
 describe('resolve {picked}', () => {
   const withPicks = () => {
     const env = page();
+    env.context.crypto = globalThis.crypto;
     vm.runInContext(readFileSync(new URL('../../extension/page/picks.js', import.meta.url), 'utf8'), env.context);
     return { ...env, picks: env.context.__tabbridgePicks };
   };
@@ -101,7 +102,16 @@ describe('resolve {picked}', () => {
     const token = picks.pick(el);
     el.isConnected = false;
     assert.equal(reg.resolve({ picked: token }).stale, true);
-    assert.match(reg.resolve({ picked: 'p999' }).error, /no longer in the page/);
+    assert.match(reg.resolve({ picked: 'p1' }).error, /no longer in the page/);
+    assert.match(token, /^p[0-9a-z]{8,}$/, 'a random token, not a count another document repeats');
+  });
+
+  it('an element with the id __tabbridgePicks does not keep it from setting up', () => {
+    const env = page();
+    env.context.crypto = globalThis.crypto;
+    env.context.__tabbridgePicks = { nodeType: 1 }; // what named access to <div id="__tabbridgePicks"> gives
+    vm.runInContext(readFileSync(new URL('../../extension/page/picks.js', import.meta.url), 'utf8'), env.context);
+    assert.equal(typeof env.context.__tabbridgePicks.pick, 'function');
   });
 
   it('keeps the last picks only', () => {

@@ -16,6 +16,7 @@ const TABBRIDGE = path.join(process.env.TABBRIDGE_BUILD_DIR || path.join(ROOT, '
 // one JavaScript source (the page scripts' text-cut blocks).
 const FILES = !fs.existsSync(TABBRIDGE) ? [] : [
   'codegen/generate.mjs',
+  'codegen/worker_bundle.mjs',
   'extension/worker/text_cut.js',
   ...execFileSync(process.execPath, [path.join(ROOT, 'codegen/generate.mjs'), '--list', '--tabbridge', TABBRIDGE], { encoding: 'utf8' })
     .trim().split('\n'),

@@ -38,11 +38,11 @@ const expected = JSON.parse(
     .replaceAll('@HOST_PATH@', '/usr/bin/tabbridge-host')
     .replaceAll('@EXTENSION_ID@', id),
 );
-// The name is the one the extension connects to.
-const worker = readdirSync(join(root, 'usr/share/tabbridge/extension'), { recursive: true })
-  .filter((name) => name.endsWith('.js'))
-  .map((name) => readFileSync(join(root, 'usr/share/tabbridge/extension', name), 'utf8'))
-  .join('\n');
+// The name is the one the extension connects to: in the service worker the
+// browser runs (the manifest's; a bundle of the worker's modules).
+const extensionDir = join(root, 'usr/share/tabbridge/extension');
+const workerFile = JSON.parse(readFileSync(join(extensionDir, 'manifest.json'), 'utf8')).background.service_worker;
+const worker = readFileSync(join(extensionDir, workerFile), 'utf8');
 assert.ok(worker.includes(`'${expected.name}'`) || worker.includes(`"${expected.name}"`),
   `the extension never names the host ${expected.name}`);
 

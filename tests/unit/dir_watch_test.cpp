@@ -63,6 +63,25 @@ TEST_F(DirWatchTest, WaitsInTheParentForADirectoryNotThereYet) {
   }
 }
 
+// While the directory is awaited, other entries made in its parent (/tmp is
+// anyone's) are not changes of it: no probe round for each.
+TEST_F(DirWatchTest, OtherEntriesOfTheParentAreNotAChange) {
+  const fs::path dir = fs::path(root_) / "tabbridge";
+  int changes = 0;
+  int witnessed = 0;
+  {
+    DirWatch watch(&loop_);
+    DirWatch witness(&loop_);  // the parent's own watch: its event comes in the same inotify read
+    ASSERT_TRUE(watch.Start(dir.string(), [&] { ++changes; }));
+    ASSERT_TRUE(witness.Start(root_, [&] { ++witnessed; }));
+    Touch(fs::path(root_) / "unrelated");
+    ASSERT_TRUE(PumpUntil([&] { return witnessed > 0; }));
+    EXPECT_EQ(changes, 0) << "another entry of the parent counted as the directory's change";
+    fs::create_directory(dir);
+    EXPECT_TRUE(PumpUntil([&] { return changes > 0; }));
+  }
+}
+
 TEST_F(DirWatchTest, FailsWhereNeitherTheDirectoryNorItsParentExists) {
   DirWatch watch(&loop_);
   EXPECT_FALSE(watch.Start(root_ + "/missing/tabbridge", [] {}));

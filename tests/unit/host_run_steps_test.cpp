@@ -147,7 +147,10 @@ TEST_F(RunStepsHostTest, ACancelledRunSendsNoFurtherStep) {
 
 // A client that reuses a cancelled request's id (MCP forbids it; a client may
 // still) starts a new call under the same key: the cancelled run's late step
-// answer neither resumes that run nor answers the new call.
+// answer neither resumes that run nor answers the new call. Today every
+// canceller also drops its call's callback, so this holds twice over: the
+// call's serial (Session::SerialOf) is what holds it for a handler that
+// would not.
 TEST_F(RunStepsHostTest, ACancelledRunStaysStoppedWhenANewCallReusesItsId) {
   Peer& s = Focused();
   StartTool(s, 65, "run_steps",

@@ -52,6 +52,8 @@ export async function callResultTool(tabId, documentId, name, args, { signal, re
   }
   if (t.error) return textResult(`${label}: ${t.error}`, true);
 
+  // A tab open since before an update of tabbridge may still run the older script, which named no pick.
+  if (typeof t.picked !== 'string') return textResult(`${label}: this tab runs an older tabbridge page script — reload the tab, then call it again`, true);
   await attach(tabId);
   assertNoDialog(tabId);
   const loc = await locate(tabId, { picked: t.picked }, { signal });

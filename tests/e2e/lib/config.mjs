@@ -7,6 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { WORKER_BUNDLE, workerBundle } from '../../../codegen/worker_bundle.mjs';
+
 // tests/e2e (this file is in tests/e2e/lib).
 const E2E_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -40,7 +42,9 @@ export const TOOLS_NO_TABS = ['list_tabs', 'open_tab'];
 export const TOOLS_TABS_UNFOCUSED = ['list_tabs', 'open_tab', 'focus_tab'];
 export const TOOLS_FOCUSED_CORE = ['list_tabs', 'open_tab', 'focus_tab', 'close_tab'];
 
-/** Throws a clear error (fast) when the build or the browser is missing. */
+let bundleChecked = false;
+
+/** Throws a clear error (fast) when the build or the browser is missing, or the worker's bundle is stale. */
 export function requireBuild() {
   const problems = [];
   for (const [what, p] of [
@@ -57,6 +61,16 @@ export function requireBuild() {
     fs.accessSync(BROWSER_PATH, fs.constants.X_OK);
   } catch {
     problems.push(`browser not found at ${BROWSER_PATH} (set TABBRIDGE_BROWSER)`);
+  }
+  if (!bundleChecked) {
+    // The browser runs the worker's bundle, not its modules: a module edited
+    // since the bundle was written would leave the test running old code.
+    const root = path.resolve(E2E_DIR, '../..');
+    if (fs.readFileSync(path.join(root, WORKER_BUNDLE), 'utf8') !== workerBundle(root)) {
+      throw new Error(`${WORKER_BUNDLE} is not the bundle of extension/worker/main.js and its imports as they are now: ` +
+        'run `node codegen/generate.mjs` (the browser runs that file, not the modules)');
+    }
+    bundleChecked = true;
   }
   if (problems.length) {
     throw new Error(
