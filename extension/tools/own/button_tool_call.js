@@ -3,8 +3,9 @@
 // does — aimed at the very element our isolated world listed (a token the
 // page agent resolves, page/picks.js; never a selector, which the page
 // could make find another element, nor the page's own world, which could
-// aim our trusted input: docs/policy.md "Threat model"), scrolled to, held still, hit-tested, pressed only where
-// the browser's own hit test at the press finds it (shared/act.js clickAt:
+// aim our trusted input: docs/policy.md "Threat model"), scrolled to, held
+// still, hit-tested, pressed only where the browser's own hit test at the
+// press finds it (shared/act.js clickAt:
 // press_point.js), a trusted click the page must be seen to receive, the
 // site checked again right before it (recheckSite) — and answers as click
 // does: what it clicked, then what changed (the button's new text, its
