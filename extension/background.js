@@ -6314,10 +6314,8 @@ function resultPageBlocks(label, page2) {
   ];
 }
 
-// extension/tools/own/form_tool_call.js
+// extension/tools/own/in_document.js
 var SCRIPT_TIMEOUT_MS = 5e3;
-var SET_TYPES = /* @__PURE__ */ new Set(["date", "time", "datetime-local", "month", "week", "color", "range"]);
-var WATCH = "tabbridge.formcall.v1";
 var DocumentGone = class extends Error {
 };
 async function inDocument(tabId, documentId, func, args = [], world = "ISOLATED") {
@@ -6342,6 +6340,19 @@ async function inDocument(tabId, documentId, func, args = [], world = "ISOLATED"
     }
   }
 }
+var documentChanged = (documentId) => new RpcError(ErrorCode.DOCUMENT_CHANGED, `the page changed: document ${documentId} is no longer the tab's page`);
+async function inCallDocument(tabId, documentId, func, args = []) {
+  try {
+    return await inDocument(tabId, documentId, func, args);
+  } catch (e) {
+    if (e instanceof DocumentGone) throw documentChanged(documentId);
+    throw e;
+  }
+}
+
+// extension/tools/own/form_tool_call.js
+var SET_TYPES = /* @__PURE__ */ new Set(["date", "time", "datetime-local", "month", "week", "color", "range"]);
+var WATCH = "tabbridge.formcall.v1";
 var typeOk = (type, v) => {
   switch (type) {
     case "string":
@@ -6552,16 +6563,9 @@ async function callFormTool(tabId, documentId, name, args, { signal, deadline = 
 var mask = (r, secrets) => maskSecrets(r, secrets, secrets.names);
 async function run2(tabId, documentId, name, args, signal, secrets, whyStopped, declarative, recheckSite) {
   await getTab(tabId);
-  const changed = () => new RpcError(ErrorCode.DOCUMENT_CHANGED, `the page changed: document ${documentId} is no longer the tab's page`);
-  if (await topDocumentId(tabId) !== documentId) throw changed();
+  if (await topDocumentId(tabId) !== documentId) throw documentChanged(documentId);
   if (typeof args !== "object" || Array.isArray(args)) return textResult("arguments must be an object", true);
-  let d;
-  try {
-    d = await inDocument(tabId, documentId, (n) => globalThis.__tabbridgeForms?.describe(n) ?? null, [name], "ISOLATED");
-  } catch (e) {
-    if (e instanceof DocumentGone) throw changed();
-    throw e;
-  }
+  const d = await inCallDocument(tabId, documentId, (n) => globalThis.__tabbridgeForms?.describe(n) ?? null, [name]);
   const t = d?._target;
   if (!d && declarative) return NOT_OUR_FORM;
   if (!d || d.source !== "form" && d.source !== "declarative" || !t || typeof t.form !== "string" || typeof t.params !== "object" || !t.params) {
@@ -6734,85 +6738,76 @@ async function run2(tabId, documentId, name, args, signal, secrets, whyStopped, 
   return answer5(r);
 }
 
+// extension/tools/own/press_picked.js
+async function pressPicked(tabId, documentId, picked, label, { signal, recheckSite, beforePress } = {}) {
+  if (typeof picked !== "string") {
+    throw new ToolError(`${label}: this tab runs an older tabbridge page script — reload the tab, then call it again`);
+  }
+  await attach(tabId);
+  assertNoDialog(tabId);
+  const loc = await locate(tabId, { picked }, { signal });
+  if (await topDocumentId(tabId) !== documentId) throw documentChanged(documentId);
+  if (loc.state?.disabled) throw new ToolError(`${loc.desc} is disabled — it cannot be clicked now`);
+  const fx = await withEffects(tabId, async () => {
+    if (await topDocumentId(tabId) !== documentId) throw documentChanged(documentId);
+    await beforePress?.();
+    return clickAt(tabId, loc, { signal });
+  }, { frameId: loc.frameId, signal, recheckSite });
+  return { loc, fx };
+}
+
 // extension/tools/own/result_tool_call.js
 function targetInPage(name, index) {
   return globalThis.__tabbridgeResults?.target(name, index) ?? { error: "gone" };
 }
 async function callResultTool(tabId, documentId, name, args, { signal, recheckSite } = {}) {
   const label = toolLabel(name);
-  const changed = () => new RpcError(ErrorCode.DOCUMENT_CHANGED, `the page changed: document ${documentId} is no longer the tab's page`);
   const unknown = Object.keys(args ?? {}).find((k) => k !== "index");
   if (unknown !== void 0) return textResult(`${label}: unknown parameter "${unknown}"; it takes "index"`, true);
   const { index } = args ?? {};
   if (!Number.isInteger(index) || index < 0) {
     return textResult(`${label}: index must be an integer, 0 for the first item`, true);
   }
-  let t;
-  try {
-    t = await inDocument(tabId, documentId, targetInPage, [name, index]);
-  } catch (e) {
-    if (e instanceof DocumentGone) throw changed();
-    throw e;
-  }
+  const t = await inCallDocument(tabId, documentId, targetInPage, [name, index]);
   if (!t || t.error === "gone") return textResult(`the page no longer has the list ${label}`, true);
   if (t.error === "range") {
     const now = t.count ? `it has ${t.count} item${t.count === 1 ? "" : "s"} now (0 to ${t.count - 1})` : "it has no items now";
     return textResult(`${label}: no item at index ${index} — ${now}`, true);
   }
   if (t.error) return textResult(`${label}: ${t.error}`, true);
-  if (typeof t.picked !== "string") return textResult(`${label}: this tab runs an older tabbridge page script — reload the tab, then call it again`, true);
-  await attach(tabId);
-  assertNoDialog(tabId);
-  const loc = await locate(tabId, { picked: t.picked }, { signal });
-  if (await topDocumentId(tabId) !== documentId) throw changed();
-  if (loc.state?.disabled) throw new ToolError(`${loc.desc} is disabled — it cannot be clicked now`);
-  const fx = await withEffects(tabId, async () => {
-    if (await topDocumentId(tabId) !== documentId) throw changed();
-    return clickAt(tabId, loc, { signal });
-  }, { signal, recheckSite });
+  const { loc, fx } = await pressPicked(tabId, documentId, t.picked, label, { signal, recheckSite });
   const how = `clicked ${loc.desc} (item ${index} of ${t.count})`;
-  return navResult(textResult(account(how, loc.note, await afterState(tabId, 0, loc.args, loc.state, fx), fx.effects)), fx);
+  return navResult(textResult(account(how, loc.note, await afterState(tabId, loc.frameId, loc.args, loc.state, fx), fx.effects)), fx);
 }
 
 // extension/tools/own/button_tool_call.js
-function confirmInPage(name, token) {
-  return globalThis.__tabbridgeButtons?.confirm(name, token) === true;
-}
 function targetInPage2(name) {
   return globalThis.__tabbridgeButtons?.target(name) ?? { error: "gone" };
+}
+function confirmInPage(name, token) {
+  return globalThis.__tabbridgeButtons?.confirm(name, token) === true;
 }
 function afterInPage() {
   return globalThis.__tabbridgeButtons?.after() ?? null;
 }
 async function callButtonTool(tabId, documentId, name, args, { signal, recheckSite } = {}) {
   const label = toolLabel(name);
-  const changed = () => new RpcError(ErrorCode.DOCUMENT_CHANGED, `the page changed: document ${documentId} is no longer the tab's page`);
   const unknown = Object.keys(args ?? {})[0];
   if (unknown !== void 0) return textResult(`${label}: unknown parameter "${unknown}"; it takes none`, true);
-  const inPage = async (func, fargs = []) => {
-    try {
-      return await inDocument(tabId, documentId, func, fargs);
-    } catch (e) {
-      if (e instanceof DocumentGone) throw changed();
-      throw e;
-    }
-  };
+  const inPage = (func, fargs = []) => inCallDocument(tabId, documentId, func, fargs);
   const t = await inPage(targetInPage2, [name]);
   if (!t || t.error === "gone") return textResult(`the page no longer has the button ${label}`, true);
   if (t.error) return textResult(`${label}: ${t.error}`, true);
-  if (typeof t.picked !== "string") return textResult(`${label}: this tab runs an older tabbridge page script — reload the tab, then call it again`, true);
-  await attach(tabId);
-  assertNoDialog(tabId);
-  const loc = await locate(tabId, { picked: t.picked }, { signal });
-  if (await topDocumentId(tabId) !== documentId) throw changed();
-  if (loc.state?.disabled) throw new ToolError(`${loc.desc} is disabled — it cannot be clicked now`);
-  const fx = await withEffects(tabId, async () => {
-    if (await topDocumentId(tabId) !== documentId) throw changed();
-    if (!await inPage(confirmInPage, [name, t.picked])) {
-      throw new ToolError(`the page changed the button ${label} before the press — nothing was pressed; call it again`);
+  const { loc, fx } = await pressPicked(tabId, documentId, t.picked, label, {
+    signal,
+    recheckSite,
+    // The element aimed at is still the button listed under that name, with its label.
+    beforePress: async () => {
+      if (!await inPage(confirmInPage, [name, t.picked])) {
+        throw new ToolError(`the page changed the button ${label} before the press — nothing was pressed; call it again`);
+      }
     }
-    return clickAt(tabId, loc, { signal });
-  }, { frameId: loc.frameId, signal, recheckSite });
+  });
   const now = [];
   if (!fx.navigated && !fx.dialog) {
     const a = await inPage(afterInPage).catch(() => null);
@@ -6962,7 +6957,7 @@ async function injectIntoOpenTabs2() {
     }
   }));
 }
-var documentChanged = (url, { notRun = false } = {}) => new RpcError(
+var documentChanged2 = (url, { notRun = false } = {}) => new RpcError(
   ErrorCode.DOCUMENT_CHANGED,
   `the page changed since its tools were listed${url ? ` (now ${url})` : ""}`,
   url || notRun ? { ...url ? { url } : {}, ...notRun ? { notRun: true } : {} } : void 0
@@ -6975,7 +6970,7 @@ async function callOwnTool(tabId, params, ctx) {
   if (args === null || typeof args !== "object" || Array.isArray(args)) {
     throw new RpcError(ErrorCode.INVALID_ARGUMENT, "arguments must be an object");
   }
-  if (await topDocumentId(tabId) !== documentId) throw documentChanged(ctx.tab.url, { notRun: true });
+  if (await topDocumentId(tabId) !== documentId) throw documentChanged2(ctx.tab.url, { notRun: true });
   const route = callRoute(lists.get(tabId), documentId, name, source);
   if (isFormSource(route)) {
     const r = await callFormTool(tabId, documentId, name, args, { ...ctx, declarative: route === "declarative" });
@@ -7011,7 +7006,7 @@ function whileDocumentLives(tabId, documentId) {
   let stop;
   const promise = new Promise((_, reject) => {
     const committed = (d) => {
-      if (d.tabId === tabId && d.frameId === 0 && d.documentId !== documentId) reject(documentChanged(d.url));
+      if (d.tabId === tabId && d.frameId === 0 && d.documentId !== documentId) reject(documentChanged2(d.url));
     };
     const removed = (id) => {
       if (id === tabId) reject(tabGone(tabId));
@@ -7094,7 +7089,7 @@ async function runWebmcpToolIn(tabId, documentId, name, args, { signal, deadline
     return errorResult(`the page's tool ${label} did not answer within ${Math.round(budgetMs / 100) / 10} s`);
   }
   if (r === void 0 || r === null) {
-    if (await topDocumentId(tabId) !== documentId) throw documentChanged((await getTab(tabId)).url);
+    if (await topDocumentId(tabId) !== documentId) throw documentChanged2((await getTab(tabId)).url);
     return errorResult(`the page's tool ${label} gave no answer`);
   }
   if (r.error !== void 0) {
@@ -7114,7 +7109,7 @@ async function explainScriptingError(tabId, documentId, e) {
     return tabGone(tabId);
   }
   if (await topDocumentId(tabId) !== documentId || chromeErrorKind(e) === "frameGone") {
-    return documentChanged(tab.url);
+    return documentChanged2(tab.url);
   }
   return new RpcError(ErrorCode.BROWSER_ERROR, `could not run the page's tool: ${m}`);
 }

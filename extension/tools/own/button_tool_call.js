@@ -16,24 +16,20 @@
 // one the call names (-32003) are thrown as RpcError, the codes owntool.call
 // answers with; anything else is an isError result.
 
-import { ErrorCode, RpcError, toolLabel } from '../../worker/protocol.js';
-import { attach } from '../../worker/cdp.js';
+import { toolLabel } from '../../worker/protocol.js';
 import { ToolError } from '../stack/errors.js';
 import { textResult } from '../stack/results.js';
-import { topDocumentId } from '../stack/tab.js';
-import { account, afterState, assertNoDialog, clickAt, navResult, show } from '../shared/act.js';
-import { withEffects } from '../shared/effects.js';
-import { locate } from '../shared/targets.js';
-import { DocumentGone, inDocument } from './form_tool_call.js';
+import { account, afterState, navResult, show } from '../shared/act.js';
+import { inCallDocument } from './in_document.js';
+import { pressPicked } from './press_picked.js';
 
 // In the page (ISOLATED world): the button's target, from buttons_isolated.js.
+function targetInPage(name) {
+  return globalThis.__tabbridgeButtons?.target(name) ?? { error: 'gone' };
+}
 // In the page (ISOLATED world): the button listed as name is still the one picked, unchanged.
 function confirmInPage(name, token) {
   return globalThis.__tabbridgeButtons?.confirm(name, token) === true;
-}
-
-function targetInPage(name) {
-  return globalThis.__tabbridgeButtons?.target(name) ?? { error: 'gone' };
 }
 // In the page (ISOLATED world): what the button pressed says now.
 function afterInPage() {
@@ -42,39 +38,24 @@ function afterInPage() {
 
 export async function callButtonTool(tabId, documentId, name, args, { signal, recheckSite } = {}) {
   const label = toolLabel(name);
-  const changed = () => new RpcError(ErrorCode.DOCUMENT_CHANGED, `the page changed: document ${documentId} is no longer the tab's page`);
   const unknown = Object.keys(args ?? {})[0];
   if (unknown !== undefined) return textResult(`${label}: unknown parameter "${unknown}"; it takes none`, true);
 
-  const inPage = async (func, fargs = []) => {
-    try {
-      return await inDocument(tabId, documentId, func, fargs);
-    } catch (e) {
-      if (e instanceof DocumentGone) throw changed();
-      throw e;
-    }
-  };
+  const inPage = (func, fargs = []) => inCallDocument(tabId, documentId, func, fargs);
   const t = await inPage(targetInPage, [name]);
   if (!t || t.error === 'gone') return textResult(`the page no longer has the button ${label}`, true);
   if (t.error) return textResult(`${label}: ${t.error}`, true);
 
-  // A tab open since before an update of tabbridge may still run the older script, which named no pick.
-  if (typeof t.picked !== 'string') return textResult(`${label}: this tab runs an older tabbridge page script — reload the tab, then call it again`, true);
-  await attach(tabId);
-  assertNoDialog(tabId);
-  const loc = await locate(tabId, { picked: t.picked }, { signal });
-  // The element was picked in documentId: never press in a page that came since.
-  if ((await topDocumentId(tabId)) !== documentId) throw changed();
-  if (loc.state?.disabled) throw new ToolError(`${loc.desc} is disabled — it cannot be clicked now`);
-  const fx = await withEffects(tabId, async () => {
-    // Right before the press (after recheckSite): still the document the call was made for.
-    if ((await topDocumentId(tabId)) !== documentId) throw changed();
-    // And the element aimed at is still the button listed under that name, with its label.
-    if (!(await inPage(confirmInPage, [name, t.picked]))) {
-      throw new ToolError(`the page changed the button ${label} before the press — nothing was pressed; call it again`);
-    }
-    return clickAt(tabId, loc, { signal });
-  }, { frameId: loc.frameId, signal, recheckSite });
+  const { loc, fx } = await pressPicked(tabId, documentId, t.picked, label, {
+    signal,
+    recheckSite,
+    // The element aimed at is still the button listed under that name, with its label.
+    beforePress: async () => {
+      if (!(await inPage(confirmInPage, [name, t.picked]))) {
+        throw new ToolError(`the page changed the button ${label} before the press — nothing was pressed; call it again`);
+      }
+    },
+  });
   const now = [];
   if (!fx.navigated && !fx.dialog) {
     const a = await inPage(afterInPage).catch(() => null);

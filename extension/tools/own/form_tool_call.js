@@ -17,41 +17,21 @@
 
 import { Deadlines, ErrorCode, RpcError, cut, toolLabel } from '../../worker/protocol.js';
 import { attach } from '../../worker/cdp.js';
-import { chromeErrorKind, tabGone, ToolError } from '../stack/errors.js';
+import { ToolError } from '../stack/errors.js';
 import { textResult } from '../stack/results.js';
 import { getTab, topDocumentId } from '../stack/tab.js';
-import { withTimeout } from '../../worker/time.js';
 import { account, assertNoDialog, clickAt, navResult, show } from '../shared/act.js';
 import { withEffects } from '../shared/effects.js';
 import { fillOne } from '../shared/fields.js';
 import { locate } from '../shared/targets.js';
 import { MASK, maskSecrets } from '../shared/secrets.js';
 import { resultPageBlocks, watchResultPage } from './result_page.js';
+import { DocumentGone, documentChanged, inCallDocument, inDocument } from './in_document.js';
 
-const SCRIPT_TIMEOUT_MS = 5000;
 // Inputs Input.insertText cannot fill (multi-part editors, pickers, sliders):
 // their value is set in the page, then input/change are dispatched.
 const SET_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range']);
 const WATCH = 'tabbridge.formcall.v1';
-
-export class DocumentGone extends Error {}
-
-// Runs func in the named document only (never in a later one).
-export async function inDocument(tabId, documentId, func, args = [], world = 'ISOLATED') {
-  try {
-    const [r] = await withTimeout(chrome.scripting.executeScript({
-      target: { tabId, documentIds: [documentId] }, world, func, args,
-    }), SCRIPT_TIMEOUT_MS);
-    return r?.result;
-  } catch (e) {
-    switch (chromeErrorKind(e)) {
-      case 'tabGone': throw tabGone(tabId);
-      case 'frameGone': throw new DocumentGone(String(e?.message ?? e));
-      case 'timeout': throw new ToolError('the page did not answer in time — it may be busy or blocked by a dialog');
-      default: throw new ToolError(`page script failed: ${String(e?.message ?? e)}`);
-    }
-  }
-}
 
 // ---- arguments -----------------------------------------------------------------
 
@@ -294,17 +274,10 @@ const mask = (r, secrets) => maskSecrets(r, secrets, secrets.names);
 
 async function run(tabId, documentId, name, args, signal, secrets, whyStopped, declarative, recheckSite) {
   await getTab(tabId);
-  const changed = () => new RpcError(ErrorCode.DOCUMENT_CHANGED, `the page changed: document ${documentId} is no longer the tab's page`);
-  if ((await topDocumentId(tabId)) !== documentId) throw changed();
+  if ((await topDocumentId(tabId)) !== documentId) throw documentChanged(documentId);
   if (typeof args !== 'object' || Array.isArray(args)) return textResult('arguments must be an object', true);
 
-  let d;
-  try {
-    d = await inDocument(tabId, documentId, (n) => globalThis.__tabbridgeForms?.describe(n) ?? null, [name], 'ISOLATED');
-  } catch (e) {
-    if (e instanceof DocumentGone) throw changed();
-    throw e;
-  }
+  const d = await inCallDocument(tabId, documentId, (n) => globalThis.__tabbridgeForms?.describe(n) ?? null, [name]);
   const t = d?._target;
   if (!d && declarative) return NOT_OUR_FORM;
   if (!d || (d.source !== 'form' && d.source !== 'declarative') || !t || typeof t.form !== 'string' || typeof t.params !== 'object' || !t.params) {

@@ -13,15 +13,11 @@
 // one the call names (-32003) are thrown as RpcError, the codes owntool.call
 // answers with; anything else is an isError result.
 
-import { ErrorCode, RpcError, toolLabel } from '../../worker/protocol.js';
-import { attach } from '../../worker/cdp.js';
-import { ToolError } from '../stack/errors.js';
+import { toolLabel } from '../../worker/protocol.js';
 import { textResult } from '../stack/results.js';
-import { topDocumentId } from '../stack/tab.js';
-import { account, afterState, assertNoDialog, clickAt, navResult } from '../shared/act.js';
-import { withEffects } from '../shared/effects.js';
-import { locate } from '../shared/targets.js';
-import { DocumentGone, inDocument } from './form_tool_call.js';
+import { account, afterState, navResult } from '../shared/act.js';
+import { inCallDocument } from './in_document.js';
+import { pressPicked } from './press_picked.js';
 
 // In the page (ISOLATED world): the item's target, from results_isolated.js.
 function targetInPage(name, index) {
@@ -30,7 +26,6 @@ function targetInPage(name, index) {
 
 export async function callResultTool(tabId, documentId, name, args, { signal, recheckSite } = {}) {
   const label = toolLabel(name);
-  const changed = () => new RpcError(ErrorCode.DOCUMENT_CHANGED, `the page changed: document ${documentId} is no longer the tab's page`);
   const unknown = Object.keys(args ?? {}).find((k) => k !== 'index');
   if (unknown !== undefined) return textResult(`${label}: unknown parameter "${unknown}"; it takes "index"`, true);
   const { index } = args ?? {};
@@ -38,13 +33,7 @@ export async function callResultTool(tabId, documentId, name, args, { signal, re
     return textResult(`${label}: index must be an integer, 0 for the first item`, true);
   }
 
-  let t;
-  try {
-    t = await inDocument(tabId, documentId, targetInPage, [name, index]);
-  } catch (e) {
-    if (e instanceof DocumentGone) throw changed();
-    throw e;
-  }
+  const t = await inCallDocument(tabId, documentId, targetInPage, [name, index]);
   if (!t || t.error === 'gone') return textResult(`the page no longer has the list ${label}`, true);
   if (t.error === 'range') {
     const now = t.count ? `it has ${t.count} item${t.count === 1 ? '' : 's'} now (0 to ${t.count - 1})` : 'it has no items now';
@@ -52,19 +41,7 @@ export async function callResultTool(tabId, documentId, name, args, { signal, re
   }
   if (t.error) return textResult(`${label}: ${t.error}`, true);
 
-  // A tab open since before an update of tabbridge may still run the older script, which named no pick.
-  if (typeof t.picked !== 'string') return textResult(`${label}: this tab runs an older tabbridge page script — reload the tab, then call it again`, true);
-  await attach(tabId);
-  assertNoDialog(tabId);
-  const loc = await locate(tabId, { picked: t.picked }, { signal });
-  // The element was picked in documentId: never press in a page that came since.
-  if ((await topDocumentId(tabId)) !== documentId) throw changed();
-  if (loc.state?.disabled) throw new ToolError(`${loc.desc} is disabled — it cannot be clicked now`);
-  const fx = await withEffects(tabId, async () => {
-    // Right before the press (after recheckSite): still the document the call was made for.
-    if ((await topDocumentId(tabId)) !== documentId) throw changed();
-    return clickAt(tabId, loc, { signal });
-  }, { signal, recheckSite });
+  const { loc, fx } = await pressPicked(tabId, documentId, t.picked, label, { signal, recheckSite });
   const how = `clicked ${loc.desc} (item ${index} of ${t.count})`;
-  return navResult(textResult(account(how, loc.note, await afterState(tabId, 0, loc.args, loc.state, fx), fx.effects)), fx);
+  return navResult(textResult(account(how, loc.note, await afterState(tabId, loc.frameId, loc.args, loc.state, fx), fx.effects)), fx);
 }
