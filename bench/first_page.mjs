@@ -10,7 +10,7 @@
 // extension's own marks (hello's timing, tabs.create's timing).
 //
 // Usage: node bench/first_page.mjs [buildDir]
-//   BENCH_FIRST_RUNS=5   BENCH_PEERS_ONLY=tabbridge,…  a subset
+//   BENCH_FIRST_RUNS=5   BENCH_PEERS_ONLY=tabbridge,…  a subset   BENCH_KEEP_LOG=1: keep /tmp/bench-first-*/tabbridge.log
 // Prints figures only: it never fails on time.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -89,7 +89,7 @@ async function firstPage(def, url, run) {
     delete process.env.TABBRIDGE_LOG_LEVEL;
   }
   const marks = def.name === 'tabbridge' ? ourMarks(logLines(log), bench) : bench;
-  fs.rmSync(path.dirname(log), { recursive: true, force: true });
+  if (!process.env.BENCH_KEEP_LOG) fs.rmSync(path.dirname(log), { recursive: true, force: true });
   if (process.env.BENCH_FIRST_VERBOSE) console.error(def.name, run, marks['client: the first page answered'] - t0);
   return Object.fromEntries(Object.entries(marks).map(([k, v]) => [k, v - t0]));
 }

@@ -852,6 +852,7 @@ var consoleEventBudget = tabMap();
 var networkFailures = tabMap();
 var requestsInFlight = tabMap();
 var mainFrameResponses = tabMap();
+var lastFetchStarts = tabMap();
 var requestLogs = tabMap();
 var snapshotCache = tabMap();
 var refCounters = tabMap();
@@ -1849,7 +1850,7 @@ function catchToolError(fn) {
 }
 
 // extension/tools/stack/agent_call.js
-var AGENT_FILES = ["text", "dom", "registry", "roles", "names", "states", "geometry", "pointer", "frames", "fold", "snapshot", "scroll", "fields", "read", "quiet", "changes", "files", "dispatch"].map((name) => `page/agent/${name}.js`);
+var AGENT_FILES = ["text", "dom", "registry", "roles", "names", "states", "geometry", "pointer", "frames", "fold", "snapshot", "scroll", "fields", "read", "effects_wait", "changes", "files", "dispatch"].map((name) => `page/agent/${name}.js`);
 var AGENT_VERSION = `${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 8)}`;
 var MISSING = "__tabbridgeAgentMissing";
 function callAgent(op, args, version, installed) {
@@ -3055,6 +3056,7 @@ var idleWaiters = /* @__PURE__ */ new Set();
 var abandoned = /* @__PURE__ */ new Set();
 var IGNORED_TYPES = /* @__PURE__ */ new Set(["websocket"]);
 var FILTER = { urls: ["<all_urls>"] };
+var FETCH = "xmlhttprequest";
 var PERSIST_BYTES = 32 * 1024;
 var store = tabStore("network", (tabId) => newestWithin(failures.get(tabId), PERSIST_BYTES));
 var ready = Promise.resolve();
@@ -3089,6 +3091,7 @@ function registerNetworkLog() {
     let set = inflight.get(d.tabId);
     if (!set) inflight.set(d.tabId, set = /* @__PURE__ */ new Map());
     set.set(d.requestId, { url: d.url, type: d.type, start: d.timeStamp });
+    if (d.type === FETCH) lastFetchStarts.set(d.tabId, d.timeStamp);
   }, FILTER);
   chrome.webRequest.onResponseStarted.addListener((d) => {
     if (d.tabId < 0 || d.type !== "main_frame") return;
@@ -3140,9 +3143,9 @@ function inflightRequests(tabId) {
   return [...inflight.get(tabId)?.values() ?? []];
 }
 function fetchesSettled(tabId, sinceMs) {
-  const busy = () => [...inflight.get(tabId)?.values() ?? []].some((r) => r.type === "xmlhttprequest" && r.start >= sinceMs);
+  const busy = () => [...inflight.get(tabId)?.values() ?? []].some((r) => r.type === FETCH && r.start >= sinceMs);
   let check = null;
-  const wasBusy = busy();
+  const wasBusy = busy() || (lastFetchStarts.get(tabId) ?? -Infinity) >= sinceMs;
   const done = new Promise((resolve) => {
     check = (changed) => {
       if (changed !== void 0 && changed !== tabId) return;
@@ -3299,7 +3302,7 @@ async function withEffects(tabId, act, {
       const inFrame = typeof frameId === "function" ? frameId() : frameId;
       const reach = value?.reach;
       const read = (first) => {
-        const args = { ...target?.args ?? {}, quietMs, maxMs: QUIET_MAX_MS, final: !first };
+        const args = { ...target?.args ?? {}, quietMs, maxMs: QUIET_MAX_MS, final: !first, ...first ? {} : { afterFetches: true } };
         if (first && reach) Object.assign(args, { kinds: reach.kinds, waitMs: SEEN_WAIT_MS });
         const ms = QUIET_MAX_MS + 2e3 + (args.waitMs ?? 0);
         return Promise.race([runAgent(tabId, inFrame, "after", args, { timeoutMs: ms }).catch(() => null), seen(navStarted, ms).then(() => null)]);

@@ -10,7 +10,7 @@
 // never sees them end.
 
 import { newestWithin, restoring, tabStore } from './session_store.js';
-import { mainFrameResponses, networkFailures as networkFailuresByTab, onForget, onTabReplaced, requestsInFlight } from './tab_state.js';
+import { lastFetchStarts, mainFrameResponses, networkFailures as networkFailuresByTab, onForget, onTabReplaced, requestsInFlight } from './tab_state.js';
 
 export const NETWORK_BUFFER_SIZE = 1000;
 
@@ -26,6 +26,7 @@ const abandoned = new Set(); // requestIds of documents a tab navigated away fro
 // WebSockets stay open for the page's life; they are not "network activity".
 const IGNORED_TYPES = new Set(['websocket']);
 const FILTER = { urls: ['<all_urls>'] };
+const FETCH = 'xmlhttprequest'; // webRequest's type of fetch() and XHR requests
 
 const PERSIST_BYTES = 32 * 1024;
 
@@ -68,6 +69,7 @@ export function registerNetworkLog() {
     let set = inflight.get(d.tabId);
     if (!set) inflight.set(d.tabId, (set = new Map()));
     set.set(d.requestId, { url: d.url, type: d.type, start: d.timeStamp });
+    if (d.type === FETCH) lastFetchStarts.set(d.tabId, d.timeStamp);
   }, FILTER);
 
   chrome.webRequest.onResponseStarted.addListener((d) => {
@@ -135,12 +137,12 @@ export function inflightRequests(tabId) {
 // Resolves once none of the tab's fetch/XHR requests that started at or after
 // sinceMs (epoch ms) is in flight — what an action's effects may still be
 // waiting for. Each request's end is an event (idleWaiters): no polling.
-// Returns {busy (some were in flight when asked), done: Promise, dispose()};
-// done never rejects.
+// Returns {busy (some started since sinceMs: in flight, or done already, their
+// answer maybe not yet shown), done: Promise, dispose()}; done never rejects.
 export function fetchesSettled(tabId, sinceMs) {
-  const busy = () => [...(inflight.get(tabId)?.values() ?? [])].some((r) => r.type === 'xmlhttprequest' && r.start >= sinceMs);
+  const busy = () => [...(inflight.get(tabId)?.values() ?? [])].some((r) => r.type === FETCH && r.start >= sinceMs);
   let check = null;
-  const wasBusy = busy();
+  const wasBusy = busy() || (lastFetchStarts.get(tabId) ?? -Infinity) >= sinceMs;
   const done = new Promise((resolve) => {
     check = (changed) => {
       if (changed !== undefined && changed !== tabId) return;

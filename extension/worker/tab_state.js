@@ -30,10 +30,12 @@ export const tabTouches = tabMap();
 export const consoleBuffers = tabMap();
 export const consoleEventBudget = tabMap();
 // network_log.js: tabId -> failed requests; tabId -> Map(requestId -> {url, type, start}) in flight;
-// tabId -> {url, status, statusLine, timestamp} of the last main-frame response.
+// tabId -> {url, status, statusLine, timestamp} of the last main-frame response; tabId -> when
+// (epoch ms) its newest fetch/XHR started.
 export const networkFailures = tabMap();
 export const requestsInFlight = tabMap();
 export const mainFrameResponses = tabMap();
+export const lastFetchStarts = tabMap();
 // request_log.js: tabId -> the requests of the tab's current document ({list, byId, cdp, bodyChars}).
 export const requestLogs = tabMap();
 // tools/snapshot.js: tabId -> {id, lines, onScreen, viewport}, the last snapshot (its cursor pages through its lines).

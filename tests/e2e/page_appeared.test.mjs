@@ -55,4 +55,22 @@ describe('actions answer what they brought', { timeout: 120_000 }, () => {
     assert.equal(text, 'clicked button "Count 0"');
     assert.equal(await tab.eval('document.getElementById("same").textContent'), 'Count 1');
   });
+
+  // A change the click made at once is read at once; the fetch it started is
+  // still waited for (effects.js): what its answer brings is in the answer,
+  // every time — the request is seen before the effects are read.
+  it('a click that says "Loading…" and fetches answers what the fetch brought, click after click', async (t) => {
+    const tab = await env.open('/appear.html', { t });
+    for (let round = 1; round <= 8; round++) {
+      const text = bodyText(await s.pageOk('click', { selector: '#load' }));
+      assert.match(text, new RegExp(`^clicked button "Load items"; appeared: button "Loaded ${round}\\.1" \\[ref=e\\d+\\], button "Loaded ${round}\\.2" \\[ref=e\\d+\\], button "Loaded ${round}\\.3" \\[ref=e\\d+\\]$`), `round ${round}`);
+    }
+    assert.equal(await tab.eval('window.loads'), 8);
+  });
+
+  it('a render put off to the next animation frame is told', async (t) => {
+    await env.open('/appear.html', { t });
+    const text = bodyText(await s.pageOk('click', { selector: '#frame' }));
+    assert.match(text, /^clicked button "Draw later"; appeared: button "Drawn in a frame" \[ref=e\d+\]$/);
+  });
 });

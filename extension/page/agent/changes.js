@@ -1,10 +1,10 @@
 // The page agent's account of what an action changed, read in one call after
 // the input: whether the input reached its target (pointer.js's watch), the
-// document quiet (no DOM change for quietMs), the target's state, and the
+// page settled (effects_wait.js), the target's state, and the
 // actionable elements the action brought (a dialog's buttons, new rows),
 // with refs the action tools accept. The change watch is armed before the
-// input (prepare's watch, or arm) so that quiet counts from the page's last
-// change, not from when the worker asked.
+// input (prepare's watch, or arm), so that the changes the input made before
+// the worker asked are known.
 (function (agent) {
   'use strict';
 
@@ -80,32 +80,29 @@
     return { lines, more };
   }
 
-  // after {ref|selector?, kinds?, waitMs?, quietMs?, maxMs?, final?} ->
+  // after {ref|selector?, kinds?, waitMs?, quietMs?, maxMs?, final?, afterFetches?} ->
   //   {seen: pointer.seen's answer (when kinds), state?, gone?, desc?,
-  //    brought: {lines, more}, mutations, waitedMs, next}
+  //    brought: {lines, more}, mutations, waitedFor, waitedMs, next}
   // Waits for the input's first event of kinds (the reached check), then for
-  // quietMs without a DOM change (at most maxMs), then reads.
+  // the page to settle (effects_wait.js), then reads.
   async function after(a) {
     const reg = ensure(a.startAt);
     const start = performance.now();
     const seen = a.kinds?.length ? await agent.pointer.seen({ kinds: a.kinds, waitMs: a.waitMs }) : null;
     const c = reg.changes ?? arm(a.startAt);
-    // Quiet counts from the input's last event the page saw (its handlers
-    // ran then), else from now, as a wait begun after the input would.
-    const lastEvent = seen?.events?.length ? Math.max(...seen.events.map((e) => e.t ?? 0)) : 0;
-    const from = Math.max(c.last, lastEvent || start);
+    // The input's events were all seen by now (its handlers ran): settle
+    // (effects_wait.js), at once if the action changed the DOM already — from its
+    // press on (the pointer's arrival may change hover styles), or from the
+    // arm for other input. After the fetches it started (afterFetches), what
+    // their answers bring is still to come.
+    const kinds = a.kinds ?? [];
+    const acted = seen?.events?.filter((e) => kinds.includes(e.type)).map((e) => e.t) ?? [];
+    const actedAt = acted.length ? Math.min(...acted) : c.since;
+    const changed = !a.afterFetches && c.mutations > 0 && c.last >= actedAt;
     const quietMs = Math.max(1, a.quietMs ?? 20);
     const maxMs = Math.max(quietMs, a.maxMs ?? 1000);
-    await new Promise((done) => {
-      const check = () => {
-        const now = performance.now();
-        const wait = Math.min(quietMs - (now - Math.max(from, c.last)), maxMs - (now - start));
-        if (wait <= 0) done();
-        else setTimeout(check, wait + 1);
-      };
-      check();
-    });
-    const out = { seen, mutations: c.mutations, waitedMs: Math.round(performance.now() - start) };
+    const { waitedFor } = await agent.effectsWait.untilSettled(c, { changed, quietMs, maxMs, start });
+    const out = { seen, mutations: c.mutations, waitedFor, waitedMs: Math.round(performance.now() - start) };
     const res = a.ref || a.selector || a.picked ? resolve(a) : null;
     if (res?.el) {
       out.desc = describe(res.el);

@@ -7,9 +7,8 @@
 //   hoverCheck {ref|selector, arm?, waitMs?} -> {armed} | {hit}  (did the last mouse move reach it)
 //   reachesAt {ref|selector, x, y}          -> {reaches} (the pointer at that point of this viewport reaches it)
 //   settle {frames?, maxMs?, extraMs?}       -> {ok} after two animation frames
-//   quiet {quietMs?, maxMs?}                 -> {mutations, waitedMs} once the DOM stopped changing (quiet.js)
 //   arm {}                                   -> {armed} (the change watch: changes.js)
-//   after {ref|selector?, kinds?, waitMs?, quietMs?, maxMs?, final?} -> {seen, state?, gone?, brought, mutations, waitedMs, next}
+//   after {ref|selector?, kinds?, waitMs?, quietMs?, maxMs?, final?, afterFetches?} -> {seen, state?, gone?, brought, mutations, waitedFor, waitedMs, next}
 //   listen {}                               -> {ok} (this window hears frame announcements)
 //   announce {}                              -> {token} posted to the parent window | {inline} | {top}
 //   resolveFrames {tokens, frameRefs}        -> {map: {token: ref of the <iframe> it came from}}
@@ -33,7 +32,7 @@
 (function (agent) {
   'use strict';
 
-  const { geometry, pointer, frames, snapshot, scroll, fields, read, quiet, changes, files } = agent;
+  const { geometry, pointer, frames, snapshot, scroll, fields, read, changes, files } = agent;
 
   const pageFailed = (e) => ({ error: `page script failed: ${e?.message ?? e}` });
 
@@ -44,7 +43,6 @@
     hoverCheck: geometry.hoverCheck,
     reachesAt: pointer.reachesAtOp,
     settle: geometry.settle,
-    quiet: quiet.quiet,
     arm: changes.armOp,
     after: changes.after,
     listen: (a) => {

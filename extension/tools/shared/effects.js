@@ -9,9 +9,10 @@ import { framePrefix, judgeReached, runAgent, SEEN_WAIT_MS } from './targets.js'
 import { noteNext } from './refs.js';
 
 const NAV_WAIT_MS = 10000;
-// After the input: the page must go this long without a DOM change before its
-// effects are read — a handler's promise chain, a framework's re-render — yet
-// a click that changes nothing slow answers within a few milliseconds.
+// After an input that has changed nothing yet, the page must go this long
+// without a DOM change before its effects are read — a render in the next
+// frame, a handler's promise chain (page/agent/effects_wait.js; one that
+// changed the DOM already is read at once).
 const QUIET_MS = 20;
 // A page that never stops changing (an animation, a ticking clock).
 const QUIET_MAX_MS = 1000;
@@ -19,9 +20,9 @@ const QUIET_MAX_MS = 1000;
 const FETCH_WAIT_MS = 5000;
 
 // Runs act(), then waits for its effects, each an event rather than a fixed
-// time: a dialog (done at once); the DOM of frameId (a number, or a function
-// asked after act) quiet for quietMs (0: no
-// wait, for scroll); the fetch/XHR requests it started finished (then quiet
+// time: a dialog (done at once); the page of frameId (a number, or a function
+// asked after act) settled (page/agent/effects_wait.js; quietMs 0: not read,
+// for scroll); the fetch/XHR requests it started finished (then settled
 // again); a navigation it started loaded (its DOMContentLoaded, or error),
 // up to NAV_WAIT_MS. minWaitMs: wait at least that long for a navigation to
 // show up (a form submit handled by script may start one late).
@@ -32,7 +33,7 @@ const FETCH_WAIT_MS = 5000;
 // site the call was checked for is not acted on.
 //
 // The page's side is read in one call (page/agent/changes.js `after`): the
-// quiet, the reached check of a pointer action (act's value.reach: {loc,
+// settling, the reached check of a pointer action (act's value.reach: {loc,
 // kinds, what}, clickAt's deferReach: judged as assertReached would), the
 // target's state (`target`: a located element, {frameId, args}) and the
 // actionable elements the action brought, told as an effect with their refs
@@ -108,7 +109,8 @@ export async function withEffects(tabId, act, {
       const inFrame = typeof frameId === 'function' ? frameId() : frameId;
       const reach = value?.reach;
       const read = (first) => {
-        const args = { ...(target?.args ?? {}), quietMs, maxMs: QUIET_MAX_MS, final: !first };
+        // After the fetches: what their answers bring is still to be shown.
+        const args = { ...(target?.args ?? {}), quietMs, maxMs: QUIET_MAX_MS, final: !first, ...(first ? {} : { afterFetches: true }) };
         if (first && reach) Object.assign(args, { kinds: reach.kinds, waitMs: SEEN_WAIT_MS });
         const ms = QUIET_MAX_MS + 2000 + (args.waitMs ?? 0);
         return Promise.race([runAgent(tabId, inFrame, 'after', args, { timeoutMs: ms }).catch(() => null), seen(navStarted, ms).then(() => null)]);
