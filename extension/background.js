@@ -1310,7 +1310,7 @@ var invalid = (message) => new RpcError(ErrorCode.INVALID_ARGUMENT, message);
 var shorten = (s) => cut(s, 201);
 var MAX_LOAD_WAIT_MS = 3e4;
 var OWN_TOOLS_WAIT_MS = 1e3;
-async function createTab({ url, active = false, loadWaitMs = 0, group }) {
+async function createTab({ url, active = false, loadWaitMs = 0, group, reuseTabId }) {
   if (typeof url !== "string") throw invalid("url must be a string");
   if (typeof active !== "boolean") throw invalid("active must be a boolean");
   if (!Number.isInteger(loadWaitMs) || loadWaitMs < 0) throw invalid("loadWaitMs must be a non-negative integer");
@@ -1332,7 +1332,7 @@ async function createTab({ url, active = false, loadWaitMs = 0, group }) {
   try {
     let created;
     try {
-      created = await createInAWindow(url, active);
+      created = Number.isInteger(reuseTabId) && await intoBlankTab(reuseTabId, url) || await createInAWindow(url, active);
     } catch (e) {
       throw /\burl\b/i.test(e.message) ? invalid(e.message) : e;
     }
@@ -1357,6 +1357,11 @@ async function ownToolsHeard(tabId, ms) {
   const frame = await chrome.webNavigation.getFrame({ tabId, frameId: 0 }).catch(() => null);
   if (!frame?.documentId || !/^https?:/.test(frame.url ?? "")) return;
   await askOwnTools(tabId, frame.documentId, ms);
+}
+async function intoBlankTab(tabId, url) {
+  const tab = await chrome.tabs.get(tabId).catch(() => null);
+  if (!tab || tab.url !== "about:blank" || tab.pendingUrl && tab.pendingUrl !== "about:blank") return null;
+  return chrome.tabs.update(tabId, { url }).catch(() => null);
 }
 async function createInAWindow(url, active) {
   try {

@@ -191,6 +191,8 @@ class Host {
   void ListTabs(Session& session, Reply reply);
   void OpenTab(Session& session, const std::string& request_key, const Json& args, Reply reply);
   void CloseLaunchTabs();
+  // A launch tab still blank, for open_tab to go into (no longer one of launch_tabs_), or none.
+  std::optional<std::int64_t> TakeLaunchTab();
   std::expected<std::int64_t, std::string> FocusTarget(const Json& args) const;
   void FocusTab(Session& session, const std::string& request_key, const Json& args, Reply reply);
   void CloseTab(Session& session, const std::string& request_key, const Json& args, Reply reply);

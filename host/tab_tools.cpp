@@ -70,12 +70,20 @@ void Host::OpenTab(Session& session, const std::string& request_key, const Json&
                  {"active", false},
                  {"loadWaitMs", load_wait},
                  {"group", groups_.GroupFor(session_id, session.client_name())}};
+  // The first page of a headless browser a shim launched goes into its launch
+  // tab: that tab's renderer runs already (a new tab waits ~150 ms for its
+  // own), and nobody looks at it. The extension takes it only while it is
+  // still blank (docs/protocol.md).
+  const auto launch_tab = TakeLaunchTab();
+  if (launch_tab) params["reuseTabId"] = *launch_tab;
   const auto call = extension_.Call(
       ext_method::kTabsCreate, std::move(params),
-      [this, session_id, focus, url, reply](std::expected<Json, rpc::Error> outcome) {
+      [this, session_id, focus, url, reply, launch_tab](std::expected<Json, rpc::Error> outcome) {
         Session* s = FindSession(session_id);
         std::optional<Tab> tab;
         if (outcome) tab = TabFromJson(field::Any(*outcome, "tab"));
+        // Not taken (the open failed): it is still the launch tab, closed as before.
+        if (launch_tab && (!tab || tab->id != *launch_tab)) launch_tabs_.push_back(*launch_tab);
         if (outcome && spdlog::should_log(spdlog::level::debug))
           spdlog::debug("timeline: tabs.create answered {}", rpc::Dump(field::Object(*outcome, "timing")));
         if (tab) {
@@ -106,6 +114,16 @@ void Host::NoteLaunchedHeadless(long pid) {
   if (launch_noted_ || pid <= 0 || pid != options_.browser_pid) return;
   launch_noted_ = true;
   launch_tabs_ = tabs_.BlankTabs();
+}
+
+std::optional<std::int64_t> Host::TakeLaunchTab() {
+  for (auto it = launch_tabs_.begin(); it != launch_tabs_.end(); ++it) {
+    if (!tabs_.IsBlank(*it)) continue;
+    const std::int64_t id = *it;
+    launch_tabs_.erase(it);
+    return id;
+  }
+  return std::nullopt;
 }
 
 // The launch tab goes once another tab is open: a browser does not outlive

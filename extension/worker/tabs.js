@@ -81,13 +81,16 @@ const MAX_LOAD_WAIT_MS = 30_000;
 // that it cannot; a busy one costs at most this.
 const OWN_TOOLS_WAIT_MS = 1000;
 
-// tabs.create {url, active?, loadWaitMs?, group?} -> {tab, loading?}: the tab once its
+// tabs.create {url, active?, loadWaitMs?, group?, reuseTabId?} -> {tab, loading?}: the tab once its
 // document committed and was parsed (DOMContentLoaded: its real URL and
 // title; a load that failed shows the browser's error page), or after
 // loadWaitMs with loading: true. Its tab events have left before the answer,
 // so the host never applies an older one after it. group {key, title, color}:
 // the session's tab group it goes into (tab_groups.js; best effort).
-async function createTab({ url, active = false, loadWaitMs = 0, group }) {
+// reuseTabId: the launch tab of a headless browser a shim launched, which the
+// page goes into while it still shows about:blank (its renderer runs
+// already: a new tab waits for one); else a new tab.
+async function createTab({ url, active = false, loadWaitMs = 0, group, reuseTabId }) {
   if (typeof url !== 'string') throw invalid('url must be a string');
   if (typeof active !== 'boolean') throw invalid('active must be a boolean');
   if (!Number.isInteger(loadWaitMs) || loadWaitMs < 0) throw invalid('loadWaitMs must be a non-negative integer');
@@ -107,7 +110,7 @@ async function createTab({ url, active = false, loadWaitMs = 0, group }) {
   try {
     let created;
     try {
-      created = await createInAWindow(url, active);
+      created = (Number.isInteger(reuseTabId) && await intoBlankTab(reuseTabId, url)) || await createInAWindow(url, active);
     } catch (e) {
       // Chrome's own URL refusals ("Invalid url", "Cannot navigate to a file URL ...").
       throw /\burl\b/i.test(e.message) ? invalid(e.message) : e;
@@ -137,6 +140,14 @@ async function ownToolsHeard(tabId, ms) {
   const frame = await chrome.webNavigation.getFrame({ tabId, frameId: 0 }).catch(() => null);
   if (!frame?.documentId || !/^https?:/.test(frame.url ?? '')) return;
   await askOwnTools(tabId, frame.documentId, ms);
+}
+
+// The page into tab tabId if it still shows about:blank (nothing in it, and
+// nothing on its way), else null.
+async function intoBlankTab(tabId, url) {
+  const tab = await chrome.tabs.get(tabId).catch(() => null);
+  if (!tab || tab.url !== 'about:blank' || (tab.pendingUrl && tab.pendingUrl !== 'about:blank')) return null;
+  return chrome.tabs.update(tabId, { url }).catch(() => null);
 }
 
 // A headless browser kept alive without tabs (--keep-alive-for-test, see

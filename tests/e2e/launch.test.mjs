@@ -141,21 +141,23 @@ describe('launch after a crash', { timeout: 120_000 }, () => {
 describe('the launch tab', { timeout: 90_000 }, () => {
   const h = useHarness();
 
-  it('of a headless browser the shim launched goes once open_tab has opened a tab', async () => {
+  // Its renderer runs already: a new tab would wait for one of its own.
+  it('of a headless browser the shim launched takes the first page open_tab opens, and no other tab is left', async () => {
     const web = await h.fixtureServer();
     const s = await h.startSession({ name: 'launch-tab', extraBrowserArgs: ['--remote-debugging-port=0'] });
     const connected = await s.callOk('connect_browser', { launch: true });
     s.browserPids.add(connected.browser.pid);
     const port = await devToolsPort({ profileDir: s.profileDir, browserPid: connected.browser.pid });
-    const urls = async () => (await devToolsPages(port)).map((p) => p.url);
-    assert.deepEqual(await urls(), ['about:blank'], 'the launch tab');
+    const pages = await devToolsPages(port);
+    assert.deepEqual(pages.map((p) => p.url), ['about:blank'], 'the launch tab');
     const url = web.url('/a.html');
-    await s.callOk('open_tab', { url });
-    await waitFor(async () => {
-      const now = await urls();
-      return now.length === 1 && now[0] === url;
-    }, { what: 'only the agent tab to be left' });
-    assert.ok(isAlive(connected.browser.pid), 'the browser goes on with the agent tab');
+    const opened = await s.callOk('open_tab', { url });
+    assert.equal(opened.tab.url, url);
+    const now = await devToolsPages(port);
+    assert.deepEqual(now.map((p) => [p.id, p.url]), [[pages[0].id, url]], 'the page is in the launch tab, the only tab');
+    const second = await s.callOk('open_tab', { url: web.url('/b.html') });
+    assert.notEqual(second.tab.id, opened.tab.id, 'the next page gets a tab of its own');
+    assert.ok(isAlive(connected.browser.pid), 'the browser goes on with the agent tabs');
   });
 });
 

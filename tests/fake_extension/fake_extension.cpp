@@ -209,15 +209,26 @@ void FakeExtension::Answer(const Json& request) {
       return;
     }
     Json tab;
+    bool reused = false;
     {
       std::lock_guard lock(mutex_);
-      const std::int64_t tab_id = next_tab_id_++;
-      tab = MakeTab(tab_id, params["url"].get<std::string>(), params.value("active", false));
-      tab["status"] = "loading";
-      tabs_[tab_id] = tab;
+      // reuseTabId: the page goes into that tab while it shows about:blank (extension/worker/tabs.js).
+      const Json reuse = params.value("reuseTabId", Json());
+      const auto blank = reuse.is_number_integer() ? tabs_.find(reuse.get<std::int64_t>()) : tabs_.end();
+      if (blank != tabs_.end() && blank->second.value("url", "") == "about:blank") {
+        blank->second["url"] = params["url"];
+        blank->second["status"] = "loading";
+        tab = blank->second;
+        reused = true;
+      } else {
+        const std::int64_t tab_id = next_tab_id_++;
+        tab = MakeTab(tab_id, params["url"].get<std::string>(), params.value("active", false));
+        tab["status"] = "loading";
+        tabs_[tab_id] = tab;
+      }
     }
-    // Chrome fires onCreated before chrome.tabs.create resolves.
-    SendEvent(ext_event::kTabCreated, {{"tab", tab}});
+    // Chrome fires onCreated (onUpdated) before chrome.tabs.create (update) resolves.
+    SendEvent(reused ? ext_event::kTabUpdated : ext_event::kTabCreated, {{"tab", tab}});
     SendMessage(Result(id, {{"tab", tab}}));
   } else if (method == ext_method::kTabsClose) {
     const Json tab_id = params.is_object() ? params.value("tabId", Json()) : Json();

@@ -1,8 +1,9 @@
 // The launch tab of a headless browser a shim launched (about:blank, which
-// the agent never sees) is closed once open_tab has opened a tab: the shim
-// says so in its hello (launchedHeadlessPid), and only the host whose browser
-// has that pid acts. The fake extension is this test process, so the host's
-// browser pid is ours.
+// the agent never sees) takes the first page open_tab opens (its renderer
+// runs already), and is closed once open_tab has opened a tab elsewhere: the
+// shim says so in its hello (launchedHeadlessPid), and only the host whose
+// browser has that pid acts. The fake extension is this test process, so the
+// host's browser pid is ours.
 #include <unistd.h>
 
 #include <chrono>
@@ -43,16 +44,24 @@ class LaunchTabTest : public HostTest {
     }
     return ids;
   }
+  // The reuseTabId of each tabs.create the host sent so far (-1: none).
+  static std::vector<std::int64_t> Reused(const fake::FakeExtension& extension) {
+    std::vector<std::int64_t> ids;
+    for (const auto& m : extension.messages()) {
+      if (IsRequest(m.message, ext_method::kTabsCreate)) ids.push_back(m.message["params"].value("reuseTabId", -1));
+    }
+    return ids;
+  }
 };
 
-TEST_F(LaunchTabTest, TheFirstOpenTabClosesTheLaunchTabOfTheBrowserTheShimLaunched) {
+TEST_F(LaunchTabTest, TheFirstOpenTabGoesIntoTheLaunchTabOfTheBrowserTheShimLaunched) {
   auto& extension = StartWithLaunchTab();
   auto& client = HelloWithLaunchedPid(static_cast<long>(getpid()));
   OpenTab(client, "http://127.0.0.1/first");
-  ASSERT_TRUE(extension.WaitForRequest(ext_method::kTabsClose, kWait)) << "the launch tab was not closed";
-  OpenTab(client, "http://127.0.0.1/second");  // answered after the tabs.close: the fake answers in order
-  EXPECT_EQ(Closed(extension), std::vector<std::int64_t>{kLaunchTab}) << "closed once, and only the launch tab";
-  EXPECT_FALSE(extension.tabs().contains(kLaunchTab));
+  OpenTab(client, "http://127.0.0.1/second");
+  EXPECT_EQ(Reused(extension), (std::vector<std::int64_t>{kLaunchTab, -1})) << "offered once, to the first open_tab";
+  EXPECT_EQ(extension.tabs().at(kLaunchTab).value("url", ""), "http://127.0.0.1/first");
+  EXPECT_EQ(Closed(extension), std::vector<std::int64_t>{}) << "the agent's tab now";
 }
 
 TEST_F(LaunchTabTest, AnotherBrowsersBlankTabsStay) {
