@@ -43,23 +43,30 @@ std::expected<void, std::string> SocketServer::Listen(const std::string& dir, On
 
   // We hold the slot's lock, so a socket file here is a crashed host's.
   if (::unlink(path_.c_str()) == 0) spdlog::info("replaced stale socket {}", path_);
+  // The socket gets its name only once it listens: a shim that sees the name
+  // appear (its DirWatch) connects at once, where a socket bound but not yet
+  // listening would refuse it until its next try, 100 ms later.
+  const std::string binding = path_ + ".binding";
+  ::unlink(binding.c_str());
 
   listener_ = NewHandle<uv_pipe_t>();
   uv_pipe_init(loop_, listener_, 0);
   listener_->data = this;
   // Bind with a umask that leaves the socket 0600 from the first instant.
   const mode_t old_mask = ::umask(0177);
-  int rc = uv_pipe_bind(listener_, path_.c_str());
+  int rc = uv_pipe_bind(listener_, binding.c_str());
   ::umask(old_mask);
-  if (rc == 0) rc = ::chmod(path_.c_str(), 0600) == 0 ? 0 : -errno;
+  if (rc == 0) rc = ::chmod(binding.c_str(), 0600) == 0 ? 0 : -errno;
   if (rc == 0) {
     rc = uv_listen(reinterpret_cast<uv_stream_t*>(listener_), 64, [](uv_stream_t* server, int status) {
       auto* self = static_cast<SocketServer*>(server->data);
       if (self != nullptr && status == 0) self->OnAccept();
     });
   }
+  if (rc == 0) rc = ::rename(binding.c_str(), path_.c_str()) == 0 ? 0 : -errno;
   if (rc != 0) {
     const std::string error = "cannot listen on " + path_ + ": " + uv_strerror(rc);
+    ::unlink(binding.c_str());
     Close();
     return std::unexpected(error);
   }

@@ -1,14 +1,19 @@
 // The socket directory and the host's door: permissions, stale sockets, and
 // refusal of peers of another uid.
+#ifdef __linux__
+#include <sys/inotify.h>
+#endif
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <uv.h>
@@ -189,6 +194,39 @@ TEST_F(SocketServerTest, ListensOnAPrivateSocketInSlotZero) {
   server.Close();
   EXPECT_FALSE(std::filesystem::exists(SocketPath(tmp.path(), 0))) << "a clean exit leaves no socket behind";
 }
+
+#ifdef __linux__
+// A shim watching the directory connects the moment the socket's name
+// appears: the name comes by a rename once the socket listens, never with
+// the bind (a socket bound but not listening refuses the connection).
+TEST_F(SocketServerTest, TheSocketsNameAppearsOnlyOnceItListens) {
+  TempDir tmp;
+  const int watch = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  ASSERT_GE(watch, 0);
+  ASSERT_GE(::inotify_add_watch(watch, tmp.path().c_str(), IN_CREATE | IN_MOVED_TO), 0);
+  SocketServer server(&loop_, getuid());
+  ASSERT_TRUE(server.Listen(tmp.path(), [](uv_pipe_t*) {}));
+  const std::string name = std::filesystem::path(server.path()).filename().string();
+  alignas(inotify_event) char buffer[4096];
+  const ssize_t n = ::read(watch, buffer, sizeof buffer);
+  ASSERT_GT(n, 0);
+  std::vector<std::pair<std::string, std::uint32_t>> events;
+  for (char* p = buffer; p < buffer + n;) {
+    const auto* e = reinterpret_cast<const inotify_event*>(p);
+    events.emplace_back(e->len > 0 ? e->name : "", e->mask & (IN_CREATE | IN_MOVED_TO));
+    p += sizeof(inotify_event) + e->len;
+  }
+  ::close(watch);
+  const auto named = std::find_if(events.begin(), events.end(), [&](const auto& e) { return e.first == name; });
+  ASSERT_NE(named, events.end()) << "the socket never appeared";
+  EXPECT_EQ(named->second, static_cast<std::uint32_t>(IN_MOVED_TO)) << "the socket's name came with its bind";
+  EXPECT_EQ(Mode(server.path()), 0600u);
+  EXPECT_FALSE(std::filesystem::exists(server.path() + ".binding")) << "the name it was bound to is gone";
+  const int fd = ConnectTo(server.path());
+  EXPECT_GE(fd, 0);
+  ::close(fd);
+}
+#endif
 
 TEST_F(SocketServerTest, ReplacesAStaleSocketInAFreeSlot) {
   TempDir tmp;
