@@ -1264,11 +1264,13 @@ function registerTabGroups() {
 }
 
 // extension/worker/tabs.js
+var goingInto = /* @__PURE__ */ new Set();
+var hostUrl = (tab) => goingInto.has(tab.id) && tab.url === "about:blank" && tab.pendingUrl ? tab.pendingUrl : tab.url || tab.pendingUrl || "";
 var toTab = (tab) => ({
   id: tab.id,
   windowId: tab.windowId,
   title: tab.title ?? "",
-  url: tab.url || tab.pendingUrl || "",
+  url: hostUrl(tab),
   status: tab.status ?? "",
   active: isPersonActive(tab.id),
   crashed: isCrashed(tab.id)
@@ -1278,6 +1280,10 @@ function emit(fn) {
   events = events.then(fn).catch((e) => console.info(`tabbridge: tab event failed: ${e.message}`));
 }
 function registerTabs() {
+  chrome.webNavigation.onCommitted.addListener((d) => {
+    if (d.frameId === 0) goingInto.delete(d.tabId);
+  });
+  chrome.tabs.onRemoved.addListener((tabId) => goingInto.delete(tabId));
   chrome.tabs.onCreated.addListener((tab) => emit(() => sendEvent(Event2.TAB_CREATED, { tab: toTab(tab) })));
   chrome.tabs.onUpdated.addListener((tabId, change, tab) => {
     if ("url" in change || "title" in change || "status" in change) {
@@ -1361,7 +1367,10 @@ async function ownToolsHeard(tabId, ms) {
 async function intoBlankTab(tabId, url) {
   const tab = await chrome.tabs.get(tabId).catch(() => null);
   if (!tab || tab.url !== "about:blank" || tab.pendingUrl && tab.pendingUrl !== "about:blank") return null;
-  return chrome.tabs.update(tabId, { url }).catch(() => null);
+  goingInto.add(tabId);
+  const updated = await chrome.tabs.update(tabId, { url }).catch(() => null);
+  if (!updated) goingInto.delete(tabId);
+  return updated;
 }
 async function createInAWindow(url, active) {
   try {

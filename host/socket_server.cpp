@@ -46,7 +46,9 @@ std::expected<void, std::string> SocketServer::Listen(const std::string& dir, On
   // The socket gets its name only once it listens: a shim that sees the name
   // appear (its DirWatch) connects at once, where a socket bound but not yet
   // listening would refuse it until its next try, 100 ms later.
-  const std::string binding = path_ + ".binding";
+  // (No longer than the final name: a path that fits sun_path still fits.)
+  std::string binding = path_;
+  binding.replace(binding.size() - std::string_view(".sock").size(), std::string_view::npos, ".new");
   ::unlink(binding.c_str());
 
   listener_ = NewHandle<uv_pipe_t>();

@@ -82,8 +82,10 @@ void Host::OpenTab(Session& session, const std::string& request_key, const Json&
         Session* s = FindSession(session_id);
         std::optional<Tab> tab;
         if (outcome) tab = TabFromJson(field::Any(*outcome, "tab"));
-        // Not taken (the open failed): it is still the launch tab, closed as before.
+        // Not taken (the open failed, or went into a new tab): still a launch
+        // tab, closed once a tab is open (CloseLaunchTabs skips one no longer blank).
         if (launch_tab && (!tab || tab->id != *launch_tab)) launch_tabs_.push_back(*launch_tab);
+        if (!tab && launch_tab && tabs_.VisibleCount() > 0) CloseLaunchTabs();
         if (outcome && spdlog::should_log(spdlog::level::debug))
           spdlog::debug("timeline: tabs.create answered {}", rpc::Dump(field::Object(*outcome, "timing")));
         if (tab) {
@@ -104,8 +106,9 @@ void Host::OpenTab(Session& session, const std::string& request_key, const Json&
         if (field::Bool(*outcome, "loading").value_or(false)) result["loading"] = true;
         reply(tools::Result(std::move(result)));
       });
-  session.SetCanceller(request_key, [this, call, session_id] {
-    extension_.Cancel(call);
+  session.SetCanceller(request_key, [this, call, session_id, launch_tab] {
+    extension_.Cancel(call);  // its callback never runs
+    if (launch_tab) launch_tabs_.push_back(*launch_tab);
     if (Session* s = FindSession(session_id)) s->Release();
   });
 }

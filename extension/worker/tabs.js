@@ -14,12 +14,22 @@ import { groupTab } from './tab_groups.js';
 
 // Chrome maps other about: URLs (about:version, about:settings) to chrome:// pages.
 
+// Launch tabs a first page went into (intoBlankTab) whose page has not
+// committed yet: they still show the browser's initial about:blank, which
+// no page ever had (the host offers only a headless launched browser's
+// launch tab); until the commit the host sees where they are going, as it
+// does for a new tab. Only the host's view: every check of a site reads the
+// committed URL (site_key.js tabUrl).
+const goingInto = new Set();
+
+const hostUrl = (tab) => (goingInto.has(tab.id) && tab.url === 'about:blank' && tab.pendingUrl ? tab.pendingUrl : tab.url || tab.pendingUrl || '');
+
 // active: the person's active tab (active_tab.js), not the active tab of each window.
 export const toTab = (tab) => ({
   id: tab.id,
   windowId: tab.windowId,
   title: tab.title ?? '',
-  url: tab.url || tab.pendingUrl || '',
+  url: hostUrl(tab),
   status: tab.status ?? '',
   active: isPersonActive(tab.id),
   crashed: isCrashed(tab.id),
@@ -34,6 +44,10 @@ function emit(fn) {
 
 // Must run synchronously at the service worker's top level (MV3 listeners).
 export function registerTabs() {
+  chrome.webNavigation.onCommitted.addListener((d) => {
+    if (d.frameId === 0) goingInto.delete(d.tabId);
+  });
+  chrome.tabs.onRemoved.addListener((tabId) => goingInto.delete(tabId));
   chrome.tabs.onCreated.addListener((tab) => emit(() => sendEvent(Event.TAB_CREATED, { tab: toTab(tab) })));
   chrome.tabs.onUpdated.addListener((tabId, change, tab) => {
     if ('url' in change || 'title' in change || 'status' in change) {
@@ -147,7 +161,10 @@ async function ownToolsHeard(tabId, ms) {
 async function intoBlankTab(tabId, url) {
   const tab = await chrome.tabs.get(tabId).catch(() => null);
   if (!tab || tab.url !== 'about:blank' || (tab.pendingUrl && tab.pendingUrl !== 'about:blank')) return null;
-  return chrome.tabs.update(tabId, { url }).catch(() => null);
+  goingInto.add(tabId);
+  const updated = await chrome.tabs.update(tabId, { url }).catch(() => null);
+  if (!updated) goingInto.delete(tabId);
+  return updated;
 }
 
 // A headless browser kept alive without tabs (--keep-alive-for-test, see

@@ -21,6 +21,7 @@ import {
   useHarness,
   waitFor,
 } from './harness.mjs';
+import { bodyText } from './page_helpers.mjs';
 
 /** Whether something accepts connections on the Unix socket at `file`. */
 function socketAnswers(file) {
@@ -158,6 +159,31 @@ describe('the launch tab', { timeout: 90_000 }, () => {
     const second = await s.callOk('open_tab', { url: web.url('/b.html') });
     assert.notEqual(second.tab.id, opened.tab.id, 'the next page gets a tab of its own');
     assert.ok(isAlive(connected.browser.pid), 'the browser goes on with the agent tabs');
+  });
+});
+
+// A first page slower than open_tab's wait: the launch tab it went into
+// still holds the browser's blank page, and is listed where it is going, as
+// a new tab would be.
+describe('a slow first page in the launch tab', { timeout: 90_000 }, () => {
+  const h = useHarness();
+
+  it('is listed at its URL while it loads, and focus_tab takes it', async () => {
+    const web = await h.fixtureServer();
+    // open_tab waits the host's deadline less 2 s for the page: 2 s here.
+    const s = await h.startSession({ name: 'launch-tab-slow', env: { TABBRIDGE_EXTENSION_DEADLINE_MS: '4000' } });
+    const connected = await s.callOk('connect_browser', { launch: true });
+    s.browserPids.add(connected.browser.pid);
+    const url = web.url('/hold?key=first-page');
+    const opened = await s.callOk('open_tab', { url });
+    assert.equal(opened.loading, true, 'the page had not answered');
+    assert.equal(opened.tab.url, url);
+    assert.deepEqual((await s.callOk('list_tabs', {})).tabs.map((t) => [t.id, t.url]), [[opened.tab.id, url]]);
+    await s.callOk('focus_tab', { tabId: opened.tab.id });
+    web.release('first-page');
+    const read = () => s.call('read_page', { mode: 'text' }).then(bodyText, () => '');
+    await waitFor(async () => /released first-page/.test(await read()), { what: 'the page to come' });
+    assert.deepEqual((await s.callOk('list_tabs', {})).tabs.map((t) => [t.id, t.url]), [[opened.tab.id, url]]);
   });
 });
 

@@ -143,4 +143,55 @@ describe('agent op after: when the action changed the DOM already', () => {
     assert.equal(again.waitedFor, 'quiet');
     assert.ok(took >= 20 && took <= 22, `answered after ${took} ms`);
   }));
+
+  // The input's events, as pointer.seen gives them (t: when each was seen).
+  const seenAt = (agent, times) => {
+    agent.pointer.seen = () => ({ events: times.map(([type, t]) => ({ type, t, reached: true })), gone: false });
+  };
+  const CLICK = ['pointerdown', 'mousedown', 'click'];
+
+  it('a click whose handler changed the DOM, on a page quiet until then, answers at once', clock(async () => {
+    const p = page();
+    const { agent } = loadAgent({ globals: p.globals });
+    agent.run('arm', {});
+    mock.timers.tick(2);
+    const pressed = Date.now();
+    mock.timers.tick(2);
+    const clicked = Date.now();
+    p.mutate(); // in the click's handler
+    seenAt(agent, [['pointerdown', pressed], ['mousedown', pressed], ['click', clicked]]);
+    const [value, took] = await runClock(agent.run('after', { kinds: CLICK, quietMs: 20 }));
+    assert.equal(value.waitedFor, 'nothing');
+    assert.equal(took, 0);
+  }));
+
+  it('a page that changed between the arm and the click (a ripple at the press, a clock) waits for the quiet', clock(async () => {
+    const p = page();
+    const { agent } = loadAgent({ globals: p.globals });
+    agent.run('arm', {});
+    mock.timers.tick(2);
+    const pressed = Date.now();
+    p.mutate(); // the press's ripple
+    mock.timers.tick(2);
+    const clicked = Date.now();
+    p.mutate(); // the click's handler
+    seenAt(agent, [['pointerdown', pressed], ['mousedown', pressed], ['click', clicked]]);
+    const [value, took] = await runClock(agent.run('after', { kinds: CLICK, quietMs: 20 }));
+    assert.equal(value.waitedFor, 'quiet');
+    assert.ok(took >= 18 && took <= 22, `answered after ${took} ms`);
+  }));
+
+  it('a watch read once is not the next action\'s: that one, not armed, waits for the quiet', clock(async () => {
+    const p = page();
+    const { agent } = loadAgent({ globals: p.globals });
+    agent.run('arm', {});
+    p.mutate();
+    const [first] = await runClock(agent.run('after', { quietMs: 20, final: false }));
+    assert.equal(first.waitedFor, 'nothing');
+    mock.timers.tick(500);
+    const [next, took] = await runClock(agent.run('after', { quietMs: 20 }));
+    assert.equal(next.waitedFor, 'quiet', 'the last action\'s changes are not this one\'s');
+    assert.equal(next.mutations, 0);
+    assert.ok(took >= 20 && took <= 22, `answered after ${took} ms`);
+  }));
 });

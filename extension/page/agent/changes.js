@@ -24,9 +24,11 @@
   function arm(startAt) {
     const reg = ensure(startAt);
     reg.changes?.observer.disconnect();
-    const c = { since: performance.now(), last: performance.now(), roots: [], mutations: 0, observer: null, timer: 0 };
+    // first: when the first change after the arm came (null: none yet).
+    const c = { since: performance.now(), first: null, last: performance.now(), roots: [], mutations: 0, observer: null, timer: 0, read: false };
     c.observer = new MutationObserver((records) => {
       c.last = performance.now();
+      c.first ??= c.last;
       c.mutations += records.length;
       for (const r of records) {
         for (const n of r.addedNodes) if (n.nodeType === 1 && c.roots.length < MAX_ROOTS) c.roots.push(n);
@@ -89,16 +91,21 @@
     const reg = ensure(a.startAt);
     const start = performance.now();
     const seen = a.kinds?.length ? await agent.pointer.seen({ kinds: a.kinds, waitMs: a.waitMs }) : null;
-    const c = reg.changes ?? arm(a.startAt);
+    // A watch read once already is the last action's: a new one starts now
+    // (afterFetches is the same action's second read).
+    const c = reg.changes && (!reg.changes.read || a.afterFetches) ? reg.changes : arm(a.startAt);
     // The input's events were all seen by now (its handlers ran): settle
-    // (effects_wait.js), at once if the action changed the DOM already — from its
-    // press on (the pointer's arrival may change hover styles), or from the
-    // arm for other input. After the fetches it started (afterFetches), what
-    // their answers bring is still to come.
+    // (effects_wait.js), at once if the action changed the DOM already and
+    // nothing else did — no change from the arm to the action's last event
+    // (the click of a press and release: a ripple at the press, a hover
+    // style, a clock that ticks make the page one that changes by itself,
+    // read after the quiet). For other input, from the arm. After the
+    // fetches the action started (afterFetches), what their answers bring is
+    // still to come.
     const kinds = a.kinds ?? [];
     const acted = seen?.events?.filter((e) => kinds.includes(e.type)).map((e) => e.t) ?? [];
-    const actedAt = acted.length ? Math.min(...acted) : c.since;
-    const changed = !a.afterFetches && c.mutations > 0 && c.last >= actedAt;
+    const actedAt = acted.length ? Math.max(...acted) : c.since;
+    const changed = !a.afterFetches && c.first !== null && c.first >= actedAt;
     const quietMs = Math.max(1, a.quietMs ?? 20);
     const maxMs = Math.max(quietMs, a.maxMs ?? 1000);
     const { waitedFor } = await agent.effectsWait.untilSettled(c, { changed, quietMs, maxMs, start });
@@ -109,6 +116,7 @@
       out.state = stateOf(res.el, roleOf(res.el));
     } else if (res?.stale) out.gone = true;
     out.brought = broughtBy(c, res?.el, a.startAt);
+    c.read = true;
     if (a.final !== false) stop(reg, c);
     else {
       clearTimeout(c.timer);

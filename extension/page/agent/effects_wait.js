@@ -3,9 +3,10 @@
 // the input ran are done, with their microtasks — and so is the render of a
 // framework that renders in them (React's discrete updates, Vue, Svelte,
 // Preact, Lit, Angular's change detection). So an action that has changed
-// the DOM already is read at once. One that has changed nothing yet may have
-// its effect on the way (a render put off to the next frame, a timer, a
-// promise chain across tasks): it is read once the DOM has gone quietMs
+// the DOM already, on a page that did not change by itself before it
+// (changes.js), is read at once. Any other action may have
+// its effect on the way (a render put off to the next frame, a transition,
+// a timer, a promise chain across tasks): it is read once the DOM has gone quietMs
 // without a change, counted from the later of the wait's start and the last
 // change, at most maxMs (a page that changes for ever). The worker waits for
 // the rest where it can be observed — the fetches the action started, also
