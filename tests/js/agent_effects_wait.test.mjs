@@ -47,16 +47,17 @@ function watch(p) {
   return c;
 }
 
-describe('agent effectsWait.untilSettled', () => {
-  const clock = (fn) => async () => {
-    mock.timers.enable({ apis: ['setTimeout', 'setInterval', 'Date'], now: 1_000_000 });
-    try {
-      await fn();
-    } finally {
-      mock.timers.reset();
-    }
-  };
+// A test on the mock clock (setImmediate stays real: runClock's flush).
+const clock = (fn) => async () => {
+  mock.timers.enable({ apis: ['setTimeout', 'setInterval', 'Date'], now: 1_000_000 });
+  try {
+    await fn();
+  } finally {
+    mock.timers.reset();
+  }
+};
 
+describe('agent effectsWait.untilSettled', () => {
   it('an action that changed the DOM already is read at once', clock(async () => {
     const p = page();
     const { agent } = loadAgent({ globals: p.globals });
@@ -102,15 +103,6 @@ describe('agent effectsWait.untilSettled', () => {
 });
 
 describe('agent op after: when the action changed the DOM already', () => {
-  const clock = (fn) => async () => {
-    mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 1_000_000 });
-    try {
-      await fn();
-    } finally {
-      mock.timers.reset();
-    }
-  };
-
   it('a change since the arm answers at once', clock(async () => {
     const p = page();
     const { agent } = loadAgent({ globals: p.globals });
