@@ -14,17 +14,25 @@ export const BENCH_BROWSER_ARGS =
   '--disable-component-update --disable-sync --disable-quic';
 
 // Times `runs` calls of fn (after `warmup` unmeasured ones); resolves to the
-// p50 and p95 in ms. acrossFrames, for calls that wait for one of the page's
-// frames (60 a second; a click's mouse move reaches the page only at a
-// frame): an agent's calls come seconds apart, at any point of a frame, so
-// each timed call begins after an untimed pause that walks across one (0 to
-// 16 ms, in 7 ms steps around it). Back to back, such calls fall into step
-// with the frames and are all timed at the same, arbitrary, point of one.
-export async function timeCalls(fn, runs, warmup = 0, { acrossFrames = false } = {}) {
+// p50 and p95 in ms. pace, for calls that wait for one of the page's frames
+// (60 a second; a click's mouse move reaches the page only at a frame): the
+// untimed pause before each timed call —
+//   'frame'   0 to 16 ms, in 7 ms steps around a frame: each call begins at
+//             another point of one (back to back, such calls fall into step
+//             with the frames and are all timed at the same point of one)
+//   'agent'   1 to 2 s, spread alike: an agent's pace, the machine gone idle between calls
+//   'none'    back to back (the default)
+export const PACES = ['frame', 'agent', 'none'];
+const PAUSE_MS = { frame: (i) => (i * 7) % 17, agent: (i) => 1000 + ((i * 7) % 17) * 59, none: () => 0 };
+
+export async function timeCalls(fn, runs, warmup = 0, { pace = 'none' } = {}) {
+  const pause = PAUSE_MS[pace];
+  if (!pause) throw new Error(`pace must be one of ${PACES.join(', ')}, not ${pace}`);
   for (let i = 0; i < warmup; i++) await fn();
   const samples = [];
   for (let i = 0; i < runs; i++) {
-    if (acrossFrames) await new Promise((r) => setTimeout(r, (i * 7) % 17));
+    const ms = pause(i);
+    if (ms > 0) await new Promise((r) => setTimeout(r, ms));
     const t0 = process.hrtime.bigint();
     await fn();
     samples.push(Number(process.hrtime.bigint() - t0) / 1e6);

@@ -57,7 +57,7 @@ try {
     return `p50 ${p50.toFixed(2)} ms / p95 ${p95.toFixed(2)} ms (n=${runs})`;
   };
   const evaluate = await time(() => call('evaluate', { expression: '1+1' }));
-  const click = submitRef ? await time(() => call('click', { ref: submitRef }), { acrossFrames: true }) : 'no submit button ref in the snapshot';
+  const click = submitRef ? await time(() => call('click', { ref: submitRef }), { pace: 'frame' }) : 'no submit button ref in the snapshot';
   const snap = await time(() => call('snapshot'));
 
   console.log('| figure (bench-fixture.html, real Chromium) | value | target / peers |');

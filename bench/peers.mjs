@@ -14,6 +14,7 @@
 // Run:  node bench/peers.mjs [buildDir]      (bench/run.sh calls it too)
 //   BENCH_PEERS_ONLY=tabbridge        measure a subset (comma-separated names)
 //   BENCH_PEERS_FRESH_RUNS=10         fresh-browser last-row clicks per server (0: skip)
+//   BENCH_PEERS_CLICK_PACE=frame      the pause before each timed click: frame, agent or none (common.mjs timeCalls)
 //   BENCH_TABBRIDGE_ARGS='...'        replace the flags our browser gets (see peer_servers.mjs)
 //   TABBRIDGE_BROWSER                 browser for all three (default /usr/bin/chromium)
 // Reading it: p50/p95 are per call, client to client; "clicks that reached the
@@ -26,7 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { browserUnder, cmdline, serverMemory, treeMemory } from './proc_memory.mjs';
-import { serveBenchFixture, timeCalls } from './common.mjs';
+import { PACES, serveBenchFixture, timeCalls } from './common.mjs';
 import { BROWSER, chosenServers, endSession, startSession, text } from './peer_servers.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -36,6 +37,8 @@ const runs = Number(process.env.BENCH_PEERS_RUNS || 30);
 const warmup = Number(process.env.BENCH_PEERS_WARMUP || 3);
 const memSamples = Number(process.env.BENCH_PEERS_MEM_SAMPLES || 5);
 const freshRuns = Number(process.env.BENCH_PEERS_FRESH_RUNS ?? 10);
+const clickPace = process.env.BENCH_PEERS_CLICK_PACE || 'frame';
+if (!PACES.includes(clickPace)) throw new Error(`BENCH_PEERS_CLICK_PACE must be one of ${PACES.join(', ')}`);
 // Ours runs with evaluate (--caps eval); its browser gets the benches' flags
 // (common.mjs) or BENCH_TABBRIDGE_ARGS (peer_servers.mjs).
 const options = { build, caps: ['eval'] };
@@ -110,7 +113,7 @@ async function measure(def) {
     s = await startSession(def, options);
     await load(s);
     out.evaluate = await timed(() => def.evaluate(s, '1+1'));
-    out.click = await timed(() => clickSubmit(s), { acrossFrames: true });
+    out.click = await timed(() => clickSubmit(s), { pace: clickPace });
     out.submits = String(await def.evaluate(s, 'window.__submits'));
     out.tabs = await def.tabs(s);
     const browserPid = s.state.browserPid ?? browserUnder(s.transport.pid);
@@ -150,7 +153,7 @@ try {
   console.log(`| figure | ${results.map((r) => `${r.name} (${r.version})`).join(' | ')} |`);
   console.log(`|---|${results.map(() => '---|').join('')}`);
   row('evaluate 1+1, p50 / p95 ms', (r) => r.evaluate);
-  row('click submit button, p50 / p95 ms', (r) => r.click);
+  row(`click submit button (pace: ${clickPace}), p50 / p95 ms`, (r) => r.click);
   row('clicks that reached the page', (r) => `${r.submits} of ${warmup + runs}`);
   if (freshRuns > 0) {
     row(`fresh browser, first click on the last of 100 rows: misses of ${freshRuns} (of them answered as done)`,

@@ -237,7 +237,8 @@ inline constexpr std::string_view kCaps = "caps";          // tabbridge --caps
 inline constexpr std::string_view kOwnTools = "ownTools";  // false: --disable-webmcp-auto-register
 inline constexpr std::string_view kReadOnly = "readOnly";  // true: --read-only
 // The pid of the headless browser this shim launched: that browser's launch
-// tab (about:blank) is closed once an agent tab is open (docs/protocol.md).
+// tab (about:blank) takes the first page open_tab opens, or is closed once an
+// agent tab is open elsewhere (docs/protocol.md).
 inline constexpr std::string_view kLaunchedHeadlessPid = "launchedHeadlessPid";
 // true: send this session tabbridge/tabs whenever its tabs or focus change.
 inline constexpr std::string_view kTellTabs = "tellTabs";

@@ -17,8 +17,9 @@
   'use strict';
 
   // Resolves to {waitedFor} once the page settled after an action, as above.
-  // c: the change watch (changes.js arm: {mutations, last}); changed: the
-  // action changed the DOM already; start: when the wait began.
+  // c: the change watch (changes.js arm: {last}); changed: the action changed
+  // the DOM already, on a page quiet until it (changes.js after decides);
+  // start: when the wait began.
   function untilSettled(c, { changed, quietMs = 20, maxMs = 1000, start = performance.now() }) {
     if (changed) return Promise.resolve({ waitedFor: 'nothing' });
     return new Promise((done) => {

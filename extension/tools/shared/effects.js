@@ -9,10 +9,10 @@ import { framePrefix, judgeReached, runAgent, SEEN_WAIT_MS } from './targets.js'
 import { noteNext } from './refs.js';
 
 const NAV_WAIT_MS = 10000;
-// After an input that has changed nothing yet, the page must go this long
-// without a DOM change before its effects are read — a render in the next
-// frame, a handler's promise chain (page/agent/effects_wait.js; one that
-// changed the DOM already is read at once).
+// After an input whose effect the page does not show at once, the page must
+// go this long without a DOM change before its effects are read — a render
+// in the next frame, a handler's promise chain (page/agent/effects_wait.js:
+// one that changed the DOM of a page quiet until then is read at once).
 const QUIET_MS = 20;
 // A page that never stops changing (an animation, a ticking clock).
 const QUIET_MAX_MS = 1000;
