@@ -96,6 +96,19 @@ describe('Claude Code (the real CLI) with tabbridge', { timeout: 600_000 }, () =
       if (t.passed === false && run) process.stderr.write(`\n----- Claude Code run of "${t.name}" -----\n${describeRun(run, agent)}\n`);
     });
 
+    it('Claude Code speaks 2026-07-28 with the shim (server/discover, no initialize) and listens for tool list changes', () => {
+      const sent = run.mcp.filter((m) => m.dir === 'in' && m.msg?.method);
+      const discover = sent.find((m) => m.msg.method === 'server/discover');
+      assert.ok(discover, `Claude Code sent no server/discover: ${brief(sent.map((m) => m.msg.method))}`);
+      assert.equal(discover.msg.params?._meta?.['io.modelcontextprotocol/protocolVersion'], '2026-07-28');
+      const answer = run.mcp.find((m) => m.dir === 'out' && m.msg?.id === discover.msg.id);
+      assert.ok(answer?.msg?.result?.supportedVersions?.includes('2026-07-28'), `server/discover answered ${brief(answer?.msg)}`);
+      assert.ok(!sent.some((m) => m.msg.method === 'initialize'), 'Claude Code fell back to initialize');
+      const listen = sent.find((m) => m.msg.method === 'subscriptions/listen');
+      assert.ok(listen, `Claude Code sent no subscriptions/listen: ${brief(sent.map((m) => m.msg.method))}`);
+      assert.equal(listen.msg.params?.notifications?.toolsListChanged, true, brief(listen.msg.params));
+    });
+
     it('the request right after connect_browser announces open_tab and list_tabs', () => {
       const turn = turnAfterCall(run.turns, mcp('connect_browser'));
       assert.ok(turn, `connect_browser never answered: ${brief(agent.log, 2000)}`);

@@ -116,6 +116,7 @@ export async function startModelStandIn({ script = () => 'OK', delayMs = 0, isSi
   let turnCount = 0;
   let seq = 0;
   let msgSeq = 0;
+  const unknownSeen = new Set();
 
   const answer = (res, body, { blocks, stopReason }) => {
     const id = `msg_standin_${++msgSeq}`;
@@ -179,6 +180,10 @@ export async function startModelStandIn({ script = () => 'OK', delayMs = 0, isSi
         return;
       }
       if (req.method !== 'POST' || url.pathname !== '/v1/messages') {
+        if (!unknownSeen.has(`${req.method} ${url.pathname}`)) {
+          unknownSeen.add(`${req.method} ${url.pathname}`);
+          process.stderr.write(`[model stand-in] no route for ${req.method} ${url.pathname}${url.search} (answered 404)\n`);
+        }
         res.writeHead(404, { 'content-type': 'application/json' })
           .end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `the stand-in has no ${req.method} ${url.pathname}` } }));
         return;
