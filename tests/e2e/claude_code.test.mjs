@@ -28,11 +28,11 @@ import {
   announcementsFrom,
   lastToolResult,
   removedTools,
-  scriptedAgent,
   startModelStandIn,
   toolFailures,
   turnAfterCall,
 } from './lib/model_stand_in.mjs';
+import { scriptedAgent } from './lib/scripted_agent.mjs';
 import { SHIM_PATH } from './lib/config.mjs';
 
 const mcp = (name) => `mcp__tabbridge__${name}`;
@@ -169,9 +169,9 @@ describe('Claude Code (the real CLI) with tabbridge', { timeout: 600_000 }, () =
       agent = scriptedAgent([
         { tool: mcp('connect_browser'), input: { launch: true } },
         { tool: mcp('open_tab'), input: { url: web.url(`/cc-leaving.html?key=${key}`) } },
-        { wait: formAnnounced, what: "the page's form tool announced", poll: { tool: mcp('list_tabs') } },
+        { wait: formAnnounced, what: "the page's form tool announced", poll: { tool: mcp('list_tabs') }, max: 80 },
         { do: () => web.release(key) },
-        { wait: (body) => removedTools(body).has(formTool), what: 'the form tool announced no longer available', poll: { tool: mcp('list_tabs') } },
+        { wait: (body) => removedTools(body).has(formTool), what: 'the form tool announced no longer available', poll: { tool: mcp('list_tabs') }, max: 80 },
       ]);
       standIn = await startModelStandIn({ script: agent.script });
       run = await runClaude(h, { prompt: `Subscribe me at ${web.url('/cc-leaving.html')}`, standIn, tap: true });

@@ -12,16 +12,20 @@
 // topic generation, a "quota" probe, a haiku-model call: no tools, or a haiku
 // model) are answered with a short text and not counted as turns.
 //
-// What Claude Code 2.1.332 really sends (read from logged requests):
+// What Claude Code 2.1.332 really sends (read from logged requests, and from
+// the MCP messages through lib/stdio_tap.mjs):
 //
 // * Every MCP tool is named mcp__<server>__<tool> (mcp__tabbridge__open_tab).
-//   None is in the first request's `tools`: they are deferred. The request's
-//   `tools` holds Claude Code's own tools, ToolSearch, and a
-//   {name: "DeferredToolPlaceholder", defer_loading: true}.
-// * Deferred tools are announced by name in messages of role "system" inside
-//   `messages` (the mid-conversation-tool-changes beta), not in a user
-//   <system-reminder>. The first request's system message ("# Environment…")
-//   contains the MCP tools there at start:
+//   A tool the server pins (_meta["anthropic/alwaysLoad"]: true) and lists
+//   from the start is in the request's `tools` with its schema, without
+//   defer_loading, and named in no announcement. Every other MCP tool is
+//   deferred: not in `tools`, only its name is announced. `tools` also holds
+//   Claude Code's own tools, ToolSearch, and {name: "DeferredToolPlaceholder",
+//   defer_loading: true}.
+// * Announcements are messages of role "system" inside `messages` (the
+//   mid-conversation-tool-changes beta), not user <system-reminder>s and not
+//   body.system. The first request's messages[1] (role system, "# Environment
+//   …") names the deferred tools there at start:
 //     The following deferred tools are now available via ToolSearch. Their
 //     schemas are NOT loaded — calling them directly will fail with
 //     InputValidationError. Use ToolSearch with query "select:<name>[,<name>...]"
@@ -29,28 +33,36 @@
 //     CronCreate
 //     …
 //     mcp__tabbridge__connect_browser
-//   (one name a line, ending at a blank line). When tools/list, fetched again
-//   after notifications/tools/list_changed, holds new tools, the next request
-//   built after that fetch appends a system message
-//   {role: "system", content: [{type: "text", text: "The following deferred
-//   tools are now available via ToolSearch. …:\n<name>\n<name>"}]}; tools
-//   that went away: "The following deferred tools are no longer available. Do
-//   not search for them — ToolSearch will return no match:\n<name>\n\nThis is
-//   ambient context — …". A tool pinned by _meta["anthropic/alwaysLoad"] comes
-//   as "The following tools just became available and are ready to use:\n
-//   <name>" in the same text block, followed by a block {type:
-//   "tool_addition", tool: {type: "tool_reference", name}}. A tool the model
-//   already loaded with ToolSearch is not announced again.
-// * ToolSearch's answer is a tool_result whose content is tool_reference
-//   blocks ({type: "tool_reference", tool_name}) followed by a text block
-//   "Tool loaded."; from then on the loaded tool is in `tools` with its
-//   schema and defer_loading: true (pinned ones too). A miss answers the
-//   text "No matching deferred tools found". A tool_use of a name Claude Code
-//   does not know answers is_error "<tool_use_error>Error: No such tool
-//   available: <name></tool_use_error>".
+//   one name a line, up to a blank line. When tools/list, fetched again after
+//   notifications/tools/list_changed, differs, the next request built after
+//   that fetch appends {role: "system", content: [{type: "text", text: …}]}
+//   with, for new deferred tools, the same "The following deferred tools are
+//   now available via ToolSearch. …:\n<name>\n<name>"; for tools gone: "The
+//   following deferred tools are no longer available. Do not search for them
+//   — ToolSearch will return no match:\n<name>\n\nThis is ambient context —
+//   do not narrate it …"; for a new pinned tool: "The following tools just
+//   became available and are ready to use:\n<name>" in the same text block,
+//   followed by a block {type: "tool_addition", tool: {type:
+//   "tool_reference", name}} (the tool then in `tools`, defer_loading: true).
+//   A tool the model already loaded with ToolSearch is not announced again.
+// * ToolSearch runs inside Claude Code, on its last fetched list: its
+//   tool_result holds {type: "tool_reference", tool_name} blocks, then a text
+//   block "Tool loaded."; from then on the tool is in `tools` with its schema
+//   and defer_loading: true. A miss is the text "No matching deferred tools
+//   found". A tool_use of a name Claude Code does not know is answered
+//   is_error "<tool_use_error>Error: No such tool available: <name>
+//   </tool_use_error>" (the call never reaches the server).
 // * Claude Code builds the next request as soon as a call's answer arrives;
-//   a list_changed that came with the answer shows in that request only if
-//   Claude Code had re-fetched tools/list before.
+//   a list_changed sent with that answer shows in it only if Claude Code has
+//   fetched tools/list again before. It does so 3-140 ms after the
+//   notification, but at most about once a second per server: a change
+//   within ~1 s of its last fetch is fetched only when that second is up
+//   (measured 0.4-1 s late), both under 2026-07-28 and 2025-11-25.
+// * With tabbridge it speaks 2026-07-28: server/discover (probe id
+//   "server-discover-probe-1", then again with id 0), subscriptions/listen
+//   {notifications: {toolsListChanged: true}} (id "listen:0"), and every
+//   request carries _meta io.modelcontextprotocol/protocolVersion,
+//   clientInfo {name: "claude-code"} and clientCapabilities (roots, elicitation).
 
 import http from 'node:http';
 
@@ -396,101 +408,3 @@ export function turnAfterCall(turns, name, nth = 0) {
 
 /** Bytes of a request body as sent (JSON). */
 export const requestBytes = (body) => Buffer.byteLength(JSON.stringify(body ?? null));
-
-// ------------------------------------------------------- a scripted agent
-
-const NO_SUCH_TOOL = /No such tool available/i;
-
-/**
- * A model that works through `steps`, for startModelStandIn's script:
- *   {tool, input?, search?, alsoLoad?}  call a tool (its full name, mcp__tabbridge__open_tab); input: an
- *                            object or (ctx) => object. When the tool is not callable in the request yet,
- *                            the agent loads it first with ToolSearch: `search` keywords, else
- *                            "select:<tool>,<alsoLoad…>" (the tools of the next steps in the same turn).
- *   {wait, poll, what?, max?, pollDelayMs?}  until wait(body) is true, call the step `poll` (answered
- *                            after pollDelayMs: a model checking again), at most max times: a poll with a
- *                            deadline, not a sleep
- *   {do}                     do(ctx) at once (e.g. release a held fixture response), no turn
- * ctx: {body, results (toolResults), resultOf(name): the last result of that tool}.
- * A ToolSearch that did not load the tool, or a call answered "No such tool
- * available", is tried again after retryDelayMs, at most `attempts` times;
- * then the agent gives up (a text answer). All steps done: the text `done`.
- * Returns {script, log, finished, gaveUp}: log has one entry a turn
- * ({turn, step, action, name, ...}).
- */
-export function scriptedAgent(steps, { attempts = 5, retryDelayMs = 200, done = 'Done.' } = {}) {
-  const log = [];
-  const state = { step: 0, tries: 0, polls: 0, last: null, finished: false, gaveUp: null };
-  const ctxOf = (body) => {
-    const results = toolResults(body);
-    return { body, results, resultOf: (name) => results.filter((r) => r.name === name).at(-1) ?? null };
-  };
-  const giveUp = (turn, why) => {
-    state.gaveUp = why;
-    log.push({ turn, step: state.step, action: 'give-up', why });
-    return `I give up: ${why}`;
-  };
-  // One turn of the tool `name`: call it if callable, else load it.
-  const use = (body, turn, name, input, search, delayMs, alsoLoad = []) => {
-    const ctx = ctxOf(body);
-    if (callableTools(body).has(name)) {
-      state.last = { action: 'call', name };
-      log.push({ turn, step: state.step, action: 'call', name });
-      return { content: [toolUse(name, typeof input === 'function' ? input(ctx) : (input ?? {}))], delayMs };
-    }
-    const query = search ?? `select:${[name, ...alsoLoad].join(',')}`;
-    state.last = { action: 'search', name };
-    log.push({ turn, step: state.step, action: 'search', name, query });
-    return { content: [toolUse('ToolSearch', { query, max_results: 10 })], delayMs };
-  };
-  const script = (body, turn) => {
-    const last = lastToolResult(body);
-    // What came of the previous turn's action.
-    let retry = false;
-    if (state.last?.action === 'search' && !callableTools(body).has(state.last.name)) retry = true;
-    if (state.last?.action === 'call' && last?.name === state.last.name && last.isError && NO_SUCH_TOOL.test(last.text)) retry = true;
-    if (state.last?.action === 'call' && !retry && !state.last.poll) {
-      state.step++;
-      state.tries = 0;
-    }
-    if (retry && ++state.tries >= attempts) return giveUp(turn, `${state.last.name} not callable after ${attempts} tries`);
-    for (;;) {
-      const step = steps[state.step];
-      if (!step) {
-        state.finished = true;
-        state.last = null;
-        log.push({ turn, step: state.step, action: 'done' });
-        return done;
-      }
-      if (step.do) {
-        step.do(ctxOf(body));
-        state.step++;
-        continue;
-      }
-      if (step.wait) {
-        if (step.wait(body)) {
-          log.push({ turn, step: state.step, action: 'waited', what: step.what, polls: state.polls });
-          state.step++;
-          state.polls = 0;
-          state.tries = 0;
-          continue;
-        }
-        if (!retry && state.polls++ >= (step.max ?? 40)) return giveUp(turn, `no ${step.what ?? 'condition'} after ${step.max ?? 40} polls`);
-        const r = use(body, turn, step.poll.tool, step.poll.input, step.poll.search, step.pollDelayMs ?? 250);
-        if (state.last.action === 'call') state.last.poll = true;
-        return r;
-      }
-      return use(body, turn, step.tool, step.input, step.search, retry ? retryDelayMs : 0, step.alsoLoad);
-    }
-  };
-  return {
-    script,
-    log,
-    get finished() {
-      return state.finished;
-    },
-    get gaveUp() {
-      return state.gaveUp;
-    },
-  };
-}
