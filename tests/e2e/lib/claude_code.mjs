@@ -165,15 +165,21 @@ export async function runClaude(h, {
   await fsp.writeFile(configFile, JSON.stringify({ mcpServers: { tabbridge: server.entry } }, null, 2));
   const workDir = path.join(homeDir, 'work');
   await fsp.mkdir(workDir);
-  const cli = await runCli(h, [
-    '-p', prompt,
-    '--mcp-config', configFile,
-    '--strict-mcp-config',
-    '--allowedTools', allowedTools,
-    '--output-format', 'stream-json',
-    '--verbose',
-    ...args,
-  ], { env: claudeEnv(homeDir, { ANTHROPIC_BASE_URL: standIn.url, ...env }), cwd: workDir, timeoutMs });
+  let cli;
+  try {
+    cli = await runCli(h, [
+      '-p', prompt,
+      '--mcp-config', configFile,
+      '--strict-mcp-config',
+      '--allowedTools', allowedTools,
+      '--output-format', 'stream-json',
+      '--verbose',
+      ...args,
+    ], { env: claudeEnv(homeDir, { ANTHROPIC_BASE_URL: standIn.url, ...env }), cwd: workDir, timeoutMs });
+  } finally {
+    // What the run left (the shim, the browser it launched, the host), also when the CLI timed out.
+    if (!keep) await reapRun(h, { pid: cli?.pid, homeDir, dirs: server.dirs });
+  }
   const events = jsonLines(cli.stdout);
   const run = {
     ...cli,
@@ -187,7 +193,6 @@ export async function runClaude(h, {
     dirs: server.dirs,
     homeDir,
   };
-  if (!keep) await reapRun(h, run);
   return run;
 }
 
