@@ -196,6 +196,11 @@ inline constexpr std::string_view kMetaClientInfo = "io.modelcontextprotocol/cli
 inline constexpr std::string_view kMetaLogLevel = "io.modelcontextprotocol/logLevel";
 inline constexpr std::string_view kMetaServerInfo = "io.modelcontextprotocol/serverInfo";
 inline constexpr std::string_view kMetaSubscriptionId = "io.modelcontextprotocol/subscriptionId";
+// Claude Code's tool _meta (docs/clients.md "Claude Code"): it defers every
+// MCP tool (the model sees names only, and loads a schema with its ToolSearch)
+// unless the tool is pinned; a search hint is matched by that search.
+inline constexpr std::string_view kMetaAlwaysLoad = "anthropic/alwaysLoad";
+inline constexpr std::string_view kMetaSearchHint = "anthropic/searchHint";
 // A request naming a revision we do not speak (data: supported, requested).
 inline constexpr int kUnsupportedProtocolVersion = -32022;
 
@@ -236,6 +241,7 @@ inline constexpr std::string_view kClient = "client";      // MCP clientInfo
 inline constexpr std::string_view kCaps = "caps";          // tabbridge --caps
 inline constexpr std::string_view kOwnTools = "ownTools";  // false: --disable-webmcp-auto-register
 inline constexpr std::string_view kReadOnly = "readOnly";  // true: --read-only
+inline constexpr std::string_view kSurface = "surface";    // tools::SurfaceName: how tools/list follows the state
 // The pid of the headless browser this shim launched: that browser's launch
 // tab (about:blank) takes the first page open_tab opens, or is closed once an
 // agent tab is open elsewhere (docs/protocol.md).
@@ -319,6 +325,19 @@ inline constexpr std::uint64_t kHostStateCoalesceMs = 250;
 // (the first change at once, the last one at the end of the interval): a page
 // re-registering a tool every 200 ms must not flood the model with list_changed.
 inline constexpr std::uint64_t kOwnToolsChangeIntervalMs = 1000;
+
+// A tools/call answer that follows a list_changed waits, at most this long,
+// until the client fetched tools/list again (mcp_shim/list_catch_up.h): Claude
+// Code re-fetches 4-571 ms after the notification and builds the model's next
+// request from the list it has when the answer comes.
+inline constexpr std::uint64_t kListCatchUpMs = 1'500;
+// Clients known to fetch tools/list again on every list_changed (clientInfo
+// name), waited for from their first change on; any other client is waited
+// for once it has shown it re-fetches by itself.
+inline constexpr std::string_view kRefetchingClients[] = {"claude-code"};
+// Clients known to defer MCP tools (the model sees names, and searches for a
+// schema before a call): they get the stable surface by default (docs/clients.md).
+inline constexpr std::string_view kToolDeferringClients[] = {"claude-code"};
 
 namespace ext_event {
 inline constexpr std::string_view kHello = "hello";

@@ -12,11 +12,12 @@
 namespace tb::tools {
 namespace {
 
-// What a client may assume of a tool. Listed is only MCP's readOnlyHint, and
-// only where it is true: every other hint is either MCP's default (may
-// change things, open world) or one no client acts on, and every byte of
-// tools/list is paid again whenever the list changes.
-enum class Hint { kReadOnly, kActs };
+// What a client may assume of a tool (MCP annotations). Claude Code runs
+// readOnlyHint tools of one turn concurrently. kAdds: changes things, but
+// destroys nothing (a new tab, the mouse over an element, a new file):
+// destructiveHint false. kActs: MCP's defaults (may destroy, open world), so
+// nothing is listed for it.
+enum class Hint { kReadOnly, kAdds, kActs };
 
 // The schema as listed has no "additionalProperties": false — CheckArguments
 // refuses unknown arguments of our tools all the same (the bytes are paid on
@@ -26,6 +27,7 @@ Json Tool(std::string_view name, std::string_view description, Json properties, 
   if (!required.empty()) schema["required"] = std::move(required);
   Json tool = {{"name", name}, {"description", description}, {"inputSchema", std::move(schema)}};
   if (hint == Hint::kReadOnly) tool["annotations"] = {{"readOnlyHint", true}};
+  if (hint == Hint::kAdds) tool["annotations"] = {{"destructiveHint", false}};
   return tool;
 }
 
@@ -35,19 +37,19 @@ const std::array<Json, 9>& Catalog() {
            "Connect to the user's browser (Chrome, Chromium, Edge, Brave) running the tabbridge extension.",
            {{"launch", {{"type", "boolean"}, {"description", "start one if none runs"}}},
             {"browser", {{"type", "string"}, {"description", "which, when several run: id or name"}}}},
-           Json::array(), Hint::kActs),
+           Json::array(), Hint::kAdds),
       Tool(kListTabs, "Open tabs: id, title, URL, focused, the user's active one, tools per page.", Json::object(),
            Json::array(), Hint::kReadOnly),
       Tool(kOpenTab, "Open a URL in a new tab, focused (unless focus is false) for its page tools.",
            {{"url", {{"type", "string"}, {"description", "http(s) or file URL"}}},
             {"focus", {{"type", "boolean"}, {"default", true}}}},
-           {"url"}, Hint::kActs),
+           {"url"}, Hint::kAdds),
       Tool(kFocusTab,
            "Focus a tab (id from list_tabs, or \"active\": the user's) to get its page tools; show: bring it to the "
            "front.",
            {{"tabId", {{"anyOf", {{{"type", "integer"}}, {{"type", "string"}, {"enum", {"active"}}}}}}},
             {"show", {{"type", "boolean"}, {"default", false}}}},
-           {"tabId"}, Hint::kActs),
+           {"tabId"}, Hint::kAdds),
       Tool(kCloseTab, "Close a tab; defaults to the focused one.", {{"tabId", {{"type", "integer"}}}}, Json::array(),
            Hint::kActs),
       Tool(kListWebMcpTools, "The focused tab's own tools (WebMCP, forms) with schemas, listed or not.",
@@ -63,7 +65,7 @@ const std::array<Json, 9>& Catalog() {
               {"minimum", 1},
               {"maximum", kAskPersonMaxSeconds},
               {"default", kAskPersonDefaultSeconds}}}},
-           {"message"}, Hint::kActs),
+           {"message"}, Hint::kAdds),
       Tool(kRunSteps, "Page tools (or the page's own) in order, in one call; stops at the first error.",
            {{"steps",
              {{"type", "array"},
@@ -141,14 +143,14 @@ const std::vector<PageToolDef>& PageToolDefs() {
       {Tool("select_option", "Select options of a <select> by value or label.",
             Target({{"values", {{"type", "array"}, {"items", {{"type", "string"}}}}}}), {"values"}, Hint::kActs),
        Cap::kAct, kPageToolDeadlineMs},
-      {Tool("hover", "Move the mouse over an element.", Target(Json::object()), Json::array(), Hint::kActs), Cap::kAct,
+      {Tool("hover", "Move the mouse over an element.", Target(Json::object()), Json::array(), Hint::kAdds), Cap::kAct,
        kPageToolDeadlineMs},
       {Tool("scroll", "Scroll an element into view, or the page (or element) by dx/dy px or to x/y.",
             Target({{"dx", {{"type", "number"}}},
                     {"dy", {{"type", "number"}}},
                     {"x", {{"type", "number"}}},
                     {"y", {{"type", "number"}}}}),
-            Json::array(), Hint::kActs),
+            Json::array(), Hint::kAdds),
        Cap::kAct, kPageToolDeadlineMs},
       {Tool("press_key", "Press a key or chord in the page, e.g. Enter, Escape, Control+A.",
             {{"key", {{"type", "string"}}}}, {"key"}, Hint::kActs),
@@ -238,18 +240,18 @@ const std::vector<PageToolDef>& PageToolDefs() {
              {"offline", {{"type", "boolean"}}},
              {"userAgent", {{"type", "string"}}},
              {"reset", {{"type", "boolean"}}}},
-            Json::array(), Hint::kActs),
+            Json::array(), Hint::kAdds),
        Cap::kAct, kPageToolDeadlineMs, 0, kCapEmulate},
       {Tool("download_file",
             "Download a URL or a link (ref) into tabbridge's download folder; answers path, bytes, type.",
             Target({{"url", {{"type", "string"}}}, {"suggestedName", {{"type", "string"}}}}), Json::array(),
-            Hint::kActs),
+            Hint::kAdds),
        Cap::kDownload, kDownloadDeadlineMs, 0, kCapDownload},
       {Tool("save_pdf", "Save the focused page as a PDF in tabbridge's download folder; answers path and bytes.",
             {{"landscape", {{"type", "boolean"}}},
              {"printBackground", {{"type", "boolean"}, {"default", true}}},
              {"fileName", {{"type", "string"}}}},
-            Json::array(), Hint::kActs),
+            Json::array(), Hint::kAdds),
        Cap::kDownload, kDownloadDeadlineMs, 0, kCapDownload},
       {Tool("network_requests",
             "The page's requests since it loaded, newest last: id, method, status, type, size, time; failed ones "
@@ -632,9 +634,96 @@ void StripForListing(Json& schema) {
 }
 }  // namespace
 
+namespace {
+// Words a client's tool search matches (Claude Code's ToolSearch): what a
+// model asking for the tool would type, in our words.
+constexpr std::pair<std::string_view, std::string_view> kSearchHints[] = {
+    {kConnectBrowser, "browser chrome connect launch start"},
+    {kListTabs, "browser tabs list windows open pages"},
+    {kOpenTab, "browser open url new tab visit website"},
+    {kFocusTab, "browser switch select tab active"},
+    {kCloseTab, "browser close tab"},
+    {kListWebMcpTools, "page own tools webmcp forms schemas"},
+    {kCallWebMcpTool, "page own tool webmcp call"},
+    {kAskPerson, "ask user human login captcha 2fa hand over"},
+    {kRunSteps, "batch several page actions in one call"},
+    {"snapshot", "page elements accessibility tree refs inspect"},
+    {"click", "page click button link press"},
+    {"type", "page type text input field"},
+    {"fill_form", "page form fill fields submit"},
+    {"select_option", "page dropdown select choose option"},
+    {"hover", "page mouse hover menu tooltip"},
+    {"scroll", "page scroll down up into view"},
+    {"press_key", "page keyboard key press shortcut enter"},
+    {"navigate", "page go to url back forward reload"},
+    {"wait_for", "page wait until text appears loaded"},
+    {"screenshot", "page screenshot image picture see"},
+    {"read_page", "page read text markdown content links"},
+    {"console_logs", "page console log javascript errors"},
+    {"network_errors", "page failed requests http errors"},
+    {"handle_dialog", "page alert confirm prompt dialog"},
+    {"evaluate", "page javascript run script eval"},
+    {"drag", "page drag drop mouse"},
+    {"upload_file", "page upload file attach"},
+    {"emulate", "page device viewport mobile dark mode offline"},
+    {"download_file", "download file save link"},
+    {"save_pdf", "page pdf print save"},
+    {"network_requests", "page network requests xhr fetch"},
+    {"network_request", "page network request headers body"},
+};
+}  // namespace
+
 Json Listed(Json tool) {
   StripForListing(tool["inputSchema"]);
+  const std::string& name = tool["name"].get_ref<const std::string&>();
+  for (const auto& [tool_name, hint] : kSearchHints) {
+    if (tool_name == name) tool["_meta"][std::string(mcp::kMetaSearchHint)] = hint;
+  }
   return tool;
+}
+
+Json Pinned(Json tool) {
+  tool["_meta"][std::string(mcp::kMetaAlwaysLoad)] = true;
+  return tool;
+}
+
+std::optional<Surface> ParseSurface(std::string_view name) {
+  if (name == "state") return Surface::kState;
+  if (name == "state-pinned") return Surface::kStatePinned;
+  if (name == "stable") return Surface::kStable;
+  if (name == "stable-deferred") return Surface::kStableDeferred;
+  return std::nullopt;
+}
+
+std::string_view SurfaceName(Surface surface) {
+  switch (surface) {
+    case Surface::kState:
+      return "state";
+    case Surface::kStatePinned:
+      return "state-pinned";
+    case Surface::kStable:
+      return "stable";
+    case Surface::kStableDeferred:
+      return "stable-deferred";
+  }
+  return "state";
+}
+
+bool IsStable(Surface surface) { return surface == Surface::kStable || surface == Surface::kStableDeferred; }
+
+bool PinsStateTools(Surface surface) { return surface == Surface::kStatePinned || surface == Surface::kStable; }
+
+Json StableTools(const std::vector<std::string>& caps, Surface surface) {
+  Json list = Json::array();
+  for (const std::string_view name :
+       {kConnectBrowser, kListTabs, kOpenTab, kFocusTab, kCloseTab, kAskPerson, kRunSteps}) {
+    list.push_back(Listed(*Find(name)));
+  }
+  for (auto& tool : PageTools(caps)) list.push_back(Listed(std::move(tool)));
+  if (surface == Surface::kStable) {
+    for (auto& tool : list) tool = Pinned(std::move(tool));
+  }
+  return list;
 }
 
 std::optional<Json> PageTool(std::string_view name, const std::vector<std::string>& caps) {

@@ -77,6 +77,29 @@ const Json* Find(std::string_view name);
 // them, and the list is paid for whenever it changes.
 Json Listed(Json tool);
 
+// `tool` pinned for a client that defers tools (Claude Code loads its schema
+// from the first request on, without a search).
+Json Pinned(Json tool);
+
+// How a session's tools/list follows the browser (tabbridge --surface;
+// docs/clients.md says which client gets which, and the measurements why):
+//   kState           the seeds' state table: connect_browser, then the tab
+//                    tools, then the focused tab's page tools
+//   kStatePinned     the same, tabbridge's state tools pinned
+//   kStable          tabbridge's tools always listed, pinned: the state tools
+//                    and the generic page tools (a call without a browser or
+//                    a focused tab says which call comes first); only the
+//                    page's own tools follow the page
+//   kStableDeferred  the same, not pinned
+enum class Surface { kState, kStatePinned, kStable, kStableDeferred };
+std::optional<Surface> ParseSurface(std::string_view name);
+std::string_view SurfaceName(Surface surface);
+bool IsStable(Surface surface);
+// Whether tabbridge's state tools (connect_browser ... close_tab) are pinned.
+bool PinsStateTools(Surface surface);
+// A stable surface's tools (the same whatever the state) for a session with `caps`, as listed.
+Json StableTools(const std::vector<std::string>& caps, Surface surface);
+
 // The focused tab's generic page tools for a session with `caps`.
 Json PageTools(const std::vector<std::string>& caps);
 bool IsPageTool(std::string_view name);

@@ -207,7 +207,26 @@ void Host::AfterBrowserTabEvent() {
 }
 
 Json Host::ToolsFor(const Session& session) const {
-  const auto ours = [](std::string_view name) { return tools::Listed(*tools::Find(name)); };
+  const tools::Surface surface = session.surface();
+  if (tools::IsStable(surface)) {
+    // The same tools in every state (a call says what must come first); the page's own follow the page.
+    Json list = tools::StableTools(session.caps(), surface);
+    if (!session.focused_tab()) return list;
+    auto own = OwnToolsListed(session);
+    if (own.helpers) {
+      for (const auto name : {tools::kListWebMcpTools, tools::kCallWebMcpTool}) {
+        list.push_back(tools::Listed(*tools::Find(name)));
+      }
+    }
+    for (auto& tool : own.tools) list.push_back(std::move(tool));
+    return list;
+  }
+  const auto ours = [surface](std::string_view name) {
+    Json tool = tools::Listed(*tools::Find(name));
+    const bool state_tool =
+        name == tools::kListTabs || name == tools::kOpenTab || name == tools::kFocusTab || name == tools::kCloseTab;
+    return state_tool && tools::PinsStateTools(surface) ? tools::Pinned(std::move(tool)) : tool;
+  };
   Json list = Json::array({ours(tools::kListTabs)});
   if (PersonCanAnswer()) list.push_back(ours(tools::kAskPerson));  // headless: nobody to hand over to
   // Tools the policy can never allow this session are left out (a call still
@@ -218,13 +237,8 @@ Json Host::ToolsFor(const Session& session) const {
   if (!session.focused_tab()) return list;
   if (ListsOnFocused(session, *tools::CapabilityOf(tools::kCloseTab))) list.push_back(ours(tools::kCloseTab));
   list.push_back(ours(tools::kRunSteps));  // each step is checked as its own call
-  auto offered = OfferedTo(session);
-  // list_webmcp_tools and call_webmcp_tool only where the page has tools of
-  // its own that this list leaves out (over its budget, a schema too large,
-  // --disable-webmcp-auto-register): elsewhere tools/list already has all
-  // there is, and they would be bytes for nothing. A call to them works on
-  // any page.
-  if (std::ranges::any_of(offered, [](const own_tools::Offered& o) { return !o.listed; })) {
+  auto own = OwnToolsListed(session);
+  if (own.helpers) {
     for (const auto name : {tools::kListWebMcpTools, tools::kCallWebMcpTool}) {
       if (ListsOnFocused(session, *tools::CapabilityOf(name))) list.push_back(ours(name));
     }
@@ -234,10 +248,23 @@ Json Host::ToolsFor(const Session& session) const {
       list.push_back(tools::Listed(std::move(tool)));
     }
   }
-  for (auto& own : offered) {
-    if (own.listed) list.push_back(std::move(own.mcp_tool));  // the page's schema, as it gave it
-  }
+  for (auto& tool : own.tools) list.push_back(std::move(tool));
   return list;
+}
+
+Host::OwnListing Host::OwnToolsListed(const Session& session) const {
+  OwnListing listing;
+  auto offered = OfferedTo(session);
+  // list_webmcp_tools and call_webmcp_tool only where the page has tools of
+  // its own that this list leaves out (over its budget, a schema too large,
+  // --disable-webmcp-auto-register): elsewhere tools/list already has all
+  // there is, and they would be bytes for nothing. A call to them works on
+  // any page.
+  listing.helpers = std::ranges::any_of(offered, [](const own_tools::Offered& o) { return !o.listed; });
+  for (auto& own : offered) {
+    if (own.listed) listing.tools.push_back(std::move(own.mcp_tool));  // the page's schema, as it gave it
+  }
+  return listing;
 }
 
 Json Host::TabSummary(const Tab& tab, const Session& session) const {

@@ -208,6 +208,13 @@ class Host {
   // The focused tab's own tools as `session` is offered them (empty when none).
   // What the policy must allow on the tab — and on the page that reported the
   // tools (the previous one while a navigation settles) — for them to be offered.
+  // The focused page's own tools as tools/list shows them, and whether some
+  // are left out (then list_webmcp_tools and call_webmcp_tool are listed too).
+  struct OwnListing {
+    Json tools = Json::array();
+    bool helpers = false;
+  };
+  OwnListing OwnToolsListed(const Session& session) const;
   enum class OwnToolsFor { kCalling, kSeeing, kAnyway };  // read and act, read, nothing
   std::vector<own_tools::Offered> OfferedTo(const Session& session, OwnToolsFor purpose = OwnToolsFor::kCalling) const;
   std::optional<std::size_t> PageIndex(std::int64_t tab_id) const;

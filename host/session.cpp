@@ -220,6 +220,8 @@ void Session::OnRequest(rpc::Message& msg) {
     if (const auto pid = field::Int(msg.params, hello_param::kLaunchedHeadlessPid))
       host_.NoteLaunchedHeadless(static_cast<long>(*pid));
     tells_tabs_ = field::Bool(msg.params, hello_param::kTellTabs).value_or(false);
+    surface_ = tools::ParseSurface(field::String(msg.params, hello_param::kSurface).value_or("state"))
+                   .value_or(tools::Surface::kState);
     const Json client = field::Object(msg.params, hello_param::kClient);
     client_name_ = field::String(client, "name").value_or("");
     client_version_ = field::String(client, "version").value_or("");

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/jsonrpc.h"
+#include "common/tool_catalog.h"
 #include "common/transport.h"
 
 namespace tb {
@@ -34,6 +35,8 @@ class Session {
   bool lists_own_tools() const { return lists_own_tools_; }
   // tabbridge --read-only: the policy's `read` alone, whatever the file allows.
   bool read_only() const { return read_only_; }
+  // How its tools/list follows the browser (hello surface; tools::Surface).
+  tools::Surface surface() const { return surface_; }
   // The MCP client behind the shim, "name version" (for the audit log).
   std::string client() const { return client_version_.empty() ? client_name_ : client_name_ + " " + client_version_; }
   // Its clientInfo as hello gave it (host.state: the popup shows them).
@@ -136,6 +139,7 @@ class Session {
   std::vector<std::string> caps_;  // page-tool capabilities from hello (tabbridge --caps)
   bool lists_own_tools_ = true;
   bool read_only_ = false;
+  tools::Surface surface_ = tools::Surface::kState;
   bool tells_tabs_ = false;          // hello tellTabs
   std::set<std::int64_t> own_tabs_;  // opened or focused by this session (TellTabs)
   // The tabbridge/tabs params last sent; at first none, as if told of none.

@@ -108,7 +108,8 @@ int Serve(tb::SessionOptions options) {
   return 0;
 }
 
-// tabbridge [--caps LIST] [--read-only] [--disable-webmcp-auto-register] [--upload-root DIR]...: the MCP server.
+// tabbridge [--caps LIST] [--read-only] [--disable-webmcp-auto-register] [--surface S] [--upload-root DIR]...:
+// the MCP server.
 int ServeWithOptions(const std::vector<std::string>& args) {
   tb::SessionOptions options;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -138,6 +139,20 @@ int ServeWithOptions(const std::vector<std::string>& args) {
         return 2;
       }
       options.upload_roots.push_back(std::filesystem::absolute(dir, ec).lexically_normal().string());
+    } else if (arg == "--surface" || arg.starts_with("--surface=")) {
+      const bool inline_value = arg.starts_with("--surface=");
+      if (!inline_value && i + 1 >= args.size()) {
+        std::fprintf(stderr, "tabbridge: --surface needs state, state-pinned, stable or stable-deferred\n\n%s",
+                     tb::Usage().c_str());
+        return 2;
+      }
+      const std::string name = inline_value ? arg.substr(10) : args[++i];
+      options.surface = tb::tools::ParseSurface(name);
+      if (!options.surface) {
+        std::fprintf(stderr, "tabbridge: --surface %s: not one of state, state-pinned, stable, stable-deferred\n",
+                     name.c_str());
+        return 2;
+      }
     } else if (arg == "--caps" || arg.starts_with("--caps=")) {
       const bool inline_value = arg.starts_with("--caps=");
       if (!inline_value && i + 1 >= args.size()) {
@@ -163,7 +178,8 @@ int ServeWithOptions(const std::vector<std::string>& args) {
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0].starts_with("--caps") || args[0].starts_with("--host-socket") ||
-      args[0] == kDisableAutoRegister || args[0] == kReadOnly || args[0].starts_with(kUploadRoot)) {
+      args[0].starts_with("--surface") || args[0] == kDisableAutoRegister || args[0] == kReadOnly ||
+      args[0].starts_with(kUploadRoot)) {
     return ServeWithOptions(args);
   }
   const std::string& command = args[0];

@@ -30,9 +30,6 @@ Json ProgressToken(const Json& params) {
   return token.is_string() || token.is_number_integer() ? token : Json();
 }
 
-// What a disconnected session offers: connect_browser alone.
-Json DisconnectedTools() { return {{"tools", {tools::Listed(*tools::Find(tools::kConnectBrowser))}}}; }
-
 // The members a 2026-07-28 result gets before what its producer wrote (the
 // host writes none of them). A tool list follows the browser, so it is stale
 // at once (ttlMs 0) and the user's own (private); list_changed says when.
@@ -125,7 +122,8 @@ McpServer::McpServer(uv_loop_t* loop, std::unique_ptr<Transport> client, Session
                        .settled = [this] { OnRecoverySettled(); }}),
       options_(std::move(options)),
       roots_(loop, [this](const Json& message) { Send(message); }),
-      grants_(loop, [this](const Json& message) { Send(message); }) {}
+      grants_(loop, [this](const Json& message) { Send(message); }),
+      catch_up_(loop, kListCatchUpMs, [this](std::string text) { client_->Send(std::move(text)); }) {}
 
 McpServer::~McpServer() {
   if (host_) host_->SetCallbacks({});
@@ -142,6 +140,7 @@ void McpServer::Start() {
 
 void McpServer::Shutdown() {
   connecting_.reset();
+  catch_up_.Close();
   roots_.Close();
   grants_.Close();
   if (host_) {
@@ -159,6 +158,7 @@ void McpServer::Reply(const std::string& key, Json message) {
   const auto it = pending_.find(key);
   if (it == pending_.end()) return;  // cancelled: no answer (MCP cancellation)
   const ResultShape shape = it->second.shape;
+  const std::string method = std::move(it->second.method);
   pending_.erase(it);
   if (const auto result = message.find("result");
       shape != ResultShape::kAsIs && result != message.end() && result->is_object()) {
@@ -168,7 +168,13 @@ void McpServer::Reply(const std::string& key, Json message) {
       (*result)["cacheScope"] = "private";
     }
   }
-  Send(message);
+  Deliver(key, method, rpc::Dump(message));
+}
+
+void McpServer::Deliver(const std::string& key, const std::string& method, std::string text) {
+  if (method == mcp::kToolsCall) return catch_up_.SendAnswer(key, std::move(text));
+  client_->Send(std::move(text));
+  if (method == mcp::kToolsList) catch_up_.OnListAnswered(key);
 }
 
 void McpServer::ReplyRaw(const std::string& key, const rpc::ResultPrefix& answer, const Json& id) {
@@ -176,14 +182,16 @@ void McpServer::ReplyRaw(const std::string& key, const rpc::ResultPrefix& answer
   if (it == pending_.end()) return;  // cancelled: no answer (MCP cancellation)
   const ResultShape shape = it->second.shape;
   if (shape == ResultShape::kAsIs) {
+    const std::string method = std::move(it->second.method);
     pending_.erase(it);
-    return (void)client_->Send(rpc::WithId(answer, id));
+    return Deliver(key, method, rpc::WithId(answer, id));
   }
   auto spliced =
       rpc::WithIdAndMembers(answer, id, shape == ResultShape::kCacheable ? kCacheableMembers : kCompleteMembers);
   if (spliced) {
+    const std::string method = std::move(it->second.method);
     pending_.erase(it);
-    return (void)client_->Send(*spliced);
+    return Deliver(key, method, std::move(*spliced));
   }
   // Not an object result: the slow way, so that it still gets its members or is sent as it is.
   Reply(key, rpc::MakeResult(id, Json::parse(rpc::WithId(answer, id))["result"]));
@@ -236,6 +244,7 @@ void McpServer::OnNotification(const rpc::Message& msg) {
   if (msg.method != mcp::kCancelled || !msg.params.is_object()) return;
   const std::string key = rpc::Dump(field::Any(msg.params, "requestId"));
   std::erase_if(waiting_, [&key](const Waiting& w) { return w.key == key; });  // never runs
+  catch_up_.Drop(key);                                                         // answered, not sent yet
   const auto it = pending_.find(key);
   if (it == pending_.end()) return;
   const std::int64_t host_id = it->second.host_id;
@@ -250,8 +259,13 @@ void McpServer::OnRequest(const rpc::Message& msg) {
   if (pending_.contains(key)) {
     return Send(rpc::MakeError(msg.id, rpc_error::kInvalidRequest, "request id " + key + " is already in use"));
   }
-  pending_.emplace(key, Pending{});
+  pending_.emplace(key, Pending{.method = msg.method});
   const Json params = msg.params.is_null() ? Json::object() : msg.params;
+  if (msg.method == mcp::kToolsList) {
+    const bool calls_waiting =
+        std::ranges::any_of(pending_, [](const auto& p) { return p.second.method == mcp::kToolsCall; });
+    catch_up_.OnListAsked(key, calls_waiting);
+  }
 
   if (msg.method == mcp::kInitialize) return OnInitialize(msg.id, params);
   const auto stateless = IsStateless(params);
@@ -284,7 +298,10 @@ void McpServer::OnStatelessRequest(const rpc::Message& msg, const std::string& k
   stateless_seen_ = true;
   const Json& meta = *field::Find(params, "_meta");
   // The host's hello names the client: the one that connects it is the one to name.
-  if (const Json* info = field::Find(meta, mcp::kMetaClientInfo); info != nullptr) client_info_ = *info;
+  if (const Json* info = field::Find(meta, mcp::kMetaClientInfo); info != nullptr) {
+    client_info_ = *info;
+    catch_up_.SetClientName(field::String(*info, "name").value_or(""));
+  }
   Pending& pending = pending_[key];
   pending.shape = ResultShape::kComplete;
   if (msg.method == mcp::kDiscover) {
@@ -317,18 +334,41 @@ void McpServer::OnListen(const Json& id, const std::string& key, const Json& par
   Json honored = Json::object();  // we have no prompts or resources to report on
   if (*tools) honored["toolsListChanged"] = true;
   subscriptions_[key] = Subscription{.id = id, .tools_list_changed = *tools};
+  if (*tools) catch_up_.SetSubscribed();
   Send(rpc::MakeNotification(mcp::kSubscriptionsAcknowledged,
                              {{"_meta", {{mcp::kMetaSubscriptionId, id}}}, {"notifications", std::move(honored)}}));
 }
 
+tools::Surface McpServer::surface() const {
+  if (options_.surface) return *options_.surface;
+  const std::string name = field::String(client_info_, "name").value_or("");
+  return std::ranges::find(kToolDeferringClients, name) != std::end(kToolDeferringClients) ? tools::Surface::kStable
+                                                                                           : tools::Surface::kState;
+}
+
+// connect_browser alone, or a stable surface's tools (a call of one says to connect first).
+Json McpServer::DisconnectedTools() const {
+  const tools::Surface shape = surface();
+  if (tools::IsStable(shape)) return {{"tools", tools::StableTools(options_.caps, shape)}};
+  Json tool = tools::Listed(*tools::Find(tools::kConnectBrowser));
+  if (tools::PinsStateTools(shape)) tool = tools::Pinned(std::move(tool));
+  return {{"tools", Json::array({std::move(tool)})}};
+}
+
 void McpServer::NotifyToolsChanged() {
   ++list_changes_;
+  bool told = false;
   // A 2025 client (or one that has not said which it is) gets it unasked.
-  if (initialized_ || !stateless_seen_) Send(rpc::MakeNotification(mcp::kToolsListChanged, nullptr));
+  if (initialized_ || !stateless_seen_) {
+    Send(rpc::MakeNotification(mcp::kToolsListChanged, nullptr));
+    told = true;
+  }
   for (const auto& [key, subscription] : subscriptions_) {
     if (!subscription.tools_list_changed) continue;
     Send(rpc::MakeNotification(mcp::kToolsListChanged, {{"_meta", {{mcp::kMetaSubscriptionId, subscription.id}}}}));
+    told = true;
   }
+  if (told) catch_up_.OnNotified();
 }
 
 void McpServer::OnInitialize(const Json& id, const Json& params) {
@@ -339,7 +379,10 @@ void McpServer::OnInitialize(const Json& id, const Json& params) {
   const std::string requested = field::String(params, "protocolVersion").value_or("");
   // 2026-07-28 is not chosen by initialize: a client asking for it gets the newest that is.
   const bool known = Contains(mcp::kInitializeVersions, requested);
-  if (const Json* info = field::Find(params, "clientInfo"); info != nullptr && info->is_object()) client_info_ = *info;
+  if (const Json* info = field::Find(params, "clientInfo"); info != nullptr && info->is_object()) {
+    client_info_ = *info;
+    catch_up_.SetClientName(field::String(*info, "name").value_or(""));
+  }
   roots_.SetDeclared(field::Any(field::Object(params, "capabilities"), "roots").is_object());
   grants_.SetDeclared(field::Any(field::Object(params, "capabilities"), "elicitation"));
   initialized_ = true;
@@ -381,6 +424,21 @@ void McpServer::OnToolsCall(const Json& id, const Json& params) {
       return Reply(key, rpc::MakeResult(id, tools::ErrorResult(name + ": " + ok.error())));
     }
     return ConnectBrowser(id, key, args, ProgressToken(params));
+  }
+  if (!host_ && name == tools::kOpenTab && tools::IsStable(surface())) {
+    // Listed before any browser is: opening a page connects first (a running
+    // browser, else one started as connect_browser {launch: true} does), one
+    // call and one model turn instead of two.
+    return ConnectBrowser(id, key, {{"launch", true}}, ProgressToken(params), [this, id, key, params](Json connected) {
+      const Json browser = field::Object(field::Object(connected, "structuredContent"), "browser");
+      std::string note = "connected first to " + field::String(browser, "name").value_or("the browser") + " " +
+                         field::String(browser, "version").value_or("");
+      if (field::Bool(field::Object(connected, "structuredContent"), "launched").value_or(false)) {
+        note += " (started by tabbridge)";
+      }
+      if (!pending_.contains(key)) return;  // cancelled meanwhile
+      Forward(id, key, mcp::kToolsCall.data(), params, true, std::move(note));
+    });
   }
   if (host_ && name == tools::kUploadFile) return ForwardUpload(id, key, params);
   if (host_) return Forward(id, key, mcp::kToolsCall.data(), params);
@@ -429,9 +487,12 @@ void McpServer::ReadAndForwardUpload(const Json& id, const std::string& key, Jso
   Forward(id, key, mcp::kToolsCall.data(), std::move(params));
 }
 
-void McpServer::Forward(const Json& id, const std::string& key, const std::string& method, Json params, bool may_ask) {
+void McpServer::Forward(const Json& id, const std::string& key, const std::string& method, Json params, bool may_ask,
+                        std::string note) {
   // The first call answered after a restart says so (its answer is parsed for that).
-  std::string note = method == mcp::kToolsCall ? recovery_.TakeNote() : "";
+  if (const std::string restarted = method == mcp::kToolsCall ? recovery_.TakeNote() : ""; !restarted.empty()) {
+    note = note.empty() ? restarted : note + "; " + restarted;
+  }
   // A client that can be asked: the answer is parsed to find a question in it.
   const bool asks = may_ask && method == mcp::kToolsCall && initialized_ && grants_.declared();
   Json retry = asks ? params : Json();

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -15,6 +16,7 @@
 #include <uv.h>
 
 #include "common/jsonrpc.h"
+#include "common/tool_catalog.h"
 #include "common/transport.h"
 #include "mcp_shim/browser_connect.h"
 #include "mcp_shim/browser_recovery.h"
@@ -22,6 +24,7 @@
 #include "mcp_shim/client_roots.h"
 #include "mcp_shim/host_link.h"
 #include "mcp_shim/launcher.h"
+#include "mcp_shim/list_catch_up.h"
 
 namespace tb {
 
@@ -31,6 +34,7 @@ struct SessionOptions {
   bool list_page_tools = true;            // false: --disable-webmcp-auto-register
   bool read_only = false;                 // --read-only: the policy's `read` alone
   std::vector<std::string> upload_roots;  // --upload-root DIR: upload_file may read there too
+  std::optional<tools::Surface> surface;  // --surface; none: by the client (SurfaceFor)
 };
 
 class McpServer {
@@ -47,7 +51,10 @@ class McpServer {
   void OnStatelessRequest(const rpc::Message& msg, const std::string& key, const Json& params);
   void OnListen(const Json& id, const std::string& key, const Json& params);
   void OnToolsCall(const Json& id, const Json& params);
-  void ConnectBrowser(const Json& id, const std::string& key, const Json& args, const Json& progress_token);
+  // connect_browser; with `then`, a call that needed the browser goes on
+  // once connected (given connect's result) instead of connect's answer.
+  void ConnectBrowser(const Json& id, const std::string& key, const Json& args, const Json& progress_token,
+                      std::function<void(Json connected)> then = nullptr);
   // The hello every connection of this session sends (BrowserConnect, a restart).
   Json HelloParams() const;
   // Takes `link` as the session's host: its notifications and loss come here.
@@ -58,15 +65,23 @@ class McpServer {
   void ReadAndForwardUpload(const Json& id, const std::string& key, Json params);
   // `may_ask`: a tools/call whose answer is a site question nobody could
   // answer in the browser is asked of the client's user (client_grants.h).
-  void Forward(const Json& id, const std::string& key, const std::string& method, Json params, bool may_ask = true);
+  // `note`: a line the answer ends with (what happened before the call).
+  void Forward(const Json& id, const std::string& key, const std::string& method, Json params, bool may_ask = true,
+               std::string note = "");
   // Asks the client's user `question`, tells the host the answer, runs the call again.
   void AskClientThenRetry(const Json& id, const std::string& key, Json params, const ClientGrants::Question& question,
                           Json denial);
   void OnHostNotification(const std::string& method, const Json& params);
   void OnHostLost(std::string_view reason);
   void NotifyToolsChanged();
+  // The surface this session gets: --surface, else by the client's name.
+  tools::Surface surface() const;
+  // tools/list while no browser is connected.
+  Json DisconnectedTools() const;
   void Reply(const std::string& key, Json message);
   void ReplyRaw(const std::string& key, const rpc::ResultPrefix& answer, const Json& id);  // relayed, unparsed
+  // Sends the answer `text` of request `key`: a call's through catch_up_.
+  void Deliver(const std::string& key, const std::string& method, std::string text);
   void Send(const Json& message);
   void Shutdown();
 
@@ -95,6 +110,7 @@ class McpServer {
 
   ClientRoots roots_;    // where upload_file reads from (with --upload-root)
   ClientGrants grants_;  // site questions asked through the client (elicitation)
+  ListCatchUp catch_up_;  // a call's answer after a list change waits for the client's re-fetch
 
   // What a result must carry besides what its producer wrote.
   enum class ResultShape {
@@ -105,6 +121,7 @@ class McpServer {
   struct Pending {
     std::int64_t host_id = 0;  // the host-side id to cancel (0 when served locally)
     ResultShape shape = ResultShape::kAsIs;
+    std::string method;  // the request's
   };
   // Client requests not yet answered, by dumped id. A request is answered only
   // while it is here.

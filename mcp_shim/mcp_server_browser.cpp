@@ -9,7 +9,8 @@
 
 namespace tb {
 
-void McpServer::ConnectBrowser(const Json& id, const std::string& key, const Json& args, const Json& progress_token) {
+void McpServer::ConnectBrowser(const Json& id, const std::string& key, const Json& args, const Json& progress_token,
+                               std::function<void(Json connected)> then) {
   if (connecting_) {
     return Reply(key, rpc::MakeResult(id, tools::ErrorResult("connect_browser is already running — wait for it")));
   }
@@ -20,22 +21,25 @@ void McpServer::ConnectBrowser(const Json& id, const std::string& key, const Jso
   };
   connecting_key_ = key;
   connecting_ = std::make_unique<BrowserConnect>(
-      loop_, args, HelloParams(), std::move(progress), [this, id, key](ConnectOutcome outcome) {
+      loop_, args, HelloParams(), std::move(progress), [this, id, key, then = std::move(then)](ConnectOutcome outcome) {
         if (auto launched = connecting_->TakeLaunched()) recovery_.AdoptLaunched(std::move(launched));
         DeleteSoon(loop_, std::move(connecting_));  // we are inside its callback
         connecting_key_.clear();
         if (!outcome.link) return Reply(key, rpc::MakeResult(id, std::move(outcome.result)));
         AttachHost(std::move(outcome.link));
         // After a lost browser: the session's tabs and focus again, said in the answer.
-        recovery_.RestoreAfterConnect([this, id, key, result = std::move(outcome.result)](std::string note) mutable {
-          if (!note.empty() && result["structuredContent"].is_object()) {
-            result["structuredContent"]["restored"] = note;
-            result["content"][0]["text"] = rpc::Dump(result["structuredContent"]);
-          }
-          // Before the reply, like the host does (unless restoring the focus told it).
-          if (list_changes_ == list_changes_at_attach_) NotifyToolsChanged();
-          Reply(key, rpc::MakeResult(id, std::move(result)));
-        });
+        recovery_.RestoreAfterConnect(
+            [this, id, key, then, result = std::move(outcome.result)](std::string note) mutable {
+              if (!note.empty() && result["structuredContent"].is_object()) {
+                result["structuredContent"]["restored"] = note;
+                result["content"][0]["text"] = rpc::Dump(result["structuredContent"]);
+              }
+              // Before the reply, like the host does (unless restoring the focus told it).
+              // A stable surface lists the same tools connected or not.
+              if (list_changes_ == list_changes_at_attach_ && !tools::IsStable(surface())) NotifyToolsChanged();
+              if (then) return then(std::move(result));
+              Reply(key, rpc::MakeResult(id, std::move(result)));
+            });
       });
   connecting_->Start();
 }
@@ -45,6 +49,7 @@ Json McpServer::HelloParams() const {
           {hello_param::kCaps, options_.caps},
           {hello_param::kOwnTools, options_.list_page_tools},
           {hello_param::kReadOnly, options_.read_only},
+          {hello_param::kSurface, tools::SurfaceName(surface())},
           {hello_param::kTellTabs, true}};
 }
 

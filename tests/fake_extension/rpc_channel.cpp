@@ -32,9 +32,11 @@ bool RpcChannel::ReadOne(Deadline deadline) {
   if (!message.is_object() || message.value("jsonrpc", "") != "2.0") {
     garbage_.push_back(std::move(*line));
   } else if (message.contains("method") && !message.contains("id")) {
+    arrivals_.push_back("notification " + message.value("method", ""));
     notifications_.push_back(std::move(message));
   } else if (message.contains("id") && !message.contains("method")) {
     std::string key = Key(message["id"]);  // before the move: `=` evaluates its right side first
+    arrivals_.push_back("response " + key);
     responses_[std::move(key)] = std::move(message);
   } else {
     garbage_.push_back(std::move(*line));  // a request: none of our peers sends one

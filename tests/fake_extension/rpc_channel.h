@@ -46,6 +46,8 @@ class RpcChannel {
   // channel (a log line on stdout) is a bug these let tests catch.
   const std::vector<std::string>& garbage() const { return garbage_; }
   bool eof() const { return lines_.eof(); }
+  // Every message read so far, in order: "response <id>" or "notification <method>".
+  const std::vector<std::string>& arrivals() const { return arrivals_; }
 
  private:
   // Reads one message and files it. False at the deadline or EOF.
@@ -56,6 +58,7 @@ class RpcChannel {
   std::map<std::string, Json> responses_;  // by dumped id
   std::deque<Json> notifications_;
   std::vector<std::string> garbage_;
+  std::vector<std::string> arrivals_;
 };
 
 }  // namespace tb::fake
