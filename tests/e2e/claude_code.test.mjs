@@ -152,6 +152,36 @@ describe('Claude Code (the real CLI) with tabbridge', { timeout: 600_000 }, () =
     });
   });
 
+  describe('no policy file: the first visit of a site in `claude -p`', () => {
+    let web;
+    let standIn;
+    let agent;
+    let run;
+
+    before(async () => {
+      web = await h.fixtureServer();
+      agent = scriptedAgent([
+        { tool: mcp('open_tab'), input: { url: web.url('/flights.html') } },
+      ]);
+      standIn = await startModelStandIn({ script: agent.script });
+      run = await runClaude(h, { prompt: `Open ${web.url('/flights.html')}`, standIn, serverOptions: { policy: null } });
+    });
+    after(() => standIn?.close());
+    afterEach((t) => {
+      if (t.passed === false && run) process.stderr.write(`\n----- Claude Code run of "${t.name}" -----\n${describeRun(run, agent)}\n`);
+    });
+
+    it('is refused with the exact `tabbridge allow` line that fixes it, and the page is never read', () => {
+      const turn = turnAfterCall(run.turns, mcp('open_tab'));
+      assert.ok(turn, `open_tab never answered: ${brief(agent.log, 2000)}`);
+      const result = lastToolResult(turn.body);
+      const site = new URL(web.origin).host;
+      assert.match(result.text, new RegExp(`tabbridge allow ${site.replace(/[.]/g, '\\.')}`),
+        `the denial does not give the fix: ${result.text}`);
+      assert.ok(!web.requests.some((r) => r.path === '/flights.html'), 'the denied site was loaded');
+    });
+  });
+
   describe('a page that navigates away by itself', () => {
     let web;
     let standIn;
