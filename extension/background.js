@@ -1658,10 +1658,11 @@ function watchTopFrame(tabId) {
     }
   };
 }
-function withNavigatedTo(result, url) {
-  if (!url || !result || typeof result !== "object") return result;
+function withNavigatedTo(result, urls) {
+  const list = [...new Set((Array.isArray(urls) ? urls : [urls]).filter((u) => typeof u === "string" && u))];
+  if (!list.length || !result || typeof result !== "object") return result;
   const meta = result._meta && typeof result._meta === "object" ? result._meta : {};
-  return { ...result, _meta: { ...meta, [NAVIGATED_TO_META]: url } };
+  return { ...result, _meta: { ...meta, [NAVIGATED_TO_META]: list.length === 1 ? list[0] : list } };
 }
 
 // extension/tools/stack/pinned_top.js
@@ -1864,7 +1865,7 @@ function catchToolError(fn) {
 }
 
 // extension/tools/stack/agent_call.js
-var AGENT_FILES = ["text", "dom", "registry", "roles", "names", "states", "geometry", "pointer", "frames", "fold", "snapshot", "scroll", "fields", "read", "effects_wait", "changes", "files", "dispatch"].map((name) => `page/agent/${name}.js`);
+var AGENT_FILES = ["text", "dom", "registry", "roles", "names", "states", "geometry", "pointer", "frames", "fold", "snapshot", "scroll", "fields", "read", "effects_wait", "text_changes", "changes", "files", "dispatch"].map((name) => `page/agent/${name}.js`);
 var AGENT_VERSION = `${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 8)}`;
 var MISSING = "__tabbridgeAgentMissing";
 function callAgent(op, args, version, installed) {
@@ -2997,16 +2998,43 @@ function siteOf(url) {
   }
 }
 
+// extension/tools/shared/text_changes.js
+var MAX_TEXT_CLAUSE = 480;
+var show = (v) => {
+  const s = String(v ?? "").replace(/\s+/g, " ");
+  return `"${cut(s, 80)}"`;
+};
+function renamedClause(renamed) {
+  if (!renamed || typeof renamed !== "object") return "";
+  return `now says ${show(renamed.now)} (was ${show(renamed.was)})`;
+}
+function textChangesClause(texts) {
+  const items = Array.isArray(texts?.items) ? texts.items : [];
+  if (!items.length) return "";
+  const head = "text changed: ";
+  const parts = [];
+  let used = head.length;
+  let left = items.length + (Number.isInteger(texts.more) ? texts.more : 0);
+  for (const { was, now } of items) {
+    const part = !was ? `new ${show(now)}` : !now ? `gone ${show(was)}` : `${show(was)} → ${show(now)}`;
+    if (used + part.length + 2 > MAX_TEXT_CLAUSE - 48) break;
+    parts.push(part);
+    used += part.length + 2;
+    left--;
+  }
+  if (!parts.length) return "";
+  let more = "";
+  if (left > 0) more = ` and ${left}${texts.andMore ? "+" : ""} more (snapshot shows them)`;
+  else if (texts.andMore) more = " and more (snapshot shows them)";
+  return `${head}${parts.join(", ")}${more}`;
+}
+
 // extension/tools/shared/act.js
 function assertNoDialog(tabId) {
   const d = dialogOf(tabId);
   if (d) throw new ToolError(`a dialog is open: ${describeDialog(d)} — call handle_dialog first`);
 }
-var navResult = (r, fx) => withNavigatedTo(r, fx?.navigatedTo);
-var show = (v) => {
-  const s = String(v ?? "").replace(/\s+/g, " ");
-  return `"${cut(s, 80)}"`;
-};
+var navResult = (r, fx, landed = null) => withNavigatedTo(r, [fx?.navigatedTo, landed?.url]);
 function stateChanges(before = {}, after = {}) {
   const out = [];
   if (before.checked !== after.checked && after.checked !== void 0) {
@@ -3021,7 +3049,7 @@ function stateChanges(before = {}, after = {}) {
 }
 async function afterState(tabId, frameId, args, before, fx) {
   if (fx.navigated || fx.dialog) return [];
-  if (fx.after?.state) return stateChanges(before, fx.after.state);
+  if (fx.after?.state) return [...stateChanges(before, fx.after.state), renamedClause(fx.after.renamed)].filter(Boolean);
   if (fx.after?.gone) return ["the element is no longer in the page"];
   try {
     const { state: state2 } = await runAgent(tabId, frameId, "state", args, { timeoutMs: 3e3 });
@@ -3231,7 +3259,8 @@ async function withEffects(tabId, act, {
   recheckSite,
   target = null,
   armed = false,
-  overlapSiteCheck = false
+  overlapSiteCheck = false,
+  texts = false
 } = {}) {
   const ev = { navUrl: null, committed: null, loaded: false, navError: null, sameDoc: null, newTabs: [], dialog: null };
   const waiters3 = /* @__PURE__ */ new Set();
@@ -3316,7 +3345,14 @@ async function withEffects(tabId, act, {
       const inFrame = typeof frameId === "function" ? frameId() : frameId;
       const reach = value?.reach;
       const read = (first) => {
-        const args = { ...target?.args ?? {}, quietMs, maxMs: QUIET_MAX_MS, final: !first, ...first ? {} : { afterFetches: true } };
+        const args = {
+          ...target?.args ?? {},
+          quietMs,
+          maxMs: QUIET_MAX_MS,
+          final: !first,
+          ...first ? {} : { afterFetches: true },
+          ...texts ? { texts } : {}
+        };
         if (first && reach) Object.assign(args, { kinds: reach.kinds, waitMs: SEEN_WAIT_MS });
         const ms = QUIET_MAX_MS + 2e3 + (args.waitMs ?? 0);
         return Promise.race([runAgent(tabId, inFrame, "after", args, { timeoutMs: ms }).catch(() => null), seen(navStarted, ms).then(() => null)]);
@@ -3352,8 +3388,20 @@ async function withEffects(tabId, act, {
     }
     for (const created of ev.newTabs) effects.push(`opened new tab ${created.id} (list_tabs shows it)`);
     const navigated = !!(ev.committed || ev.navUrl);
-    if (after && !navigated && !ev.dialog) effects.push(await appeared(tabId, typeof frameId === "function" ? frameId() : frameId, after));
-    return { value, effects: effects.filter(Boolean), navigated, dialog: ev.dialog, navigatedTo: await (events2 === guessAt ? navGuess : nav.navigatedTo()), after };
+    if (after && !navigated && !ev.dialog) {
+      if (texts) effects.push(textChangesClause(after.texts));
+      effects.push(await appeared(tabId, typeof frameId === "function" ? frameId() : frameId, after));
+    }
+    const navFailed = !ev.committed && !!ev.navUrl && !!ev.navError;
+    return {
+      value,
+      effects: effects.filter(Boolean),
+      navigated,
+      navFailed,
+      dialog: ev.dialog,
+      navigatedTo: await (events2 === guessAt ? navGuess : nav.navigatedTo()),
+      after
+    };
   } finally {
     for (const [event, fn] of L) event.removeListener(fn);
     waiters3.clear();
@@ -3378,7 +3426,7 @@ async function clickTool(tabId, { ref, selector, button = "left", doubleClick = 
   const fx = await withEffects(
     tabId,
     (siteChecked) => clickAt(tabId, loc, { button, doubleClick, signal, deferReach: true, siteChecked }),
-    { frameId: loc.frameId, signal, recheckSite, target: loc, armed: true, overlapSiteCheck: true }
+    { frameId: loc.frameId, signal, recheckSite, target: loc, armed: true, overlapSiteCheck: true, texts: true }
   );
   const how = `${doubleClick ? "double-clicked" : "clicked"} ${loc.desc}${button !== "left" ? ` (${button} button)` : ""}`;
   return navResult(textResult(account(how, loc.note, await afterState(tabId, loc.frameId, loc.args, loc.state, fx), fx.effects)), fx);
@@ -6192,13 +6240,33 @@ function fromCallToolResult(name, value) {
 var NAV_START_MS = 1e3;
 var LOAD_GRACE_MS = 2e3;
 var LOOK_EVERY_MS = 250;
-function readInPage(maxChars) {
+var MAIN_MAX_CHARS = 8e3;
+function readInPage(maxChars, mode) {
   const ready3 = document.readyState;
-  if (ready3 === "loading") return { ready: ready3 };
-  const ld = document.querySelector('script[type="application/ld+json" i]');
-  if (ld) return { ready: ready3, jsonLd: String(ld.textContent ?? "").slice(0, maxChars + 1) };
+  const url = location.href;
+  if (ready3 === "loading") return { ready: ready3, url };
   const root = document.body ?? document.documentElement;
-  return { ready: ready3, text: String(root?.innerText ?? "").slice(0, maxChars + 1) };
+  if (mode !== "main") {
+    const ld = document.querySelector('script[type="application/ld+json" i]');
+    if (ld) return { ready: ready3, url, jsonLd: String(ld.textContent ?? "").slice(0, maxChars + 1) };
+    return { ready: ready3, url, text: String(root?.innerText ?? "").slice(0, maxChars + 1) };
+  }
+  const shownEl = (el) => el.checkVisibility?.() !== false;
+  const mains = [...document.querySelectorAll('main, [role="main"]')].filter(shownEl);
+  const articles = [...document.querySelectorAll("article")].filter((a) => shownEl(a) && !a.parentElement?.closest("article"));
+  let parts;
+  if (mains.length) parts = [mains.reduce((a, b) => b.innerText.length > a.innerText.length ? b : a)];
+  else if (articles.length === 1) parts = articles;
+  else {
+    const CHROME = 'nav, aside, footer, header, script, style, noscript, template, [role="navigation"], [role="banner"], [role="contentinfo"], [role="complementary"], [role="search"]';
+    parts = [...root?.children ?? []].filter((el) => !el.matches(CHROME) && shownEl(el));
+  }
+  let text2 = "";
+  for (const el of parts) {
+    if (text2.length > maxChars) break;
+    text2 += `${text2 ? "\n" : ""}${el.innerText ?? ""}`;
+  }
+  return { ready: ready3, url, text: text2.slice(0, maxChars + 1) };
 }
 async function isDeclarativeForm(tabId, documentId, name) {
   try {
@@ -6250,14 +6318,14 @@ function watchResultPage(tabId, fromDocumentId) {
   const st = { tabId, started: false, failed: null, events: 0, wake: null };
   watches2.add(st);
   const urlNow = async () => (await chrome.tabs.get(tabId).catch(() => null))?.url ?? "";
-  const look = () => chrome.scripting.executeScript({
+  const look = (mode) => chrome.scripting.executeScript({
     target: { tabId, frameIds: [0] },
     world: "ISOLATED",
     injectImmediately: true,
     func: readInPage,
-    args: [OwnToolLimits.MAX_RESULT_TEXT_CHARS]
+    args: [mode === "main" ? MAIN_MAX_CHARS : OwnToolLimits.MAX_RESULT_TEXT_CHARS, mode]
   }).then(([r]) => r && r.documentId !== fromDocumentId ? r.result : null, () => null);
-  async function read({ until, signal, startWithinMs = Infinity }) {
+  async function read({ until, signal, startWithinMs = Infinity, mode = "form" }) {
     const startBy = Date.now() + startWithinMs;
     const onAbort = () => {
       st.events++;
@@ -6269,12 +6337,14 @@ function watchResultPage(tabId, fromDocumentId) {
       for (; ; ) {
         if (signal?.aborted) return signal.reason?.name === "TimeoutError" ? { url: await urlNow(), timedOut: true } : { cancelled: true };
         const seen = st.events;
-        const page2 = await look();
+        const page2 = await look(mode);
         if (page2) st.started = true;
         if (page2 && page2.ready !== "loading") {
           parsedAt ??= Date.now();
           if (page2.ready === "complete" || Date.now() - parsedAt >= LOAD_GRACE_MS || Date.now() >= until) {
-            return { url: await urlNow(), ...typeof page2.jsonLd === "string" ? { jsonLd: page2.jsonLd } : { text: page2.text ?? "" } };
+            const url = typeof page2.url === "string" ? page2.url : "";
+            if (!url) return { url: await urlNow(), timedOut: true };
+            return { url, ...typeof page2.jsonLd === "string" ? { jsonLd: page2.jsonLd } : { text: page2.text ?? "" } };
           }
         }
         if (st.failed && !page2) return { url: await urlNow(), failed: st.failed };
@@ -6324,10 +6394,22 @@ function resultPageBlocks(label, page2) {
       { type: "text", text: capText(compactJson(page2.jsonLd), max) || "(empty)" }
     ];
   }
-  const text2 = page2.text.replace(/[ \t]+\n/g, "\n").replace(/\n{3,}/g, "\n\n").trim();
   return [
     { type: "text", text: `${where}; the result page has no JSON-LD — its text:` },
-    { type: "text", text: capText(text2, max) || "(the page shows no text)" }
+    { type: "text", text: capText(tidy(page2.text), max) || "(the page shows no text)" }
+  ];
+}
+var tidy = (text2) => String(text2 ?? "").replace(/[ \t]+\n/g, "\n").replace(/\n{3,}/g, "\n\n").trim();
+function landedPageBlocks(page2) {
+  if (!page2 || typeof page2.text !== "string") return [];
+  let text2 = tidy(page2.text);
+  if (page2.text.length > MAIN_MAX_CHARS || text2.length > MAIN_MAX_CHARS) {
+    const note2 = `… (cut at ${MAIN_MAX_CHARS} characters: read_page reads the rest)`;
+    text2 = `${text2.slice(0, cutEnd(text2, MAIN_MAX_CHARS - note2.length))}${note2}`;
+  }
+  return [
+    { type: "text", text: `the tab went to ${siteAndPath(page2.url)} — its main content:` },
+    { type: "text", text: text2 || "(the page shows no text)" }
   ];
 }
 
@@ -6568,17 +6650,20 @@ async function callFormTool(tabId, documentId, name, args, { signal, deadline = 
   const secrets = /* @__PURE__ */ new Set();
   secrets.names = /* @__PURE__ */ new Set();
   const whyStopped = () => stop.reason?.name === "TimeoutError" ? "gave up at the deadline" : "cancelled";
+  const landing2 = watchResultPage(tabId, documentId);
   try {
-    const r = await run2(tabId, documentId, name, args ?? {}, stop, secrets, whyStopped, declarative, recheckSite);
+    const r = await run2(tabId, documentId, name, args ?? {}, stop, secrets, whyStopped, declarative, recheckSite, landing2);
     return r === NOT_OUR_FORM ? r : mask(r, secrets);
   } catch (e) {
     if (e instanceof RpcError && (e.code === ErrorCode.TAB_NOT_FOUND || e.code === ErrorCode.DOCUMENT_CHANGED || e.code === ErrorCode.PAGE_MOVED)) throw e;
     if (e instanceof DocumentGone) return textResult(`the page navigated away before the form ${toolLabel(name)} was done`, true);
     return mask(textResult(e?.message ? String(e.message) : String(e), true), secrets);
+  } finally {
+    landing2.dispose();
   }
 }
 var mask = (r, secrets) => maskSecrets(r, secrets, secrets.names);
-async function run2(tabId, documentId, name, args, signal, secrets, whyStopped, declarative, recheckSite) {
+async function run2(tabId, documentId, name, args, signal, secrets, whyStopped, declarative, recheckSite, landing2) {
   await getTab(tabId);
   if (await topDocumentId(tabId) !== documentId) throw documentChanged(documentId);
   if (typeof args !== "object" || Array.isArray(args)) return textResult("arguments must be an object", true);
@@ -6749,14 +6834,21 @@ async function run2(tabId, documentId, name, args, signal, secrets, whyStopped, 
   const also = outcome2 === on ? alsoSent(sent?.also) : "";
   const r = textResult(account(filled, how, submitNote, outcome2, also, says, fx.effects));
   if (d.source === "declarative" && fx.navigatedTo) {
-    const page2 = watchResultPage(tabId, documentId);
-    r.content.push(...resultPageBlocks(toolLabel(name), await page2.read({ until: Infinity, signal }).finally(page2.dispose)));
+    const page2 = await landing2.read({ until: Infinity, signal });
+    r.content.push(...resultPageBlocks(toolLabel(name), page2));
+    return navResult(r, fx, page2);
+  }
+  if (fx.navigated && !fx.navFailed && !fx.dialog) {
+    const page2 = await landing2.read({ until: Infinity, signal, mode: "main" });
+    r.content.push(...landedPageBlocks(page2));
+    return navResult(r, fx, page2);
   }
   return answer5(r);
 }
 
 // extension/tools/own/press_picked.js
-async function pressPicked(tabId, documentId, picked, label, { signal, recheckSite, beforePress } = {}) {
+async function pressPicked(tabId, documentId, picked, label, { signal, recheckSite, beforePress, deadline = Infinity } = {}) {
+  const startedAt = Date.now();
   if (typeof picked !== "string") {
     throw new ToolError(`${label}: this tab runs an older tabbridge page script — reload the tab, then call it again`);
   }
@@ -6765,19 +6857,29 @@ async function pressPicked(tabId, documentId, picked, label, { signal, recheckSi
   const loc = await locate(tabId, { picked }, { signal });
   if (await topDocumentId(tabId) !== documentId) throw documentChanged(documentId);
   if (loc.state?.disabled) throw new ToolError(`${loc.desc} is disabled — it cannot be clicked now`);
-  const fx = await withEffects(tabId, async () => {
-    if (await topDocumentId(tabId) !== documentId) throw documentChanged(documentId);
-    await beforePress?.();
-    return clickAt(tabId, loc, { signal });
-  }, { frameId: loc.frameId, signal, recheckSite });
-  return { loc, fx };
+  const landing2 = watchResultPage(tabId, documentId);
+  try {
+    const fx = await withEffects(tabId, async () => {
+      if (await topDocumentId(tabId) !== documentId) throw documentChanged(documentId);
+      await beforePress?.();
+      return clickAt(tabId, loc, { signal });
+    }, { frameId: loc.frameId, signal, recheckSite, target: loc, armed: true, texts: true });
+    let landed = null;
+    if (fx.navigated && !fx.navFailed && !fx.dialog) {
+      const until = Math.min(deadline, startedAt + Deadlines.OWN_TOOL_CALL_MS) - Deadlines.ANSWER_MARGIN_MS;
+      landed = await landing2.read({ until, signal, mode: "main" });
+    }
+    return { loc, fx, landed };
+  } finally {
+    landing2.dispose();
+  }
 }
 
 // extension/tools/own/result_tool_call.js
 function targetInPage(name, index) {
   return globalThis.__tabbridgeResults?.target(name, index) ?? { error: "gone" };
 }
-async function callResultTool(tabId, documentId, name, args, { signal, recheckSite } = {}) {
+async function callResultTool(tabId, documentId, name, args, { signal, recheckSite, deadline } = {}) {
   const label = toolLabel(name);
   const unknown = Object.keys(args ?? {}).find((k) => k !== "index");
   if (unknown !== void 0) return textResult(`${label}: unknown parameter "${unknown}"; it takes "index"`, true);
@@ -6792,9 +6894,11 @@ async function callResultTool(tabId, documentId, name, args, { signal, recheckSi
     return textResult(`${label}: no item at index ${index} — ${now}`, true);
   }
   if (t.error) return textResult(`${label}: ${t.error}`, true);
-  const { loc, fx } = await pressPicked(tabId, documentId, t.picked, label, { signal, recheckSite });
+  const { loc, fx, landed } = await pressPicked(tabId, documentId, t.picked, label, { signal, recheckSite, deadline });
   const how = `clicked ${loc.desc} (item ${index} of ${t.count})`;
-  return navResult(textResult(account(how, loc.note, await afterState(tabId, loc.frameId, loc.args, loc.state, fx), fx.effects)), fx);
+  const r = textResult(account(how, loc.note, await afterState(tabId, loc.frameId, loc.args, loc.state, fx), fx.effects));
+  r.content.push(...landedPageBlocks(landed));
+  return navResult(r, fx, landed);
 }
 
 // extension/tools/own/button_tool_call.js
@@ -6807,7 +6911,7 @@ function confirmInPage(name, token) {
 function afterInPage() {
   return globalThis.__tabbridgeButtons?.after() ?? null;
 }
-async function callButtonTool(tabId, documentId, name, args, { signal, recheckSite } = {}) {
+async function callButtonTool(tabId, documentId, name, args, { signal, recheckSite, deadline } = {}) {
   const label = toolLabel(name);
   const unknown = Object.keys(args ?? {})[0];
   if (unknown !== void 0) return textResult(`${label}: unknown parameter "${unknown}"; it takes none`, true);
@@ -6815,9 +6919,10 @@ async function callButtonTool(tabId, documentId, name, args, { signal, recheckSi
   const t = await inPage(targetInPage2, [name]);
   if (!t || t.error === "gone") return textResult(`the page no longer has the button ${label}`, true);
   if (t.error) return textResult(`${label}: ${t.error}`, true);
-  const { loc, fx } = await pressPicked(tabId, documentId, t.picked, label, {
+  const { loc, fx, landed } = await pressPicked(tabId, documentId, t.picked, label, {
     signal,
     recheckSite,
+    deadline,
     // The element aimed at is still the button listed under that name, with its label.
     beforePress: async () => {
       if (!await inPage(confirmInPage, [name, t.picked])) {
@@ -6830,8 +6935,11 @@ async function callButtonTool(tabId, documentId, name, args, { signal, recheckSi
     const a = await inPage(afterInPage).catch(() => null);
     if (a && !a.gone && a.text !== t.text) now.push(`the button now says ${show(a.text)} (was ${show(t.text)})`);
   }
+  if (now.length && fx.after) fx.after.renamed = null;
   const state2 = await afterState(tabId, loc.frameId, loc.args, loc.state, fx);
-  return navResult(textResult(account(`clicked ${loc.desc}`, loc.note, now, state2, fx.effects)), fx);
+  const r = textResult(account(`clicked ${loc.desc}`, loc.note, now, state2, fx.effects));
+  r.content.push(...landedPageBlocks(landed));
+  return navResult(r, fx, landed);
 }
 
 // extension/tools/own/own_tools.js

@@ -158,23 +158,43 @@ std::optional<Json> Host::RecheckAfter(std::int64_t session_id, const std::strin
   const Json* found = outcome->is_object() ? field::Find(*outcome, "_meta") : nullptr;
   if (found == nullptr || !found->is_object()) return std::nullopt;
   Json& meta = (*outcome)["_meta"];
-  const auto navigated_to = field::String(meta, ext_method::kNavigatedToMeta);
+  const Json went = field::Any(meta, ext_method::kNavigatedToMeta);
   meta.erase(std::string(ext_method::kNavigatedToMeta));
   if (meta.empty()) outcome->erase("_meta");
-  if (!navigated_to || session == nullptr) return std::nullopt;
+  if (went.is_null() || session == nullptr) return std::nullopt;
+  // One URL, or several: where the action sent the tab and the document
+  // whose text the answer holds (a page a press landed on, read after a slow
+  // redirect or a script took the tab further). Every one is decided; a mark
+  // the host cannot read answers nothing of the result (fail closed).
+  std::vector<std::string> urls;
+  bool readable = went.is_string() || went.is_array();
+  if (went.is_string()) urls.push_back(went.get<std::string>());
+  for (const Json& url : went.is_array() ? went : Json::array()) {
+    if (url.is_string()) {
+      urls.push_back(url.get<std::string>());
+    } else {
+      readable = false;
+    }
+  }
+  if (!readable) {
+    return tools::ErrorResult(name + ": the page went somewhere the host could not tell — nothing of it was read " +
+                              "(list_tabs shows the tab)");
+  }
   // A navigation an action caused counts as `navigate` (a read that waited
   // across one, only as `read`); what the result says of the new page — its
-  // title — is `read`.
+  // title, its text — is `read`.
   std::vector<std::pair<const char*, policy::Cap>> needed = {{"read", policy::Cap::kRead}};
   if (cap != policy::Cap::kRead) needed.insert(needed.begin(), {"navigate", policy::Cap::kNavigate});
-  for (const auto& [label, need] : needed) {
-    if (auto denial = policy_.Deny(*session, label, need, *navigated_to)) {
-      const auto site = policy::SiteOf(*navigated_to);
-      Json& text = (*denial)["content"][0]["text"];
-      text = name + ": the page went to " + (site ? site->Describe() : std::string("another page")) + " — " +
-             text.get<std::string>() + "; nothing of that page was read (list_tabs shows the tab)";
-      (*denial)["structuredContent"]["denied"]["afterAction"] = true;  // it ran: the audit line says "stopped"
-      return denial;
+  for (const std::string& url : urls) {
+    for (const auto& [label, need] : needed) {
+      if (auto denial = policy_.Deny(*session, label, need, url)) {
+        const auto site = policy::SiteOf(url);
+        Json& text = (*denial)["content"][0]["text"];
+        text = name + ": the page went to " + (site ? site->Describe() : std::string("another page")) + " — " +
+               text.get<std::string>() + "; nothing of that page was read (list_tabs shows the tab)";
+        (*denial)["structuredContent"]["denied"]["afterAction"] = true;  // it ran: the audit line says "stopped"
+        return denial;
+      }
     }
   }
   return std::nullopt;

@@ -15,6 +15,11 @@
 //   text field's PIN, a one-time code) in the submitted GET URL.
 // * Fields the call did not set went out silently (the page's script-set
 //   values, hidden fields): the answer names them now.
+// * Issue 41 item 5 made a press that navigates answer the text of the page
+//   it lands on: a button whose press goes through a redirect to a denied
+//   site answers the denial and nothing of that page (the host decides the
+//   URL of the document read, with where the press sent the tab; issue 42's
+//   R1, a redirect slower than the press's wait, is tests/js/result_page's).
 //
 // docs/policy.md "Threat model" says what is defended and why.
 
@@ -23,6 +28,7 @@ import assert from 'node:assert/strict';
 
 import { useHarness, waitFor } from './harness.mjs';
 import { allText, startPageBrowser } from './page_helpers.mjs';
+import { startDenyingD } from './attack_helpers.mjs';
 import { listTools, ownOf, waitOwnNames } from './own_tools_helpers.mjs';
 
 const TRIES = 3;
@@ -138,5 +144,28 @@ describe('attack: what a form tool\'s answer says of the fields it did not set',
     assert.match(also, /hidden: csrf, account/, `the hidden fields: ${text}`);
     assert.doesNotMatch(also, /payee/, `the field the call set is not "also sent": ${text}`);
     assert.ok(!also.includes('DE0012') && !also.includes('tok-4f1e'), `hidden values are not shown: ${text}`);
+  });
+});
+
+describe('attack: a press of the page\'s own tools lands on a denied site', { timeout: 300_000 }, () => {
+  const h = useHarness();
+  let env;
+  let s;
+
+  before(async () => {
+    env = await startDenyingD(h, 'attack-owntools-landing');
+    s = env.s;
+  });
+
+  it('a button whose press goes through a redirect to D answers the denial and nothing of D\'s page', async (t) => {
+    const to = `/redirect?to=${encodeURIComponent(`${env.web.localhostOrigin}/shop-order.html`)}`;
+    const tab = await env.open(`/shop.html?to=${encodeURIComponent(to)}`, { t });
+    await waitOwnNames(s, ['form_search', 'press_checkout'], 'the shop\'s search form and Checkout');
+    const r = await s.call('press_checkout', {});
+    const text = allText(r);
+    assert.equal(r.isError, true, text);
+    assert.match(text, /^press_checkout: the page went to localhost:\d+ — navigate denied on localhost:\d+/, text);
+    assert.doesNotMatch(JSON.stringify(r), /Order 1042|Thank you|Order placed/, `D's words reached the model: ${text}`);
+    await tab.waitEval(`location.pathname === '/shop-order.html'`, 'the press did go to D');
   });
 });

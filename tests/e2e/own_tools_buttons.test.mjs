@@ -101,6 +101,29 @@ describe("the page's own tools: buttons", { timeout: 300_000 }, () => {
     assert.match(allText(r), /^clicked button "Fork 3"; the button now says "Fork 4" \(was "Fork 3"\)/, allText(r));
   });
 
+  // Issue 41 item 5: no read_page turn to see where the press led.
+  it('a press that takes the tab to another page answers that page\'s main content, as the page\'s words', async (t) => {
+    const tab = await env.open('/shop.html', { t });
+    await waitOwnNames(s, ['form_search', 'press_checkout'], 'the shop\'s search form and Checkout');
+    const r = await s.pageOk('press_checkout', {});
+    const text = allText(r);
+    assert.match(r.content[0].text, /^clicked button "Checkout"; navigated to http:\/\/127\.0\.0\.1:\d+\/shop-order\.html \(Order placed\)$/, text);
+    assert.match(r.content[1].text, /^the tab went to http:\/\/127\.0\.0\.1:\d+\/shop-order\.html — its main content:$/, text);
+    assert.match(r.content[2].text, /^Order 1042 placed\n+Thank you! Your 2 items arrive on Friday\.$/, text);
+    assert.doesNotMatch(text, /footer|Blog/, `only the main content: ${text}`);
+    assert.match(r.content.at(-1).text, /^\(untrusted page text: /, 'marked as the page\'s words');
+    assert.equal(await tab.eval('location.pathname'), '/shop-order.html');
+  });
+
+  it('a press that changes the page\'s text elsewhere says so; the button\'s own label once', async (t) => {
+    const { tab } = await openRepo(t);
+    const r = await s.pageOk('press_watch', {});
+    assert.equal((await pressed(tab)).watch, 1);
+    const text = allText(r);
+    assert.match(text, /^clicked button "Watch 5"; the button now says "Watch 6" \(was "Watch 5"\); text changed: new "You are watching octo\/widgets"/, text);
+    assert.doesNotMatch(text, /; now says/, `the label is told once: ${text}`);
+  });
+
   it('an argument is refused, and nothing is pressed', async (t) => {
     const { tab } = await openRepo(t);
     const [, text] = await callExpectingToolError(s, 'press_watch', { times: 2 }, 'press_watch with an argument');

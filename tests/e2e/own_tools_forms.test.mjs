@@ -118,6 +118,40 @@ describe("the page's own tools: forms", { timeout: 300_000 }, () => {
     });
   });
 
+  // Issue 41 item 5: the answer says what the new page says, so the model
+  // needs no read_page turn to see the results.
+  describe('a form whose submit loads another page answers its main content', () => {
+    const openShop = async (t) => {
+      const tab = await env.open('/shop.html', { t });
+      await waitOwnNames(s, ['form_search', 'press_checkout'], 'the shop\'s search form and Checkout');
+      return tab;
+    };
+
+    it('the results page\'s main content, after where the tab went, as the page\'s words — not its navigation, sidebar or footer', async (t) => {
+      const tab = await openShop(t);
+      const r = await s.pageOk('form_search', { q: 'roses' });
+      const text = allText(r);
+      assert.match(r.content[0].text, /submitted on 127\.0\.0\.1:\d+; navigated to http:\/\/127\.0\.0\.1:\d+\/shop-results\.html\?q=roses \(Search results\)/, text);
+      assert.match(r.content[1].text, /^the tab went to http:\/\/127\.0\.0\.1:\d+\/shop-results\.html — its main content:$/, text);
+      const page = r.content[2].text;
+      for (const line of ['Results for “roses”', 'roses seeds — 3 €', 'roses bush — 12 €', 'roses fertiliser — 7 €']) {
+        assert.ok(page.includes(line), `${line} in the page's text: ${text}`);
+      }
+      assert.doesNotMatch(page, /Sidebar|footer|Blog/, `only the main content: ${text}`);
+      assert.match(r.content.at(-1).text, /^\(untrusted page text: /, 'marked as the page\'s words');
+      assert.equal(await tab.eval('location.pathname'), '/shop-results.html');
+    });
+
+    it('a long results page is cut: the answer stays small and says read_page reads the rest', async (t) => {
+      await openShop(t);
+      const r = await s.pageOk('form_search', { q: 'long' });
+      const page = r.content[2].text;
+      assert.ok(page.length <= 8000, `${page.length} characters of the page`);
+      assert.match(page, /^Results for “long”\nLong result number 0\n/, page.slice(0, 200));
+      assert.match(page, /… \(cut at 8000 characters: read_page reads the rest\)$/);
+    });
+  });
+
   describe('login form (POST with a password)', () => {
     it('sign_in logs in; the password is never echoed in the result', async (t) => {
       const tab = await env.open('/login.html', { t });

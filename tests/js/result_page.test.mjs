@@ -4,7 +4,11 @@
 // navigation events, fired by hand — read() answers the new document's
 // JSON-LD or text once it has loaded; it ends at its deadline (`until`, or the
 // call's signal aborting with a TimeoutError), at a cancellation, when the
-// navigation failed, and when none started; resultPageBlocks() words it.
+// navigation failed, and when none started; resultPageBlocks() words it. The
+// URL it answers with the text is the one of the document read, never where
+// the tab says it is going (issue 42 R1: a slow redirect to a denied site);
+// landedPageBlocks() words a press's landing page, and withNavigatedTo()
+// hands the host every URL to decide.
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,7 +17,8 @@ import { chromeEvents } from './chrome_events.mjs';
 
 const { event, fire } = chromeEvents();
 const TAB = 7;
-// The tab's top document as executeScript finds it: {documentId, result}, or null while none answers.
+// The tab's top document as executeScript finds it: {documentId, url?, result}
+// (url: the document's own, location.href; the tab's by default), or null while none answers.
 let top = null;
 let url = 'http://127.0.0.1:8000/bistro.html';
 globalThis.chrome = {
@@ -23,13 +28,14 @@ globalThis.chrome = {
     executeScript: async ({ target }) => {
       assert.deepEqual(target, { tabId: TAB, frameIds: [0] });
       if (!top) throw new Error('Frame with ID 0 was removed.');
-      return [{ frameId: 0, documentId: top.documentId, result: top.result }];
+      return [{ frameId: 0, documentId: top.documentId, result: { url: top.url ?? url, ...top.result } }];
     },
   },
   tabs: { get: async () => ({ id: TAB, url }) },
 };
 
-const { watchResultPage, resultPageBlocks } = await import('../../extension/tools/own/result_page.js');
+const { MAIN_MAX_CHARS, landedPageBlocks, watchResultPage, resultPageBlocks } = await import('../../extension/tools/own/result_page.js');
+const { withNavigatedTo } = await import('../../extension/tools/shared/navigated_to.js');
 
 const OLD = 'doc-old';
 const nav = (name, extra = {}) => fire(name, { tabId: TAB, frameId: 0, ...extra });
@@ -139,5 +145,60 @@ describe('result_page.js: the result page of a declarative form', () => {
     ]);
     assert.match(resultPageBlocks('t', { url: at, timedOut: true })[0].text, /did not finish loading in time/);
     assert.match(resultPageBlocks('t', { url: at, failed: 'net::ERR_ABORTED' })[0].text, /failed \(net::ERR_ABORTED\)/);
+  });
+
+  it('the text comes with the URL of the document it was read from, not where the tab was going (R1: a slow redirect to a denied site)', async () => {
+    top = { documentId: OLD, result: { ready: 'complete', text: 'the form' } };
+    url = 'http://127.0.0.1:8000/slow-post'; // the tab, still going where the press sent it
+    const w = watchResultPage(TAB, OLD);
+    try {
+      const reading = w.read({ until: inMs(20_000) });
+      nav('onBeforeNavigate');
+      top = { documentId: 'doc-denied', url: 'http://localhost:9000/secret', result: { ready: 'complete', text: 'the denied site\'s words' } };
+      nav('onCompleted');
+      const page = await reading;
+      assert.deepEqual(page, { url: 'http://localhost:9000/secret', text: 'the denied site\'s words' });
+      // The answer names both to the host: where the press sent the tab, and the document read.
+      const r = withNavigatedTo({ content: [] }, ['http://127.0.0.1:8000/slow-post', page.url]);
+      assert.deepEqual(r._meta['tabbridge/navigatedTo'], ['http://127.0.0.1:8000/slow-post', 'http://localhost:9000/secret']);
+    } finally {
+      w.dispose();
+    }
+  });
+
+  it('a document that names no URL of its own is not answered (the host could not judge its text)', async () => {
+    top = { documentId: 'doc-new', url: '', result: { ready: 'complete', text: 'words of nowhere' } };
+    const w = watchResultPage(TAB, OLD);
+    try {
+      const page = await w.read({ until: inMs(20_000) });
+      assert.equal(page.timedOut, true);
+      assert.equal(page.text, undefined);
+    } finally {
+      w.dispose();
+    }
+  });
+
+  it('withNavigatedTo: one URL as a string, several as a list without repeats, none without the key', () => {
+    assert.deepEqual(withNavigatedTo({ content: [] }, 'http://a/'), { content: [], _meta: { 'tabbridge/navigatedTo': 'http://a/' } });
+    assert.deepEqual(withNavigatedTo({ content: [] }, ['http://a/', null, 'http://a/']), { content: [], _meta: { 'tabbridge/navigatedTo': 'http://a/' } });
+    assert.deepEqual(withNavigatedTo({ content: [] }, [null, undefined]), { content: [] });
+  });
+
+  it('landedPageBlocks: where the tab went without the query, then the main content, cut at MAIN_MAX_CHARS; nothing when none was read', () => {
+    const at = 'http://127.0.0.1:8000/search?q=secret';
+    assert.deepEqual(landedPageBlocks({ url: at, text: 'Results\n\n\n\n3 found  \n' }), [
+      { type: 'text', text: 'the tab went to http://127.0.0.1:8000/search — its main content:' },
+      { type: 'text', text: 'Results\n\n3 found' },
+    ]);
+    const long = landedPageBlocks({ url: at, text: 'y'.repeat(MAIN_MAX_CHARS * 3) })[1].text;
+    assert.ok(long.length <= MAIN_MAX_CHARS, `${long.length} characters`);
+    assert.match(long, /… \(cut at \d+ characters: read_page reads the rest\)$/);
+    // Read one past the cap (the page had more), even when its last character was only a line's end.
+    const read = landedPageBlocks({ url: at, text: `${'z\n'.repeat(MAIN_MAX_CHARS / 2)}z` })[1].text;
+    assert.match(read, /read_page reads the rest\)$/);
+    assert.equal(landedPageBlocks({ url: at, text: '' })[1].text, '(the page shows no text)');
+    for (const none of [null, { url: at, timedOut: true }, { url: at, failed: 'net::ERR_ABORTED' }, { cancelled: true }]) {
+      assert.deepEqual(landedPageBlocks(none), []);
+    }
   });
 });

@@ -175,6 +175,57 @@ TEST_F(PolicyHostTest, AnActionThatLandsOnAnAllowedSiteAnswersAsBeforeWithoutThe
   EXPECT_EQ(s.inbox.back()["result"], Json({{"content", text}}));
 }
 
+// A press whose answer holds the text of the page it landed on names the
+// URL of that document with where the press sent the tab (issue 42's R1: a
+// slow redirect from an allowed site to a denied one): each is decided.
+TEST_F(PolicyHostTest, EveryUrlAnAnswerReadFromIsDecidedTheDocumentReadToo) {
+  StartWithTwoSites();
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  StartTool(s, 75, "click", {{"ref", "e1"}});
+  Json request = ExtRequest("page.click");
+  const Json landed = {{{"type", "text"}, {"text", "clicked; navigation to https://a.test/slow started"}},
+                       {{"type", "text"}, {"text", "Secret inbox: 3 unread"}}};
+  SendExt(rpc::MakeResult(
+      request["id"],
+      {{"content", landed},
+       {"_meta", {{ext_method::kNavigatedToMeta, Json::array({"https://a.test/slow", "https://b.test/inbox"})}}}}));
+  ASSERT_TRUE(AwaitReply(s, 75));
+  Json answer = s.inbox.back()["result"];
+  EXPECT_TRUE(answer["isError"]);
+  EXPECT_EQ(Text(answer).rfind("click: the page went to b.test — navigate denied on b.test: rule 1", 0), 0u)
+      << Text(answer);
+  EXPECT_EQ(rpc::Dump(answer).find("Secret inbox"), std::string::npos);
+
+  // Both allowed: the answer as it was, without the mark.
+  StartTool(s, 76, "click", {{"ref", "e1"}});
+  request = ExtRequest("page.click");
+  SendExt(rpc::MakeResult(
+      request["id"],
+      {{"content", landed},
+       {"_meta", {{ext_method::kNavigatedToMeta, Json::array({"https://a.test/slow", "https://a.test/done"})}}}}));
+  ASSERT_TRUE(AwaitReply(s, 76));
+  EXPECT_EQ(s.inbox.back()["result"], Json({{"content", landed}}));
+}
+
+TEST_F(PolicyHostTest, ANavigatedToMarkTheHostCannotReadAnswersNothingOfThePage) {
+  StartWithTwoSites();
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  int id = 77;
+  for (const Json& mark : {Json(42), Json::array({"https://a.test/", 7}), Json::object()}) {
+    StartTool(s, id, "click", {{"ref", "e1"}});
+    const Json request = ExtRequest("page.click");
+    SendExt(rpc::MakeResult(request["id"], {{"content", {{{"type", "text"}, {"text", "Secret inbox"}}}},
+                                            {"_meta", {{ext_method::kNavigatedToMeta, mark}}}}));
+    ASSERT_TRUE(AwaitReply(s, id));
+    const Json answer = s.inbox.back()["result"];
+    EXPECT_TRUE(answer["isError"]) << mark;
+    EXPECT_EQ(rpc::Dump(answer).find("Secret inbox"), std::string::npos) << mark;
+    ++id;
+  }
+}
+
 TEST_F(PolicyHostTest, ACallTheExtensionFoundOnAnotherSiteIsDecidedThere) {
   StartWithTwoSites();
   Peer& s = Session();

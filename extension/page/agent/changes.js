@@ -1,16 +1,17 @@
 // The page agent's account of what an action changed, read in one call after
 // the input: whether the input reached its target (pointer.js's watch), the
-// page settled (effects_wait.js), the target's state, and the
+// page settled (effects_wait.js), the target's state, the
 // actionable elements the action brought (a dialog's buttons, new rows),
-// with refs the action tools accept. The change watch is armed before the
-// input (prepare's watch, or arm), so that the changes the input made before
-// the worker asked are known.
+// with refs the action tools accept, and, when asked (texts), the target's
+// new name and the text it changed (text_changes.js). The change watch is
+// armed before the input (prepare's watch, or arm), so that the changes the
+// input made before the worker asked are known.
 (function (agent) {
   'use strict';
 
   const { ensure, refOf, resolve } = agent.registry;
   const { INTERACTIVE_ROLES, roleOf } = agent.roles;
-  const { describe } = agent.names;
+  const { describe, nameOf } = agent.names;
   const { stateOf } = agent.states;
 
   const MAX_ROOTS = 200; // added subtrees kept (a page that adds thousands: the first ones)
@@ -19,22 +20,32 @@
   const IDLE_MS = 10_000; // a watch nobody read any more stops observing
   const DIALOGS = new Set(['dialog', 'alertdialog']);
 
+  const nameNow = (el) => nameOf(el, roleOf(el) || 'clickable').name;
+
   // Arms the change watch of this document (one at a time): every element
-  // added from now on, and the time of the last change.
-  function arm(startAt) {
+  // added from now on, the text records (text_changes.js), and the time of
+  // the last change. target: the element the action is aimed at (prepare),
+  // whose name is kept to tell a new one.
+  function arm(startAt, target = null) {
     const reg = ensure(startAt);
     reg.changes?.observer.disconnect();
     // first: when the first change after the arm came (null: none yet).
-    const c = { since: performance.now(), first: null, last: performance.now(), roots: [], mutations: 0, observer: null, timer: 0, read: false };
-    c.observer = new MutationObserver((records) => {
+    const c = {
+      since: performance.now(), first: null, last: performance.now(), roots: [], mutations: 0, observer: null, timer: 0, read: false,
+      texts: [], target: target ? { el: target, name: nameNow(target) } : null,
+    };
+    const take = (records) => {
       c.last = performance.now();
       c.first ??= c.last;
       c.mutations += records.length;
       for (const r of records) {
-        for (const n of r.addedNodes) if (n.nodeType === 1 && c.roots.length < MAX_ROOTS) c.roots.push(n);
+        for (const n of r.addedNodes ?? []) if (n.nodeType === 1 && c.roots.length < MAX_ROOTS) c.roots.push(n);
       }
-    });
-    c.observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+      agent.textChanges.keep(c, records, c.last);
+    };
+    c.take = take;
+    c.observer = new MutationObserver(take);
+    c.observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true, characterDataOldValue: true });
     c.timer = setTimeout(() => stop(reg, c), IDLE_MS);
     reg.changes = c;
     return c;
@@ -82,11 +93,14 @@
     return { lines, more };
   }
 
-  // after {ref|selector?, kinds?, waitMs?, quietMs?, maxMs?, final?, afterFetches?} ->
+  // after {ref|selector?, kinds?, waitMs?, quietMs?, maxMs?, final?, afterFetches?, texts?} ->
   //   {seen: pointer.seen's answer (when kinds), state?, gone?, desc?,
-  //    brought: {lines, more}, mutations, waitedFor, waitedMs, next}
+  //    brought: {lines, more}, mutations, waitedFor, waitedMs, next,
+  //    renamed?: {was, now}, texts?: text_changes.js read's answer}
   // Waits for the input's first event of kinds (the reached check), then for
-  // the page to settle (effects_wait.js), then reads.
+  // the page to settle (effects_wait.js), then reads. texts: also the
+  // target's new name (renamed) and the text the action changed, from its
+  // first event of kinds on (from the arm without them).
   async function after(a) {
     const reg = ensure(a.startAt);
     const start = performance.now();
@@ -116,6 +130,23 @@
       out.state = stateOf(res.el, roleOf(res.el));
     } else if (res?.stale) out.gone = true;
     out.brought = broughtBy(c, res?.el, a.startAt);
+    if (a.texts) {
+      const pending = c.observer.takeRecords?.() ?? [];
+      if (pending.length) c.take(pending);
+      // The action's changes: from its first event (the second read, after
+      // the fetches, goes on from the same point).
+      c.from ??= acted.length ? Math.min(...acted) : c.since;
+      let exclude = null;
+      if (res?.el && c.target?.el === res.el) {
+        const now = nameNow(res.el);
+        if (now !== c.target.name && (now || c.target.name)) {
+          out.renamed = { was: c.target.name, now };
+          exclude = res.el; // its text is in its new name
+        }
+      }
+      const texts = agent.textChanges.read(c, { from: c.from, exclude });
+      if (texts) out.texts = texts;
+    }
     c.read = true;
     if (a.final !== false) stop(reg, c);
     else {

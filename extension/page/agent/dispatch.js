@@ -8,7 +8,7 @@
 //   reachesAt {ref|selector, x, y}          -> {reaches} (the pointer at that point of this viewport reaches it)
 //   settle {frames?, maxMs?, extraMs?}       -> {ok} after two animation frames
 //   arm {}                                   -> {armed} (the change watch: changes.js)
-//   after {ref|selector?, kinds?, waitMs?, quietMs?, maxMs?, final?, afterFetches?} -> {seen, state?, gone?, brought, mutations, waitedFor, waitedMs, next}
+//   after {ref|selector?, kinds?, waitMs?, quietMs?, maxMs?, final?, afterFetches?, texts?} -> {seen, state?, gone?, brought, mutations, waitedFor, waitedMs, next, renamed?, texts?}
 //   listen {}                               -> {ok} (this window hears frame announcements)
 //   announce {}                              -> {token} posted to the parent window | {inline} | {top}
 //   resolveFrames {tokens, frameRefs}        -> {map: {token: ref of the <iframe> it came from}}

@@ -130,7 +130,7 @@
     }
     if (a.watch) {
       agent.pointer.watch(el, a.startAt);
-      agent.changes.arm(a.startAt);
+      agent.changes.arm(a.startAt, el);
     }
     const role = roleOf(el);
     const scrolled = before.x !== box.x || before.y !== box.y;

@@ -9,8 +9,9 @@
 // press_point.js), a trusted click the page must be seen to receive, the
 // site checked again right before it (recheckSite) — and answers as click
 // does: what it clicked, then what changed (the button's new text, its
-// state, where the tab went, a dialog, a new tab; docs/page_tools.md
-// "Buttons").
+// state, the page's text it changed, where the tab went, a dialog, a new
+// tab), and, when the press took the tab to another page, that page's main
+// content (result_page.js; docs/page_tools.md "Buttons").
 //
 // Errors: a tab that is gone (-32001) and a document that is no longer the
 // one the call names (-32003) are thrown as RpcError, the codes owntool.call
@@ -22,6 +23,7 @@ import { textResult } from '../stack/results.js';
 import { account, afterState, navResult, show } from '../shared/act.js';
 import { inCallDocument } from './in_document.js';
 import { pressPicked } from './press_picked.js';
+import { landedPageBlocks } from './result_page.js';
 
 // In the page (ISOLATED world): the button's target, from buttons_isolated.js.
 function targetInPage(name) {
@@ -36,7 +38,7 @@ function afterInPage() {
   return globalThis.__tabbridgeButtons?.after() ?? null;
 }
 
-export async function callButtonTool(tabId, documentId, name, args, { signal, recheckSite } = {}) {
+export async function callButtonTool(tabId, documentId, name, args, { signal, recheckSite, deadline } = {}) {
   const label = toolLabel(name);
   const unknown = Object.keys(args ?? {})[0];
   if (unknown !== undefined) return textResult(`${label}: unknown parameter "${unknown}"; it takes none`, true);
@@ -46,9 +48,10 @@ export async function callButtonTool(tabId, documentId, name, args, { signal, re
   if (!t || t.error === 'gone') return textResult(`the page no longer has the button ${label}`, true);
   if (t.error) return textResult(`${label}: ${t.error}`, true);
 
-  const { loc, fx } = await pressPicked(tabId, documentId, t.picked, label, {
+  const { loc, fx, landed } = await pressPicked(tabId, documentId, t.picked, label, {
     signal,
     recheckSite,
+    deadline,
     // The element aimed at is still the button listed under that name, with its label.
     beforePress: async () => {
       if (!(await inPage(confirmInPage, [name, t.picked]))) {
@@ -62,6 +65,10 @@ export async function callButtonTool(tabId, documentId, name, args, { signal, re
     // A button that left the page: afterState says so.
     if (a && !a.gone && a.text !== t.text) now.push(`the button now says ${show(a.text)} (was ${show(t.text)})`);
   }
+  // The button's new label is told once: by the clause above when it has one.
+  if (now.length && fx.after) fx.after.renamed = null;
   const state = await afterState(tabId, loc.frameId, loc.args, loc.state, fx);
-  return navResult(textResult(account(`clicked ${loc.desc}`, loc.note, now, state, fx.effects)), fx);
+  const r = textResult(account(`clicked ${loc.desc}`, loc.note, now, state, fx.effects));
+  r.content.push(...landedPageBlocks(landed));
+  return navResult(r, fx, landed);
 }

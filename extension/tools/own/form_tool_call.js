@@ -11,9 +11,12 @@
 // RpcError, the codes owntool.call answers with; anything else becomes an
 // isError result. The answer says on which site the form was submitted and
 // which fields went out with values the call did not set (the page's: a
-// script-set value, a hidden field). Secret values — typed into a password
-// field, or held by a secret field of the form (sentInPage) — are never
-// echoed, in a GET form's URL neither.
+// script-set value, a hidden field), and, when the submit took the tab to
+// another page, what that page says (result_page.js: a declarative form's
+// JSON-LD or text, another form's main content), with the URL of the
+// document read for the host to decide. Secret values — typed into a
+// password field, or held by a secret field of the form (sentInPage) — are
+// never echoed, in a GET form's URL neither, nor in the page read.
 
 import { Deadlines, ErrorCode, RpcError, cut, toolLabel } from '../../worker/protocol.js';
 import { attach } from '../../worker/cdp.js';
@@ -25,7 +28,7 @@ import { withEffects } from '../shared/effects.js';
 import { fillOne } from '../shared/fields.js';
 import { locate } from '../shared/targets.js';
 import { MASK, maskSecrets } from '../shared/secrets.js';
-import { resultPageBlocks, watchResultPage } from './result_page.js';
+import { landedPageBlocks, resultPageBlocks, watchResultPage } from './result_page.js';
 import { DocumentGone, documentChanged, inCallDocument, inDocument } from './in_document.js';
 
 // Inputs Input.insertText cannot fill (multi-part editors, pickers, sliders):
@@ -257,14 +260,18 @@ export async function callFormTool(tabId, documentId, name, args, { signal, dead
   const secrets = new Set(); // password values: masked in whatever we answer
   secrets.names = new Set(); // secret fields' names: their values in a URL's query are masked
   const whyStopped = () => (stop.reason?.name === 'TimeoutError' ? 'gave up at the deadline' : 'cancelled');
+  // From before the submit: its navigation can commit before the effects are read.
+  const landing = watchResultPage(tabId, documentId);
   try {
-    const r = await run(tabId, documentId, name, args ?? {}, stop, secrets, whyStopped, declarative, recheckSite);
+    const r = await run(tabId, documentId, name, args ?? {}, stop, secrets, whyStopped, declarative, recheckSite, landing);
     return r === NOT_OUR_FORM ? r : mask(r, secrets);
   } catch (e) {
     if (e instanceof RpcError && (e.code === ErrorCode.TAB_NOT_FOUND || e.code === ErrorCode.DOCUMENT_CHANGED ||
       e.code === ErrorCode.PAGE_MOVED)) throw e;
     if (e instanceof DocumentGone) return textResult(`the page navigated away before the form ${toolLabel(name)} was done`, true);
     return mask(textResult(e?.message ? String(e.message) : String(e), true), secrets);
+  } finally {
+    landing.dispose();
   }
 }
 
@@ -272,7 +279,7 @@ export async function callFormTool(tabId, documentId, name, args, { signal, dead
 // GET form puts them in the query), in a validation message (secrets.js).
 const mask = (r, secrets) => maskSecrets(r, secrets, secrets.names);
 
-async function run(tabId, documentId, name, args, signal, secrets, whyStopped, declarative, recheckSite) {
+async function run(tabId, documentId, name, args, signal, secrets, whyStopped, declarative, recheckSite, landing) {
   await getTab(tabId);
   if ((await topDocumentId(tabId)) !== documentId) throw documentChanged(documentId);
   if (typeof args !== 'object' || Array.isArray(args)) return textResult('arguments must be an object', true);
@@ -458,10 +465,19 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped, d
   const says = watch?.says?.length ? `the page says: ${watch.says.map((x) => JSON.stringify(x)).join(', ')}` : '';
   const also = outcome === on ? alsoSent(sent?.also) : ''; // sent by the browser, not the page's script
   const r = textResult(account(filled, how, submitNote, outcome, also, says, fx.effects));
-  // A declarative form that navigated answers what its result page says (result_page.js).
+  // A submit that navigated answers what the page it landed on says
+  // (result_page.js): a declarative form its result page's JSON-LD or text,
+  // another form its main content. The host decides the URL of the document
+  // read, with where the submit sent the tab (navResult).
   if (d.source === 'declarative' && fx.navigatedTo) {
-    const page = watchResultPage(tabId, documentId);
-    r.content.push(...resultPageBlocks(toolLabel(name), await page.read({ until: Infinity, signal }).finally(page.dispose)));
+    const page = await landing.read({ until: Infinity, signal });
+    r.content.push(...resultPageBlocks(toolLabel(name), page));
+    return navResult(r, fx, page);
+  }
+  if (fx.navigated && !fx.navFailed && !fx.dialog) {
+    const page = await landing.read({ until: Infinity, signal, mode: 'main' });
+    r.content.push(...landedPageBlocks(page));
+    return navResult(r, fx, page);
   }
   return answer(r);
 }

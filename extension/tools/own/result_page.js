@@ -1,7 +1,9 @@
-// The answer of a declarative form (<form toolname toolautosubmit>) whose
-// submit navigates the tab to another document. The WebMCP declarative API
-// (webmachinelearning/webmcp, declarative-api-explainer.md, "Getting the form
-// response to the agent") answers such a call with the first
+// The answer of a press of the page's own tools that took the tab to another
+// document: a declarative form (<form toolname toolautosubmit>) whose submit
+// navigates, and, since issue 41, a form, button or result-list tool whose
+// press does. The WebMCP declarative API (webmachinelearning/webmcp,
+// declarative-api-explainer.md, "Getting the form response to the agent")
+// answers a declarative form's call with the first
 // <script type="application/ld+json"> of the page the form navigated to;
 // without one, with the page's contents (the explainer's "probably"; we take
 // its visible text). The browser's own executeTool resolves null as the
@@ -9,16 +11,27 @@
 // executeTool-navigation), and so did we: "returned nothing". Now the call
 // waits for the new document to load, within its deadline and its
 // cancellation, and answers what that page says (docs/page_tools.md
-// "Declarative forms that navigate"). Used by own_tools.js (the browser's
-// native WebMCP runs the form) and form_tool_call.js (we run it).
+// "Declarative forms that navigate"). The other tools answer the new page's
+// main content (its <main>, its one <article>, else its body without
+// navigation, banner, sidebars and footer), cut at MAIN_MAX_CHARS, so the
+// model reads the results without another turn (docs/page_tools.md "What a
+// press that navigates answers"). Used by own_tools.js (the browser's native
+// WebMCP runs the form), form_tool_call.js and press_picked.js (we run it).
 //
-// The new page may be on another site: the answer carries where the tab went
-// in _meta (navigated_to.js), and the host decides that URL (navigate and
-// read) before the model sees any of it, as for a click that navigates
-// (docs/policy.md "The policy, checked twice"). The text names the page by
-// origin and path only: a GET form's query holds what was typed.
+// The new page may be on another site, and the tab may have gone on from
+// where the press sent it (a slow redirect, a script): the text read comes
+// with the URL of the document it was read from, taken by the same script
+// that read it (location.href: a page can change it within its own origin
+// only), and that URL goes to the host in _meta with where the call took the
+// tab (navigated_to.js, act.js navResult), which decides every one of them
+// (navigate and read) before the model sees any of it, as for a click that
+// navigates (docs/policy.md "The policy, checked twice"). Never the URL the
+// tab was going to when the press was done: that was issue 42's R1. The text
+// names the page by origin and path only: a GET form's query holds what was
+// typed.
 
 import { OwnToolLimits } from '../../worker/protocol.js';
+import { cutEnd } from '../../worker/text_cut.js';
 import { capText } from './own_tools_checks.js';
 
 // A form the page handled without navigating answers what it did once no
@@ -33,15 +46,42 @@ const LOAD_GRACE_MS = 2000;
 // cost the whole deadline).
 const LOOK_EVERY_MS = 250;
 
+// What the other tools answer of the new page at most, in characters: enough
+// for a page of results, not a whole site's page (read_page reads the rest).
+export const MAIN_MAX_CHARS = 8000;
+
 // In the page (ISOLATED world: the page's scripts cannot change what this
-// reads with): its JSON-LD, else its visible text, once it has parsed.
-function readInPage(maxChars) {
+// reads with), once it has parsed, with the URL of the document read: for a
+// declarative form (mode 'form') its JSON-LD, else its visible text; for the
+// others (mode 'main') the text of its main content.
+function readInPage(maxChars, mode) {
   const ready = document.readyState;
-  if (ready === 'loading') return { ready };
-  const ld = document.querySelector('script[type="application/ld+json" i]');
-  if (ld) return { ready, jsonLd: String(ld.textContent ?? '').slice(0, maxChars + 1) };
+  const url = location.href;
+  if (ready === 'loading') return { ready, url };
   const root = document.body ?? document.documentElement;
-  return { ready, text: String(root?.innerText ?? '').slice(0, maxChars + 1) };
+  if (mode !== 'main') {
+    const ld = document.querySelector('script[type="application/ld+json" i]');
+    if (ld) return { ready, url, jsonLd: String(ld.textContent ?? '').slice(0, maxChars + 1) };
+    return { ready, url, text: String(root?.innerText ?? '').slice(0, maxChars + 1) };
+  }
+  const shownEl = (el) => el.checkVisibility?.() !== false;
+  const mains = [...document.querySelectorAll('main, [role="main"]')].filter(shownEl);
+  const articles = [...document.querySelectorAll('article')].filter((a) => shownEl(a) && !a.parentElement?.closest('article'));
+  let parts;
+  if (mains.length) parts = [mains.reduce((a, b) => (b.innerText.length > a.innerText.length ? b : a))];
+  else if (articles.length === 1) parts = articles;
+  else {
+    // The body without what frames every page of the site.
+    const CHROME = 'nav, aside, footer, header, script, style, noscript, template, [role="navigation"], [role="banner"], ' +
+      '[role="contentinfo"], [role="complementary"], [role="search"]';
+    parts = [...(root?.children ?? [])].filter((el) => !el.matches(CHROME) && shownEl(el));
+  }
+  let text = '';
+  for (const el of parts) {
+    if (text.length > maxChars) break;
+    text += `${text ? '\n' : ''}${el.innerText ?? ''}`;
+  }
+  return { ready, url, text: text.slice(0, maxChars + 1) };
 }
 
 // Whether `name` is a declarative form of the document (a <form toolname> of
@@ -76,10 +116,13 @@ const siteAndPath = (url) => {
 // navigation can start, even commit, before the tool's answer comes back),
 // then read() waits for a document other than `fromDocumentId`, parsed (and
 // loaded, or LOAD_GRACE_MS after it parsed), and reads it. read() resolves
-// {url, jsonLd | text}; {url, failed: netError}; {url, timedOut} at `until`
-// (ms since the epoch) or when `signal` aborts for the deadline; {cancelled}
-// when it aborts for another reason; {noNavigation} when no navigation
-// started within startWithinMs (a form the page handled without leaving).
+// {url, jsonLd | text} (url: the document's that was read, from the script
+// that read it); {url, failed: netError}; {url, timedOut} at `until` (ms
+// since the epoch) or when `signal` aborts for the deadline (url: where the
+// tab is); {cancelled} when it aborts for another reason; {noNavigation}
+// when no navigation started within startWithinMs (a form the page handled
+// without leaving). mode: 'form' (a declarative form: JSON-LD, else the
+// page's text) or 'main' (the text of its main content, MAIN_MAX_CHARS).
 // One listener per event for every watch, added at import (as navigated_to.js does).
 const watches = new Set();
 const toWatches = (fn) => (d) => {
@@ -101,15 +144,15 @@ export function watchResultPage(tabId, fromDocumentId) {
   const st = { tabId, started: false, failed: null, events: 0, wake: null };
   watches.add(st);
   const urlNow = async () => (await chrome.tabs.get(tabId).catch(() => null))?.url ?? '';
-  const look = () => chrome.scripting.executeScript({
+  const look = (mode) => chrome.scripting.executeScript({
     target: { tabId, frameIds: [0] },
     world: 'ISOLATED',
     injectImmediately: true,
     func: readInPage,
-    args: [OwnToolLimits.MAX_RESULT_TEXT_CHARS],
+    args: [mode === 'main' ? MAIN_MAX_CHARS : OwnToolLimits.MAX_RESULT_TEXT_CHARS, mode],
   }).then(([r]) => (r && r.documentId !== fromDocumentId ? r.result : null), () => null);
 
-  async function read({ until, signal, startWithinMs = Infinity }) {
+  async function read({ until, signal, startWithinMs = Infinity, mode = 'form' }) {
     const startBy = Date.now() + startWithinMs;
     const onAbort = () => {
       st.events++;
@@ -121,12 +164,16 @@ export function watchResultPage(tabId, fromDocumentId) {
       for (;;) {
         if (signal?.aborted) return signal.reason?.name === 'TimeoutError' ? { url: await urlNow(), timedOut: true } : { cancelled: true };
         const seen = st.events;
-        const page = await look();
+        const page = await look(mode);
         if (page) st.started = true;
         if (page && page.ready !== 'loading') {
           parsedAt ??= Date.now();
           if (page.ready === 'complete' || Date.now() - parsedAt >= LOAD_GRACE_MS || Date.now() >= until) {
-            return { url: await urlNow(), ...(typeof page.jsonLd === 'string' ? { jsonLd: page.jsonLd } : { text: page.text ?? '' }) };
+            // The URL of the document read, never where the tab was going;
+            // text without one is never answered (the host could not judge it).
+            const url = typeof page.url === 'string' ? page.url : '';
+            if (!url) return { url: await urlNow(), timedOut: true };
+            return { url, ...(typeof page.jsonLd === 'string' ? { jsonLd: page.jsonLd } : { text: page.text ?? '' }) };
           }
         }
         if (st.failed && !page) return { url: await urlNow(), failed: st.failed };
@@ -178,9 +225,29 @@ export function resultPageBlocks(label, page) {
       { type: 'text', text: capText(compactJson(page.jsonLd), max) || '(empty)' },
     ];
   }
-  const text = page.text.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
   return [
     { type: 'text', text: `${where}; the result page has no JSON-LD — its text:` },
-    { type: 'text', text: capText(text, max) || '(the page shows no text)' },
+    { type: 'text', text: capText(tidy(page.text), max) || '(the page shows no text)' },
+  ];
+}
+
+const tidy = (text) => String(text ?? '').replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+
+// What read({mode: 'main'}) found, as text blocks of the answer of a press
+// that navigated (form, button and result-list tools): ours (where the tab
+// went), then the page's main content; nothing when no page was read (the
+// first block of the answer says where the tab went, or that it is still
+// loading, or why it failed).
+export function landedPageBlocks(page) {
+  if (!page || typeof page.text !== 'string') return [];
+  let text = tidy(page.text);
+  // The page read holds one character more than the cap when it had more (readInPage).
+  if (page.text.length > MAIN_MAX_CHARS || text.length > MAIN_MAX_CHARS) {
+    const note = `… (cut at ${MAIN_MAX_CHARS} characters: read_page reads the rest)`;
+    text = `${text.slice(0, cutEnd(text, MAIN_MAX_CHARS - note.length))}${note}`;
+  }
+  return [
+    { type: 'text', text: `the tab went to ${siteAndPath(page.url)} — its main content:` },
+    { type: 'text', text: text || '(the page shows no text)' },
   ];
 }

@@ -7,7 +7,8 @@
 // docs/policy.md "Threat model"), scrolled to, hit-tested,
 // a trusted click the page must be seen to receive, the site checked again
 // right before it (recheckSite) — and answers as click does: what it
-// clicked, then where the tab went (docs/page_tools.md "Result lists").
+// clicked, then where the tab went and what the page it went to says (its
+// main content, result_page.js; docs/page_tools.md "Result lists").
 //
 // Errors: a tab that is gone (-32001) and a document that is no longer the
 // one the call names (-32003) are thrown as RpcError, the codes owntool.call
@@ -18,13 +19,14 @@ import { textResult } from '../stack/results.js';
 import { account, afterState, navResult } from '../shared/act.js';
 import { inCallDocument } from './in_document.js';
 import { pressPicked } from './press_picked.js';
+import { landedPageBlocks } from './result_page.js';
 
 // In the page (ISOLATED world): the item's target, from results_isolated.js.
 function targetInPage(name, index) {
   return globalThis.__tabbridgeResults?.target(name, index) ?? { error: 'gone' };
 }
 
-export async function callResultTool(tabId, documentId, name, args, { signal, recheckSite } = {}) {
+export async function callResultTool(tabId, documentId, name, args, { signal, recheckSite, deadline } = {}) {
   const label = toolLabel(name);
   const unknown = Object.keys(args ?? {}).find((k) => k !== 'index');
   if (unknown !== undefined) return textResult(`${label}: unknown parameter "${unknown}"; it takes "index"`, true);
@@ -41,7 +43,9 @@ export async function callResultTool(tabId, documentId, name, args, { signal, re
   }
   if (t.error) return textResult(`${label}: ${t.error}`, true);
 
-  const { loc, fx } = await pressPicked(tabId, documentId, t.picked, label, { signal, recheckSite });
+  const { loc, fx, landed } = await pressPicked(tabId, documentId, t.picked, label, { signal, recheckSite, deadline });
   const how = `clicked ${loc.desc} (item ${index} of ${t.count})`;
-  return navResult(textResult(account(how, loc.note, await afterState(tabId, loc.frameId, loc.args, loc.state, fx), fx.effects)), fx);
+  const r = textResult(account(how, loc.note, await afterState(tabId, loc.frameId, loc.args, loc.state, fx), fx.effects));
+  r.content.push(...landedPageBlocks(landed));
+  return navResult(r, fx, landed);
 }

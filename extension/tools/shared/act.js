@@ -8,21 +8,20 @@ import { click, fullFrameRate, hover, SHOWN_TAB } from './input.js';
 import { armPressCheck, shieldFrames } from './press_point.js';
 import { assertReached, pointAt, runAgent } from './targets.js';
 import { withNavigatedTo } from './navigated_to.js';
-import { cut } from '../../worker/text_cut.js';
 import { knownTab } from '../../worker/tab_cache.js';
+import { renamedClause, show } from './text_changes.js';
+
+export { show };
 
 export function assertNoDialog(tabId) {
   const d = dialogOf(tabId);
   if (d) throw new ToolError(`a dialog is open: ${describeDialog(d)} — call handle_dialog first`);
 }
 
-// An action's result, with where it took the tab (withEffects' navigatedTo).
-export const navResult = (r, fx) => withNavigatedTo(r, fx?.navigatedTo);
-
-export const show = (v) => {
-  const s = String(v ?? '').replace(/\s+/g, ' ');
-  return `"${cut(s, 80)}"`;
-};
+// An action's result, with where it took the tab (withEffects' navigatedTo)
+// and, when the answer holds text of the page it landed on (result_page.js
+// read), the URL of the document that text was read from.
+export const navResult = (r, fx, landed = null) => withNavigatedTo(r, [fx?.navigatedTo, landed?.url]);
 
 function stateChanges(before = {}, after = {}) {
   const out = [];
@@ -38,10 +37,11 @@ function stateChanges(before = {}, after = {}) {
 }
 
 // The target's state after an action, as phrases (nothing if it navigated
-// away): as the effects read it (withEffects' target), else asked.
+// away): as the effects read it (withEffects' target), else asked; with its
+// new name when the effects read one (withEffects' texts).
 export async function afterState(tabId, frameId, args, before, fx) {
   if (fx.navigated || fx.dialog) return [];
-  if (fx.after?.state) return stateChanges(before, fx.after.state);
+  if (fx.after?.state) return [...stateChanges(before, fx.after.state), renamedClause(fx.after.renamed)].filter(Boolean);
   if (fx.after?.gone) return ['the element is no longer in the page'];
   try {
     const { state } = await runAgent(tabId, frameId, 'state', args, { timeoutMs: 3000 });

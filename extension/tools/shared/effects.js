@@ -7,6 +7,7 @@ import { watchTopFrame } from './navigated_to.js';
 import { fetchesSettled } from '../../worker/network_log.js';
 import { framePrefix, judgeReached, runAgent, SEEN_WAIT_MS } from './targets.js';
 import { noteNext } from './refs.js';
+import { textChangesClause } from './text_changes.js';
 
 const NAV_WAIT_MS = 10000;
 // After an input whose effect the page does not show at once, the page must
@@ -26,7 +27,7 @@ const FETCH_WAIT_MS = 5000;
 // again); a navigation it started loaded (its DOMContentLoaded, or error),
 // up to NAV_WAIT_MS. minWaitMs: wait at least that long for a navigation to
 // show up (a form submit handled by script may start one late).
-// Returns {value, effects: [phrases], navigated, dialog, navigatedTo, after}
+// Returns {value, effects: [phrases], navigated, navFailed, dialog, navigatedTo, after}
 // (navigatedTo: the URL of the new top document, or of the one still loading,
 // for the result's _meta — navResult). recheckSite (the call's
 // ctx.recheckSite, page_tool.js) runs right before act: a tab that left the
@@ -41,9 +42,13 @@ const FETCH_WAIT_MS = 5000;
 // act (`armed`: locate's prepare already did, in the target's frame).
 // Returns `after`: {state?, gone?} of the target, for afterState.
 // overlapSiteCheck: act(siteChecked) awaits the site check itself before its
-// first input (clickAt), measuring meanwhile.
+// first input (clickAt), measuring meanwhile. texts (a click, a press of the
+// page's button or result tools): the page also reads the text the action
+// changed and the target's new name (page/agent/text_changes.js), told as
+// `text changed: …` (text_changes.js) and by afterState.
 export async function withEffects(tabId, act, {
   frameId = 0, quietMs = QUIET_MS, minWaitMs = 0, signal, recheckSite, target = null, armed = false, overlapSiteCheck = false,
+  texts = false,
 } = {}) {
   const ev = { navUrl: null, committed: null, loaded: false, navError: null, sameDoc: null, newTabs: [], dialog: null };
   // Every event wakes whoever waits on `seen` (below).
@@ -110,7 +115,9 @@ export async function withEffects(tabId, act, {
       const reach = value?.reach;
       const read = (first) => {
         // After the fetches: what their answers bring is still to be shown.
-        const args = { ...(target?.args ?? {}), quietMs, maxMs: QUIET_MAX_MS, final: !first, ...(first ? {} : { afterFetches: true }) };
+        const args = {
+          ...(target?.args ?? {}), quietMs, maxMs: QUIET_MAX_MS, final: !first, ...(first ? {} : { afterFetches: true }), ...(texts ? { texts } : {}),
+        };
         if (first && reach) Object.assign(args, { kinds: reach.kinds, waitMs: SEEN_WAIT_MS });
         const ms = QUIET_MAX_MS + 2000 + (args.waitMs ?? 0);
         return Promise.race([runAgent(tabId, inFrame, 'after', args, { timeoutMs: ms }).catch(() => null), seen(navStarted, ms).then(() => null)]);
@@ -153,8 +160,15 @@ export async function withEffects(tabId, act, {
     // session; list_tabs shows it as the policy allows (docs/policy.md).
     for (const created of ev.newTabs) effects.push(`opened new tab ${created.id} (list_tabs shows it)`);
     const navigated = !!(ev.committed || ev.navUrl);
-    if (after && !navigated && !ev.dialog) effects.push(await appeared(tabId, typeof frameId === 'function' ? frameId() : frameId, after));
-    return { value, effects: effects.filter(Boolean), navigated, dialog: ev.dialog, navigatedTo: await (events === guessAt ? navGuess : nav.navigatedTo()), after };
+    if (after && !navigated && !ev.dialog) {
+      if (texts) effects.push(textChangesClause(after.texts));
+      effects.push(await appeared(tabId, typeof frameId === 'function' ? frameId() : frameId, after));
+    }
+    // navFailed: the navigation it started failed (or was a download) and the page stayed.
+    const navFailed = !ev.committed && !!ev.navUrl && !!ev.navError;
+    return {
+      value, effects: effects.filter(Boolean), navigated, navFailed, dialog: ev.dialog, navigatedTo: await (events === guessAt ? navGuess : nav.navigatedTo()), after,
+    };
   } finally {
     for (const [event, fn] of L) event.removeListener(fn);
     waiters.clear();

@@ -9,6 +9,8 @@
 //   const url = await nav.navigatedTo({graceMs}); // null: still the same document
 //   nav.dispose();
 //   withNavigatedTo(result, url)              // result with the _meta key merged in (none for null)
+//   withNavigatedTo(result, [url, readUrl])   // several: where the call sent the tab and the
+//                                             // document whose text the answer holds (result_page.js)
 
 import { NAVIGATED_TO_META } from '../../worker/protocol.js';
 import { tabUrl } from '../../worker/site_key.js';
@@ -79,8 +81,12 @@ export function watchTopFrame(tabId) {
   };
 }
 
-export function withNavigatedTo(result, url) {
-  if (!url || !result || typeof result !== 'object') return result;
+// urls: one URL, or several (null and repeats dropped): the host decides
+// every one of them (read, and navigate for an action) before the model
+// sees the result.
+export function withNavigatedTo(result, urls) {
+  const list = [...new Set((Array.isArray(urls) ? urls : [urls]).filter((u) => typeof u === 'string' && u))];
+  if (!list.length || !result || typeof result !== 'object') return result;
   const meta = result._meta && typeof result._meta === 'object' ? result._meta : {};
-  return { ...result, _meta: { ...meta, [NAVIGATED_TO_META]: url } };
+  return { ...result, _meta: { ...meta, [NAVIGATED_TO_META]: list.length === 1 ? list[0] : list } };
 }

@@ -2,7 +2,7 @@
 // (pure: tests/js load it without a browser). agent_runner.js uses them.
 
 // In injection order: each file uses the ones before it.
-export const AGENT_FILES = ['text', 'dom', 'registry', 'roles', 'names', 'states', 'geometry', 'pointer', 'frames', 'fold', 'snapshot', 'scroll', 'fields', 'read', 'effects_wait', 'changes', 'files', 'dispatch']
+export const AGENT_FILES = ['text', 'dom', 'registry', 'roles', 'names', 'states', 'geometry', 'pointer', 'frames', 'fold', 'snapshot', 'scroll', 'fields', 'read', 'effects_wait', 'text_changes', 'changes', 'files', 'dispatch']
   .map((name) => `page/agent/${name}.js`);
 
 // This worker's agent: one id per service-worker start, so that a frame
