@@ -19,14 +19,29 @@ TEST(ToolCatalog, EveryToolHasAnObjectSchema) {
   for (const auto& name : tools::ReservedNames()) EXPECT_EQ(Tool(name)["inputSchema"]["type"], "object") << name;
 }
 
-// Only readOnlyHint, and only where true: the rest is MCP's default (may
-// change things) and costs bytes on every list.
-TEST(ToolCatalog, OnlyReadOnlyToolsCarryAHint) {
+// readOnlyHint where true (Claude Code runs such calls of a turn at once),
+// destructiveHint false where a tool only adds (a tab, a file, the mouse
+// over an element); a tool that may destroy keeps MCP's default, unlisted.
+TEST(ToolCatalog, HintsSayWhatEachToolDoes) {
   EXPECT_EQ(Tool(tools::kListTabs)["annotations"], Json({{"readOnlyHint", true}}));
   EXPECT_EQ(Tool("snapshot")["annotations"], Json({{"readOnlyHint", true}}));
-  EXPECT_FALSE(Tool(tools::kOpenTab).contains("annotations"));
+  EXPECT_EQ(Tool(tools::kOpenTab)["annotations"], Json({{"destructiveHint", false}}));
+  EXPECT_EQ(Tool("hover")["annotations"], Json({{"destructiveHint", false}}));
   EXPECT_FALSE(Tool(tools::kCloseTab).contains("annotations"));
   EXPECT_FALSE(Tool("click").contains("annotations"));
+  EXPECT_FALSE(Tool("evaluate").contains("annotations"));
+  EXPECT_FALSE(Tool("navigate").contains("annotations"));
+}
+
+// Every tool as listed has a search hint of our words (Claude Code's
+// ToolSearch matches it); pinned only when a surface asks.
+TEST(ToolCatalog, EveryListedToolHasASearchHint) {
+  for (const auto& name : tools::ReservedNames()) {
+    const Json listed = tools::Listed(Tool(name));
+    EXPECT_TRUE(listed["_meta"][mcp::kMetaSearchHint].is_string()) << name;
+    EXPECT_FALSE(listed["_meta"].contains(mcp::kMetaAlwaysLoad)) << name;
+  }
+  EXPECT_EQ(tools::Pinned(tools::Listed(Tool("click")))["_meta"][mcp::kMetaAlwaysLoad], true);
 }
 
 // Bounds and defaults are checked, not listed.
@@ -139,10 +154,16 @@ std::size_t FocusedTabListBytes(const std::vector<std::string>& caps) {
     list.push_back(tools::Listed(*tools::Find(name)));
   }
   for (const auto& tool : tools::PageTools(caps)) list.push_back(tools::Listed(tool));
+  // What the model is shown: name, description, schema. Annotations and _meta
+  // (hints, a search hint, a pin) steer the client; the API has no field for them.
+  for (auto& tool : list) {
+    tool.erase("_meta");
+    tool.erase("annotations");
+  }
   return rpc::Dump(Json{{"tools", list}}).size();
 }
 
-// Every byte of tools/list is context the model pays for on every turn.
+// Every byte of tools/list the model is shown is context it pays for on every turn.
 TEST(ToolCatalog, FocusedTabListWithDefaultCapsStaysUnder6000Bytes) { EXPECT_LT(FocusedTabListBytes({}), 6000u); }
 
 // The list every session starts with (connect_browser alone), as the result of tools/list.
