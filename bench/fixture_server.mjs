@@ -1,6 +1,7 @@
 // The pages the side-by-side benches (scale.mjs, tasks.mjs) drive, served on
 // 127.0.0.1 at an ephemeral port:
-//   /bench/NAME              bench/fixtures/NAME (our own pages: the sign-up form, the WebMCP tea shop)
+//   /bench/NAME              bench/fixtures/NAME (our own pages: the sign-up form, the WebMCP tea shop, …)
+//   POST /report             a page's report of its state (serveBenchPages({reports}))
 //   /todomvc/PATH            the todomvc 0.1.1 package (tests/e2e/node_modules/todomvc)
 //   /swagger-ui/PATH         swagger-ui-dist 5.35.0 (tests/e2e/node_modules/swagger-ui-dist)
 //   /rows?n=N                a generated page of N rows, a button each, between landmarks
@@ -118,10 +119,25 @@ function send(res, status, type, body) {
   res.end(body);
 }
 
-/** Starts the server; resolves to {server, origin}. */
-export async function serveBenchPages() {
+/**
+ * Starts the server; resolves to {server, origin}. reports: an array that
+ * POST /report appends the page's JSON to ({at, ...body}: what a fixture
+ * says of its own state, bench/claude_code.mjs); without it /report is 404.
+ */
+export async function serveBenchPages({ reports = null } = {}) {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
+    if (reports && req.method === 'POST' && url.pathname === '/report') {
+      const chunks = [];
+      req.on('data', (c) => chunks.push(c));
+      req.on('end', () => {
+        try {
+          reports.push({ at: Date.now(), ...JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+        } catch { /* not JSON: not a report */ }
+        send(res, 204, 'text/plain', '');
+      });
+      return;
+    }
     const count = (name, fallback) => Math.min(100_000, Math.max(1, Number(url.searchParams.get(name)) || fallback));
     if (url.pathname === '/rows') return send(res, 200, MIME['.html'], rowsPage(count('n', 100)));
     if (url.pathname === '/api-docs') {

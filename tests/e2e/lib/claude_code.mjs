@@ -140,6 +140,8 @@ function jsonLines(text) {
  *   server       tabbridgeServer()'s result (made here from `serverOptions` when absent)
  *   tap          log every MCP message (lib/stdio_tap.mjs): run.mcp
  *   allowedTools default "mcp__tabbridge ToolSearch"
+ *   serverName   the server's name in the MCP config (default "tabbridge"; tools are mcp__<name>__<tool>):
+ *                another server (a peer of the benches) is `server` {entry: {command, args, env}, dirs}
  *   args         more CLI arguments
  * Resolves {code, stdout, stderr, events (stream-json), result (its last
  * "result" event), init (its "system"/"init" event), requests, turns,
@@ -153,6 +155,7 @@ export async function runClaude(h, {
   serverOptions = {},
   tap = false,
   allowedTools = 'mcp__tabbridge ToolSearch',
+  serverName = 'tabbridge',
   args = [],
   env = {},
   timeoutMs = 240_000,
@@ -162,7 +165,7 @@ export async function runClaude(h, {
   const tapFile = tap ? path.join(homeDir, 'mcp-tap.log') : null;
   server ??= await tabbridgeServer(h, { ...serverOptions, tap: tapFile });
   const configFile = path.join(homeDir, 'mcp.json');
-  await fsp.writeFile(configFile, JSON.stringify({ mcpServers: { tabbridge: server.entry } }, null, 2));
+  await fsp.writeFile(configFile, JSON.stringify({ mcpServers: { [serverName]: server.entry } }, null, 2));
   const workDir = path.join(homeDir, 'work');
   await fsp.mkdir(workDir);
   let cli;
@@ -189,7 +192,7 @@ export async function runClaude(h, {
     requests: standIn.requests,
     turns: standIn.turns,
     mcp: tapFile ? readTap(tapFile) : null,
-    shimLog: await fsp.readFile(server.dirs.shimLog, 'utf8').catch(() => ''),
+    shimLog: server.dirs.shimLog ? await fsp.readFile(server.dirs.shimLog, 'utf8').catch(() => '') : '',
     dirs: server.dirs,
     homeDir,
   };

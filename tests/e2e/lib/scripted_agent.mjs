@@ -21,6 +21,8 @@ const NO_SUCH_TOOL = /No such tool available/i;
  *                            after pollDelayMs: a model checking again), at most max times: a poll with a
  *                            deadline, not a sleep
  *   {do}                     do(ctx) at once (e.g. release a held fixture response), no turn
+ *   {branch}                 branch(ctx) => steps, at once: they take this step's place (what a model does
+ *                            next depending on what the request shows, e.g. a page's own tool or a snapshot)
  * ctx: {body, results (toolResults), resultOf(name): the last result of that tool}.
  * A ToolSearch that did not load the tool, or a call answered "No such tool
  * available", is tried again after retryDelayMs, at most `attempts` times;
@@ -28,7 +30,8 @@ const NO_SUCH_TOOL = /No such tool available/i;
  * Returns {script, log, finished, gaveUp}: log has one entry a turn
  * ({turn, step, action, name, ...}).
  */
-export function scriptedAgent(steps, { attempts = 5, retryDelayMs = 200, done = 'Done.' } = {}) {
+export function scriptedAgent(stepsGiven, { attempts = 5, retryDelayMs = 200, done = 'Done.' } = {}) {
+  const steps = [...stepsGiven]; // a branch step splices its steps in
   const log = [];
   const state = { step: 0, tries: 0, polls: 0, last: null, finished: false, gaveUp: null };
   const ctxOf = (body) => {
@@ -75,6 +78,12 @@ export function scriptedAgent(steps, { attempts = 5, retryDelayMs = 200, done = 
       if (step.do) {
         step.do(ctxOf(body));
         state.step++;
+        continue;
+      }
+      if (step.branch) {
+        const chosen = step.branch(ctxOf(body));
+        log.push({ turn, step: state.step, action: 'branch', what: step.what, steps: chosen.length });
+        steps.splice(state.step, 1, ...chosen);
         continue;
       }
       if (step.wait) {
