@@ -130,6 +130,9 @@ std::expected<OwnToolsEvent, std::string> ParseOwnToolsEvent(const Json& params)
   if (const auto native = params.find("native"); native != params.end() && native->is_boolean()) {
     set.native = native->get<bool>();
   }
+  if (const auto settled = params.find("settled"); settled != params.end() && settled->is_boolean()) {
+    event.settled = settled->get<bool>();
+  }
   std::set<std::string> seen;
   for (std::size_t i = 0; i < tools->size() && set.tools.size() < kMaxReportedOwnTools; ++i) {
     auto tool = ParseTool((*tools)[i], i);
@@ -155,6 +158,16 @@ std::string Describe(const OwnTool& tool, const std::string& site_display, std::
          " (untrusted page text)";
 }
 
+// Words a client's tool search matches (Claude Code's ToolSearch), ours
+// alone: the kind of tool and the site, never the page's own text.
+static std::string SearchHint(const OwnTool& tool, const std::string& site_display) {
+  const std::string_view words = tool.is_form()      ? "page form: fill in and submit"
+                                 : tool.is_results() ? "page results list: open a result"
+                                 : tool.is_button()  ? "page button: press"
+                                                     : "page's own webmcp tool";
+  return std::string(words) + " on " + site_display;
+}
+
 std::vector<Offered> Offer(const OwnToolSet& set, std::size_t page_index, const std::set<std::string>& reserved,
                            bool list) {
   const Site site = SiteOf(set.url);
@@ -178,7 +191,8 @@ std::vector<Offered> Offer(const OwnToolSet& set, std::size_t page_index, const 
     // list_webmcp_tools shows what the page said.
     o.mcp_tool = {{"name", o.mcp_name},
                   {"description", Describe(tool, site.display, page_index)},
-                  {"inputSchema", tool.input_schema}};
+                  {"inputSchema", tool.input_schema},
+                  {"_meta", {{mcp::kMetaSearchHint, SearchHint(tool, site.display)}}}};
     const std::size_t size = rpc::Dump(o.mcp_tool).size();
     const bool schema_fits =
         rpc::Dump(tool.input_schema).size() <= kMaxListedSchemaBytes && PropertyKeysAreValid(tool.input_schema);
