@@ -70,7 +70,7 @@ void Host::OnOwnTools(const Json& params) {
   if (!event) return spdlog::warn("malformed owntools.changed event ignored: {}", event.error());
   own_tools_.NoteRuntime(event->set);
   if (tabs_.Find(event->tab_id) == nullptr) return;  // closed meanwhile, or not a page the agent sees
-  own_tools_.Report(event->tab_id, std::move(event->set));
+  own_tools_.Report(event->tab_id, std::move(event->set), event->settled);
 }
 
 std::string Host::WebMcpStatus() const {

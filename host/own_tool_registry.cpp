@@ -35,18 +35,22 @@ std::string OwnToolRegistry::DocumentOf(std::int64_t tab_id) const {
   return it != documents_.end() ? it->second : std::string();
 }
 
-void OwnToolRegistry::Report(std::int64_t tab_id, own_tools::OwnToolSet set) {
+void OwnToolRegistry::Report(std::int64_t tab_id, own_tools::OwnToolSet set, std::optional<bool> settled) {
   if (closed_) return;
   documents_[tab_id] = set.document_id;
   const auto old = sets_.find(tab_id);
-  // An empty list for another document is the extension clearing the tab at
-  // a navigation: wait for the new page's list before telling anyone.
+  // The extension clears the tab at a navigation: wait for the new page's
+  // list before telling anyone.
   const auto settling = settling_.find(tab_id);
-  const bool new_page_spoke = settling != settling_.end() && settling->second.document_id == set.document_id;
-  if (set.tools.empty() && old != sets_.end() && old->second.document_id != set.document_id && !new_page_spoke) {
+  const bool awaited = settling != settling_.end() && settling->second.document_id == set.document_id;
+  const bool cleared =
+      settled ? !*settled
+              : set.tools.empty() && old != sets_.end() && old->second.document_id != set.document_id && !awaited;
+  if (cleared) {
     // The list stays as it was until the new page reports (a call meanwhile
     // names the old document and hears "the page changed"), so the same
-    // tools back are no change at all.
+    // tools back are no change at all. Each new document has its own time.
+    if (awaited) return;
     settling_[tab_id] = {uv_now(loop_) + settle_ms_, set.document_id};
     new_until_[tab_id] = uv_now(loop_) + settle_ms_;
     // Armed for the earliest deadline; OnSettleTimer re-arms for the next.

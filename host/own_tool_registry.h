@@ -1,9 +1,11 @@
 // Every tab's own tools (WebMCP, forms) as the extension reports them, and the
 // two timings that keep sessions calm: after a navigation a tab keeps its old
-// list until the new page reports (at most the settle time), and a document
-// that changes its tools in a loop is applied at most once per
+// list until the new page reports — once it found all its tools, so one
+// navigation is one change (issue 41) — at most the settle time, and a
+// document that changes its tools in a loop is applied at most once per
 // kOwnToolsChangeIntervalMs (the last list wins). What it applies reaches the
-// sessions through `on_changed`.
+// sessions through `on_changed` (Session::RefreshTools holds a focused tab's
+// change while it settles).
 #pragma once
 
 #include <cstdint>
@@ -26,13 +28,16 @@ class OwnToolRegistry {
   // Which WebMCP runtime a page reported (any page, also one the agent does not see).
   void NoteRuntime(const own_tools::OwnToolSet& set);
   // The extension's report of a tab's current document (a tab the host knows).
-  void Report(std::int64_t tab_id, own_tools::OwnToolSet set);
+  // `settled` false: the clear at a new document's commit, whose report
+  // follows — the tab settles until it comes; absent (an older extension):
+  // an empty list for another document is taken for that clear.
+  void Report(std::int64_t tab_id, own_tools::OwnToolSet set, std::optional<bool> settled = std::nullopt);
   // The document the tab's last report came from ("" before any): the new
   // page's as soon as it reported, even while the tab settles.
   std::string DocumentOf(std::int64_t tab_id) const;
   // The tab's tools (the previous page's while it settles); null when none.
   const own_tools::OwnToolSet* Find(std::int64_t tab_id) const;
-  // Whether the tab's new document has not reported yet.
+  // Whether the tab's new document has not reported its tools yet.
   bool Settling(std::int64_t tab_id) const { return settling_.contains(tab_id); }
   // Until when (uv_now() time) the tab's document counts as new: the settle
   // time from its navigation, also after it reported (a page may register its

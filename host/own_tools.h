@@ -50,6 +50,9 @@ struct OwnToolSet {
 struct OwnToolsEvent {
   std::int64_t tab_id = 0;
   OwnToolSet set;
+  // false: the clear of a new document whose own report follows (its tools
+  // are not known yet); true: a report; absent from an older extension.
+  std::optional<bool> settled;
 };
 std::expected<OwnToolsEvent, std::string> ParseOwnToolsEvent(const Json& params);
 

@@ -51,12 +51,18 @@ void Host::CallPageTool(Session& session, const std::string& request_key, const 
   params[ext_method::kPolicyUrlParam] = tabs_.Find(*focus)->url;  // what CallTool's policy check approved
   const std::int64_t tab_id = *focus;
   const std::int64_t session_id = session.id();
+  // navigate answers once the new page's own tools are in (the extension
+  // waits for them): what the navigation changed in the session's list is
+  // told once, right before its answer.
+  const bool holds = name == "navigate";
+  if (holds) session.Hold();
   auto call_id = std::make_shared<std::int64_t>(0);  // known once Call returns
   const auto call = extension_.Call(
       std::string(ext_method::kPagePrefix) + name, std::move(params),
-      [this, name, tab_id, session_id, reply, call_id](std::expected<Json, rpc::Error> outcome) {
+      [this, name, tab_id, session_id, reply, call_id, holds](std::expected<Json, rpc::Error> outcome) {
         progress_routes_.erase(*call_id);
         page_calls_.erase(*call_id);
+        if (Session* s = holds ? FindSession(session_id) : nullptr) s->Release();
         if (auto instead = RecheckAfter(session_id, name, *tools::CapabilityOf(name), outcome))
           return reply(std::move(*instead));
         reply(ExtensionToolResult(name, tab_id, std::move(outcome)));
@@ -66,10 +72,11 @@ void Host::CallPageTool(Session& session, const std::string& request_key, const 
   *call_id = call;
   page_calls_[call] = {session_id, name};
   if (!progress_token.is_null()) progress_routes_[call] = {session_id, progress_token};
-  session.SetCanceller(request_key, [this, call] {
+  session.SetCanceller(request_key, [this, call, session_id, holds] {
     progress_routes_.erase(call);
     page_calls_.erase(call);
-    extension_.Cancel(call);
+    extension_.Cancel(call);  // its callback never runs
+    if (Session* s = holds ? FindSession(session_id) : nullptr) s->Release();
   });
 }
 

@@ -80,6 +80,9 @@ void Session::Notify(std::string_view method, Json params) { Send(rpc::MakeNotif
 
 void Session::RefreshTools() {
   if (!helloed_ || holds_ > 0) return;
+  // The focused tab's new page has not found its tools yet: what changed
+  // meanwhile (its URL's tools, the page's own) is told once it has.
+  if (focused_tab_ && focused_tab_ == told_focus_ && host_.Settling(*focused_tab_)) return;
   const Json list = host_.ToolsFor(*this);
   if (rpc::Dump(list) == told_list_) {
     removals_untold_ = false;  // the tools that went came back

@@ -90,7 +90,10 @@ class Session {
   // alone: each list_changed makes the client fetch the list again and
   // breaks its prompt cache, and a tool that went costs the model nothing
   // until it is called. It goes with the next change that brings something,
-  // or when the model calls a tool that went (TellRemovals).
+  // or when the model calls a tool that went (TellRemovals). While the
+  // focused tab's new page settles (Host::Settling: it has not reported its
+  // tools yet) nothing is sent: a navigation is one change, told once the
+  // page found its tools (or the settle time is over).
   void RefreshTools();
   // Sends the list_changed RefreshTools kept back for removals, if any.
   void TellRemovals();
