@@ -1033,6 +1033,7 @@ async function topDocumentParsed(tabId, ms) {
 
 // extension/worker/own_tools_heard.js
 var RESEND = "tabbridge.owntools.resend";
+var OWN_TOOLS_WAIT_MS = 1e3;
 var lastToken = 0;
 var waiters = /* @__PURE__ */ new Map();
 function heardOwnTools(tabId, token) {
@@ -1051,6 +1052,12 @@ function askOwnTools(tabId, documentId, ms) {
     waiters.set(token, { tabId, resolve: done });
     chrome.tabs.sendMessage(tabId, { type: RESEND, token }, { documentId }).catch(() => done(false));
   });
+}
+async function ownToolsHeard(tabId, ms) {
+  if (ms <= 0) return;
+  const frame = await chrome.webNavigation.getFrame({ tabId, frameId: 0 }).catch(() => null);
+  if (!frame?.documentId || !/^https?:/.test(frame.url ?? "")) return;
+  await askOwnTools(tabId, frame.documentId, ms);
 }
 
 // extension/worker/active_tab.js
@@ -1315,7 +1322,6 @@ function registerTabs() {
 var invalid = (message) => new RpcError(ErrorCode.INVALID_ARGUMENT, message);
 var shorten = (s) => cut(s, 201);
 var MAX_LOAD_WAIT_MS = 3e4;
-var OWN_TOOLS_WAIT_MS = 1e3;
 async function createTab({ url, active = false, loadWaitMs = 0, group, reuseTabId }) {
   if (typeof url !== "string") throw invalid("url must be a string");
   if (typeof active !== "boolean") throw invalid("active must be a boolean");
@@ -1357,12 +1363,6 @@ async function createTab({ url, active = false, loadWaitMs = 0, group, reuseTabI
   } finally {
     watch.dispose();
   }
-}
-async function ownToolsHeard(tabId, ms) {
-  if (ms <= 0) return;
-  const frame = await chrome.webNavigation.getFrame({ tabId, frameId: 0 }).catch(() => null);
-  if (!frame?.documentId || !/^https?:/.test(frame.url ?? "")) return;
-  await askOwnTools(tabId, frame.documentId, ms);
 }
 async function intoBlankTab(tabId, url) {
   const tab = await chrome.tabs.get(tabId).catch(() => null);
@@ -3936,6 +3936,10 @@ async function navigateTool(tabId, { url, action, waitUntil = "load", timeoutMs 
       throw new ToolError(`cannot navigate to ${what}: ${m}`);
     }
     const outcome2 = await watch.until(waitUntil, waitMs, ctx.signal, responses);
+    const state2 = outcome2.state;
+    if (state2?.committed && state2.dcl && !state2.sameDocument && !outcome2.error && !outcome2.timedOut) {
+      await ownToolsHeard(tabId, Math.min(OWN_TOOLS_WAIT_MS, deadline - Date.now() - FINAL_READ_MS));
+    }
     const again = target !== null && stripHash(target) === stripHash(shown);
     const movedTo = await landedOn(tabId, outcome2);
     try {
@@ -6962,7 +6966,7 @@ function enqueue(tabId, fn) {
 }
 var keyOf = (api, native, total, tools) => JSON.stringify([api, native, total, tools]);
 var EMPTY_KEY = keyOf(null, false, 0, []);
-function send2(tabId, s) {
+function send2(tabId, s, { settled = true } = {}) {
   s.told = { documentId: s.documentId, key: s.key, cleared: false };
   sendEvent(Event2.OWN_TOOLS, {
     tabId,
@@ -6971,7 +6975,8 @@ function send2(tabId, s) {
     api: s.api,
     native: s.native,
     total: s.total,
-    tools: s.tools
+    tools: s.tools,
+    settled
   });
 }
 function takeReport(tabId, sender2, msg) {
@@ -7055,11 +7060,10 @@ function beginDocument(tabId, documentId, url) {
   const told = lists.get(tabId)?.told ?? { documentId: null, key: EMPTY_KEY, cleared: false };
   const s = { documentId, url, api: null, native: false, total: 0, tools: [], key: EMPTY_KEY, told };
   lists.set(tabId, s);
-  if (told.key !== EMPTY_KEY) {
-    send2(tabId, s);
-    s.told.cleared = true;
-  } else if (told.cleared) {
-    s.told = { ...told, documentId };
+  const reports = WATCHED_URL.test(url);
+  if (told.key !== EMPTY_KEY || told.cleared || reports) {
+    send2(tabId, s, { settled: !reports });
+    s.told.cleared = reports;
   }
 }
 function askResend(tabId, options = { frameId: 0 }) {

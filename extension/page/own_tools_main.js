@@ -388,6 +388,7 @@
     try {
       do {
         again = false;
+        const parsed = doc.readyState !== 'loading'; // a list of the whole document (read before the lists)
         const next = new MapCtor();
         const tools = [];
         for (const [id, src] of sources) {
@@ -405,9 +406,8 @@
             tools.push(pub);
           }
         }
-        const api = runtime().api;
         const shown = tools.slice(0, MAX_REPORTED_TOOLS);
-        const detail = stringify({ api, native: nativeAtStart, total: tools.length, tools: shown });
+        const detail = stringify({ api: runtime().api, native: nativeAtStart, parsed, total: tools.length, tools: shown });
         if (detail !== lastDetail) {
           lastDetail = detail;
           send(detail);

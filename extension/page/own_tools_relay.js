@@ -9,6 +9,13 @@
 // (docs/policy.md "Threat model");
 // when the service worker asks (it restarted, or a document came back from
 // the back/forward cache) it has the page report its list again.
+// The document's first report waits until its tools are all found: the
+// document is parsed, the page's world has listed its WebMCP tools since, and
+// where the browser lists <form toolname> itself (native WebMCP: a moment
+// after the parse, issue 41) it lists each of them — or DISCOVERY_CAP_MS
+// after the parse. Until then nothing is reported: an agent is offered the
+// page's tools once, in their final form (never first our reading of a form
+// the browser then registers, nor a form read half-parsed).
 // It also holds the `tabbridge.alive` port open: the service worker hears it
 // close when this page goes, which is how it notices a renderer crash
 // (crash_watch.js). Reopened when the worker asks (a new worker has no ports).
@@ -32,13 +39,19 @@
   // generated: constants MAX_REPORTED_TOOLS
   const MAX_REPORTED_TOOLS = 256;
   // end generated (codegen/generate.mjs, from common/protocol.h)
+  const DISCOVERY_CAP_MS = 1000;
   const forms = globalThis.__tabbridgeForms ?? null;
   const results = globalThis.__tabbridgeResults ?? null;
   const buttons = globalThis.__tabbridgeButtons ?? null;
-  let main = null; // the page's last WebMCP list: {api, native, total, tools}
+  let main = null; // the page's last WebMCP list: {api, native, parsed, total, tools}
   // The service worker's resend request the page's next list answers (a
-  // number it waits for: open_tab answers once that list is in).
+  // number it waits for: open_tab and navigate answer once that list is in).
   let resendToken = null;
+  // Whether this document's tools were all found (its first report went); the
+  // cap ends the wait for them.
+  let discovered = false;
+  let capped = false;
+  let capTimer = null;
 
   let stopped = false;
   let port = null;
@@ -69,25 +82,62 @@
     const api = WEBMCP_APIS.has(list.api) ? list.api : null;
     // The page's world speaks for WebMCP only.
     for (const t of tools) if (OUR_SOURCES.has(t.source) || !WEBMCP_APIS.has(t.source)) t.source = api ?? 'native';
-    main = { api, native: list.native === true, total: Number.isInteger(list.total) ? list.total : tools.length, tools };
+    main = {
+      api, native: list.native === true, parsed: list.parsed === true,
+      total: Number.isInteger(list.total) ? list.total : tools.length, tools,
+    };
     // Where the browser lists <form toolname> itself, those are WebMCP tools.
-    let declared = [];
-    try {
-      declared = [...document.querySelectorAll('form[toolname]')].map((f) => f.getAttribute('toolname'));
-    } catch { /* none */ }
+    const declared = declaredNames();
     forms?.setNativeDeclarative(api === 'native' || tools.some((t) => declared.includes(t.name)));
-    const token = resendToken;
-    resendToken = null;
-    report(token);
+    report({ answers: true });
   }
 
-  // The page's WebMCP tools, then our form, result-list and button tools whose names are free.
-  function report(resent = null) {
+  function declaredNames() {
+    try {
+      return [...document.querySelectorAll('form[toolname]')].map((f) => (f.getAttribute('toolname') ?? '').trim()).filter(Boolean);
+    } catch {
+      return [];
+    }
+  }
+
+  // Whether the document's tools are all found (the header says when).
+  function allFound() {
+    if (capped) return true;
+    if (document.readyState === 'loading' || !main?.parsed) return false;
+    if (!main.native) return true;
+    const listed = new Set(main.tools.map((t) => t.name));
+    return declaredNames().every((name) => listed.has(name));
+  }
+
+  // The cap counts from the parse.
+  function armCap() {
+    if (capTimer !== null || discovered || document.readyState === 'loading') return;
+    capTimer = setTimeout(() => {
+      capped = true;
+      report();
+    }, DISCOVERY_CAP_MS);
+  }
+
+  // The page's WebMCP tools, then our form, result-list and button tools
+  // whose names are free. `answers`: a list of the page's world, which
+  // answers a resend request (as does the document's first report).
+  function report({ answers = false } = {}) {
     if (stopped) return;
     if (!alive()) {
       stop();
       return;
     }
+    let first = false;
+    if (!discovered) {
+      if (!allFound()) {
+        armCap();
+        return;
+      }
+      discovered = first = true;
+      clearTimeout(capTimer);
+    }
+    const resent = answers || first ? resendToken : null;
+    if (resent !== null) resendToken = null;
     const tools = [...(main?.tools ?? [])];
     const names = new Set(tools.map((t) => t.name));
     let total = main?.total ?? 0;
@@ -141,15 +191,19 @@
     window.removeEventListener(LIST_EVENT, onList);
     window.removeEventListener(PING_EVENT, announce);
     window.removeEventListener('pageshow', onPageShow);
+    document.removeEventListener('DOMContentLoaded', armCap);
+    clearTimeout(capTimer);
     try {
       chrome.runtime.onMessage.removeListener(onMessage);
     } catch { /* context gone */ }
   }
 
   window.addEventListener(LIST_EVENT, onList);
-  forms?.onChange(report);
-  results?.onChange(report);
-  buttons?.onChange(report);
+  forms?.onChange(() => report());
+  results?.onChange(() => report());
+  buttons?.onChange(() => report());
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', armCap, { once: true });
+  else armCap();
   window.addEventListener(PING_EVENT, announce);
   window.addEventListener('pageshow', onPageShow);
   chrome.runtime.onMessage.addListener(onMessage);

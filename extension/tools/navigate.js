@@ -10,6 +10,8 @@
 // 204 or a download (the page stayed where it was), or still loading at the
 // deadline (what the tab shows). The answer is sent within the call's budget
 // (ctx.deadline): the wait ends FINAL_READ_MS before it, for the final read.
+// A new document's own tools reach the host before the answer (at most
+// OWN_TOOLS_WAIT_MS more), so its list_changed comes first.
 // When the tab got a new document (a reload too) or is still loading one, the
 // answer's _meta says where (navigated_to.js), failures included.
 
@@ -26,6 +28,7 @@ import { dataResult, errorResult } from './stack/results.js';
 import { getTab } from './stack/tab.js';
 import { withNavigatedTo } from './shared/navigated_to.js';
 import { tabUrl } from '../worker/site_key.js';
+import { OWN_TOOLS_WAIT_MS, ownToolsHeard } from '../worker/own_tools_heard.js';
 
 const DEFAULT_TIMEOUT_MS = 30000;
 const ABORT_GRACE_MS = 300; // an aborted navigation may just have been replaced by another
@@ -67,6 +70,12 @@ async function navigateTool(tabId, { url, action, waitUntil = 'load', timeoutMs 
       throw new ToolError(`cannot navigate to ${what}: ${m}`);
     }
     const outcome = await watch.until(waitUntil, waitMs, ctx.signal, responses);
+    // A new document, parsed: the answer waits for its own tools to reach the
+    // host, which tells the session of the navigation once, before it.
+    const state = outcome.state;
+    if (state?.committed && state.dcl && !state.sameDocument && !outcome.error && !outcome.timedOut) {
+      await ownToolsHeard(tabId, Math.min(OWN_TOOLS_WAIT_MS, deadline - Date.now() - FINAL_READ_MS));
+    }
     const again = target !== null && stripHash(target) === stripHash(shown);
     const movedTo = await landedOn(tabId, outcome);
     try {

@@ -5,7 +5,7 @@ import { registerHandler, sendEvent } from './native_port.js';
 import { chromeErrorKind } from './chrome_errors.js';
 import { isCrashed, onTabCrashed } from './crash_watch.js';
 import { watchTopLoads } from './page_load.js';
-import { askOwnTools } from './own_tools_heard.js';
+import { OWN_TOOLS_WAIT_MS, ownToolsHeard } from './own_tools_heard.js';
 import { cut } from './text_cut.js';
 import { isPersonActive, onPersonActiveMaybeMoved, refreshPersonActive } from './active_tab.js';
 import { groupTab } from './tab_groups.js';
@@ -88,12 +88,6 @@ const shorten = (s) => cut(s, 201); // data: URLs can be huge
 // The longest open_tab waits for the page (the host sends loadWaitMs,
 // common/protocol.h kOpenTabLoadWaitMs; this caps what a request may ask).
 const MAX_LOAD_WAIT_MS = 30_000;
-// After the page is parsed, how long open_tab waits for its own tools (WebMCP,
-// forms, result lists) to reach the host: the client then fetches the list
-// once, with them, instead of once for the tab and again for its tools. A
-// page answers in a few ms; one without our content scripts answers at once
-// that it cannot; a busy one costs at most this.
-const OWN_TOOLS_WAIT_MS = 1000;
 
 // tabs.create {url, active?, loadWaitMs?, group?, reuseTabId?} -> {tab, loading?}: the tab once its
 // document committed and was parsed (DOMContentLoaded: its real URL and
@@ -145,15 +139,6 @@ async function createTab({ url, active = false, loadWaitMs = 0, group, reuseTabI
   } finally {
     watch.dispose();
   }
-}
-
-// The parsed page's own tools, handed to the host (see OWN_TOOLS_WAIT_MS);
-// only http(s) pages have the content scripts that report them.
-async function ownToolsHeard(tabId, ms) {
-  if (ms <= 0) return;
-  const frame = await chrome.webNavigation.getFrame({ tabId, frameId: 0 }).catch(() => null);
-  if (!frame?.documentId || !/^https?:/.test(frame.url ?? '')) return;
-  await askOwnTools(tabId, frame.documentId, ms);
 }
 
 // The page into tab tabId if it still shows about:blank (nothing in it, and

@@ -57,10 +57,12 @@ function enqueue(tabId, fn) {
 const keyOf = (api, native, total, tools) => JSON.stringify([api, native, total, tools]);
 const EMPTY_KEY = keyOf(null, false, 0, []);
 
-function send(tabId, s) {
+// settled: false on the clear of a document whose own report will follow
+// (the host keeps the tab's list until then); every other list is settled.
+function send(tabId, s, { settled = true } = {}) {
   s.told = { documentId: s.documentId, key: s.key, cleared: false };
   sendEvent(Event.OWN_TOOLS, {
-    tabId, documentId: s.documentId, url: s.url, api: s.api, native: s.native, total: s.total, tools: s.tools,
+    tabId, documentId: s.documentId, url: s.url, api: s.api, native: s.native, total: s.total, tools: s.tools, settled,
   });
 }
 
@@ -166,18 +168,19 @@ function onCommit({ tabId, documentId, url }) {
   if (documentId) askResend(tabId, { documentId });
 }
 
-// The tab's top document changed: its tools are cleared. The host keeps the
-// focused sessions' list as it was until the new document reports (or
-// kNavigationSettleMs pass), so the same tools back are no change.
+// The tab's top document changed: its tools are cleared. A document our
+// scripts run in reports its tools once it found them all (own_tools_relay.js):
+// until then (or kNavigationSettleMs) the host keeps the focused sessions'
+// list as it was, and tells them once, so the same tools back are no change
+// and a navigation is one. Another (a file: or browser page) has none, at once.
 function beginDocument(tabId, documentId, url) {
   const told = lists.get(tabId)?.told ?? { documentId: null, key: EMPTY_KEY, cleared: false };
   const s = { documentId, url, api: null, native: false, total: 0, tools: [], key: EMPTY_KEY, told };
   lists.set(tabId, s);
-  if (told.key !== EMPTY_KEY) {
-    send(tabId, s);
-    s.told.cleared = true;
-  } else if (told.cleared) {
-    s.told = { ...told, documentId }; // the host still waits: now for this document
+  const reports = WATCHED_URL.test(url);
+  if (told.key !== EMPTY_KEY || told.cleared || reports) {
+    send(tabId, s, { settled: !reports });
+    s.told.cleared = reports; // its first report goes out even when it has no tools
   }
 }
 
