@@ -13,7 +13,8 @@
 // document is parsed, the page's world has listed its WebMCP tools since, and
 // where the browser lists <form toolname> itself (native WebMCP: a moment
 // after the parse, issue 41) it lists each of them — or DISCOVERY_CAP_MS
-// after the parse. Until then nothing is reported: an agent is offered the
+// after the parse (LOADING_CAP_MS after the start for a document that is
+// still loading then). Until then nothing is reported: an agent is offered the
 // page's tools once, in their final form (never first our reading of a form
 // the browser then registers, nor a form read half-parsed).
 // It also holds the `tabbridge.alive` port open: the service worker hears it
@@ -40,6 +41,7 @@
   const MAX_REPORTED_TOOLS = 256;
   // end generated (codegen/generate.mjs, from common/protocol.h)
   const DISCOVERY_CAP_MS = 1000;
+  const LOADING_CAP_MS = 3000;
   const forms = globalThis.__tabbridgeForms ?? null;
   const results = globalThis.__tabbridgeResults ?? null;
   const buttons = globalThis.__tabbridgeButtons ?? null;
@@ -109,14 +111,14 @@
     return declaredNames().every((name) => listed.has(name));
   }
 
-  // The cap counts from the parse.
-  function armCap() {
-    if (capTimer !== null || discovered || document.readyState === 'loading') return;
+  function armCap(ms) {
+    clearTimeout(capTimer);
     capTimer = setTimeout(() => {
       capped = true;
       report();
-    }, DISCOVERY_CAP_MS);
+    }, ms);
   }
+  const onParsed = () => { if (!discovered) armCap(DISCOVERY_CAP_MS); };
 
   // The page's WebMCP tools, then our form, result-list and button tools
   // whose names are free. `answers`: a list of the page's world, which
@@ -129,10 +131,7 @@
     }
     let first = false;
     if (!discovered) {
-      if (!allFound()) {
-        armCap();
-        return;
-      }
+      if (!allFound()) return;
       discovered = first = true;
       clearTimeout(capTimer);
     }
@@ -191,7 +190,7 @@
     window.removeEventListener(LIST_EVENT, onList);
     window.removeEventListener(PING_EVENT, announce);
     window.removeEventListener('pageshow', onPageShow);
-    document.removeEventListener('DOMContentLoaded', armCap);
+    document.removeEventListener('DOMContentLoaded', onParsed);
     clearTimeout(capTimer);
     try {
       chrome.runtime.onMessage.removeListener(onMessage);
@@ -202,8 +201,12 @@
   forms?.onChange(() => report());
   results?.onChange(() => report());
   buttons?.onChange(() => report());
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', armCap, { once: true });
-  else armCap();
+  if (document.readyState === 'loading') {
+    armCap(LOADING_CAP_MS);
+    document.addEventListener('DOMContentLoaded', onParsed, { once: true });
+  } else {
+    armCap(DISCOVERY_CAP_MS);
+  }
   window.addEventListener(PING_EVENT, announce);
   window.addEventListener('pageshow', onPageShow);
   chrome.runtime.onMessage.addListener(onMessage);
