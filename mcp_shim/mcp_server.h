@@ -108,8 +108,8 @@ class McpServer {
   std::uint64_t list_changes_ = 0;
   std::uint64_t list_changes_at_attach_ = 0;
 
-  ClientRoots roots_;    // where upload_file reads from (with --upload-root)
-  ClientGrants grants_;  // site questions asked through the client (elicitation)
+  ClientRoots roots_;     // where upload_file reads from (with --upload-root)
+  ClientGrants grants_;   // site questions asked through the client (elicitation)
   ListCatchUp catch_up_;  // a call's answer after a list change waits for the client's re-fetch
 
   // What a result must carry besides what its producer wrote.
