@@ -1665,6 +1665,30 @@ function withNavigatedTo(result, urls) {
   return { ...result, _meta: { ...meta, [NAVIGATED_TO_META]: list.length === 1 ? list[0] : list } };
 }
 
+// extension/tools/stack/new_page_tools.js
+var watches2 = /* @__PURE__ */ new Set();
+chrome.webNavigation.onCommitted.addListener((d) => {
+  if (d.frameId !== 0 || d.documentLifecycle === "prerender") return;
+  for (const w of watches2) if (w.tabId === d.tabId) w.committed = true;
+});
+function watchNewPage(tabId) {
+  const seen = { tabId, committed: false };
+  watches2.add(seen);
+  return {
+    // Resolves once the tab's top document, when another one committed since
+    // the watch began, has had its own tools handed to the host — or at
+    // OWN_TOOLS_WAIT_MS, or at the call's deadline (ctx.deadline: when its
+    // answer must be sent), whichever is first; at once when the call was
+    // cancelled, or no document committed.
+    async toolsHeard({ deadline = Infinity, signal } = {}) {
+      watches2.delete(seen);
+      if (!seen.committed || signal?.aborted) return;
+      await ownToolsHeard(tabId, Math.min(OWN_TOOLS_WAIT_MS, deadline - Date.now()));
+    },
+    dispose: () => watches2.delete(seen)
+  };
+}
+
 // extension/tools/stack/pinned_top.js
 var topFrame = (tabId) => chrome.webNavigation.getFrame({ tabId, frameId: 0 }).catch(() => null);
 var moved = (url) => new RpcError(ErrorCode.PAGE_MOVED, `the tab's page changed during the call (now ${url || "no page"}); nothing of it was kept`, { url: url ?? "" });
@@ -1787,7 +1811,8 @@ function pageTool(run3, {
   watchTop = false,
   pinTop: pinTop2 = true,
   unpinned = null,
-  acts = false
+  acts = false,
+  newPageTools = acts
 } = {}) {
   const pinning = pinningOf(name, pinTop2, unpinned);
   if (pinning.mode === "unpinned") pinTop2 = false;
@@ -1800,6 +1825,7 @@ function pageTool(run3, {
       const nav = watchTop && Number.isInteger(tabId) ? watchTopFrame(tabId) : null;
       const pin = pinTop2 && Number.isInteger(tabId) ? pinTop(tabId, policyUrl) : null;
       const releaseFrames = acts && Number.isInteger(tabId) ? guardFrames(tabId, policyUrl, ctx?.requestId) : null;
+      const landing2 = newPageTools && Number.isInteger(tabId) ? watchNewPage(tabId) : null;
       try {
         const known2 = Number.isInteger(tabId) ? knownTab(tabId) : null;
         const tab = known2 && isOnSite(known2, policyUrl) && !looksCrashed(known2) ? known2 : await currentTab();
@@ -1812,11 +1838,13 @@ function pageTool(run3, {
         if (pinTop2 === true) await pin.check();
         const result = await answer5(tabId, args, { ...ctx, tab, recheckSite, policyUrl, nav, pin });
         await pin?.assertSame();
+        await landing2?.toolsHeard(ctx ?? {});
         return result;
       } finally {
         nav?.dispose();
         pin?.dispose();
         releaseFrames?.();
+        landing2?.dispose();
       }
     });
   };
@@ -4804,6 +4832,7 @@ async function handleDialogTool(tabId, { accept, promptText }, { signal, recheck
 var tool15 = pageTool(handleDialogTool, {
   debugger: "required",
   name: "handle_dialog",
+  newPageTools: true,
   unpinned: "answers the dialog the tab holds; where the page goes next is told as an action's (effects.js)"
 });
 
@@ -4902,6 +4931,7 @@ ${results.map((r) => `${r.url}: ${r.error}`).join("\n")}`);
 var tool16 = pageTool(evaluateTool, {
   watchTop: true,
   name: "evaluate",
+  newPageTools: true,
   unpinned: "runs code that may move the page: its answer says where the page went (navigated_to.js), and the host decides there"
 });
 function answer2(out) {
@@ -6294,10 +6324,10 @@ var siteAndPath = (url) => {
     return url;
   }
 };
-var watches2 = /* @__PURE__ */ new Set();
+var watches3 = /* @__PURE__ */ new Set();
 var toWatches2 = (fn) => (d) => {
   if (d.frameId !== 0) return;
-  for (const w of watches2) {
+  for (const w of watches3) {
     if (w.tabId !== d.tabId) continue;
     fn(w, d);
     w.events++;
@@ -6320,7 +6350,7 @@ chrome.webNavigation.onErrorOccurred.addListener(toWatches2((w, d) => {
 }));
 function watchResultPage(tabId, fromDocumentId) {
   const st = { tabId, started: false, failed: null, events: 0, wake: null };
-  watches2.add(st);
+  watches3.add(st);
   const urlNow = async () => (await chrome.tabs.get(tabId).catch(() => null))?.url ?? "";
   const look = (mode) => chrome.scripting.executeScript({
     target: { tabId, frameIds: [0] },
@@ -6376,7 +6406,7 @@ function watchResultPage(tabId, fromDocumentId) {
   }
   return {
     read,
-    dispose: () => watches2.delete(st)
+    dispose: () => watches3.delete(st)
   };
 }
 function compactJson(text2) {

@@ -57,6 +57,15 @@ struct HostOptions {
 Json ExtensionToolResult(const std::string& name, std::int64_t tab_id, std::expected<Json, rpc::Error> outcome,
                          const std::string& changed_page = "");
 
+// Whether a call of page tool `name` may take the focused tab to another
+// document (navigate; the tools that act: click, type, press_key, fill_form,
+// select_option, …, handle_dialog; evaluate): it holds its session's
+// notifications until its answer, and the extension answers once the new
+// page's own tools reached the host, so the navigation is one list_changed,
+// sent right before the answer (docs/behaviour.md "Before the answer").
+// The page's own tools (Host::RunOwnTool) and run_steps hold likewise.
+bool MayMoveThePage(std::string_view name);
+
 // The policy this host enforces, for doctor and the popup (the browser's
 // environment chose the file): {path, state: none|file|malformed, rules, error?}.
 Json PolicySummary(const policy::Policy& p);
@@ -105,6 +114,11 @@ class Host {
   // keeps the previous page's list (at most kNavigationSettleMs).
   bool Settling(std::int64_t tab_id) const { return own_tools_.Settling(tab_id); }
   Session* FindSession(std::int64_t id) { return sessions_.Find(id); }
+  // Holds `session`'s notifications (Session::Hold) until the returned
+  // release runs (Session::ReleaseHeld): once, at the call's answer or its
+  // cancellation, whichever comes first (a later run, a session gone or a
+  // host gone meanwhile: nothing).
+  std::function<void()> HoldNotifications(Session& session);
   // [{id, url}] of the tabs among `ids` that are open and the agent's (tabbridge/tabs).
   Json TabUrls(const std::set<std::int64_t>& ids) const;
   // Expires when the host is destroyed: what outlives it (an answer dropped

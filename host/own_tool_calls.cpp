@@ -392,10 +392,15 @@ void Host::RunOwnTool(Session& session, const std::string& request_key, const ow
   if (auto ordered = own_tools::ArgumentsInOrder(session.ArgumentsText(request_key), args)) {
     params["argumentsText"] = std::move(*ordered);
   }
+  // A press or submit may take the tab to another page: the extension then
+  // answers once that page's own tools are in, and what the navigation
+  // changed is told once, right before the answer (as a click's).
+  const std::function<void()> release = HoldNotifications(session);
   const auto call = extension_.Call(
       ext_method::kOwnToolCall, std::move(params),
-      [this, mcp_name, tab_id, session_id, request_key, args, shown, retry,
-       reply](std::expected<Json, rpc::Error> outcome) {
+      [this, mcp_name, tab_id, session_id, request_key, args, shown, retry, reply,
+       release](std::expected<Json, rpc::Error> outcome) {
+        release();
         if (auto instead = RecheckAfter(session_id, mcp_name, policy::Cap::kAct, outcome))
           return reply(std::move(*instead));
         Session* s = FindSession(session_id);
@@ -429,7 +434,10 @@ void Host::RunOwnTool(Session& session, const std::string& request_key, const ow
       },
       kOwnToolCallDeadlineMs);
   if (call == 0) return;  // answered at once: the extension is gone
-  session.SetCanceller(request_key, [this, call] { extension_.Cancel(call); });
+  session.SetCanceller(request_key, [this, call, release] {
+    extension_.Cancel(call);  // its callback never runs
+    release();
+  });
 }
 
 }  // namespace tb

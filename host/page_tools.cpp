@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include <spdlog/spdlog.h>
 
@@ -35,6 +36,11 @@ Json ExtensionToolResult(const std::string& name, std::int64_t tab_id, std::expe
   return std::move(*outcome);
 }
 
+bool MayMoveThePage(std::string_view name) {
+  const auto cap = tools::CapabilityOf(name);
+  return cap == policy::Cap::kNavigate || cap == policy::Cap::kAct || cap == policy::Cap::kEval;
+}
+
 void Host::CallPageTool(Session& session, const std::string& request_key, const std::string& name, const Json& args,
                         const Json& progress_token, Reply reply) {
   const auto focus = session.focused_tab();
@@ -51,18 +57,19 @@ void Host::CallPageTool(Session& session, const std::string& request_key, const 
   params[ext_method::kPolicyUrlParam] = tabs_.Find(*focus)->url;  // what CallTool's policy check approved
   const std::int64_t tab_id = *focus;
   const std::int64_t session_id = session.id();
-  // navigate answers once the new page's own tools are in (the extension
-  // waits for them): what the navigation changed in the session's list is
-  // told once, right before its answer.
-  const bool holds = name == "navigate";
-  if (holds) session.Hold();
+  // A call that may move the page answers once the new page's own tools are
+  // in (the extension waits for them when the tab got another document):
+  // what the navigation changed in the session's list is told once, right
+  // before its answer.
+  const std::function<void()> release =
+      MayMoveThePage(name) ? HoldNotifications(session) : std::function<void()>([] {});
   auto call_id = std::make_shared<std::int64_t>(0);  // known once Call returns
   const auto call = extension_.Call(
       std::string(ext_method::kPagePrefix) + name, std::move(params),
-      [this, name, tab_id, session_id, reply, call_id, holds](std::expected<Json, rpc::Error> outcome) {
+      [this, name, tab_id, session_id, reply, call_id, release](std::expected<Json, rpc::Error> outcome) {
         progress_routes_.erase(*call_id);
         page_calls_.erase(*call_id);
-        if (Session* s = holds ? FindSession(session_id) : nullptr) s->Release();
+        release();
         if (auto instead = RecheckAfter(session_id, name, *tools::CapabilityOf(name), outcome))
           return reply(std::move(*instead));
         reply(ExtensionToolResult(name, tab_id, std::move(outcome)));
@@ -72,12 +79,20 @@ void Host::CallPageTool(Session& session, const std::string& request_key, const 
   *call_id = call;
   page_calls_[call] = {session_id, name};
   if (!progress_token.is_null()) progress_routes_[call] = {session_id, progress_token};
-  session.SetCanceller(request_key, [this, call, session_id, holds] {
+  session.SetCanceller(request_key, [this, call, release] {
     progress_routes_.erase(call);
     page_calls_.erase(call);
     extension_.Cancel(call);  // its callback never runs
-    if (Session* s = holds ? FindSession(session_id) : nullptr) s->Release();
+    release();
   });
+}
+
+std::function<void()> Host::HoldNotifications(Session& session) {
+  session.Hold();
+  return [this, session_id = session.id(), alive = AliveToken(), held = std::make_shared<bool>(true)] {
+    if (!std::exchange(*held, false) || alive.expired()) return;
+    if (Session* s = FindSession(session_id)) s->ReleaseHeld();
+  };
 }
 
 void Host::OnPageProgress(const Json& params) {

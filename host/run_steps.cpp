@@ -8,6 +8,7 @@
 // session alive), so a cancelled run acts no further.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,6 +23,16 @@ namespace tb {
 namespace {
 
 struct Run {
+  // The session's notifications are held for the whole run: what its steps
+  // changed in the list (a step that navigated, a page adding tools) is one
+  // list_changed, right before the run's answer.
+  Run() = default;
+  Run(const Run&) = delete;
+  Run& operator=(const Run&) = delete;
+  ~Run() {
+    if (release) release();  // a run cancelled, or its session gone
+  }
+  std::function<void()> release;
   std::int64_t session_id = 0;
   std::string key;           // the run's request: its cancellation is every step's
   std::uint64_t serial = 0;  // which call under that key (Session::SerialOf): not a later one reusing its id
@@ -92,6 +103,7 @@ void Finish(Run& run) {
   Json result = {{"content", std::move(run.content)},
                  {"structuredContent", {{"steps", std::move(run.summary)}, {"ran", run.ran}, {"of", total}}}};
   if (run.failed) result["isError"] = true;
+  run.release();
   run.reply(std::move(result));
 }
 
@@ -163,6 +175,7 @@ void Host::RunSteps(Session& session, const std::string& request_key, const Json
   run->reply = std::move(reply);
   run->tab = session.focused_tab();
   run->site = FocusedSite(*this, session);
+  run->release = HoldNotifications(session);
   Step(*this, run);
 }
 

@@ -79,7 +79,9 @@ void Session::Send(Json message) {
 void Session::Notify(std::string_view method, Json params) { Send(rpc::MakeNotification(method, std::move(params))); }
 
 void Session::RefreshTools() {
-  if (!helloed_ || holds_ > 0) return;
+  if (!helloed_) return;
+  held_refresh_ = holds_ > 0;
+  if (held_refresh_) return;
   // The focused tab's new page has not found its tools yet: what changed
   // meanwhile (its URL's tools, the page's own) is told once it has.
   if (focused_tab_ && focused_tab_ == told_focus_ && host_.Settling(*focused_tab_)) return;

@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "common/jsonrpc.h"
@@ -104,6 +105,14 @@ class Session {
     RefreshTools();
     TellTabs();
   }
+  // Ends the hold of a call that changes nothing of the session's own (a
+  // page tool, the page's own tools, run_steps: Host::HoldNotifications):
+  // the list is looked at again only when a change came while held — a
+  // click that changed nothing does not rebuild the session's list.
+  void ReleaseHeld() {
+    if (holds_ > 0) --holds_;
+    if (holds_ == 0 && std::exchange(held_refresh_, false)) RefreshTools();
+  }
 
   // Which call request `key` is: a number no other call of this session had
   // (0: none in flight). A client that reuses the id of a cancelled request
@@ -162,6 +171,7 @@ class Session {
   std::string told_document_;  // Host::FocusedDocument when last told
   bool removals_untold_ = false;
   int holds_ = 0;
+  bool held_refresh_ = false;  // RefreshTools was asked while held (ReleaseHeld)
   // In-flight requests by dumped id: answered at most once, cancellable.
   struct InFlight {
     std::function<void()> cancel;

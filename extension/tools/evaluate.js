@@ -133,7 +133,7 @@ const evaluateInPage = catchToolError(async (tabId, { expression, allFrames = fa
   return dataResult(text, structured);
 });
 
-export const tool = pageTool(evaluateTool, { watchTop: true, name: 'evaluate',
+export const tool = pageTool(evaluateTool, { watchTop: true, name: 'evaluate', newPageTools: true,
   unpinned: 'runs code that may move the page: its answer says where the page went (navigated_to.js), and the host decides there' });
 
 function answer(out) {

@@ -1,5 +1,7 @@
-// When a tab's new document has had its own tools heard: tabs.create (open_tab)
-// and navigate answer once the page's tools went to the host, so the session
+// When a tab's new document has had its own tools heard: tabs.create (open_tab),
+// navigate and every call that took the tab to another document
+// (tools/stack/new_page_tools.js: a click, a key, a submit, the page's own
+// tools) answer once the page's tools went to the host, so the session
 // hears of the tab (or the navigation) and the page's tools in one
 // list_changed, before the answer. The page is
 // asked to list its tools afresh with a token; its relay sends the token back
@@ -9,17 +11,17 @@
 // The message that has the page's relay report its list again (own_tools_relay.js).
 export const RESEND = 'tabbridge.owntools.resend';
 
-// After the page is parsed, how long open_tab and navigate wait for its own
-// tools (WebMCP, forms, result lists) to reach the host: the client then
-// fetches the list once, with them, instead of once for the tab and again for
-// its tools. A page answers once it found them all (a few ms; the <form
-// toolname> forms a browser with WebMCP lists itself, ~200 ms); one without
-// our content scripts answers at once that it cannot; a busy one costs at
-// most this.
+// After the page is parsed, how long open_tab, navigate and a call that
+// navigated wait for its own tools (WebMCP, forms, result lists) to reach the
+// host: the client then fetches the list once, with them, instead of once for
+// the tab and again for its tools. A page answers once it found them all (a
+// few ms; the <form toolname> forms a browser with WebMCP lists itself,
+// ~200 ms); one without our content scripts answers at once that it cannot;
+// a busy one costs at most this.
 export const OWN_TOOLS_WAIT_MS = 1000;
 
 let lastToken = 0;
-// token -> {tabId, resolve}: open_tab calls waiting for a report.
+// token -> {tabId, resolve}: calls waiting for a report.
 const waiters = new Map();
 
 // own_tools.js: the report of tab `tabId` that answered `token` was handled (sent to the host or found unchanged).

@@ -54,7 +54,8 @@ describe('list_changed: one per real change, the final tools from the first list
 
   /**
    * Runs `act` as phase `name` and checks the session was told exactly once
-   * by the time it is done (open_tab and navigate: before their answer).
+   * by the time it is done (open_tab, navigate and a click that navigates:
+   * before their answer).
    */
   const once = async (name, act) => {
     await s.barrier();
@@ -113,12 +114,12 @@ describe('list_changed: one per real change, the final tools from the first list
     await idle('declarative');
   }));
 
-  it('a click that navigates: one list_changed', step(async () => {
-    await once('click', async () => {
-      await s.pageOk('click', { selector: '#leave' });
-      // The click's answer may come before the new page reported: wait for its tools.
-      await waitFor(async () => ownOf(await listTools(s)).some((t) => t.name.startsWith('press_')), { what: 'the late form page\'s button tool' });
-    });
+  it('a click that navigates: one list_changed, before the answer, with the new page\'s tools', step(async () => {
+    await once('click', () => s.pageOk('click', { selector: '#leave' }));
+    // The click answers once the new page reported: its tools are listed by then.
+    const [entry] = await heardIn('click');
+    assert.ok(entry.own.some((t) => t.name.startsWith('press_')), `the late form page's button tool: ${shown([entry])}`);
+    assert.deepEqual(ownOf(await listTools(s)), entry.own, 'the list fetched after the notification is the final one');
     await idle('click');
   }));
 

@@ -3,7 +3,9 @@
 // (the extension's clear at the commit says `settled: false`, the page's
 // report ends it) or the settle time is over — whatever else changed the
 // session's list meanwhile (the tab's URL under the policy, the tab's place
-// in list_tabs) goes with it — and navigate's is sent right before its answer.
+// in list_tabs) goes with it — and navigate's is sent right before its answer,
+// as is that of every call that may take the tab to another page (a click, the
+// page's own tools, run_steps).
 #include <fstream>
 
 #include "tests/unit/host_fixture.h"
@@ -76,6 +78,36 @@ class OwnToolsSettleTest : public HostTest {
       }
       return false;
     });
+  }
+  // The extension's side of a navigation of tab `tab` to `url`: the clear at
+  // the commit, the new document's report, then the tab's new URL.
+  void Navigated(std::int64_t tab, const std::string& document, Json tools, const std::string& url) {
+    Clear(tab, document, url);
+    Report(tab, document, std::move(tools), url);
+    ExtEvent(ext_event::kTabUpdated, {{"tab", TabJson(tab, url, "T")}});
+  }
+  void Answer(const Json& request, const std::string& text) {
+    SendExt(rpc::MakeResult(request["id"], {{"content", {{{"type", "text"}, {"text", text}}}}}));
+  }
+  // Past the coalescing of tab `tab`'s events (a probe session told of a
+  // later one): `s` has heard all it will hear.
+  void Quiet(std::int64_t tab, const std::string& url) {
+    Peer& probe = Session(Json::array(), {{"tellTabs", true}});
+    CallTool(probe, "focus_tab", {{"tabId", tab}});
+    ExtEvent(ext_event::kTabUpdated, {{"tab", TabJson(tab, url, "T")}});
+    ASSERT_TRUE(ToldTabUrl(probe, tab, url));
+  }
+  // Since inbox message `from`, `s` heard exactly one list_changed, and it
+  // came before the answer to request `id`.
+  static void ExpectOneChangeBeforeAnswer(const Peer& s, int id, int from) {
+    const auto is_change = [](const Json& m) { return m.value("method", "") == mcp::kToolsListChanged; };
+    const int change = IndexOf(s, is_change, from);
+    const int answer = IndexOf(
+        s, [id](const Json& m) { return !m.contains("method") && m.value("id", 0) == id; }, from);
+    ASSERT_GE(change, 0) << "no list_changed";
+    ASSERT_GE(answer, 0) << "no answer";
+    EXPECT_LT(change, answer) << "the list_changed comes before the answer";
+    EXPECT_EQ(IndexOf(s, is_change, change + 1), -1) << "one list_changed for the navigation";
   }
   // Where in the session's inbox the first message matching `pred` is (-1: none).
   static int IndexOf(const Peer& peer, const std::function<bool(const Json&)>& pred, int from = 0) {
@@ -213,6 +245,104 @@ TEST_F(OwnToolsSettleTest, NavigateIsOneListChangedBeforeItsAnswer) {
   EXPECT_EQ(IndexOf(s, is_change, change + 1), -1) << "one list_changed for the navigation";
   EXPECT_TRUE(HasTool(s, "webmcp_b_test_page0_search"));
   EXPECT_FALSE(HasTool(s, "evaluate"));
+}
+
+// Every call that may take the tab to another page holds the session's
+// notifications until its answer, as navigate does (the extension answers
+// once the new page reported): a click on a link — the new page's tools, a
+// moment later the tab's new URL (what the policy allows there) — is one
+// list_changed, before the answer.
+TEST_F(OwnToolsSettleTest, AClickThatNavigatesIsOneListChangedBeforeItsAnswer) {
+  StartWithPolicy();
+  Hello({TabJson(4, kA)});
+  Peer& s = Session(Json::array({"eval"}));
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  Report(4, "D1", {OwnTool("add")}, kA);
+  ASSERT_TRUE(PumpUntil([&] { return HasTool(s, "webmcp_a_test_page0_add"); }));
+  const int from = static_cast<int>(s.inbox.size());
+  StartTool(s, 71, "click", {{"selector", "a#out"}});
+  const Json request = ExtRequest("page.click");
+  Navigated(4, "D2", {OwnTool("search")}, kB);
+  Answer(request, "clicked link; navigated to https://b.test/");
+  ASSERT_TRUE(AwaitReply(s, 71));
+  Quiet(4, "https://b.test/later");
+  ExpectOneChangeBeforeAnswer(s, 71, from);
+  EXPECT_TRUE(HasTool(s, "webmcp_b_test_page0_search"));
+  EXPECT_FALSE(HasTool(s, "evaluate"));
+}
+
+// The same for the page's own tools (a form's submit, a button's press).
+TEST_F(OwnToolsSettleTest, AnOwnToolWhosePressNavigatesIsOneListChangedBeforeItsAnswer) {
+  StartWithPolicy();
+  Hello({TabJson(4, kA)});
+  Peer& s = Session(Json::array({"eval"}));
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  Report(4, "D1", {OwnTool("add")}, kA);
+  ASSERT_TRUE(PumpUntil([&] { return HasTool(s, "webmcp_a_test_page0_add"); }));
+  const int from = static_cast<int>(s.inbox.size());
+  StartTool(s, 72, "webmcp_a_test_page0_add");
+  const Json request = ExtRequest(ext_method::kOwnToolCall);
+  Navigated(4, "D2", {OwnTool("search")}, kB);
+  Answer(request, "added; the tab went to b.test");
+  ASSERT_TRUE(AwaitReply(s, 72));
+  Quiet(4, "https://b.test/later");
+  ExpectOneChangeBeforeAnswer(s, 72, from);
+  EXPECT_TRUE(HasTool(s, "webmcp_b_test_page0_search"));
+  EXPECT_FALSE(HasTool(s, "webmcp_a_test_page0_add"));
+}
+
+// run_steps holds them for the whole run: two steps that each land on
+// another page are one list_changed, right before the run's answer.
+TEST_F(OwnToolsSettleTest, ARunWhoseStepsNavigateIsOneListChangedBeforeItsAnswer) {
+  StartHost();
+  Hello({TabJson(4, kA)});
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  Report(4, "D1", {OwnTool("add")}, kA);
+  ASSERT_TRUE(PumpUntil([&] { return HasTool(s, "webmcp_a_test_page0_add"); }));
+  const int from = static_cast<int>(s.inbox.size());
+  StartTool(s, 73, "run_steps",
+            {{"steps",
+              {{{"tool", "click"}, {"arguments", {{"selector", "a#two"}}}},
+               {{"tool", "click"}, {"arguments", {{"selector", "a#three"}}}}}}});
+  const Json first = ExtRequest("page.click");
+  Navigated(4, "D2", {OwnTool("search")}, "https://a.test/two");
+  Answer(first, "clicked link; navigated to https://a.test/two");
+  const Json second = ExtRequest("page.click");
+  Navigated(4, "D3", {OwnTool("book")}, "https://a.test/three");
+  Answer(second, "clicked link; navigated to https://a.test/three");
+  ASSERT_TRUE(AwaitReply(s, 73));
+  EXPECT_FALSE(s.inbox.back()["result"].value("isError", false)) << s.inbox.back();
+  Quiet(4, "https://a.test/later");
+  ExpectOneChangeBeforeAnswer(s, 73, from);
+  EXPECT_TRUE(HasTool(s, "webmcp_a_test_page0_book"));
+}
+
+// A cancelled call (or run) holds nothing back: what changed meanwhile is
+// told once it is cancelled.
+TEST_F(OwnToolsSettleTest, ACancelledCallOrRunHoldsNothingBack) {
+  StartHost();
+  Hello({TabJson(4, kA)});
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  const auto cancel = [&](int id) {
+    s.Write(LineFramer::Encode(rpc::Dump(rpc::MakeNotification(mcp::kCancelled, {{"requestId", id}}))));
+  };
+  int before = s.ListChanged();
+  StartTool(s, 74, "click", {{"selector", "a#two"}});
+  ExtRequest("page.click");
+  Navigated(4, "D2", {OwnTool("search")}, "https://a.test/two");
+  cancel(74);
+  ASSERT_TRUE(PumpUntil([&] { return s.ListChanged() == before + 1; })) << "a cancelled click kept the change back";
+  EXPECT_TRUE(HasTool(s, "webmcp_a_test_page0_search"));
+
+  before = s.ListChanged();
+  StartTool(s, 75, "run_steps", {{"steps", {{{"tool", "click"}, {"arguments", {{"selector", "a#three"}}}}}}});
+  ExtRequest("page.click");
+  Navigated(4, "D3", {OwnTool("book")}, "https://a.test/three");
+  cancel(75);
+  ASSERT_TRUE(PumpUntil([&] { return s.ListChanged() == before + 1; })) << "a cancelled run kept the change back";
+  EXPECT_TRUE(HasTool(s, "webmcp_a_test_page0_book"));
 }
 
 }  // namespace

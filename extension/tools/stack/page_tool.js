@@ -21,6 +21,7 @@ import { POLICY_URL_PARAM, RpcError } from '../../worker/protocol.js';
 import { assertOnSite, isOnSite } from '../../worker/site_key.js';
 import { freshTab, knownTab } from '../../worker/tab_cache.js';
 import { watchTopFrame } from '../shared/navigated_to.js';
+import { watchNewPage } from './new_page_tools.js';
 import { pinTop as pinTopFrame } from './pinned_top.js';
 import { Denied, guardFrames } from './frame_guard.js';
 import { tabGone, ToolError } from './errors.js';
@@ -43,12 +44,16 @@ import { requireTabId } from './tab.js';
 // acts: trusted input; its targets in frames of another site are decided by
 // the host first (frame_guard.js), and every press is checked where it lands
 // (press_point.js).
+// newPageTools (by default: acts): a call during which the tab's top frame
+// committed another document answers once that document's own tools reached
+// the host (new_page_tools.js), so the navigation's list_changed comes first;
+// no commit, no wait.
 // The opt-outs several tools share.
 export const ACTS_UNPINNED = 'acts, and an action may move the page: where it landed is answered with the policy\'s verdict there (effects.js)';
 export const LOG_UNPINNED = 'reads the tab\'s log, not a document: only entries of pages of the approved site are shown';
 
 export function pageTool(run, { onCrashedTab = false, debugger: needsDebugger = 'none', name = 'tool', watchTop = false,
-  pinTop = true, unpinned = null, acts = false } = {}) {
+  pinTop = true, unpinned = null, acts = false, newPageTools = acts } = {}) {
   const pinning = pinningOf(name, pinTop, unpinned);
   if (pinning.mode === 'unpinned') pinTop = false;
   const answer = catchToolError(run);
@@ -61,6 +66,7 @@ export function pageTool(run, { onCrashedTab = false, debugger: needsDebugger = 
       const nav = watchTop && Number.isInteger(tabId) ? watchTopFrame(tabId) : null;
       const pin = pinTop && Number.isInteger(tabId) ? pinTopFrame(tabId, policyUrl) : null;
       const releaseFrames = acts && Number.isInteger(tabId) ? guardFrames(tabId, policyUrl, ctx?.requestId) : null;
+      const landing = newPageTools && Number.isInteger(tabId) ? watchNewPage(tabId) : null;
       try {
         // The tab as last reported, when it passes; a look at the browser when
         // not (tab_cache.js: an event on its way may have been overtaken). A
@@ -77,11 +83,13 @@ export function pageTool(run, { onCrashedTab = false, debugger: needsDebugger = 
         if (pinTop === true) await pin.check();
         const result = await answer(tabId, args, { ...ctx, tab, recheckSite, policyUrl, nav, pin });
         await pin?.assertSame();
+        await landing?.toolsHeard(ctx ?? {});
         return result;
       } finally {
         nav?.dispose();
         pin?.dispose();
         releaseFrames?.();
+        landing?.dispose();
       }
     });
   };
