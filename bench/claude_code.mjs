@@ -44,7 +44,7 @@
 //
 // Usage: node bench/claude_code.mjs [buildDir] [--delay 0,1000] [--runs 3]
 //          [--servers tabbridge:stable,playwright,...] [--tasks signup,search,flights] [--verbose] [--dump DIR]
-//   servers: tabbridge:state, tabbridge:state-pinned, tabbridge:stable, tabbridge:stable-deferred (the
+//   servers: tabbridge:state, tabbridge:state-pinned, tabbridge:stable, tabbridge:stable-deferred, tabbridge:dispatch (the
 //            page's own tools where announced), tabbridge:<surface>:generic (its generic tools only),
 //            playwright, chrome-devtools (default: the four surfaces, tabbridge:stable:generic and both
 //            peers; `tabbridge`: every tabbridge one of them); --verbose prints each turn of the first run;
@@ -98,7 +98,7 @@ const tabbridgeConfig = (surface, generic = false) => ({
   id: `tabbridge:${surface}${generic ? ':generic' : ''}`, kind: 'tabbridge', server: 'tabbridge', surface, generic,
   title: `tabbridge --surface ${surface}${generic ? ', generic tools only' : ''}`, ref: refFinder('tabbridge'),
 });
-const SURFACES = ['state', 'state-pinned', 'stable', 'stable-deferred'];
+const SURFACES = ['state', 'state-pinned', 'stable', 'stable-deferred', 'dispatch'];
 const CONFIGS = [
   ...SURFACES.map((surface) => tabbridgeConfig(surface)),
   tabbridgeConfig('stable', true),

@@ -76,9 +76,33 @@ export function flowFor(cfg, task, url, notes) {
     const snapText = (ctx) => textOf(ctx, 'snapshot');
     const snap = (next) => ({ tool: mcp('snapshot'), input: {}, alsoLoad: next.map(mcp) });
     const ref = (ctx, role, name) => refIn(snapText(ctx), role, name);
+    // The dispatch surface lists none of the page's tools: the answers say them ("- <name> {schema} …"),
+    // and call_webmcp_tool runs one by name.
+    const toldName = (ctx, re) => {
+      // Claude Code shows a result's structuredContent alone (as JSON) when it has one: the list is its pageTools.
+      // Else (a result without one) in a text block, a tool a line: "- <name> {schema} <description>".
+      const toldNames = (text) => {
+        try {
+          return (JSON.parse(text)?.pageTools?.tools ?? []).map((t) => t.name);
+        } catch {
+          return [...(text ?? '').matchAll(/^- ([a-z0-9_]+) /gm)].map((x) => x[1]);
+        }
+      };
+      for (const r of [...ctx.results].reverse()) {
+        const m = toldNames(r.text).find((n) => re.test(n));
+        if (m) return m;
+      }
+      return null;
+    };
     const own = (re, input, fallback) => ({
       branch: (ctx) => {
         if (cfg.generic) return fallback;
+        if (cfg.surface === 'dispatch') {
+          const told = toldName(ctx, re);
+          if (told) return [{ tool: mcp('call_webmcp_tool'), input: { name: told, arguments: input } }];
+          notes.push(`not told: ${re.source}`);
+          return fallback;
+        }
         const name = ownName(ctx, re);
         if (name) return [{ tool: name, input }];
         notes.push(`not announced: ${re.source}`);

@@ -336,7 +336,7 @@ inline constexpr std::uint64_t kListCatchUpMs = 1'500;
 // for once it has shown it re-fetches by itself.
 inline constexpr std::string_view kRefetchingClients[] = {"claude-code"};
 // Clients known to defer MCP tools (the model sees names, and searches for a
-// schema before a call): they get the stable surface by default (docs/clients.md).
+// schema before a call): they get the dispatch surface by default (docs/clients.md).
 inline constexpr std::string_view kToolDeferringClients[] = {"claude-code"};
 
 namespace ext_event {

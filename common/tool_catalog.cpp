@@ -692,6 +692,7 @@ std::optional<Surface> ParseSurface(std::string_view name) {
   if (name == "state-pinned") return Surface::kStatePinned;
   if (name == "stable") return Surface::kStable;
   if (name == "stable-deferred") return Surface::kStableDeferred;
+  if (name == "dispatch") return Surface::kDispatch;
   return std::nullopt;
 }
 
@@ -705,11 +706,15 @@ std::string_view SurfaceName(Surface surface) {
       return "stable";
     case Surface::kStableDeferred:
       return "stable-deferred";
+    case Surface::kDispatch:
+      return "dispatch";
   }
   return "state";
 }
 
-bool IsStable(Surface surface) { return surface == Surface::kStable || surface == Surface::kStableDeferred; }
+bool IsStable(Surface surface) {
+  return surface == Surface::kStable || surface == Surface::kStableDeferred || surface == Surface::kDispatch;
+}
 
 bool PinsStateTools(Surface surface) { return surface == Surface::kStatePinned || surface == Surface::kStable; }
 
@@ -720,8 +725,17 @@ Json StableTools(const std::vector<std::string>& caps, Surface surface) {
     list.push_back(Listed(*Find(name)));
   }
   for (auto& tool : PageTools(caps)) list.push_back(Listed(std::move(tool)));
-  if (surface == Surface::kStable) {
-    for (auto& tool : list) tool = Pinned(std::move(tool));
+  if (surface == Surface::kDispatch) {
+    // The page's own tools are run by name; their list comes in the answers.
+    for (const std::string_view name : {kListWebMcpTools, kCallWebMcpTool}) list.push_back(Listed(*Find(name)));
+  }
+  // Pinned: in every request from the first (bytes on each, cached); the
+  // rest cost a name until a search loads one. Dispatch pins what nearly
+  // every task uses (measured: bench/README.md "Claude Code").
+  constexpr std::string_view kCommon[] = {kOpenTab, "snapshot", "click", "type", "fill_form", kCallWebMcpTool};
+  for (auto& tool : list) {
+    const bool common = std::ranges::find(kCommon, tool["name"].get_ref<const std::string&>()) != std::end(kCommon);
+    if (surface == Surface::kStable || (surface == Surface::kDispatch && common)) tool = Pinned(std::move(tool));
   }
   return list;
 }
@@ -764,6 +778,24 @@ const std::vector<std::string>& ReservedNames() {
     return out;
   }();
   return names;
+}
+
+void AddToResult(Json& result, std::string_view key, Json value, std::string text) {
+  if (!result.is_object()) return;
+  Json& content = result["content"];
+  if (!content.is_array()) content = Json::array();
+  bool copied = false;
+  if (const auto structured = result.find("structuredContent"); structured != result.end() && structured->is_object()) {
+    const std::string before = rpc::Dump(*structured);
+    (*structured)[std::string(key)] = std::move(value);
+    for (Json& block : content) {
+      if (block.is_object() && block.value("type", "") == "text" && block.value("text", "") == before) {
+        block["text"] = rpc::Dump(*structured);
+        copied = true;
+      }
+    }
+  }
+  if (!copied) content.push_back({{"type", "text"}, {"text", std::move(text)}});
 }
 
 Json ErrorResult(std::string_view message) {

@@ -91,7 +91,11 @@ Json Pinned(Json tool);
 //                    a focused tab says which call comes first); only the
 //                    page's own tools follow the page
 //   kStableDeferred  the same, not pinned
-enum class Surface { kState, kStatePinned, kStable, kStableDeferred };
+//   kDispatch        stable, and the page's own tools never listed: the
+//                    answer of the call after which they changed says them,
+//                    and call_webmcp_tool (listed) runs them; the list never
+//                    changes. Only the common tools are pinned
+enum class Surface { kState, kStatePinned, kStable, kStableDeferred, kDispatch };
 std::optional<Surface> ParseSurface(std::string_view name);
 std::string_view SurfaceName(Surface surface);
 bool IsStable(Surface surface);
@@ -120,6 +124,12 @@ std::expected<void, std::string> CheckArguments(const Json& tool, const Json& ar
 // A tool result: the JSON as structuredContent and as text (for clients that
 // read only content), flagged as an error when `is_error`.
 Json Result(Json structured, bool is_error = false);
+// Adds `value` under `key` to `result`'s structuredContent and to the JSON
+// copy of it among the content blocks; where there is no such copy (or no
+// structuredContent), `text` goes in a content block of its own as well.
+// Claude Code shows its model a result's structuredContent alone when a
+// content block is its copy, the content blocks otherwise.
+void AddToResult(Json& result, std::string_view key, Json value, std::string text);
 // A tool error with only a message; the message says what to do next.
 Json ErrorResult(std::string_view message);
 // What a call that lost the browser on its way says (the shim when the host

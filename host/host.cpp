@@ -211,7 +211,7 @@ Json Host::ToolsFor(const Session& session) const {
   if (tools::IsStable(surface)) {
     // The same tools in every state (a call says what must come first); the page's own follow the page.
     Json list = tools::StableTools(session.caps(), surface);
-    if (!session.focused_tab()) return list;
+    if (!session.focused_tab() || surface == tools::Surface::kDispatch) return list;
     auto own = OwnToolsListed(session);
     if (own.helpers) {
       for (const auto name : {tools::kListWebMcpTools, tools::kCallWebMcpTool}) {

@@ -89,6 +89,10 @@ class Host {
   // agent never uses. Only the first such hello counts.
   void NoteLaunchedHeadless(long pid);
   Json ToolsFor(const Session& session) const;
+  // `result` (a tool call's) with the page's own tools said at its end when
+  // they changed since the session was last told — on the dispatch surface,
+  // where tools/list never has them (host/own_tools_told.cpp).
+  Json WithOwnToolsTold(Session& session, Json result);
   // The document of the session's focused tab whose own tools are listed, else
   // the one that last reported ("" when none, or when its page crashed): the
   // tools that go with a navigation or a crash are news, those a page takes

@@ -290,7 +290,7 @@ void Session::OnToolsCall(const Json& id, const Json& params) {
         if (self == nullptr || !self->Running(key, serial)) return;  // gone or cancelled
         self->in_flight_.erase(key);
         self->answered_url_ = host.FocusedUrl(*self).value_or("");
-        self->Send(rpc::MakeResult(id, std::move(result)));
+        self->Send(rpc::MakeResult(id, host.WithOwnToolsTold(*self, std::move(result))));
       },
       tools::ErrorResult(name + ": tabbridge-host dropped this call without an answer (a bug — please report it); "
                                 "whether it did anything is unknown: check the page before retrying"));

@@ -80,6 +80,9 @@ class Session {
   // its client fetched since — a client fetches tools/list when told of a
   // change, while the model's next call may still be the one it made before.
   const std::string& answered_url() const { return answered_url_; }
+  // The page's own tools as last said in an answer (the dispatch surface), as JSON lines.
+  const std::string& own_tools_told() const { return own_tools_told_; }
+  void set_own_tools_told(std::string told) { own_tools_told_ = std::move(told); }
   void set_shown_page(std::optional<ShownPage> page) {
     if (page) shown_page_ = std::move(page);
   }
@@ -152,6 +155,7 @@ class Session {
   bool lists_own_tools_ = true;
   bool read_only_ = false;
   tools::Surface surface_ = tools::Surface::kState;
+  std::string own_tools_told_;
   bool tells_tabs_ = false;          // hello tellTabs
   std::set<std::int64_t> own_tabs_;  // opened or focused by this session (TellTabs)
   // The tabbridge/tabs params last sent; at first none, as if told of none.

@@ -142,14 +142,16 @@ int ServeWithOptions(const std::vector<std::string>& args) {
     } else if (arg == "--surface" || arg.starts_with("--surface=")) {
       const bool inline_value = arg.starts_with("--surface=");
       if (!inline_value && i + 1 >= args.size()) {
-        std::fprintf(stderr, "tabbridge: --surface needs state, state-pinned, stable or stable-deferred\n\n%s",
+        std::fprintf(stderr,
+                     "tabbridge: --surface needs state, state-pinned, stable, stable-deferred or dispatch\n\n%s",
                      tb::Usage().c_str());
         return 2;
       }
       const std::string name = inline_value ? arg.substr(10) : args[++i];
       options.surface = tb::tools::ParseSurface(name);
       if (!options.surface) {
-        std::fprintf(stderr, "tabbridge: --surface %s: not one of state, state-pinned, stable, stable-deferred\n",
+        std::fprintf(stderr,
+                     "tabbridge: --surface %s: not one of state, state-pinned, stable, stable-deferred, dispatch\n",
                      name.c_str());
         return 2;
       }

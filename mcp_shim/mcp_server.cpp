@@ -342,7 +342,7 @@ void McpServer::OnListen(const Json& id, const std::string& key, const Json& par
 tools::Surface McpServer::surface() const {
   if (options_.surface) return *options_.surface;
   const std::string name = field::String(client_info_, "name").value_or("");
-  return std::ranges::find(kToolDeferringClients, name) != std::end(kToolDeferringClients) ? tools::Surface::kStable
+  return std::ranges::find(kToolDeferringClients, name) != std::end(kToolDeferringClients) ? tools::Surface::kDispatch
                                                                                            : tools::Surface::kState;
 }
 
@@ -516,7 +516,7 @@ void McpServer::Forward(const Json& id, const std::string& key, const std::strin
         if (outcome) {
           recovery_.OnAnswered();
           if (!note.empty() && outcome->is_object() && (*outcome)["content"].is_array()) {
-            (*outcome)["content"].push_back({{"type", "text"}, {"text", "Note: " + note + "."}});
+            tools::AddToResult(*outcome, "note", note, "Note: " + note + ".");
           }
           return Reply(key, rpc::MakeResult(id, std::move(*outcome)));
         }

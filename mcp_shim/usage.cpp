@@ -7,7 +7,7 @@ namespace tb {
 std::string Usage() {
   return std::string(
              "usage: tabbridge [--caps LIST] [--read-only] [--disable-webmcp-auto-register] [--host-socket PATH]\n"
-             "                 [--upload-root DIR]... [--surface state|state-pinned|stable|stable-deferred]\n"
+             "                 [--upload-root DIR]... [--surface state|stable|dispatch|...]\n"
              "                                 serve MCP on stdin/stdout (what MCP clients run)\n"
              "                                 LIST: comma-separated extra page tools, or all:\n") +
          caps::SessionCapsHelp("                                   ", 100) +

@@ -38,6 +38,9 @@ import { SHIM_PATH } from './lib/config.mjs';
 const mcp = (name) => `mcp__tabbridge__${name}`;
 const FORM_TOOL = 'form_search_flights'; // flights.html's form (own_tools_forms.test.mjs)
 const FLIGHT = { from: 'PAR', to: 'NYC', depart: '2026-12-24' };
+// The surfaces that list the page's own tools as tools (Claude Code's default,
+// dispatch, says them in answers instead: its own describe below).
+const STABLE = ['--surface', 'stable'];
 
 /** The [ref=eN] of the snapshot line matching `line` (a RegExp source). */
 function refIn(snapshotText, line) {
@@ -89,6 +92,7 @@ describe('Claude Code (the real CLI) with tabbridge', { timeout: 600_000 }, () =
         prompt: `Search flights from ${FLIGHT.from} to ${FLIGHT.to} on ${FLIGHT.depart}, flexible dates, at ${web.url('/flights.html')}`,
         standIn,
         tap: true,
+        serverOptions: { shimArgs: STABLE }, // the surface that lists the page's own tools
       });
     });
     after(() => standIn?.close());
@@ -152,6 +156,51 @@ describe('Claude Code (the real CLI) with tabbridge', { timeout: 600_000 }, () =
     });
   });
 
+  describe("Claude Code's default surface (dispatch): the page's tools said in answers, run by call_webmcp_tool", () => {
+    let web;
+    let standIn;
+    let agent;
+    let run;
+    let toldName = null;
+    const told = (ctx) => {
+      const text = ctx.resultOf(mcp('open_tab'))?.text ?? '';
+      try {
+        toldName = (JSON.parse(text).pageTools?.tools ?? []).map((x) => x.name).find((n) => n.startsWith('form_')) ?? null;
+      } catch {
+        toldName = null;
+      }
+      return toldName;
+    };
+
+    before(async () => {
+      web = await h.fixtureServer();
+      agent = scriptedAgent([
+        { tool: mcp('open_tab'), input: { url: web.url('/flights.html') } },
+        { tool: mcp('call_webmcp_tool'), input: (ctx) => ({ name: told(ctx) ?? 'not-told', arguments: FLIGHT }) },
+      ]);
+      standIn = await startModelStandIn({ script: agent.script });
+      run = await runClaude(h, { prompt: `Search flights from ${FLIGHT.from} to ${FLIGHT.to} at ${web.url('/flights.html')}`, standIn, tap: true });
+    });
+    after(() => standIn?.close());
+    afterEach((t) => {
+      if (t.passed === false && run) process.stderr.write(`\n----- Claude Code run of "${t.name}" -----\n${describeRun(run, agent)}\n`);
+    });
+
+    it("open_tab's answer (shown to the model) names the page's form tool; the task takes two calls, no search, no error, no list change", () => {
+      assert.equal(toldName, FORM_TOOL, `open_tab's answer did not name ${FORM_TOOL}: ${brief(agent.log, 2000)}`);
+      assert.equal(agent.gaveUp, null, `the scripted model gave up: ${agent.gaveUp}`);
+      assert.ok(agent.finished, `the scripted model did not finish: ${brief(agent.log, 2000)}`);
+      const last = run.turns.at(-1);
+      assert.deepEqual(toolFailures(last.body), [], 'tool errors the model saw');
+      const searches = run.turns.flatMap((t) => (t.body.messages ?? []).flatMap((m) => (Array.isArray(m.content) ? m.content : [])))
+        .filter((c) => c.type === 'tool_use' && c.name === 'ToolSearch');
+      assert.equal(searches.length, 0, 'no ToolSearch');
+      assert.ok(web.queriesOf('/search').some((q) => q.from === FLIGHT.from && q.to === FLIGHT.to), 'the form was submitted');
+      const changes = run.mcp.filter((m) => m.dir === 'out' && m.msg?.method === 'notifications/tools/list_changed');
+      assert.equal(changes.length, 0, 'the list never changed');
+    });
+  });
+
   describe('no policy file: the first visit of a site in `claude -p`', () => {
     let web;
     let standIn;
@@ -204,7 +253,7 @@ describe('Claude Code (the real CLI) with tabbridge', { timeout: 600_000 }, () =
         { wait: (body) => removedTools(body).has(formTool), what: 'the form tool announced no longer available', poll: { tool: mcp('list_tabs') }, max: 80 },
       ]);
       standIn = await startModelStandIn({ script: agent.script });
-      run = await runClaude(h, { prompt: `Subscribe me at ${web.url('/cc-leaving.html')}`, standIn, tap: true });
+      run = await runClaude(h, { prompt: `Subscribe me at ${web.url('/cc-leaving.html')}`, standIn, tap: true, serverOptions: { shimArgs: STABLE } });
     });
     after(() => standIn?.close());
     afterEach((t) => {

@@ -39,14 +39,24 @@ class SurfaceTest : public HostTest {
   }
 };
 
-TEST_F(SurfaceTest, ClaudeCodeSeesEveryToolPinnedBeforeAnyBrowser) {
+TEST_F(SurfaceTest, ClaudeCodeSeesEveryToolBeforeAnyBrowserTheCommonOnesPinned) {
   auto& shim = Shim("claude-code");
   const Json tools = Tools(shim);
-  for (const std::string_view name : {"connect_browser", "open_tab", "list_tabs", "focus_tab", "snapshot", "click"}) {
-    const Json* tool = Named(tools, name);
-    ASSERT_NE(tool, nullptr) << name << " is not listed: " << tools.dump();
-    EXPECT_EQ((*tool)["_meta"][mcp::kMetaAlwaysLoad], true) << name;
+  for (const std::string_view name :
+       {"connect_browser", "open_tab", "list_tabs", "focus_tab", "snapshot", "click", "call_webmcp_tool"}) {
+    ASSERT_NE(Named(tools, name), nullptr) << name << " is not listed: " << tools.dump();
   }
+  for (const std::string_view name : {"open_tab", "snapshot", "click", "call_webmcp_tool"}) {
+    EXPECT_EQ((*Named(tools, name))["_meta"][mcp::kMetaAlwaysLoad], true) << name;
+  }
+  EXPECT_FALSE((*Named(tools, "console_logs"))["_meta"].contains(mcp::kMetaAlwaysLoad))
+      << "a rare tool is searched for";
+}
+
+TEST_F(SurfaceTest, StablePinsEveryTool) {
+  const Json tools = Tools(Shim("some-client", {"--surface", "stable"}));
+  for (const Json& tool : tools) EXPECT_EQ(tool["_meta"][mcp::kMetaAlwaysLoad], true) << tool["name"];
+  EXPECT_EQ(Named(tools, "call_webmcp_tool"), nullptr) << "stable lists the page's tools themselves";
 }
 
 TEST_F(SurfaceTest, AnotherClientSeesConnectBrowserAloneUnpinned) {
