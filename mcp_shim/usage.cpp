@@ -7,7 +7,7 @@ namespace tb {
 std::string Usage() {
   return std::string(
              "usage: tabbridge [--caps LIST] [--read-only] [--disable-webmcp-auto-register] [--host-socket PATH]\n"
-             "                 [--upload-root DIR]... [--surface state|stable|dispatch|...]\n"
+             "                 [--upload-root DIR]... [--surface S]\n"
              "                                 serve MCP on stdin/stdout (what MCP clients run)\n"
              "                                 LIST: comma-separated extra page tools, or all:\n") +
          caps::SessionCapsHelp("                                   ", 100) +
@@ -19,10 +19,11 @@ std::string Usage() {
              "                                 call_webmcp_tool still reach them\n"
              "                                 --host-socket PATH: use only the browser host at PATH (as\n"
              "                                 TABBRIDGE_HOST_SOCKET), e.g. one forwarded over ssh\n"
-             "                                 --surface: how tools/list follows the browser; by default stable\n"
-             "                                 (every tool of tabbridge's always listed, pinned) for clients that\n"
-             "                                 defer tools (Claude Code), state (the list follows the state) for\n"
-             "                                 the others (docs/clients.md)\n"
+             "                                 --surface: how tools/list follows the browser; by default dispatch\n"
+             "                                 (tabbridge's tools always listed, the page's own said in answers and\n"
+             "                                 run with call_webmcp_tool) for clients that defer tools (Claude\n"
+             "                                 Code), state (the list follows the state) for the others; also\n"
+             "                                 stable, stable-deferred, state-pinned (docs/clients.md)\n"
              "                                 --upload-root DIR: upload_file may also read files under DIR\n"
              "                                 (repeatable); by default only under the MCP client's roots, or\n"
              "                                 the working directory when the client has none. Never: browser\n"
