@@ -25,6 +25,7 @@ import {
 } from './lib/claude_code.mjs';
 import {
   announcedTools,
+  announcements,
   announcementsFrom,
   lastToolResult,
   removedTools,
@@ -198,6 +199,39 @@ describe('Claude Code (the real CLI) with tabbridge', { timeout: 600_000 }, () =
       assert.ok(web.queriesOf('/search').some((q) => q.from === FLIGHT.from && q.to === FLIGHT.to), 'the form was submitted');
       const changes = run.mcp.filter((m) => m.dir === 'out' && m.msg?.method === 'notifications/tools/list_changed');
       assert.equal(changes.length, 0, 'the list never changed');
+    });
+  });
+
+  describe('a page with a declarative <form toolname> (the browser registers it: WebMCP is on in a launched browser)', () => {
+    let web;
+    let standIn;
+    let agent;
+    let run;
+    const booking = (body) => [...announcedTools(body)].some((n) => n.endsWith('book_table'));
+
+    before(async () => {
+      web = await h.fixtureServer();
+      agent = scriptedAgent([
+        { tool: mcp('open_tab'), input: { url: web.url('/declarative-form.html') } },
+        { wait: booking, what: 'the booking tool announced', poll: { tool: mcp('list_tabs') }, max: 40 },
+        // Three more turns: a later change of the form would be announced by then.
+        { tool: mcp('list_tabs') }, { tool: mcp('list_tabs') }, { tool: mcp('list_tabs') },
+      ]);
+      standIn = await startModelStandIn({ script: agent.script });
+      run = await runClaude(h, { prompt: `Book a table at ${web.url('/declarative-form.html')}`, standIn, serverOptions: { shimArgs: STABLE } });
+    });
+    after(() => standIn?.close());
+    afterEach((t) => {
+      if (t.passed === false && run) process.stderr.write(`\n----- Claude Code run of "${t.name}" -----\n${describeRun(run, agent)}\n`);
+    });
+
+    it('is announced once, as the browser\'s tool (webmcp_…), never first as our reading of the form (form_…)', () => {
+      assert.ok(agent.finished, `the scripted model did not finish: ${brief(agent.log, 2000)}`);
+      const said = announcements(run.turns.at(-1).body).filter((a) => a.names.some((n) => n.endsWith('book_table')));
+      assert.equal(said.length, 1, `the booking form was announced ${said.length} times: ${brief(said)}`);
+      assert.equal(said[0].kind, 'deferred');
+      const names = said[0].names.filter((n) => n.endsWith('book_table'));
+      assert.deepEqual(names, [mcp(`webmcp_localhost_${web.port}_page0_book_table`)], 'the browser\'s tool, by its WebMCP name');
     });
   });
 
