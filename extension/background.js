@@ -3504,6 +3504,23 @@ async function typeInto(tabId, f, text2, { clear = false, signal, keyEvents = fa
     unshield();
   }
 }
+var PICKER_TYPES = /* @__PURE__ */ new Set(["date", "time", "datetime-local", "month", "week", "color", "range"]);
+var PICKER_FORMATS = {
+  date: "YYYY-MM-DD, e.g. 2026-12-24",
+  time: "HH:MM (24-hour), e.g. 14:30",
+  "datetime-local": "YYYY-MM-DDTHH:MM, e.g. 2026-12-24T14:30",
+  month: "YYYY-MM, e.g. 2026-12",
+  week: "YYYY-Www, e.g. 2026-W52",
+  color: "#rrggbb, e.g. #ff8800",
+  range: "a number within the slider's min, max and step"
+};
+async function setPicker(tabId, frameId, args, value, signal) {
+  const r = await runAgent(tabId, frameId, "setValue", { ...args, value: String(value) }, { signal });
+  if (r.refused) {
+    throw new ToolError(`${r.desc} did not take ${show(String(value))} (the browser refused it${r.got ? ` and made it ${show(r.got)}` : ""}): a ${r.type} field takes ${PICKER_FORMATS[r.type] ?? "another format"}`);
+  }
+  return r;
+}
 var TRUE_WORDS = /* @__PURE__ */ new Set(["true", "on", "yes", "checked", "1", "y"]);
 var FALSE_WORDS = /* @__PURE__ */ new Set(["false", "off", "no", "unchecked", "0", "n", ""]);
 function toBool(v) {
@@ -3519,6 +3536,11 @@ async function fillOne(tabId, field, signal) {
   const { desc } = info;
   if (info.disabled) throw new ToolError(`${desc} is disabled`);
   const value = field.value;
+  if (PICKER_TYPES.has(info.type)) {
+    if (typeof value !== "string" && typeof value !== "number") throw new ToolError(`${desc} is a ${info.type} field: give a string value`);
+    const r = await setPicker(tabId, info.frameId, info.args, value, signal);
+    return { text: `${r.desc} = ${show(r.value)}` };
+  }
   switch (info.kind) {
     case "text": {
       if (typeof value !== "string") throw new ToolError(`${desc} is a text field: give a string value`);
@@ -3579,14 +3601,20 @@ async function typeTextTool(tabId, { ref, selector, text: text2, clear = false, 
   assertNoDialog(tabId);
   const target = { ref, selector };
   let f;
+  let picked = false;
   const fx = await withEffects(tabId, async () => {
     f = await focusField(tabId, target, clear, signal);
     if (f.dialog) return f;
+    if (PICKER_TYPES.has(f.type)) {
+      await setPicker(tabId, f.frameId, f.args, text2, signal);
+      picked = true;
+      return typeInto(tabId, f, "", { signal, submit });
+    }
     return typeInto(tabId, f, text2, { clear, signal, keyEvents, submit });
   }, { frameId: () => f?.frameId ?? 0, signal, recheckSite });
   const n = [...text2].length;
   const chars = `${n} char${n === 1 ? "" : "s"}`;
-  const how = `${clear ? `replaced the text of ${f.desc} with ${chars}` : `typed ${chars} into ${f.desc}`}${keyEvents ? " key by key" : ""}`;
+  const how = picked ? `set ${f.desc} to ${show(text2)}` : `${clear ? `replaced the text of ${f.desc} with ${chars}` : `typed ${chars} into ${f.desc}`}${keyEvents ? " key by key" : ""}`;
   let after = [];
   if (!fx.navigated && !fx.dialog) {
     try {
@@ -6484,7 +6512,6 @@ async function inCallDocument(tabId, documentId, func, args = []) {
 }
 
 // extension/tools/own/form_tool_call.js
-var SET_TYPES = /* @__PURE__ */ new Set(["date", "time", "datetime-local", "month", "week", "color", "range"]);
 var WATCH = "tabbridge.formcall.v1";
 var typeOk = (type, v) => {
   switch (type) {
@@ -6762,7 +6789,7 @@ async function run2(tabId, documentId, name, args, signal, secrets, whyStopped, 
       case "select":
         return one(p.selector, Array.isArray(value) ? value.map(String) : String(value));
       default: {
-        if (SET_TYPES.has(p?.type)) {
+        if (PICKER_TYPES.has(p?.type)) {
           const r2 = await inDocument(tabId, documentId, setValueInPage, [p.selector, String(value)]);
           if (!r2) throw new ToolError("the page did not answer");
           if (r2.error) throw new ToolError(r2.error);

@@ -7,7 +7,7 @@ import { ACTS_UNPINNED, pageTool } from './stack/page_tool.js';
 import { textResult } from './stack/results.js';
 import { account, assertNoDialog, navResult, show } from './shared/act.js';
 import { withEffects } from './shared/effects.js';
-import { focusField, typeInto } from './shared/fields.js';
+import { PICKER_TYPES, focusField, setPicker, typeInto } from './shared/fields.js';
 import { runAgent } from './shared/targets.js';
 import { maskSecrets } from './shared/secrets.js';
 
@@ -15,14 +15,23 @@ async function typeTextTool(tabId, { ref, selector, text, clear = false, submit 
   assertNoDialog(tabId);
   const target = { ref, selector };
   let f;
+  let picked = false;
   const fx = await withEffects(tabId, async () => {
     f = await focusField(tabId, target, clear, signal);
     if (f.dialog) return f;
+    // A date/time picker ignores typing: its value is set in the page, the
+    // whole of text (clear or not), then Enter if submit.
+    if (PICKER_TYPES.has(f.type)) {
+      await setPicker(tabId, f.frameId, f.args, text, signal);
+      picked = true;
+      return typeInto(tabId, f, '', { signal, submit });
+    }
     return typeInto(tabId, f, text, { clear, signal, keyEvents, submit });
   }, { frameId: () => f?.frameId ?? 0, signal, recheckSite });
   const n = [...text].length;
   const chars = `${n} char${n === 1 ? '' : 's'}`;
-  const how = `${clear ? `replaced the text of ${f.desc} with ${chars}` : `typed ${chars} into ${f.desc}`}${keyEvents ? ' key by key' : ''}`;
+  const how = picked ? `set ${f.desc} to ${show(text)}`
+    : `${clear ? `replaced the text of ${f.desc} with ${chars}` : `typed ${chars} into ${f.desc}`}${keyEvents ? ' key by key' : ''}`;
   let after = [];
   if (!fx.navigated && !fx.dialog) {
     try {

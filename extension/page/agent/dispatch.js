@@ -56,6 +56,7 @@
     focus: fields.focusOp,
     fieldInfo: fields.fieldInfo,
     select: fields.selectOp,
+    setValue: fields.setValueOp,
     scroll: scroll.scrollOp,
     info: fields.infoOp,
     submit: fields.submitOp,

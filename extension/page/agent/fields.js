@@ -1,7 +1,7 @@
 // The page agent's fields and forms: focusing a text field for typing, what
-// kind of field an element is, choosing <select> options, an element's state,
-// a form's default button and its submit watch, what a link or image points
-// at, and where the focus is.
+// kind of field an element is, choosing <select> options, setting a date or
+// colour picker's value, an element's state, a form's default button and its
+// submit watch, what a link or image points at, and where the focus is.
 (function (agent) {
   'use strict';
 
@@ -20,7 +20,8 @@
     if (!isTexty(el)) {
       const tag = el.localName;
       const hint = tag === 'select' ? 'use select_option' : tag === 'input' && ['checkbox', 'radio'].includes(inputType(el))
-        ? 'use click or fill_form' : 'type into a textbox, or click it first and use press_key';
+        ? 'use click or fill_form' : tag === 'input' && ['color', 'range'].includes(inputType(el)) ? 'use fill_form'
+          : 'type into a textbox, or click it first and use press_key';
       return { error: `${desc} does not take text — ${hint}`, desc };
     }
     if (el.matches(':disabled')) return { error: `${desc} is disabled`, desc };
@@ -46,7 +47,7 @@
     while (active && shadowOf(active)?.activeElement) active = shadowOf(active).activeElement;
     const focused = active === el || (el.isContentEditable && el.contains(active));
     if (a.watch) agent.pointer.watch(el, a.startAt); // what the typing reaches (pointer.js)
-    return { desc, focused: focused && el.ownerDocument.hasFocus(), note: res.note, empty: !(el.value ?? el.textContent), secret: isSecret(el) };
+    return { desc, type: el.localName === 'input' ? inputType(el) : undefined, focused: focused && el.ownerDocument.hasFocus(), note: res.note, empty: !(el.value ?? el.textContent), secret: isSecret(el) };
   }
 
   function fieldInfo(a) {
@@ -60,7 +61,39 @@
     else if (role === 'checkbox' || role === 'switch' || role === 'menuitemcheckbox') kind = 'checkbox';
     else if (role === 'radio' || role === 'menuitemradio') kind = 'radio';
     else if (isTexty(el)) kind = 'text';
-    return { desc: describe(el), kind, checked: s.checked, state: s, disabled: !!s.disabled };
+    return { desc: describe(el), kind, checked: s.checked, state: s, disabled: !!s.disabled, type: el.localName === 'input' ? inputType(el) : undefined };
+  }
+
+  // An input a date/time/colour picker fills (the tools' PICKER_TYPES,
+  // tools/shared/fields.js): typing does not reach it, so its value is set
+  // with the native setter, then input and change as a user's pick fires. A
+  // value the browser refuses (sanitized to something else) puts the old one
+  // back, fires nothing and answers {refused, got}.
+  function setValueOp(a) {
+    const res = resolve(a);
+    if (res.error) return res;
+    const el = res.el;
+    const desc = describe(el);
+    if (el.localName !== 'input') return { error: `${desc} is not an <input>`, desc };
+    if (el.matches(':disabled')) return { error: `${desc} is disabled`, desc };
+    if (el.readOnly) return { error: `${desc} is read-only`, desc };
+    const type = inputType(el);
+    const want = String(a.value);
+    const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
+    const before = el.value;
+    el.scrollIntoViewIfNeeded?.(true);
+    el.focus({ preventScroll: true });
+    setter.call(el, want);
+    const got = el.value;
+    const took = got === want || (type === 'range' && want.trim() !== '' && Number(got) === Number(want)) ||
+      (type === 'color' && got.toLowerCase() === want.toLowerCase());
+    if (!took) {
+      setter.call(el, before);
+      return { desc, type, refused: true, got };
+    }
+    el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+    return { desc, type, value: el.value, note: res.note };
   }
 
   function selectOp(a) {
@@ -166,5 +199,5 @@
     return { text: `focus now on ${describe(el)}${ref !== undefined ? ` [ref=e${ref}]` : ''}` };
   }
 
-  agent.fields = { focusOp, fieldInfo, selectOp, stateOp, submitOp, submitStateOp, infoOp, activeOp };
+  agent.fields = { focusOp, fieldInfo, selectOp, setValueOp, stateOp, submitOp, submitStateOp, infoOp, activeOp };
 })(globalThis.__tabbridgeAgent ??= {});

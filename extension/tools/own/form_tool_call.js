@@ -25,15 +25,12 @@ import { textResult } from '../stack/results.js';
 import { getTab, topDocumentId } from '../stack/tab.js';
 import { account, assertNoDialog, clickAt, navResult, show } from '../shared/act.js';
 import { withEffects } from '../shared/effects.js';
-import { fillOne } from '../shared/fields.js';
+import { PICKER_TYPES, fillOne } from '../shared/fields.js';
 import { locate } from '../shared/targets.js';
 import { MASK, maskSecrets } from '../shared/secrets.js';
 import { landedPageBlocks, resultPageBlocks, watchResultPage } from './result_page.js';
 import { DocumentGone, documentChanged, inCallDocument, inDocument } from './in_document.js';
 
-// Inputs Input.insertText cannot fill (multi-part editors, pickers, sliders):
-// their value is set in the page, then input/change are dispatched.
-const SET_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range']);
 const WATCH = 'tabbridge.formcall.v1';
 
 // ---- arguments -----------------------------------------------------------------
@@ -352,7 +349,9 @@ async function run(tabId, documentId, name, args, signal, secrets, whyStopped, d
       case 'select':
         return one(p.selector, Array.isArray(value) ? value.map(String) : String(value));
       default: {
-        if (SET_TYPES.has(p?.type)) {
+        // Inputs Input.insertText cannot fill (pickers, sliders: PICKER_TYPES):
+        // their value is set in the page, then input/change are dispatched.
+        if (PICKER_TYPES.has(p?.type)) {
           const r = await inDocument(tabId, documentId, setValueInPage, [p.selector, String(value)]);
           if (!r) throw new ToolError('the page did not answer');
           if (r.error) throw new ToolError(r.error);

@@ -47,6 +47,33 @@ export async function typeInto(tabId, f, text, { clear = false, signal, keyEvent
   }
 }
 
+// The inputs a picker fills (date, time, colour, slider): typing does not
+// reach them, so their value is set in the page (the agent's setValue op, its
+// native setter then input and change). The one list: fill_form, type and the
+// page's form tools (form_tool_call.js) use it.
+export const PICKER_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range']);
+const PICKER_FORMATS = {
+  date: 'YYYY-MM-DD, e.g. 2026-12-24',
+  time: 'HH:MM (24-hour), e.g. 14:30',
+  'datetime-local': 'YYYY-MM-DDTHH:MM, e.g. 2026-12-24T14:30',
+  month: 'YYYY-MM, e.g. 2026-12',
+  week: 'YYYY-Www, e.g. 2026-W52',
+  color: '#rrggbb, e.g. #ff8800',
+  range: "a number within the slider's min, max and step",
+};
+
+// Sets a picker input (PICKER_TYPES) to value; a value the browser refuses
+// (a date as 24/12/2026) is a ToolError naming the format the field takes.
+// frameId, args: the target as targetOf gives it. Returns the agent's answer.
+export async function setPicker(tabId, frameId, args, value, signal) {
+  const r = await runAgent(tabId, frameId, 'setValue', { ...args, value: String(value) }, { signal });
+  if (r.refused) {
+    throw new ToolError(`${r.desc} did not take ${show(String(value))} (the browser refused it${r.got ? ` and made it ${show(r.got)}` : ''}): ` +
+      `a ${r.type} field takes ${PICKER_FORMATS[r.type] ?? 'another format'}`);
+  }
+  return r;
+}
+
 const TRUE_WORDS = new Set(['true', 'on', 'yes', 'checked', '1', 'y']);
 const FALSE_WORDS = new Set(['false', 'off', 'no', 'unchecked', '0', 'n', '']);
 function toBool(v) {
@@ -63,6 +90,11 @@ export async function fillOne(tabId, field, signal) {
   const { desc } = info;
   if (info.disabled) throw new ToolError(`${desc} is disabled`);
   const value = field.value;
+  if (PICKER_TYPES.has(info.type)) {
+    if (typeof value !== 'string' && typeof value !== 'number') throw new ToolError(`${desc} is a ${info.type} field: give a string value`);
+    const r = await setPicker(tabId, info.frameId, info.args, value, signal);
+    return { text: `${r.desc} = ${show(r.value)}` };
+  }
   switch (info.kind) {
     case 'text': {
       if (typeof value !== 'string') throw new ToolError(`${desc} is a text field: give a string value`);
