@@ -69,8 +69,11 @@ void McpServer::OnHostLost(std::string_view reason) {
 }
 
 void McpServer::OnRecoverySettled() {
-  // connect_browser alone, or the tools of the browser started again (unless reopening its tabs told them).
-  if (!host_ || list_changes_ == list_changes_at_attach_) NotifyToolsChanged();
+  // connect_browser alone, or the tools of the browser started again (unless
+  // reopening its tabs told them). The dispatch surface's list never changes.
+  if ((!host_ || list_changes_ == list_changes_at_attach_) && surface() != tools::Surface::kDispatch) {
+    NotifyToolsChanged();
+  }
   for (auto& waiting : std::exchange(waiting_, {})) waiting.run();
 }
 
