@@ -26,7 +26,8 @@ void Say(Json& result, Json told, std::string text) {
 }  // namespace
 
 Json Host::WithOwnToolsTold(Session& session, Json result) {
-  if (session.surface() != tools::Surface::kDispatch || !result.is_object() || !result["content"].is_array()) {
+  if (session.surface() != tools::Surface::kDispatch || !result.is_object() || !result.contains("content") ||
+      !result["content"].is_array()) {
     return result;
   }
   const auto offered = session.focused_tab() && !Settling(*session.focused_tab()) ? OfferedTo(session)

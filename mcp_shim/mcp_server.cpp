@@ -515,7 +515,7 @@ void McpServer::Forward(const Json& id, const std::string& key, const std::strin
         }
         if (outcome) {
           recovery_.OnAnswered();
-          if (!note.empty() && outcome->is_object() && (*outcome)["content"].is_array()) {
+          if (!note.empty() && outcome->is_object() && outcome->contains("content")) {
             tools::AddToResult(*outcome, "note", note, "Note: " + note + ".");
           }
           return Reply(key, rpc::MakeResult(id, std::move(*outcome)));
