@@ -61,8 +61,6 @@ void ListCatchUp::Drop(const std::string& key) {
   if (held_.empty()) timer_.Stop();
 }
 
-void ListCatchUp::Flush() { Release(); }
-
 void ListCatchUp::Close() {
   closed_ = true;
   held_.clear();

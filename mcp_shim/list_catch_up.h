@@ -43,11 +43,7 @@ class ListCatchUp {
   void SendAnswer(const std::string& key, std::string text);
   // A cancelled call's held answer is dropped.
   void Drop(const std::string& key);
-  // Sends everything held, at once (the client or host is going away).
-  void Flush();
   void Close();
-
-  bool waits_for_client() const { return refetches_ == Refetches::kYes; }
 
  private:
   enum class Refetches { kUnknown, kYes, kNo };

@@ -92,6 +92,18 @@ fake::McpDriver& HostTest::StartShim(bool initialize, std::vector<std::string> a
   return *shims_.back();
 }
 
+fake::McpDriver& HostTest::ShimOfClient(std::string_view client_name, std::vector<std::string> args) {
+  auto& shim = StartShim(false, std::move(args));
+  const auto response = shim.rpc().Request("initialize",
+                                           {{"protocolVersion", "2025-11-25"},
+                                            {"capabilities", Json::object()},
+                                            {"clientInfo", {{"name", client_name}, {"version", "1"}}}},
+                                           fake::DeadlineIn(kWait));
+  if (!response || !response->contains("result")) SetupFailed("initialize did not answer a result");
+  shim.rpc().SendNotification("notifications/initialized");
+  return shim;
+}
+
 fake::McpDriver& HostTest::ConnectedShim(std::vector<std::string> args) {
   auto& shim = StartShim(true, std::move(args));
   const auto response = shim.CallTool("connect_browser", Json::object(), kWait);

@@ -41,6 +41,8 @@ class HostTest : public ::testing::Test {
   // Spawns a shim on this test's socket dir and initializes it (2025-06-18)
   // unless `initialize` is false.
   fake::McpDriver& StartShim(bool initialize = true, std::vector<std::string> args = {});
+  // A shim (with `args`) initialized (2025-11-25) by a client named `client_name`.
+  fake::McpDriver& ShimOfClient(std::string_view client_name, std::vector<std::string> args = {});
   // A shim (with `args`) that connect_browser {} connected to the one running host.
   fake::McpDriver& ConnectedShim(std::vector<std::string> args = {});
   // A raw client on browser-<slot>.sock; helloed unless `hello` is false.

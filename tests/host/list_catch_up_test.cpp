@@ -14,17 +14,7 @@ namespace {
 class ListCatchUpTest : public HostTest {
  protected:
   // The state surface: connecting changes the list (a stable one would not).
-  fake::McpDriver& Shim(std::string_view client_name) {
-    auto& shim = StartShim(false, {"--surface", "state"});
-    const auto response = shim.rpc().Request("initialize",
-                                             {{"protocolVersion", "2025-11-25"},
-                                              {"capabilities", Json::object()},
-                                              {"clientInfo", {{"name", client_name}, {"version", "1"}}}},
-                                             fake::DeadlineIn(kWait));
-    EXPECT_TRUE(response && response->contains("result"));
-    shim.rpc().SendNotification("notifications/initialized");
-    return shim;
-  }
+  fake::McpDriver& Shim(std::string_view client_name) { return ShimOfClient(client_name, {"--surface", "state"}); }
   // Position of `what` among the messages the shim sent so far (-1: not there).
   static long Position(fake::McpDriver& shim, const std::string& what) {
     const auto& seen = shim.rpc().arrivals();

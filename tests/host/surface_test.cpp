@@ -17,15 +17,7 @@ using ::testing::Not;
 class SurfaceTest : public HostTest {
  protected:
   fake::McpDriver& Shim(std::string_view client_name, std::vector<std::string> args = {}) {
-    auto& shim = StartShim(false, std::move(args));
-    const auto response = shim.rpc().Request("initialize",
-                                             {{"protocolVersion", "2025-11-25"},
-                                              {"capabilities", Json::object()},
-                                              {"clientInfo", {{"name", client_name}, {"version", "1"}}}},
-                                             fake::DeadlineIn(kWait));
-    EXPECT_TRUE(response && response->contains("result"));
-    shim.rpc().SendNotification("notifications/initialized");
-    return shim;
+    return ShimOfClient(client_name, std::move(args));
   }
   static Json Tools(fake::McpDriver& shim) {
     const auto response = shim.rpc().Request("tools/list", nullptr, fake::DeadlineIn(kWait));
