@@ -31,53 +31,74 @@ Json Tool(std::string_view name, std::string_view description, Json properties, 
   return tool;
 }
 
-const std::array<Json, 9>& Catalog() {
-  static const std::array<Json, 9> catalog = {
-      Tool(kConnectBrowser,
-           "Connect to the user's browser (Chrome, Chromium, Edge, Brave) running the tabbridge extension.",
-           {{"launch", {{"type", "boolean"}, {"description", "start one if none runs"}}},
-            {"browser", {{"type", "string"}, {"description", "which, when several run: id or name"}}}},
-           Json::array(), Hint::kAdds),
-      Tool(kListTabs, "Open tabs: id, title, URL, focused, the user's active one, tools per page.", Json::object(),
-           Json::array(), Hint::kReadOnly),
-      Tool(kOpenTab, "Open a URL in a new tab, focused (unless focus is false) for its page tools.",
-           {{"url", {{"type", "string"}, {"description", "http(s) or file URL"}}},
-            {"focus", {{"type", "boolean"}, {"default", true}}}},
-           {"url"}, Hint::kAdds),
-      Tool(kFocusTab,
+// tabbridge's own tools (not the page tools): the MCP object and the policy
+// declaration of each (PolicyTargets: what the call gate decides a call on).
+struct HostToolDef {
+  Json tool;
+  ToolPolicy policy;  // required: an entry without targets cannot run
+};
+
+const std::array<HostToolDef, 9>& HostToolDefs() {
+  using policy::Cap;
+  static const std::array<HostToolDef, 9> defs = {{
+      {.tool = Tool(kConnectBrowser,
+                    "Connect to the user's browser (Chrome, Chromium, Edge, Brave) running the tabbridge extension.",
+                    {{"launch", {{"type", "boolean"}, {"description", "start one if none runs"}}},
+                     {"browser", {{"type", "string"}, {"description", "which, when several run: id or name"}}}},
+                    Json::array(), Hint::kAdds),
+       .policy = {.targets = {.untargeted = "served by the shim: it finds the browser"}}},
+      {.tool = Tool(kListTabs, "Open tabs: id, title, URL, focused, the user's active one, tools per page.",
+                    Json::object(), Json::array(), Hint::kReadOnly),
+       .policy =
+           {.targets = {.untargeted =
+                            "reads no page; each tab's title and URL are withheld where the policy denies read"}}},
+      {.tool = Tool(kOpenTab, "Open a URL in a new tab, focused (unless focus is false) for its page tools.",
+                    {{"url", {{"type", "string"}, {"description", "http(s) or file URL"}}},
+                     {"focus", {{"type", "boolean"}, {"default", true}}}},
+                    {"url"}, Hint::kAdds),
+       .policy = {.cap = Cap::kNavigate, .targets = {.url_arg = "url"}, .audit = {.error_text = true}}},
+      {.tool = Tool(
+           kFocusTab,
            "Focus a tab (id from list_tabs, or \"active\": the user's) to get its page tools; show: bring it to the "
            "front.",
            {{"tabId", {{"anyOf", {{{"type", "integer"}}, {{"type", "string"}, {"enum", {"active"}}}}}}},
             {"show", {{"type", "boolean"}, {"default", false}}}},
            {"tabId"}, Hint::kAdds),
-      Tool(kCloseTab, "Close a tab; defaults to the focused one.", {{"tabId", {{"type", "integer"}}}}, Json::array(),
-           Hint::kActs),
-      Tool(kListWebMcpTools, "The focused tab's own tools (WebMCP, forms) with schemas, listed or not.",
-           {{"name", {{"type", "string"}, {"description", "Just this tool"}}}}, Json::array(), Hint::kReadOnly),
-      Tool(kCallWebMcpTool, "Call one of the focused tab's own tools by name.",
-           {{"name", {{"type", "string"}}}, {"arguments", {{"type", "object"}}}}, {"name"}, Hint::kActs),
-      Tool(kAskPerson,
-           "Hand the browser to the user for what only they can do (log in, CAPTCHA, 2FA, confirm a payment): "
-           "shows them message over the focused tab; answers when they click Done or I can't.",
-           {{"message", {{"type", "string"}}},
-            {"timeoutSeconds",
-             {{"type", "integer"},
-              {"minimum", 1},
-              {"maximum", kAskPersonMaxSeconds},
-              {"default", kAskPersonDefaultSeconds}}}},
-           {"message"}, Hint::kAdds),
-      Tool(kRunSteps, "Page tools (or the page's own) in order, in one call; stops at the first error.",
-           {{"steps",
-             {{"type", "array"},
-              {"minItems", 1},
-              {"maxItems", kMaxRunSteps},
-              {"items",
-               {{"type", "object"},
-                {"properties", {{"tool", {{"type", "string"}}}, {"arguments", {{"type", "object"}}}}},
-                {"required", {"tool"}}}}}}},
-           {"steps"}, Hint::kActs),
-  };
-  return catalog;
+       .policy = {.targets = {.untargeted = "reads no page; every call on the tab is decided as its own"}}},
+      {.tool = Tool(kCloseTab, "Close a tab; defaults to the focused one.", {{"tabId", {{"type", "integer"}}}},
+                    Json::array(), Hint::kActs),
+       .policy = {.cap = Cap::kAct, .targets = {.tab_arg = "tabId"}, .audit = {.error_text = true}}},
+      {.tool =
+           Tool(kListWebMcpTools, "The focused tab's own tools (WebMCP, forms) with schemas, listed or not.",
+                {{"name", {{"type", "string"}, {"description", "Just this tool"}}}}, Json::array(), Hint::kReadOnly),
+       .policy = {.cap = Cap::kRead, .targets = {.focused_tab = true}}},
+      {.tool = Tool(kCallWebMcpTool, "Call one of the focused tab's own tools by name.",
+                    {{"name", {{"type", "string"}}}, {"arguments", {{"type", "object"}}}}, {"name"}, Hint::kActs),
+       .policy = {.cap = Cap::kAct, .targets = {.focused_tab = true}, .audit = {.own_tool_arg = "name"}}},
+      {.tool = Tool(kAskPerson,
+                    "Hand the browser to the user for what only they can do (log in, CAPTCHA, 2FA, confirm a payment): "
+                    "shows them message over the focused tab; answers when they click Done or I can't.",
+                    {{"message", {{"type", "string"}}},
+                     {"timeoutSeconds",
+                      {{"type", "integer"},
+                       {"minimum", 1},
+                       {"maximum", kAskPersonMaxSeconds},
+                       {"default", kAskPersonDefaultSeconds}}}},
+                    {"message"}, Hint::kAdds),
+       .policy = {.targets = {.untargeted = "shows the person a message; the page is theirs to touch"}}},
+      {.tool = Tool(kRunSteps, "Page tools (or the page's own) in order, in one call; stops at the first error.",
+                    {{"steps",
+                      {{"type", "array"},
+                       {"minItems", 1},
+                       {"maxItems", kMaxRunSteps},
+                       {"items",
+                        {{"type", "object"},
+                         {"properties", {{"tool", {{"type", "string"}}}, {"arguments", {{"type", "object"}}}}},
+                         {"required", {"tool"}}}}}}},
+                    {"steps"}, Hint::kActs),
+       .policy = {.targets = {.untargeted = "each step passes the call gate as its own call"}}},
+  }};
+  return defs;
 }
 
 // ref or selector: how every page tool names an element (snapshot's
@@ -101,168 +122,234 @@ Json MaxChars() { return {{"type", "integer"}, {"minimum", 500}, {"default", 200
 struct PageToolDef {
   Json tool;
   policy::Cap cap;
+  PolicyTargets targets;  // required: an entry without it cannot run (PolicyTargets::Declared)
   std::uint64_t deadline_ms;
   std::int64_t default_timeout_ms = 0;
   std::string_view session_cap = {};
+  AuditFields audit = {};
 };
 
 const std::vector<PageToolDef>& PageToolDefs() {
   using policy::Cap;
   static const std::vector<PageToolDef> defs = {
-      {Tool("snapshot",
-            "Accessibility snapshot of the focused tab; pass an element's [ref=eN] (or a CSS selector) to the "
-            "action tools.",
-            {{"maxChars", MaxChars()}, {"cursor", {{"type", "string"}}}, {"ref", {{"type", "string"}}}}, Json::array(),
-            Hint::kReadOnly),
-       Cap::kRead, kPageToolDeadlineMs},
-      {Tool("click", "Click an element; answers what happened (navigation, dialog, …).",
-            Target({{"button", {{"type", "string"}, {"enum", {"left", "right", "middle"}}}},
-                    {"doubleClick", {{"type", "boolean"}}}}),
-            Json::array(), Hint::kActs),
-       Cap::kAct, kPageToolDeadlineMs},
-      {Tool("type", "Type text into an element; clear first and/or press Enter after.",
-            Target({{"text", {{"type", "string"}}},
-                    {"clear", {{"type", "boolean"}}},
-                    {"submit", {{"type", "boolean"}}},
-                    {"keyEvents", {{"type", "boolean"}}}}),
-            {"text"}, Hint::kActs),
-       Cap::kAct, kPageToolDeadlineMs},
-      {Tool("fill_form",
-            "Fill fields: text, checkbox (true/false), radio, select; then submit their form or "
-            "click submitRef.",
-            {{"fields",
-              {{"type", "array"},
-               {"items",
-                {{"type", "object"},
-                 {"properties", Target({{"value", {{"type", {"string", "boolean"}}}}})},
-                 {"required", {"value"}}}}}},
-             {"submit", {{"type", "boolean"}}},
-             {"submitRef", {{"type", "string"}}}},
-            {"fields"}, Hint::kActs),
-       Cap::kAct, kPageToolDeadlineMs},
-      {Tool("select_option", "Select options of a <select> by value or label.",
-            Target({{"values", {{"type", "array"}, {"items", {{"type", "string"}}}}}}), {"values"}, Hint::kActs),
-       Cap::kAct, kPageToolDeadlineMs},
-      {Tool("hover", "Move the mouse over an element.", Target(Json::object()), Json::array(), Hint::kAdds), Cap::kAct,
-       kPageToolDeadlineMs},
-      {Tool("scroll", "Scroll an element into view, or the page (or element) by dx/dy px or to x/y.",
-            Target({{"dx", {{"type", "number"}}},
-                    {"dy", {{"type", "number"}}},
-                    {"x", {{"type", "number"}}},
-                    {"y", {{"type", "number"}}}}),
-            Json::array(), Hint::kAdds),
-       Cap::kAct, kPageToolDeadlineMs},
-      {Tool("press_key", "Press a key or chord in the page, e.g. Enter, Escape, Control+A.",
-            {{"key", {{"type", "string"}}}}, {"key"}, Hint::kActs),
-       Cap::kAct, kPageToolDeadlineMs},
-      {Tool("navigate", "Go to url, or back/forward/reload; waits for the page.",
-            {{"url", {{"type", "string"}}},
-             {"action", {{"type", "string"}, {"enum", {"back", "forward", "reload"}}}},
-             {"waitUntil", {{"type", "string"}, {"enum", {"load", "domcontentloaded", "networkidle"}}}},
-             {"timeoutMs", Timeout()}},
-            Json::array(), Hint::kActs),
-       Cap::kNavigate, 0, 30'000},
-      {Tool("wait_for", "Wait until a selector or text appears (gone: disappears).",
-            {{"selector", {{"type", "string"}}},
-             {"text", {{"type", "string"}}},
-             {"gone", {{"type", "boolean"}}},
-             {"timeoutMs", Timeout()}},
-            Json::array(), Hint::kReadOnly),
-       Cap::kRead, 0, 10'000},
-      {Tool("screenshot", "Screenshot of the viewport, full page or one element, scaled down.",
-            Target({{"fullPage", {{"type", "boolean"}}},
-                    {"format", {{"type", "string"}, {"enum", {"jpeg", "png"}}}},
-                    {"quality", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}}}}),
-            Json::array(), Hint::kReadOnly),
-       Cap::kRead, kPageToolDeadlineMs},
-      {Tool("read_page", "Read the page as markdown (main content), text, links, info or the selection.",
-            {{"mode", {{"type", "string"}, {"enum", {"markdown", "text", "links", "info", "selection"}}}},
-             {"selector", {{"type", "string"}}},
-             {"ref", {{"type", "string"}}},
-             {"sameOrigin", {{"type", "boolean"}, {"description", "links: only this site's"}}},
-             {"include", {{"type", "string"}, {"description", "links: href part, * wildcard"}}},
-             {"exclude", {{"type", "string"}}},
-             {"maxChars", MaxChars()},
-             {"cursor", {{"type", "string"}}}},
-            Json::array(), Hint::kReadOnly),
-       Cap::kRead, kPageToolDeadlineMs},
-      {Tool("console_logs", "The tab's console messages and uncaught errors.",
-            {{"level", {{"type", "string"}, {"enum", {"all", "error", "warn", "info", "log", "debug"}}}},
-             {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 1000}}},
-             {"since", {{"type", "number"}, {"description", "epoch ms"}}},
-             {"format", {{"type", "string"}, {"enum", {"markdown", "json"}}}}},
-            Json::array(), Hint::kReadOnly),
-       Cap::kRead, kPageToolDeadlineMs},
-      {Tool("network_errors", "Failed requests: network errors, HTTP status >= 400.",
-            {{"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 1000}}},
-             {"since", {{"type", "number"}}},
-             {"format", {{"type", "string"}, {"enum", {"markdown", "json"}}}}},
-            Json::array(), Hint::kReadOnly),
-       Cap::kRead, kPageToolDeadlineMs},
-      {Tool("handle_dialog", "Accept or dismiss the open alert/confirm/prompt/beforeunload dialog.",
-            {{"accept", {{"type", "boolean"}}}, {"promptText", {{"type", "string"}}}}, {"accept"}, Hint::kActs),
-       Cap::kAct, kPageToolDeadlineMs},
+      {.tool = Tool("snapshot",
+                    "Accessibility snapshot of the focused tab; pass an element's [ref=eN] (or a CSS selector) to the "
+                    "action tools.",
+                    {{"maxChars", MaxChars()}, {"cursor", {{"type", "string"}}}, {"ref", {{"type", "string"}}}},
+                    Json::array(), Hint::kReadOnly),
+       .cap = Cap::kRead,
+       .targets = {.focused_tab = true},
+       .deadline_ms = kPageToolDeadlineMs},
+      {.tool = Tool("click", "Click an element; answers what happened (navigation, dialog, …).",
+                    Target({{"button", {{"type", "string"}, {"enum", {"left", "right", "middle"}}}},
+                            {"doubleClick", {{"type", "boolean"}}}}),
+                    Json::array(), Hint::kActs),
+       .cap = Cap::kAct,
+       .targets = {.focused_tab = true, .frames = true},
+       .deadline_ms = kPageToolDeadlineMs},
+      {.tool = Tool("type", "Type text into an element; clear first and/or press Enter after.",
+                    Target({{"text", {{"type", "string"}}},
+                            {"clear", {{"type", "boolean"}}},
+                            {"submit", {{"type", "boolean"}}},
+                            {"keyEvents", {{"type", "boolean"}}}}),
+                    {"text"}, Hint::kActs),
+       .cap = Cap::kAct,
+       .targets = {.focused_tab = true, .frames = true},
+       .deadline_ms = kPageToolDeadlineMs},
+      {.tool = Tool("fill_form",
+                    "Fill fields: text, checkbox (true/false), radio, select; then submit their form or "
+                    "click submitRef.",
+                    {{"fields",
+                      {{"type", "array"},
+                       {"items",
+                        {{"type", "object"},
+                         {"properties", Target({{"value", {{"type", {"string", "boolean"}}}}})},
+                         {"required", {"value"}}}}}},
+                     {"submit", {{"type", "boolean"}}},
+                     {"submitRef", {{"type", "string"}}}},
+                    {"fields"}, Hint::kActs),
+       .cap = Cap::kAct,
+       .targets = {.focused_tab = true, .frames = true},
+       .deadline_ms = kPageToolDeadlineMs},
+      {.tool =
+           Tool("select_option", "Select options of a <select> by value or label.",
+                Target({{"values", {{"type", "array"}, {"items", {{"type", "string"}}}}}}), {"values"}, Hint::kActs),
+       .cap = Cap::kAct,
+       .targets = {.focused_tab = true, .frames = true},
+       .deadline_ms = kPageToolDeadlineMs},
+      {.tool = Tool("hover", "Move the mouse over an element.", Target(Json::object()), Json::array(), Hint::kAdds),
+       .cap = Cap::kAct,
+       .targets = {.focused_tab = true, .frames = true},
+       .deadline_ms = kPageToolDeadlineMs},
+      {.tool = Tool("scroll", "Scroll an element into view, or the page (or element) by dx/dy px or to x/y.",
+                    Target({{"dx", {{"type", "number"}}},
+                            {"dy", {{"type", "number"}}},
+                            {"x", {{"type", "number"}}},
+                            {"y", {{"type", "number"}}}}),
+                    Json::array(), Hint::kAdds),
+       .cap = Cap::kAct,
+       .targets = {.focused_tab = true, .frames = true},
+       .deadline_ms = kPageToolDeadlineMs},
+      {.tool = Tool("press_key", "Press a key or chord in the page, e.g. Enter, Escape, Control+A.",
+                    {{"key", {{"type", "string"}}}}, {"key"}, Hint::kActs),
+       .cap = Cap::kAct,
+       .targets = {.focused_tab = true, .frames = true},
+       .deadline_ms = kPageToolDeadlineMs},
+      {.tool = Tool("navigate", "Go to url, or back/forward/reload; waits for the page.",
+                    {{"url", {{"type", "string"}}},
+                     {"action", {{"type", "string"}, {"enum", {"back", "forward", "reload"}}}},
+                     {"waitUntil", {{"type", "string"}, {"enum", {"load", "domcontentloaded", "networkidle"}}}},
+                     {"timeoutMs", Timeout()}},
+                    Json::array(), Hint::kActs),
+       .cap = Cap::kNavigate,
+       .targets = {.focused_tab = true, .url_arg = "url"},
+       .deadline_ms = 0,
+       .default_timeout_ms = 30'000,
+       .audit = {.error_text = true}},
+      {.tool = Tool("wait_for", "Wait until a selector or text appears (gone: disappears).",
+                    {{"selector", {{"type", "string"}}},
+                     {"text", {{"type", "string"}}},
+                     {"gone", {{"type", "boolean"}}},
+                     {"timeoutMs", Timeout()}},
+                    Json::array(), Hint::kReadOnly),
+       .cap = Cap::kRead,
+       .targets = {.focused_tab = true},
+       .deadline_ms = 0,
+       .default_timeout_ms = 10'000},
+      {.tool = Tool("screenshot", "Screenshot of the viewport, full page or one element, scaled down.",
+                    Target({{"fullPage", {{"type", "boolean"}}},
+                            {"format", {{"type", "string"}, {"enum", {"jpeg", "png"}}}},
+                            {"quality", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}}}}),
+                    Json::array(), Hint::kReadOnly),
+       .cap = Cap::kRead,
+       .targets = {.focused_tab = true},
+       .deadline_ms = kPageToolDeadlineMs},
+      {.tool = Tool("read_page", "Read the page as markdown (main content), text, links, info or the selection.",
+                    {{"mode", {{"type", "string"}, {"enum", {"markdown", "text", "links", "info", "selection"}}}},
+                     {"selector", {{"type", "string"}}},
+                     {"ref", {{"type", "string"}}},
+                     {"sameOrigin", {{"type", "boolean"}, {"description", "links: only this site's"}}},
+                     {"include", {{"type", "string"}, {"description", "links: href part, * wildcard"}}},
+                     {"exclude", {{"type", "string"}}},
+                     {"maxChars", MaxChars()},
+                     {"cursor", {{"type", "string"}}}},
+                    Json::array(), Hint::kReadOnly),
+       .cap = Cap::kRead,
+       .targets = {.focused_tab = true},
+       .deadline_ms = kPageToolDeadlineMs},
+      {.tool = Tool("console_logs", "The tab's console messages and uncaught errors.",
+                    {{"level", {{"type", "string"}, {"enum", {"all", "error", "warn", "info", "log", "debug"}}}},
+                     {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 1000}}},
+                     {"since", {{"type", "number"}, {"description", "epoch ms"}}},
+                     {"format", {{"type", "string"}, {"enum", {"markdown", "json"}}}}},
+                    Json::array(), Hint::kReadOnly),
+       .cap = Cap::kRead,
+       .targets = {.focused_tab = true},
+       .deadline_ms = kPageToolDeadlineMs},
+      {.tool = Tool("network_errors", "Failed requests: network errors, HTTP status >= 400.",
+                    {{"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 1000}}},
+                     {"since", {{"type", "number"}}},
+                     {"format", {{"type", "string"}, {"enum", {"markdown", "json"}}}}},
+                    Json::array(), Hint::kReadOnly),
+       .cap = Cap::kRead,
+       .targets = {.focused_tab = true},
+       .deadline_ms = kPageToolDeadlineMs},
+      // Its dialog's frame is not decided yet (issue 42 D1: the input broker's).
+      {.tool = Tool("handle_dialog", "Accept or dismiss the open alert/confirm/prompt/beforeunload dialog.",
+                    {{"accept", {{"type", "boolean"}}}, {"promptText", {{"type", "string"}}}}, {"accept"}, Hint::kActs),
+       .cap = Cap::kAct,
+       .targets = {.focused_tab = true},
+       .deadline_ms = kPageToolDeadlineMs},
       // Listed only with --caps (session_cap).
-      {Tool("evaluate",
-            "Run a JavaScript expression or function body in the page (CSP cannot block it); awaits promises, "
-            "returns JSON.",
-            {{"expression", {{"type", "string"}}}, {"allFrames", {{"type", "boolean"}}}}, {"expression"}, Hint::kActs),
-       Cap::kEval, kPageToolDeadlineMs, 0, kCapEval},
-      {Tool("drag", "Drag one element onto another with the mouse (HTML5 drag and drop or pointer events).",
-            {{"from", {{"type", "string"}, {"description", "ref or CSS selector"}}},
-             {"to", {{"type", "string"}, {"description", "ref or CSS selector"}}}},
-            {"from", "to"}, Hint::kActs),
-       Cap::kAct, kPageToolDeadlineMs, 0, kCapDrag},
-      {Tool(kUploadFile,
-            "Put local files into a file input, or into the one a button opens (no dialog shows); answers what "
-            "the page now holds.",
-            Target({{"paths",
-                     {{"type", "array"},
-                      {"items", {{"type", "string"}}},
-                      {"minItems", 1},
-                      {"maxItems", kMaxUploadFiles},
-                      {"description", "files on this machine; relative to the working directory"}}}}),
-            {"paths"}, Hint::kActs),
-       Cap::kAct, kPageToolDeadlineMs, 0, kCapUpload},
-      {Tool("emulate",
-            "Make the focused tab look like another device or setting until you leave the tab: viewport, color "
-            "scheme, offline, user agent; reset ends it.",
-            {{"viewport",
-              {{"type", "object"},
-               {"properties",
-                {{"width", {{"type", "integer"}, {"minimum", 1}, {"maximum", 10000}}},
-                 {"height", {{"type", "integer"}, {"minimum", 1}, {"maximum", 10000}}},
-                 {"deviceScaleFactor", {{"type", "number"}, {"minimum", 0}, {"maximum", 4}}},
-                 {"mobile", {{"type", "boolean"}}}}},
-               {"required", {"width", "height"}},
-               {"additionalProperties", false}}},
-             {"colorScheme", {{"type", "string"}, {"enum", {"light", "dark", "no-preference"}}}},
-             {"offline", {{"type", "boolean"}}},
-             {"userAgent", {{"type", "string"}}},
-             {"reset", {{"type", "boolean"}}}},
-            Json::array(), Hint::kAdds),
-       Cap::kAct, kPageToolDeadlineMs, 0, kCapEmulate},
-      {Tool("download_file",
-            "Download a URL or a link (ref) into tabbridge's download folder; answers path, bytes, type.",
-            Target({{"url", {{"type", "string"}}}, {"suggestedName", {{"type", "string"}}}}), Json::array(),
-            Hint::kAdds),
-       Cap::kDownload, kDownloadDeadlineMs, 0, kCapDownload},
-      {Tool("save_pdf", "Save the focused page as a PDF in tabbridge's download folder; answers path and bytes.",
-            {{"landscape", {{"type", "boolean"}}},
-             {"printBackground", {{"type", "boolean"}, {"default", true}}},
-             {"fileName", {{"type", "string"}}}},
-            Json::array(), Hint::kAdds),
-       Cap::kDownload, kDownloadDeadlineMs, 0, kCapDownload},
-      {Tool("network_requests",
-            "The page's requests since it loaded, newest last: id, method, status, type, size, time; failed ones "
-            "flagged.",
-            {{"filter", {{"type", "string"}, {"description", "part of method, URL or type"}}},
-             {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 500}}}},
-            Json::array(), Hint::kReadOnly),
-       Cap::kRead, kPageToolDeadlineMs, 0, kCapNetwork},
-      {Tool("network_request", "One request of network_requests: its headers and bodies (text, capped).",
-            {{"id", {{"type", "string"}}}}, {"id"}, Hint::kReadOnly),
-       Cap::kRead, kPageToolDeadlineMs, 0, kCapNetwork},
+      {.tool = Tool("evaluate",
+                    "Run a JavaScript expression or function body in the page (CSP cannot block it); awaits promises, "
+                    "returns JSON.",
+                    {{"expression", {{"type", "string"}}}, {"allFrames", {{"type", "boolean"}}}}, {"expression"},
+                    Hint::kActs),
+       .cap = Cap::kEval,
+       .targets = {.focused_tab = true},
+       .deadline_ms = kPageToolDeadlineMs,
+       .session_cap = kCapEval},
+      {.tool = Tool("drag", "Drag one element onto another with the mouse (HTML5 drag and drop or pointer events).",
+                    {{"from", {{"type", "string"}, {"description", "ref or CSS selector"}}},
+                     {"to", {{"type", "string"}, {"description", "ref or CSS selector"}}}},
+                    {"from", "to"}, Hint::kActs),
+       .cap = Cap::kAct,
+       .targets = {.focused_tab = true, .frames = true},
+       .deadline_ms = kPageToolDeadlineMs,
+       .session_cap = kCapDrag},
+      {.tool = Tool(kUploadFile,
+                    "Put local files into a file input, or into the one a button opens (no dialog shows); answers what "
+                    "the page now holds.",
+                    Target({{"paths",
+                             {{"type", "array"},
+                              {"items", {{"type", "string"}}},
+                              {"minItems", 1},
+                              {"maxItems", kMaxUploadFiles},
+                              {"description", "files on this machine; relative to the working directory"}}}}),
+                    {"paths"}, Hint::kActs),
+       .cap = Cap::kAct,
+       .targets = {.focused_tab = true, .frames = true},
+       .deadline_ms = kPageToolDeadlineMs,
+       .session_cap = kCapUpload,
+       .audit = {.files_arg = "paths"}},
+      {.tool = Tool("emulate",
+                    "Make the focused tab look like another device or setting until you leave the tab: viewport, color "
+                    "scheme, offline, user agent; reset ends it.",
+                    {{"viewport",
+                      {{"type", "object"},
+                       {"properties",
+                        {{"width", {{"type", "integer"}, {"minimum", 1}, {"maximum", 10000}}},
+                         {"height", {{"type", "integer"}, {"minimum", 1}, {"maximum", 10000}}},
+                         {"deviceScaleFactor", {{"type", "number"}, {"minimum", 0}, {"maximum", 4}}},
+                         {"mobile", {{"type", "boolean"}}}}},
+                       {"required", {"width", "height"}},
+                       {"additionalProperties", false}}},
+                     {"colorScheme", {{"type", "string"}, {"enum", {"light", "dark", "no-preference"}}}},
+                     {"offline", {{"type", "boolean"}}},
+                     {"userAgent", {{"type", "string"}}},
+                     {"reset", {{"type", "boolean"}}}},
+                    Json::array(), Hint::kAdds),
+       .cap = Cap::kAct,
+       .targets = {.focused_tab = true, .frames = true},
+       .deadline_ms = kPageToolDeadlineMs,
+       .session_cap = kCapEmulate},
+      {.tool = Tool("download_file",
+                    "Download a URL or a link (ref) into tabbridge's download folder; answers path, bytes, type.",
+                    Target({{"url", {{"type", "string"}}}, {"suggestedName", {{"type", "string"}}}}), Json::array(),
+                    Hint::kAdds),
+       .cap = Cap::kDownload,
+       .targets = {.focused_tab = true, .url_arg = "url", .reached_urls = true},
+       .deadline_ms = kDownloadDeadlineMs,
+       .session_cap = kCapDownload,
+       .audit = {.error_text = true}},
+      {.tool =
+           Tool("save_pdf", "Save the focused page as a PDF in tabbridge's download folder; answers path and bytes.",
+                {{"landscape", {{"type", "boolean"}}},
+                 {"printBackground", {{"type", "boolean"}, {"default", true}}},
+                 {"fileName", {{"type", "string"}}}},
+                Json::array(), Hint::kAdds),
+       .cap = Cap::kDownload,
+       .targets = {.focused_tab = true},
+       .deadline_ms = kDownloadDeadlineMs,
+       .session_cap = kCapDownload},
+      {.tool =
+           Tool("network_requests",
+                "The page's requests since it loaded, newest last: id, method, status, type, size, time; failed ones "
+                "flagged.",
+                {{"filter", {{"type", "string"}, {"description", "part of method, URL or type"}}},
+                 {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 500}}}},
+                Json::array(), Hint::kReadOnly),
+       .cap = Cap::kRead,
+       .targets = {.focused_tab = true, .reached_urls = true},
+       .deadline_ms = kPageToolDeadlineMs,
+       .session_cap = kCapNetwork},
+      {.tool = Tool("network_request", "One request of network_requests: its headers and bodies (text, capped).",
+                    {{"id", {{"type", "string"}}}}, {"id"}, Hint::kReadOnly),
+       .cap = Cap::kRead,
+       .targets = {.focused_tab = true},
+       .deadline_ms = kPageToolDeadlineMs,
+       .session_cap = kCapNetwork},
   };
   return defs;
 }
@@ -511,8 +598,8 @@ std::expected<void, std::string> CheckValue(const std::string& path, const Json&
 }  // namespace
 
 const Json* Find(std::string_view name) {
-  for (const auto& tool : Catalog()) {
-    if (tool["name"].get_ref<const std::string&>() == name) return &tool;
+  for (const auto& def : HostToolDefs()) {
+    if (def.tool["name"].get_ref<const std::string&>() == name) return &def.tool;
   }
   for (const auto& tool : PageCatalog()) {
     if (tool["name"].get_ref<const std::string&>() == name) return &tool;
@@ -554,14 +641,29 @@ std::uint64_t PageToolDeadline(std::string_view name, const Json& args) {
   return static_cast<std::uint64_t>(std::max<std::int64_t>(0, timeout)) + kPageDeadlineMarginMs;
 }
 
+const ToolPolicy* PolicyOf(std::string_view name) {
+  static const std::vector<std::pair<std::string, ToolPolicy>> policies = [] {
+    std::vector<std::pair<std::string, ToolPolicy>> out;
+    for (const auto& def : HostToolDefs()) out.emplace_back(def.tool["name"], def.policy);
+    for (const auto& def : PageToolDefs()) {
+      out.emplace_back(def.tool["name"], ToolPolicy{.cap = def.cap, .targets = def.targets, .audit = def.audit});
+    }
+    return out;
+  }();
+  for (const auto& [tool, policy] : policies) {
+    if (tool == name) return &policy;
+  }
+  return nullptr;
+}
+
+const ToolPolicy& OwnToolPolicy() {
+  static const ToolPolicy own{.cap = policy::Cap::kAct, .targets = {.focused_tab = true}};
+  return own;
+}
+
 std::optional<policy::Cap> CapabilityOf(std::string_view name) {
-  if (const PageToolSpec* spec = FindSpec(name)) return spec->cap;
-  // The tab tools that touch a page; connect_browser, list_tabs and focus_tab touch none.
-  if (name == kOpenTab) return policy::Cap::kNavigate;
-  if (name == kCloseTab) return policy::Cap::kAct;
-  if (name == kListWebMcpTools) return policy::Cap::kRead;
-  if (name == kCallWebMcpTool) return policy::Cap::kAct;
-  return std::nullopt;
+  const ToolPolicy* declared = PolicyOf(name);
+  return declared != nullptr ? declared->cap : std::nullopt;
 }
 
 std::string ExtensionCatalogJs() {
@@ -773,7 +875,7 @@ bool IsResult(const Json& json) { return json.is_object() && json.contains("cont
 const std::vector<std::string>& ReservedNames() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> out;
-    for (const auto& tool : Catalog()) out.push_back(tool["name"]);
+    for (const auto& def : HostToolDefs()) out.push_back(def.tool["name"]);
     for (const auto& tool : PageCatalog()) out.push_back(tool["name"]);
     return out;
   }();

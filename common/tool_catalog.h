@@ -61,6 +61,50 @@ std::uint64_t PageToolDeadline(std::string_view name, const Json& args);
 // capability, deadline and argument defaults (`tabbridge tools --js`).
 std::string ExtensionCatalogJs();
 
+// What the host's policy decides a call on: every tool declares it here, in
+// its catalog entry, and the call gate (host/call_gate.cpp) reads nothing
+// else — it names no tool. A tool that declares nothing cannot run (the gate
+// refuses it, and tests/unit/tool_catalog_test.cpp fails first).
+struct PolicyTargets {
+  bool focused_tab = false;          // the URL of the session's focused tab
+  std::string_view tab_arg = {};     // the tab this argument names, else the focused one (close_tab: tabId)
+  std::string_view url_arg = {};     // where this argument goes, resolved against the tab's URL (open_tab: url)
+  bool frames = false;               // each frame of another site it acts in: the extension asks (policy.decide, act)
+  bool reached_urls = false;         // URLs it reaches while it runs (a redirect, a request): the extension asks
+  std::string_view untargeted = {};  // touches no page: why. The only way to declare no target
+  // A schema property that looks like a URL (url, href, format uri) but is not
+  // where the call goes: why. A test fails when such a property is neither.
+  std::string_view url_arg_not_target = {};
+
+  bool Declared() const { return focused_tab || !tab_arg.empty() || !url_arg.empty() || !untargeted.empty(); }
+};
+
+// What the audit line of a call may say besides its outcome (docs/audit.md).
+struct AuditFields {
+  // An error's words only where they can quote nothing of the call or the
+  // page: the others may hold evaluated code and the values it met
+  // (evaluate), selectors and page text (click…), what was typed (type…) —
+  // docs/audit.md "What is never logged". Opt-in: a new tool logs none.
+  bool error_text = false;
+  std::string_view own_tool_arg = {};  // the argument naming the page's own tool it runs (call_webmcp_tool: name)
+  // The argument listing the local files it sends (upload_file: paths): the
+  // shim sends their bytes with the call (kUploadFilesMeta), the call gate
+  // checks them, and the audit line names the files.
+  std::string_view files_arg = {};
+};
+
+// A tool's policy declaration: the capability it needs on its targets
+// (nullopt: it touches no page), the targets, the audit line's fields.
+struct ToolPolicy {
+  std::optional<policy::Cap> cap = std::nullopt;
+  PolicyTargets targets = {};
+  AuditFields audit = {};
+};
+// The declaration of tabbridge's tool `name`, or nullptr when there is no such tool.
+const ToolPolicy* PolicyOf(std::string_view name);
+// The page's own tools (WebMCP, forms, result lists, buttons): act on the focused tab's page.
+const ToolPolicy& OwnToolPolicy();
+
 // The policy capability a tool of tabbridge's needs on the tab's page
 // (docs/policy.md), or nullopt for the tools that touch no page
 // (connect_browser, list_tabs, focus_tab, ask_person). The page's own tools are kAct.

@@ -2,6 +2,7 @@
 
 #include "common/protocol.h"
 
+#include <functional>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -207,6 +208,76 @@ TEST(ToolCatalog, EveryToolHasAPolicyCapabilityOrTouchesNoPage) {
   for (const auto& name : tools::ReservedNames()) {
     EXPECT_EQ(tools::CapabilityOf(name).has_value(), !no_page.contains(name)) << name;
   }
+}
+
+// The catalog walk of issue 42: every tool says what the policy decides a
+// call of it on. The call gate names no tool; a tool added later without a
+// declaration fails here (and the gate refuses to run it).
+TEST(ToolCatalog, EveryToolDeclaresItsPolicyTargets) {
+  for (const auto& name : tools::ReservedNames()) {
+    const tools::ToolPolicy* declared = tools::PolicyOf(name);
+    ASSERT_NE(declared, nullptr) << name;
+    EXPECT_TRUE(declared->targets.Declared()) << name << " declares no policy targets";
+  }
+}
+
+// A tool with a capability is decided on a page: the focused tab, a tab it
+// names, or where it goes; "touches no page" is for the tools without one.
+TEST(ToolCatalog, EveryToolWithACapabilityHasATargetAndEveryOtherSaysWhyNone) {
+  for (const auto& name : tools::ReservedNames()) {
+    const tools::ToolPolicy& declared = *tools::PolicyOf(name);
+    const auto& targets = declared.targets;
+    const bool targeted = targets.focused_tab || !targets.tab_arg.empty() || !targets.url_arg.empty();
+    EXPECT_EQ(targeted, declared.cap.has_value()) << name;
+    EXPECT_EQ(targets.untargeted.empty(), declared.cap.has_value()) << name;
+  }
+}
+
+// Every property of `schema`, at every depth, with its name.
+void EachProperty(const Json& schema, const std::function<void(const std::string&, const Json&)>& visit) {
+  if (!schema.is_object()) return;
+  if (const auto properties = schema.find("properties"); properties != schema.end() && properties->is_object()) {
+    for (const auto& [name, property] : properties->items()) {
+      visit(name, property);
+      EachProperty(property, visit);
+    }
+  }
+  if (const auto items = schema.find("items"); items != schema.end()) EachProperty(*items, visit);
+}
+
+// A URL argument is where a call may go: a tool that takes one checks it
+// (url_arg) or says why the URL is not a target (url_arg_not_target) — the
+// fail-open of issue 42, where a new tool's URL went unchecked.
+TEST(ToolCatalog, EveryUrlArgumentIsADeclaredTargetOrSaysWhyNot) {
+  int urls = 0;
+  for (const auto& name : tools::ReservedNames()) {
+    const auto& targets = tools::PolicyOf(name)->targets;
+    EachProperty(Tool(name)["inputSchema"], [&](const std::string& property, const Json& schema) {
+      const bool url_like = property == "url" || property == "href" || schema.value("format", "") == "uri";
+      if (!url_like) return;
+      ++urls;
+      EXPECT_TRUE(targets.url_arg == property || !targets.url_arg_not_target.empty())
+          << name << "." << property << " is a URL the policy does not check";
+    });
+  }
+  EXPECT_EQ(urls, 3);  // open_tab, navigate, download_file: the walk sees them
+}
+
+// The audit line quotes an error's words only for tools that declare it:
+// their errors can quote nothing typed or read (docs/audit.md).
+TEST(ToolCatalog, OnlyToolsThatDeclareItLogTheirErrorText) {
+  std::set<std::string> logs_errors;
+  for (const auto& name : tools::ReservedNames()) {
+    if (tools::PolicyOf(name)->audit.error_text) logs_errors.insert(name);
+  }
+  EXPECT_EQ(logs_errors, (std::set<std::string>{"open_tab", "close_tab", "navigate", "download_file"}));
+  EXPECT_FALSE(tools::OwnToolPolicy().audit.error_text);
+}
+
+TEST(ToolCatalog, ThePagesOwnToolsActOnTheFocusedTab) {
+  EXPECT_EQ(tools::OwnToolPolicy().cap, policy::Cap::kAct);
+  EXPECT_TRUE(tools::OwnToolPolicy().targets.focused_tab);
+  EXPECT_EQ(tools::PolicyOf("webmcp_x_page0_add"), nullptr);
 }
 
 TEST(ToolCatalog, ReadToolsNeedReadAndActionsNeedAct) {
