@@ -49,6 +49,15 @@ Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions op
           [this](Json state) { extension_.Notify(ext_method::kHostState, std::move(state)); }),
       tab_events_(loop, kTabEventCoalesceMs, [this] { AfterTabsChanged(); }),
       asks_(loop, [this](std::string_view method, Json params) { extension_.Notify(method, std::move(params)); }),
+      gate_(policy_, tabs_, asks_, extension_,
+            {.grant_ask_ms = options_.grant_ask_ms,
+             .find_session = [this](std::int64_t id) { return FindSession(id); },
+             .person_can_answer = [this] { return PersonCanAnswer(); },
+             .after_person_answered =
+                 [this] {
+                   for (auto& [id, other] : sessions_) other->RefreshTools();
+                   NoteStateChanged();
+                 }}),
       parked_timer_(loop) {}
 
 Host::~Host() {
@@ -279,31 +288,23 @@ Json Host::TabSummary(const Tab& tab, const Session& session) const {
           {"withheld", "title and URL: " + field::String((*denial)["content"][0], "text").value_or("")}};
 }
 
-void Host::CallTool(Session& session, const std::string& request_key, const std::string& name, const Json& args,
-                    const Json& progress_token, Reply reply) {
-  if (const auto cap = tools::CapabilityOf(name)) {
-    const auto urls = PolicyUrls(session, name, args);
-    if (const auto asked = FirstAsk(session, *cap, urls)) {
-      // Asked first; the answer is a grant or a denial, and the call starts over.
-      return AskGrant(
-          session, request_key, name, *cap, *asked,
-          [this, request_key, name, args, progress_token](Session& s, Reply r) {
-            CallTool(s, request_key, name, args, progress_token, std::move(r));
-          },
-          std::move(reply));
-    }
-    reply = WithAuditLine(session, name, *cap, urls, args, std::move(reply));
-    if (auto denial = PolicyDenial(session, name, *cap, urls)) return reply(std::move(*denial));
-  }
-  if (tools::IsPageTool(name)) return CallPageTool(session, request_key, name, args, progress_token, std::move(reply));
+void Host::CallTool(Session& session, ToolCall call, Reply reply) {
+  gate_.Admit(
+      session, std::move(call), [this](Session& s, const ToolCall& c, Reply r) { Dispatch(s, c, std::move(r)); },
+      std::move(reply));
+}
+
+void Host::Dispatch(Session& session, const ToolCall& call, Reply reply) {
+  const std::string& name = call.name;
+  if (tools::IsPageTool(name)) return CallPageTool(session, call, std::move(reply));
   if (name == tools::kListTabs) return ListTabs(session, std::move(reply));
-  if (name == tools::kOpenTab) return OpenTab(session, request_key, args, std::move(reply));
-  if (name == tools::kFocusTab) return FocusTab(session, request_key, args, std::move(reply));
-  if (name == tools::kCloseTab) return CloseTab(session, request_key, args, std::move(reply));
-  if (name == tools::kListWebMcpTools) return ListWebMcpTools(session, args, std::move(reply));
-  if (name == tools::kCallWebMcpTool) return CallWebMcpTool(session, request_key, args, std::move(reply));
-  if (name == tools::kAskPerson) return AskPerson(session, request_key, args, std::move(reply));
-  if (name == tools::kRunSteps) return RunSteps(session, request_key, args, progress_token, std::move(reply));
+  if (name == tools::kOpenTab) return OpenTab(session, call.key, call.args, std::move(reply));
+  if (name == tools::kFocusTab) return FocusTab(session, call.key, call.args, std::move(reply));
+  if (name == tools::kCloseTab) return CloseTab(session, call.key, call.args, std::move(reply));
+  if (name == tools::kListWebMcpTools) return ListWebMcpTools(session, call.args, std::move(reply));
+  if (name == tools::kCallWebMcpTool) return CallWebMcpTool(session, call.key, call.args, std::move(reply));
+  if (name == tools::kAskPerson) return AskPerson(session, call.key, call.args, std::move(reply));
+  if (name == tools::kRunSteps) return RunSteps(session, call, std::move(reply));
   reply(tools::ErrorResult("the host has no tool " + name));
 }
 

@@ -17,7 +17,9 @@
 
 #include "common/jsonrpc.h"
 #include "common/protocol.h"
+#include "common/tool_catalog.h"
 #include "common/uv_util.h"
+#include "host/call_gate.h"
 #include "host/coalescer.h"
 #include "host/extension_link.h"
 #include "host/heartbeat.h"
@@ -32,6 +34,7 @@
 #include "host/state_publisher.h"
 #include "host/tab_groups.h"
 #include "host/tab_table.h"
+#include "host/tool_call.h"
 
 namespace tb {
 
@@ -99,16 +102,16 @@ class Host {
   // away itself can wait (Session::RefreshTools).
   std::string FocusedDocument(const Session& session) const;
   using Reply = ReplyOnce;  // one answer per call; a dropped one answers at once (reply_once.h)
-  // Runs a checked tool call for `session`; `reply` gets the MCP result.
-  void CallTool(Session& session, const std::string& request_key, const std::string& name, const Json& args,
-                const Json& progress_token, Reply reply);
+  // Runs a call of one of tabbridge's tools for `session` through the call
+  // gate (host/call_gate.h); `reply` gets the MCP result.
+  void CallTool(Session& session, ToolCall call, Reply reply);
   // Runs `name` when it is one of the session's focused tab's own tools (or
   // was, until the page changed: then a tool error says so). False when the
   // name means nothing here.
   // `shown`: the page the call was made for (a parked call's rerun passes
   // the one it arrived with); by default the one the session was shown.
-  bool CallOwnTool(Session& session, const std::string& request_key, const std::string& name, const Json& args,
-                   Reply& reply, std::optional<Session::ShownPage> shown = std::nullopt);
+  bool CallOwnTool(Session& session, const ToolCall& call, Reply& reply,
+                   std::optional<Session::ShownPage> shown = std::nullopt);
   // The page whose own tools the focused tab offers `session` now (with
   // listed_only, only when tools/list shows some of them); nullopt when none.
   std::optional<Session::ShownPage> ShownPage(const Session& session, bool listed_only = false) const;
@@ -146,7 +149,6 @@ class Host {
   // The extension's requests: policy.check, tab.detach, session.disconnect.
   std::expected<Json, rpc::Error> OnExtensionRequest(const std::string& method, const Json& params);
   std::expected<Json, rpc::Error> CheckPolicy(const Json& params) const;
-  std::expected<Json, rpc::Error> DecideForCall(const Json& params);
   std::expected<Json, rpc::Error> DetachTab(const Json& params);
   std::expected<Json, rpc::Error> DisconnectSession(const Json& params);
   std::expected<Json, rpc::Error> RevokeGrant(const Json& params);
@@ -154,19 +156,9 @@ class Host {
   // --- asking the person (host/person_calls.cpp) ---
   // Whether someone can answer at this browser: it is not headless.
   bool PersonCanAnswer() const { return ready_ && !headless_; }
-  // The URL among `urls` whose question the person must answer first (the
-  // file leaves it to them and they have not answered), if none is denied.
-  std::optional<std::string> FirstAsk(const Session& session, policy::Cap cap,
-                                      const std::vector<std::string>& urls) const;
-  // Asks the person about `cap` on `url` for the call, then runs it again from
-  // the top (`rerun`): allowed, or denied, by their answer. Nobody to ask: the
-  // denial saying how to grant it (the shim may ask its client instead).
-  void AskGrant(Session& session, const std::string& request_key, const std::string& name, policy::Cap cap,
-                const std::string& url, std::function<void(Session&, Reply)> rerun, Reply reply);
   void AskPerson(Session& session, const std::string& request_key, const Json& args, Reply reply);
   // run_steps: the steps' page tools one after the other through CallTool (host/run_steps.cpp).
-  void RunSteps(Session& session, const std::string& request_key, const Json& args, const Json& progress_token,
-                Reply reply);
+  void RunSteps(Session& session, const ToolCall& call, Reply reply);
   std::expected<Json, rpc::Error> AnswerFromPerson(const Json& params);
   // host.state's params: the host, its policy and the attached sessions.
   Json HostState() const;
@@ -190,22 +182,6 @@ class Host {
   // Whether tools/list shows a tool needing `cap` on the focused tab: allowed,
   // or left to the person (the call asks them).
   bool ListsOnFocused(const Session& session, policy::Cap cap) const;
-  // The URLs a call of `name` with `args` is checked against: the tab's
-  // current URL and, for open_tab/navigate/download_file, where it goes.
-  std::vector<std::string> PolicyUrls(const Session& session, const std::string& name, const Json& args) const;
-  // The denial of the first URL the policy refuses, if any.
-  std::optional<Json> PolicyDenial(const Session& session, const std::string& name, policy::Cap cap,
-                                   const std::vector<std::string>& urls) const;
-  // `reply`, also writing the call to the audit log when its capability is audited.
-  Reply WithAuditLine(const Session& session, const std::string& name, policy::Cap cap,
-                      const std::vector<std::string>& urls, const Json& args, Reply reply);
-  // The extension's side of the check (docs/protocol.md "The policy, checked
-  // twice"): a call it refused because the tab moved, or whose action moved
-  // the tab, is decided again where the tab is now. Strips the navigatedTo
-  // mark from `outcome`; returns what to answer instead, if anything.
-  std::optional<Json> RecheckAfter(std::int64_t session_id, const std::string& name, policy::Cap cap,
-                                   std::expected<Json, rpc::Error>& outcome);
-
   void ListTabs(Session& session, Reply reply);
   void OpenTab(Session& session, const std::string& request_key, const Json& args, Reply reply);
   void CloseLaunchTabs();
@@ -214,8 +190,9 @@ class Host {
   std::expected<std::int64_t, std::string> FocusTarget(const Json& args) const;
   void FocusTab(Session& session, const std::string& request_key, const Json& args, Reply reply);
   void CloseTab(Session& session, const std::string& request_key, const Json& args, Reply reply);
-  void CallPageTool(Session& session, const std::string& request_key, const std::string& name, const Json& args,
-                    const Json& progress_token, Reply reply);
+  // The tools after the gate let them through (CallTool).
+  void Dispatch(Session& session, const ToolCall& call, Reply reply);
+  void CallPageTool(Session& session, const ToolCall& call, Reply reply);
   void OnPageProgress(const Json& params);
   void OnConsoleEntry(const Json& params);
   // The user ended our debugging of a tab: its sessions hear of it (a warning).
@@ -236,6 +213,8 @@ class Host {
   enum class OwnToolsFor { kCalling, kSeeing, kAnyway };  // read and act, read, nothing
   std::vector<own_tools::Offered> OfferedTo(const Session& session, OwnToolsFor purpose = OwnToolsFor::kCalling) const;
   std::optional<std::size_t> PageIndex(std::int64_t tab_id) const;
+  // The rest of a call of the page's own tools, once the gate let it through.
+  void OwnToolAdmitted(Session& session, const ToolCall& call, Reply reply, std::optional<Session::ShownPage> shown);
   void ListWebMcpTools(Session& session, const Json& args, Reply reply);
   void CallWebMcpTool(Session& session, const std::string& request_key, const Json& args, Reply reply,
                       std::optional<Session::ShownPage> shown = std::nullopt);
@@ -297,14 +276,12 @@ class Host {
   StatePublisher state_;  // host.state for the popup
   Coalescer tab_events_;  // a burst of browser tab events is one list_changed
   PersonAsks asks_;       // questions on the person's surface
+  CallGate gate_;         // every tools/call passes it (host/call_gate.h)
 
   std::vector<std::int64_t> launch_tabs_;  // NoteLaunchedHeadless
   bool launch_noted_ = false;
   // Extension calls whose progress goes to a session: call id -> (session, token).
   std::map<std::int64_t, std::pair<std::int64_t, Json>> progress_routes_;
-  // Page calls in flight, by the id the extension knows them by: {session, tool}
-  // (policy.decide decides a URL the call reached for that session).
-  std::map<std::int64_t, std::pair<std::int64_t, std::string>> page_calls_;
   struct ParkedCall {
     std::int64_t session_id;
     std::int64_t tab_id;

@@ -170,66 +170,54 @@ std::optional<Json> Host::OtherSiteAnswer(Session& session, const std::string& n
                             " (list_webmcp_tools shows them with their schemas)");
 }
 
-bool Host::CallOwnTool(Session& session, const std::string& request_key, const std::string& name, const Json& args,
-                       Reply& reply, std::optional<Session::ShownPage> shown) {
+bool Host::CallOwnTool(Session& session, const ToolCall& call, Reply& reply, std::optional<Session::ShownPage> shown) {
+  const std::string& name = call.name;
   // The page the model had the list of when it made the call (a parked call keeps it).
   shown = CalledFor(session, std::move(shown));
   const auto unfiltered = OfferedTo(session, OwnToolsFor::kAnyway);
   const auto* known = FindOffered(unfiltered, name);
   const bool own =
       (known != nullptr && known->mcp_name == name) || session.was_told(name) || name.starts_with("webmcp_");
+  if (!own) return false;
   // The focused tab's new page does not offer it (yet): decide the call there
   // (its policy, its tools) once it does, or its settle time is over.
-  if (own && WaitsForNewPage(session, name)) {
-    ParkForNewPage(session, request_key, name, std::move(reply),
-                   [this, name, args, shown](Session& s, const std::string& key, Reply r) {
-                     if (!CallOwnTool(s, key, name, args, r, shown)) {
-                       r(tools::ErrorResult(name + ": the page changed — its tools are now: " + OwnToolNamesNow(s) +
-                                            " (list_webmcp_tools shows them with their schemas)"));
-                     }
-                   });
+  if (WaitsForNewPage(session, name)) {
+    ParkForNewPage(
+        session, call.key, name, std::move(reply), [this, call, shown](Session& s, const std::string& key, Reply r) {
+          ToolCall again = call;
+          again.key = key;
+          if (!CallOwnTool(s, again, r, shown)) {
+            r(tools::ErrorResult(call.name + ": the page changed — its tools are now: " + OwnToolNamesNow(s) +
+                                 " (list_webmcp_tools shows them with their schemas)"));
+          }
+        });
     return true;
   }
-  // The page's own tools are `act`: a name the page offers (or offered) on a
-  // tab the policy keeps from this session gets the denial.
-  if (own) {
-    const auto urls = PolicyUrls(session, name, args);
-    if (const auto asked = FirstAsk(session, policy::Cap::kAct, urls)) {
-      AskGrant(
-          session, request_key, name, policy::Cap::kAct, *asked,
-          [this, request_key, name, args, shown](Session& s, Reply r) {
-            if (!CallOwnTool(s, request_key, name, args, r, shown)) {
-              r(tools::ErrorResult(name + ": the page changed — its tools are now: " + OwnToolNamesNow(s)));
-            }
-          },
-          std::move(reply));
-      return true;
-    }
-    Reply audited = WithAuditLine(session, name, policy::Cap::kAct, urls, args, std::move(reply));
-    if (auto denial = PolicyDenial(session, name, policy::Cap::kAct, urls)) {
-      audited(std::move(*denial));
-      return true;
-    }
-    reply = std::move(audited);
-  }
+  // The page's own tools are `act` on the focused tab (tools::OwnToolPolicy):
+  // a name the page offers (or offered) on a tab the policy keeps from this
+  // session gets the denial.
+  gate_.AdmitOwn(
+      session, call,
+      [this, shown](Session& s, const ToolCall& admitted, Reply r) {
+        OwnToolAdmitted(s, admitted, std::move(r), shown);
+      },
+      std::move(reply));
+  return true;
+}
+
+void Host::OwnToolAdmitted(Session& session, const ToolCall& call, Reply reply,
+                           std::optional<Session::ShownPage> shown) {
+  const std::string& name = call.name;
   const auto offered = OfferedTo(session);
   if (const auto* found = FindOffered(offered, name); found != nullptr && found->mcp_name == name) {
-    if (auto other = OtherSiteAnswer(session, name, shown)) {
-      reply(std::move(*other));
-      return true;
-    }
-    RunOwnTool(session, request_key, *found, args, std::move(reply), shown);
-    return true;
+    if (auto other = OtherSiteAnswer(session, name, shown)) return reply(std::move(*other));
+    return RunOwnTool(session, call.key, *found, call.args, std::move(reply), shown);
   }
   // A name the session was given, or one shaped like a WebMCP tool's: the page
   // changed under the model. Say so, with what the page offers now.
-  if (session.was_told(name) || name.starts_with("webmcp_")) {
-    session.TellRemovals();  // the list the model has is out of date: now it hears
-    reply(tools::ErrorResult(name + ": the page changed — its tools are now: " + OwnToolNamesNow(session) +
-                             " (list_webmcp_tools shows them with their schemas)"));
-    return true;
-  }
-  return false;
+  session.TellRemovals();  // the list the model has is out of date: now it hears
+  reply(tools::ErrorResult(name + ": the page changed — its tools are now: " + OwnToolNamesNow(session) +
+                           " (list_webmcp_tools shows them with their schemas)"));
 }
 
 void Host::ListWebMcpTools(Session& session, const Json& args, Reply reply) {
@@ -396,13 +384,18 @@ void Host::RunOwnTool(Session& session, const std::string& request_key, const ow
   // answers once that page's own tools are in, and what the navigation
   // changed is told once, right before the answer (as a click's).
   const std::function<void()> release = HoldNotifications(session);
-  const auto call = extension_.Call(
-      ext_method::kOwnToolCall, std::move(params),
-      [this, mcp_name, tab_id, session_id, request_key, args, shown, retry, reply,
-       release](std::expected<Json, rpc::Error> outcome) {
-        release();
-        if (auto instead = RecheckAfter(session_id, mcp_name, policy::Cap::kAct, outcome))
-          return reply(std::move(*instead));
+  const auto call = gate_.CallExtension(
+      {.session_id = session_id,
+       .tool = mcp_name,
+       .cap = policy::Cap::kAct,
+       .method = std::string(ext_method::kOwnToolCall),
+       .params = std::move(params),
+       .deadline_ms = kOwnToolCallDeadlineMs,
+       .decides = false,
+       .settled = release},
+      reply,
+      [this, mcp_name, tab_id, session_id, request_key, args, shown, retry](std::expected<Json, rpc::Error> outcome,
+                                                                            Reply answer) {
         Session* s = FindSession(session_id);
         // The page it was made for was left before the call reached it: once,
         // run it on the new page when that offers the tool (and so the policy
@@ -410,7 +403,7 @@ void Host::RunOwnTool(Session& session, const std::string& request_key, const ow
         if (retry && s != nullptr && !outcome && outcome.error().code == rpc_error::kDocumentChanged &&
             field::Bool(outcome.error().data, "notRun").value_or(false) && s->focused_tab() == tab_id &&
             WaitsForNewPage(*s, mcp_name)) {
-          return ParkForNewPage(*s, request_key, mcp_name, reply,
+          return ParkForNewPage(*s, request_key, mcp_name, answer,
                                 [this, mcp_name, args, shown](Session& again, const std::string& key, Reply r) {
                                   const auto offered_now = OfferedTo(again);
                                   const auto* found = FindOffered(offered_now, mcp_name);
@@ -430,12 +423,11 @@ void Host::RunOwnTool(Session& session, const std::string& request_key, const ow
         const bool page_answered = outcome.has_value();
         Json result = ExtensionToolResult(mcp_name, tab_id, std::move(outcome), changed);
         if (page_answered) MarkUntrusted(result);
-        reply(std::move(result));
-      },
-      kOwnToolCallDeadlineMs);
+        answer(std::move(result));
+      });
   if (call == 0) return;  // answered at once: the extension is gone
   session.SetCanceller(request_key, [this, call, release] {
-    extension_.Cancel(call);  // its callback never runs
+    gate_.CancelExtension(call);  // its callback never runs
     release();
   });
 }

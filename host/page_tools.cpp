@@ -41,8 +41,8 @@ bool MayMoveThePage(std::string_view name) {
   return cap == policy::Cap::kNavigate || cap == policy::Cap::kAct || cap == policy::Cap::kEval;
 }
 
-void Host::CallPageTool(Session& session, const std::string& request_key, const std::string& name, const Json& args,
-                        const Json& progress_token, Reply reply) {
+void Host::CallPageTool(Session& session, const ToolCall& call, Reply reply) {
+  const std::string& name = call.name;
   const auto focus = session.focused_tab();
   if (!focus || tabs_.Find(*focus) == nullptr) {
     return reply(
@@ -52,9 +52,9 @@ void Host::CallPageTool(Session& session, const std::string& request_key, const 
     return reply(tools::ErrorResult(name + " is not enabled — start tabbridge with --caps " +
                                     std::string(tools::RequiredCap(name))));
   }
-  Json params = args;
+  Json params = call.args;
   params["tabId"] = *focus;
-  params[ext_method::kPolicyUrlParam] = tabs_.Find(*focus)->url;  // what CallTool's policy check approved
+  params[ext_method::kPolicyUrlParam] = tabs_.Find(*focus)->url;  // what the gate's policy check approved
   const std::int64_t tab_id = *focus;
   const std::int64_t session_id = session.id();
   // A call that may move the page answers once the new page's own tools are
@@ -63,26 +63,28 @@ void Host::CallPageTool(Session& session, const std::string& request_key, const 
   // before its answer.
   const std::function<void()> release =
       MayMoveThePage(name) ? HoldNotifications(session) : std::function<void()>([] {});
-  auto call_id = std::make_shared<std::int64_t>(0);  // known once Call returns
-  const auto call = extension_.Call(
-      std::string(ext_method::kPagePrefix) + name, std::move(params),
-      [this, name, tab_id, session_id, reply, call_id, release](std::expected<Json, rpc::Error> outcome) {
-        progress_routes_.erase(*call_id);
-        page_calls_.erase(*call_id);
-        release();
-        if (auto instead = RecheckAfter(session_id, name, *tools::CapabilityOf(name), outcome))
-          return reply(std::move(*instead));
-        reply(ExtensionToolResult(name, tab_id, std::move(outcome)));
-      },
-      tools::PageToolDeadline(name, args));
-  if (call == 0) return;  // answered at once: the extension is gone
-  *call_id = call;
-  page_calls_[call] = {session_id, name};
-  if (!progress_token.is_null()) progress_routes_[call] = {session_id, progress_token};
-  session.SetCanceller(request_key, [this, call, release] {
-    progress_routes_.erase(call);
-    page_calls_.erase(call);
-    extension_.Cancel(call);  // its callback never runs
+  auto sent = std::make_shared<std::int64_t>(0);  // known once the call is out
+  const auto out = gate_.CallExtension({.session_id = session_id,
+                                        .tool = name,
+                                        .cap = *tools::CapabilityOf(name),
+                                        .method = std::string(ext_method::kPagePrefix) + name,
+                                        .params = std::move(params),
+                                        .deadline_ms = tools::PageToolDeadline(name, call.args),
+                                        .decides = true,
+                                        .settled =
+                                            [this, sent, release] {
+                                              progress_routes_.erase(*sent);
+                                              release();
+                                            }},
+                                       reply, [name, tab_id](std::expected<Json, rpc::Error> outcome, Reply r) {
+                                         r(ExtensionToolResult(name, tab_id, std::move(outcome)));
+                                       });
+  if (out == 0) return;  // answered at once: the extension is gone
+  *sent = out;
+  if (!call.progress.is_null()) progress_routes_[out] = {session_id, call.progress};
+  session.SetCanceller(call.key, [this, out, release] {
+    progress_routes_.erase(out);
+    gate_.CancelExtension(out);  // its callback never runs
     release();
   });
 }

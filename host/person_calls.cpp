@@ -1,7 +1,7 @@
-// Asking the person (docs/policy.md "Asking the person"): a call on a site the
-// policy leaves to them waits for their answer on the extension's surface
-// and starts over; ask_person hands them the browser; the surface's clicks,
-// the popup's Revoke and the client's elicitation answers come in here.
+// The person (docs/policy.md "Asking the person"): ask_person hands them the
+// browser; the surface's clicks, the popup's Revoke and the client's
+// elicitation answers come in here. A call's site question is the call
+// gate's (host/call_gate.cpp).
 #include <algorithm>
 #include <string>
 
@@ -15,98 +15,6 @@
 #include "host/host.h"
 
 namespace tb {
-namespace {
-
-// `text` cut to at most `max` bytes on a whole UTF-8 sequence, "…" included.
-std::string CutUtf8(std::string text, std::size_t max) {
-  if (text.size() <= max) return text;
-  std::size_t end = max > 3 ? max - 3 : 0;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
-  text.resize(end);
-  return text + "…";
-}
-
-// Who asks, as the surface shows it next to the site: the client's own name,
-// on one line, without invisible or direction-changing characters (a name
-// must not make the sentence read as another site), short.
-std::string AskerName(const Session& session) {
-  const std::string name = CutUtf8(page_text::Clean(session.client_name(), page_text::Lines::kJoin), 48);
-  return name.empty() ? "An MCP client" : name;
-}
-
-// A session has at most this many questions waiting for the person: a model
-// (or the page steering it) must not bury them in windows.
-constexpr std::size_t kMaxOpenQuestions = 3;
-
-std::string TooManyQuestions(const std::string& name) {
-  return name + ": " + std::to_string(kMaxOpenQuestions) +
-         " questions of this session are already waiting for the person — wait for their answers, then call again";
-}
-
-}  // namespace
-
-std::optional<std::string> Host::FirstAsk(const Session& session, policy::Cap cap,
-                                          const std::vector<std::string>& urls) const {
-  std::optional<std::string> asked;
-  for (const auto& url : urls) {
-    const auto verdict = policy_.Check(session, cap, url);
-    if (verdict == PolicyGate::Verdict::kDenied) return std::nullopt;  // a denial answers at once
-    if (verdict == PolicyGate::Verdict::kAsk && !asked) asked = url;
-  }
-  if (session.read_only() && cap != policy::Cap::kRead) return std::nullopt;
-  return asked;
-}
-
-void Host::AskGrant(Session& session, const std::string& request_key, const std::string& name, policy::Cap cap,
-                    const std::string& url, std::function<void(Session&, Reply)> rerun, Reply reply) {
-  if (!PersonCanAnswer()) {
-    // The denial says how to grant it; its denied.ask.nobody lets the shim ask its client.
-    reply = WithAuditLine(session, name, cap, {url}, Json::object(), std::move(reply));
-    return reply(*policy_.Deny(session, name, cap, url, /*nobody=*/true));
-  }
-  const std::string site = policy::GrantSite(url);
-  const policy::Access access = policy::AccessFor(cap);
-  PersonAsks::Question question{.kind = "grant",
-                                .session_id = session.id(),
-                                .client = AskerName(session),
-                                .tab_id = session.focused_tab(),
-                                .site = site,
-                                .access = std::string(policy::Name(access)),
-                                .message = "",
-                                .timeout_ms = options_.grant_ask_ms};
-  spdlog::info("asking the person: may session {} ({}) {} {}?", session.id(), session.client(), policy::Verb(access),
-               site);
-  const auto session_id = session.id();
-  if (!asks_.Joins(question) && asks_.OpenFor(session.id()) >= kMaxOpenQuestions) {
-    return reply(tools::ErrorResult(TooManyQuestions(name)));
-  }
-  const auto waits_s = std::max<std::uint64_t>(1, options_.grant_ask_ms / 1000);
-  const auto ticket = asks_.Ask(std::move(question), [this, session_id, name, site, access, rerun, reply,
-                                                      waits_s](const std::string& choice) {
-    Session* s = FindSession(session_id);
-    if (s == nullptr) return;  // it left: nobody to answer
-    if (choice.empty()) {
-      return reply(tools::ErrorResult(
-          name + ": the person did not answer the question about " + site + " (it waits " + std::to_string(waits_s) +
-          " s) — nothing was done; call it again to ask again, or ask the user "
-          "to run `tabbridge allow " +
-          site + (access == policy::Access::kRead ? "" : " " + std::string(policy::Name(access))) + "`"));
-    }
-    if (choice == "always") {
-      if (auto kept = policy_.AnswerAlways(session_id, site, access); !kept) {
-        spdlog::warn("the person's \"Always\" for {} could not be kept: {} (allowed for this session)", site,
-                     kept.error());
-      }
-    } else {
-      policy_.Answer(session_id, site, access, choice == "once");
-    }
-    spdlog::info("the person answered {} for {} {}", choice, policy::Name(access), site);
-    for (auto& [id, other] : sessions_) other->RefreshTools();  // the page's own tools may show now
-    NoteStateChanged();                                         // the popup lists grants
-    rerun(*s, reply);
-  });
-  session.SetCanceller(request_key, [this, ticket] { asks_.Cancel(ticket); });
-}
 
 void Host::AskPerson(Session& session, const std::string& request_key, const Json& args, Reply reply) {
   const std::string message = CutUtf8(field::String(args, "message").value_or(""), kMaxAskPersonMessageChars);
@@ -125,7 +33,7 @@ void Host::AskPerson(Session& session, const std::string& request_key, const Jso
   const Tab* tab = focus ? tabs_.Find(*focus) : nullptr;
   PersonAsks::Question question{.kind = "handoff",
                                 .session_id = session.id(),
-                                .client = AskerName(session),
+                                .client = AskerName(session.client_name()),
                                 .tab_id = focus,
                                 .site = tab != nullptr ? policy::GrantSite(tab->url) : "",
                                 .access = "",

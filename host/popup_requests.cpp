@@ -46,38 +46,12 @@ bool Host::AnySessionHasNetwork() const {
 std::expected<Json, rpc::Error> Host::OnExtensionRequest(const std::string& method, const Json& params) {
   if (!ready_) return std::unexpected(rpc::Error{rpc_error::kInvalidRequest, "send hello first", nullptr});
   if (method == ext_request::kPolicyCheck) return CheckPolicy(params);
-  if (method == ext_request::kPolicyDecide) return DecideForCall(params);
+  if (method == ext_request::kPolicyDecide) return gate_.DecideForCall(params);
   if (method == ext_request::kDetachTab) return DetachTab(params);
   if (method == ext_request::kDisconnectSession) return DisconnectSession(params);
   if (method == ext_request::kPersonAnswer) return AnswerFromPerson(params);
   if (method == ext_request::kGrantRevoke) return RevokeGrant(params);
   return std::unexpected(rpc::Error{rpc_error::kMethodNotFound, "the host does not serve " + method, nullptr});
-}
-
-// The session's own verdict for a URL a page call in flight reached that the
-// host did not check before it (a download's redirect): {allowed: true}, or
-// {allowed: false, result: the denial the model gets}. A call that is over
-// (answered, cancelled) or whose session is gone is never allowed.
-std::expected<Json, rpc::Error> Host::DecideForCall(const Json& params) {
-  const std::string what(ext_request::kPolicyDecide);
-  const auto call = field::Int(params, "call");
-  const auto url = field::String(params, "url");
-  const auto cap_name = field::String(params, "capability");
-  if (!call) return std::unexpected(rpc::InvalidParams(what + " needs params.call (an integer)"));
-  if (!url) return std::unexpected(rpc::InvalidParams(what + " needs params.url (a string)"));
-  const auto cap = cap_name ? policy::CapFromName(*cap_name) : std::nullopt;
-  if (!cap)
-    return std::unexpected(rpc::InvalidParams(what + " needs params.capability (read, act, navigate, eval, download)"));
-  const auto found = page_calls_.find(*call);
-  const Session* session = found != page_calls_.end() ? FindSession(found->second.first) : nullptr;
-  if (session == nullptr) {
-    return Json{{"allowed", false},
-                {"result", tools::ErrorResult("the call is over (answered, cancelled, or its session left)")}};
-  }
-  if (auto denial = policy_.Deny(*session, found->second.second, *cap, *url)) {
-    return Json{{"allowed", false}, {"result", std::move(*denial)}};
-  }
-  return Json{{"allowed", true}};
 }
 
 // What the policy file lets an agent do on `url`, and what it lets each

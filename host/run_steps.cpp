@@ -1,7 +1,7 @@
 // run_steps: several page tools (or the page's own tools) in one call, one
-// after the other. Each step goes through CallTool (CallOwnTool) exactly as
-// the client's own call of that tool would
-// (its arguments checked against the session's variant, the policy with its
+// after the other. Each step goes through the call gate (CallTool,
+// CallOwnTool) exactly as the client's own call of that tool would (its
+// arguments checked against the session's variant, the policy with its
 // questions and audit line, then the extension's pinned document, site check
 // and press point): the defences come with the call and none is redone here.
 // A step starts only while the run is still wanted (not cancelled, the
@@ -57,17 +57,17 @@ std::string FocusedSite(const Host& host, const Session& session) {
   return site ? site->Describe() : "";
 }
 
-// Why step `name`, one of tabbridge's own tools, cannot run (checked as the
-// session checks a call), or "".
-std::string Refusal(const std::string& name, const Json& args, const Session& session) {
+// Why step `name`, one of tabbridge's own tools, is not one run_steps runs,
+// or "". Its arguments are the call gate's to check, as any call's.
+std::string Refusal(const std::string& name) {
   if (name == tools::kRunSteps) return "run_steps does not run inside run_steps";
   if (!tools::IsPageTool(name)) {
     return "run_steps runs the focused tab's page tools (snapshot, click, type, …) and the page's own tools; call " +
            name + " on its own";
   }
-  if (name == tools::kUploadFile) return "upload_file reads your files through tabbridge: call it on its own";
-  const auto variant = tools::PageTool(name, session.caps());
-  if (auto ok = tools::CheckArguments(variant ? *variant : *tools::Find(name), args); !ok) return ok.error();
+  if (!tools::PolicyOf(name)->audit.files_arg.empty()) {
+    return name + " reads your files through tabbridge: call it on its own";
+  }
   return "";
 }
 
@@ -147,31 +147,32 @@ void Step(Host& host, const std::shared_ptr<Run>& run) {
         Step(host, run);
       },
       tools::ErrorResult(name + ": tabbridge-host dropped this step without an answer (a bug)"));
+  // Without the run's token: a step's own progress would not rise with the run's.
+  ToolCall call{.session_id = run->session_id, .key = run->key, .name = name, .args = args};
   if (tools::Find(name) == nullptr) {
     // The page's own tools (WebMCP, forms): decided as a call of them is,
     // on the page the model last heard of (Host::CallOwnTool).
-    if (!host.CallOwnTool(*session, run->key, name, args, reply)) {
+    if (!host.CallOwnTool(*session, call, reply)) {
       reply(tools::ErrorResult("Unknown tool: " + name + " (neither a page tool nor one of the page's own)"));
     }
     return;
   }
-  if (const std::string refusal = Refusal(name, args, *session); !refusal.empty()) {
+  if (const std::string refusal = Refusal(name); !refusal.empty()) {
     return reply(tools::ErrorResult(name + ": " + refusal));
   }
-  // Without the run's token: a step's own progress would not rise with the run's.
-  host.CallTool(*session, run->key, name, args, nullptr, std::move(reply));
+  // Through the call gate, as the client's own call of the tool.
+  host.CallTool(*session, std::move(call), std::move(reply));
 }
 
 }  // namespace
 
-void Host::RunSteps(Session& session, const std::string& request_key, const Json& args, const Json& progress_token,
-                    Reply reply) {
+void Host::RunSteps(Session& session, const ToolCall& call, Reply reply) {
   auto run = std::make_shared<Run>();
   run->session_id = session.id();
-  run->key = request_key;
-  run->serial = session.SerialOf(request_key);
-  run->steps = field::Array(args, "steps");
-  run->progress_token = progress_token;
+  run->key = call.key;
+  run->serial = session.SerialOf(call.key);
+  run->steps = field::Array(call.args, "steps");
+  run->progress_token = call.progress;
   run->reply = std::move(reply);
   run->tab = session.focused_tab();
   run->site = FocusedSite(*this, session);

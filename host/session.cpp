@@ -13,34 +13,9 @@
 #include "common/protocol.h"
 #include "common/tool_catalog.h"
 #include "host/host.h"
+#include "host/tool_call.h"
 
 namespace tb {
-namespace {
-
-// upload_file's files as the shim read them (mcp_shim/upload_files.h), one per
-// path, checked for shape and size: the socket's peer is this user, but a
-// client of its own may speak to it without the shim.
-std::expected<Json, std::string> UploadedFiles(const Json& params, const Json& args) {
-  const Json meta = field::Object(params, "_meta");
-  const Json* files = field::Find(meta, kUploadFilesMeta);
-  if (files == nullptr || !files->is_array()) {
-    return std::unexpected(
-        "the files' contents did not come with the call — the `tabbridge` that sent it reads "
-        "them; reinstall tabbridge so the shim and the host match");
-  }
-  if (files->size() != field::Array(args, "paths").size()) return std::unexpected("one file per path was expected");
-  std::size_t total = 0;
-  for (const Json& file : *files) {
-    const auto name = field::String(file, "name");
-    const auto data = field::String(file, "data");
-    if (!name || !data || name->empty()) return std::unexpected("a file came without its name or contents");
-    total += data->size() / 4 * 3;
-  }
-  if (total > kMaxUploadBytes + 2 * files->size()) return std::unexpected("the files are larger than the limit");
-  return *files;
-}
-
-}  // namespace
 
 Session::Session(Host& host, std::int64_t id, std::unique_ptr<Transport> transport)
     : host_(host), id_(id), transport_(std::move(transport)) {
@@ -294,11 +269,19 @@ void Session::OnToolsCall(const Json& id, const Json& params) {
       },
       tools::ErrorResult(name + ": tabbridge-host dropped this call without an answer (a bug — please report it); "
                                 "whether it did anything is unknown: check the page before retrying"));
-  const Json* tool = tools::Find(name);
-  if (tool == nullptr) {
+  // MCP: a progress token is a string or an integer; anything else is ignored.
+  Json progress_token = field::Any(field::Object(params, "_meta"), "progressToken");
+  if (!progress_token.is_string() && !progress_token.is_number_integer()) progress_token = nullptr;
+  ToolCall call{.session_id = id_,
+                .key = key,
+                .name = name,
+                .args = std::move(args),
+                .meta = field::Object(params, "_meta"),
+                .progress = std::move(progress_token)};
+  if (tools::Find(name) == nullptr) {
     // Not one of ours: perhaps one of the focused page's own tools.
     in_flight_.emplace(key, InFlight{.cancel = {}, .arguments_text = std::move(arguments_text), .serial = serial});
-    if (!host_.CallOwnTool(*this, key, name, args, reply)) {
+    if (!host_.CallOwnTool(*this, call, reply)) {
       in_flight_.erase(key);
       Send(rpc::MakeError(id, rpc_error::kInvalidParams, "Unknown tool: " + name));
       return;
@@ -310,38 +293,12 @@ void Session::OnToolsCall(const Json& id, const Json& params) {
     Send(rpc::MakeError(id, rpc_error::kInvalidParams, "Unknown tool: " + name));
     return;
   }
-  // A page tool is checked against this session's variant of it (caps widen
-  // some schemas, e.g. read_page's html mode); one it lacks, against the base
-  // schema, and then the host says which capability turns it on.
-  const std::optional<Json> variant = tools::PageTool(name, caps_);
-  if (auto ok = tools::CheckArguments(variant ? *variant : *tool, args); !ok) {
-    Send(rpc::MakeResult(id, tools::ErrorResult(name + ": " + ok.error())));
-    return;
-  }
-  if (name == tools::kUploadFile && variant) {
-    auto files = UploadedFiles(params, args);
-    if (!files) {
-      Send(rpc::MakeResult(id, tools::ErrorResult(name + ": " + files.error())));
-      return;
-    }
-    // The resolved paths, for the audit line (the files sent, wherever a link
-    // pointed); the extension gets the bytes and names, no path.
-    Json resolved = Json::array();
-    for (Json& file : *files) {
-      if (const auto path = field::String(file, "path")) resolved.push_back(*path);
-      file.erase("path");
-    }
-    if (resolved.size() == files->size()) args["paths"] = std::move(resolved);
-    args["files"] = std::move(*files);  // the extension's; the schema the model sees has paths only
-  }
   in_flight_.emplace(key, InFlight{.cancel = {},
                                    .arguments_text = name == tools::kCallWebMcpTool ? std::move(arguments_text) : "",
                                    .serial = serial});
   NoteToolCall(name);
-  // MCP: a progress token is a string or an integer; anything else is ignored.
-  Json progress_token = field::Any(field::Object(params, "_meta"), "progressToken");
-  if (!progress_token.is_string() && !progress_token.is_number_integer()) progress_token = nullptr;
-  host_.CallTool(*this, key, name, args, progress_token, std::move(reply));
+  // Everything else — the arguments, upload_file's files, the policy — is the call gate's (host/call_gate.h).
+  host_.CallTool(*this, std::move(call), std::move(reply));
 }
 
 }  // namespace tb

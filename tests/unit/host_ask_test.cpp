@@ -97,6 +97,27 @@ TEST_F(AskHostTest, AReadWaitsForThePersonAndGoesOnWithOnce) {
   EXPECT_EQ(CountShown(ext_method::kPersonAsk), 1);
 }
 
+// The call gate's order (host/call_gate.h): a call whose arguments are wrong
+// is answered so at once — the person is never asked about a call that could
+// not run.
+TEST_F(AskHostTest, AnArgumentErrorIsAnsweredBeforeThePersonIsAsked) {
+  Peer& s = Focused();
+  const Json result = CallTool(s, "snapshot", {{"maxChars", 10}});
+  EXPECT_TRUE(result.value("isError", false));
+  EXPECT_NE(Text(result).find("maxChars must be at least 500"), std::string::npos) << result;
+  EXPECT_EQ(CountShown(ext_method::kPersonAsk), 0);
+}
+
+// A step of run_steps passes the same gate: its arguments first, then the question.
+TEST_F(AskHostTest, ARunStepsStepWithWrongArgumentsIsRefusedBeforeThePersonIsAsked) {
+  Peer& s = Focused();
+  const Json result =
+      CallTool(s, "run_steps", {{"steps", {{{"tool", "snapshot"}, {"arguments", {{"maxChars", 10}}}}}}});
+  EXPECT_TRUE(result.value("isError", false));
+  EXPECT_NE(result["content"][0].value("text", "").find("maxChars must be at least 500"), std::string::npos) << result;
+  EXPECT_EQ(CountShown(ext_method::kPersonAsk), 0);
+}
+
 TEST_F(AskHostTest, DenyDeniesAndIsNotAskedAgain) {
   Peer& s = Focused();
   StartTool(s, 50, "click", {{"selector", "a"}});

@@ -319,6 +319,35 @@ TEST_F(PolicyHostTest, ConsoleErrorsOfADeniedTabAreNotForwarded) {
   EXPECT_EQ(rpc::Dump(s.inbox).find("secret"), std::string::npos);
 }
 
+// The gate writes the audit line of a call it denies where the call goes,
+// with that target (the catalog's url_arg), before the extension hears anything.
+TEST_F(PolicyHostTest, ANavigateDeniedWhereItGoesIsAuditedWithItsTarget) {
+  StartWithTwoSites();
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  const Json result = CallTool(s, "navigate", {{"url", "https://b.test/inbox"}});
+  EXPECT_TRUE(result.value("isError", false));
+  EXPECT_EQ(ext_.CountMethod("page.navigate"), 0);
+  const auto entries = audit::Tail(audit_path_, 10);
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0]["tool"], "navigate");
+  EXPECT_EQ(entries[0]["outcome"], "denied");
+  EXPECT_EQ(entries[0]["url"], "https://a.test/");
+  EXPECT_EQ(entries[0]["detail"], "to https://b.test/inbox");
+}
+
+TEST_F(PolicyHostTest, DownloadFileIsDecidedWhereItsUrlGoes) {
+  WritePolicy(R"({"rules": [{"sites": ["b.test"], "deny": ["all"]}, {"sites": ["a.test"], "allow": ["all"]}]})");
+  StartHost();
+  Hello({TabJson(4, "https://a.test/", "Alpha")});
+  Peer& s = Session({"download"});
+  CallTool(s, "focus_tab", {{"tabId", 4}});
+  const Json result = CallTool(s, "download_file", {{"url", "https://b.test/secret.zip"}});
+  EXPECT_TRUE(result.value("isError", false));
+  EXPECT_NE(Text(result).find("b.test"), std::string::npos) << result;
+  EXPECT_EQ(ext_.CountMethod("page.download_file"), 0);
+}
+
 TEST_F(PolicyHostTest, ActingCallsAreAuditedWithTheirOutcomeAndReadsAreNot) {
   StartWithTwoSites();
   Peer& s = Session();
