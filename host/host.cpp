@@ -1,6 +1,7 @@
 #include "host/host.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include <unistd.h>
 
@@ -58,7 +59,57 @@ Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions op
                    for (auto& [id, other] : sessions_) other->RefreshTools();
                    NoteStateChanged();
                  }}),
-      parked_timer_(loop) {}
+      run_steps_({.call_tool = [this](Session& s, ToolCall c, Reply r) { CallTool(s, std::move(c), std::move(r)); },
+                  .call_own_tool = [this](Session& s, const ToolCall& c, Reply& r) { return CallOwnTool(s, c, r); },
+                  .find_session = [this](std::int64_t id) { return FindSession(id); },
+                  .focused_url = [this](const Session& s) { return FocusedUrl(s); },
+                  .hold_notifications = [this](Session& s) { return HoldNotifications(s); },
+                  .alive = alive_}),
+      person_({.asks = asks_,
+               .policy = policy_,
+               .tabs = tabs_,
+               .find_session = [this](std::int64_t id) { return FindSession(id); },
+               .person_can_answer = [this] { return PersonCanAnswer(); },
+               .tab_summary = [this](const Tab& tab, const Session& s) { return TabSummary(tab, s); },
+               .grants_changed =
+                   [this] {
+                     for (auto& [id, session] : sessions_) session->RefreshTools();
+                     NoteStateChanged();
+                   }}),
+      parked_timer_(loop) {
+  // Each tool's part, bound by its name: one signature, (session, call, reply).
+  using Call = const ToolCall&;
+  for (const auto& spec : tools::PageToolSpecs()) {
+    handlers_.emplace(spec.name, [this](Session& s, Call c, Reply r) { CallPageTool(s, c, std::move(r)); });
+  }
+  handlers_.emplace(tools::kListTabs, [this](Session& s, Call, Reply r) { ListTabs(s, std::move(r)); });
+  handlers_.emplace(tools::kOpenTab, [this](Session& s, Call c, Reply r) { OpenTab(s, c.key, c.args, std::move(r)); });
+  handlers_.emplace(tools::kFocusTab,
+                    [this](Session& s, Call c, Reply r) { FocusTab(s, c.key, c.args, std::move(r)); });
+  handlers_.emplace(tools::kCloseTab,
+                    [this](Session& s, Call c, Reply r) { CloseTab(s, c.key, c.args, std::move(r)); });
+  handlers_.emplace(tools::kListWebMcpTools,
+                    [this](Session& s, Call c, Reply r) { ListWebMcpTools(s, c.args, std::move(r)); });
+  handlers_.emplace(tools::kCallWebMcpTool,
+                    [this](Session& s, Call c, Reply r) { CallWebMcpTool(s, c.key, c.args, std::move(r)); });
+  handlers_.emplace(tools::kAskPerson, [this](Session& s, Call c, Reply r) { person_.AskPerson(s, c, std::move(r)); });
+  handlers_.emplace(tools::kRunSteps, [this](Session& s, Call c, Reply r) { run_steps_.Run(s, c, std::move(r)); });
+  for (const auto& name : tools::ReservedNames()) {
+    // A catalog tool without a part would answer "no such tool" at every
+    // call: caught here, by every host test, rather than by a user.
+    if (name != tools::kConnectBrowser && !handlers_.contains(name)) {
+      spdlog::critical("the host has no part for tool {} (bind it in Host::Host)", name);
+      std::abort();
+    }
+  }
+  // The extension's requests (docs/protocol.md "The popup"; policy.decide is the gate's).
+  requests_.emplace(ext_request::kPolicyCheck, [this](const Json& p) { return CheckPolicy(p); });
+  requests_.emplace(ext_request::kPolicyDecide, [this](const Json& p) { return gate_.DecideForCall(p); });
+  requests_.emplace(ext_request::kDetachTab, [this](const Json& p) { return DetachTab(p); });
+  requests_.emplace(ext_request::kDisconnectSession, [this](const Json& p) { return DisconnectSession(p); });
+  requests_.emplace(ext_request::kPersonAnswer, [this](const Json& p) { return person_.AnswerFromPerson(p); });
+  requests_.emplace(ext_request::kGrantRevoke, [this](const Json& p) { return person_.RevokeGrant(p); });
+}
 
 Host::~Host() {
   Shutdown("host destroyed");
@@ -290,22 +341,13 @@ Json Host::TabSummary(const Tab& tab, const Session& session) const {
 
 void Host::CallTool(Session& session, ToolCall call, Reply reply) {
   gate_.Admit(
-      session, std::move(call), [this](Session& s, const ToolCall& c, Reply r) { Dispatch(s, c, std::move(r)); },
+      session, std::move(call),
+      [this](Session& s, const ToolCall& c, Reply r) {
+        const auto part = handlers_.find(c.name);
+        if (part == handlers_.end()) return r(tools::ErrorResult("the host has no tool " + c.name));
+        part->second(s, c, std::move(r));
+      },
       std::move(reply));
-}
-
-void Host::Dispatch(Session& session, const ToolCall& call, Reply reply) {
-  const std::string& name = call.name;
-  if (tools::IsPageTool(name)) return CallPageTool(session, call, std::move(reply));
-  if (name == tools::kListTabs) return ListTabs(session, std::move(reply));
-  if (name == tools::kOpenTab) return OpenTab(session, call.key, call.args, std::move(reply));
-  if (name == tools::kFocusTab) return FocusTab(session, call.key, call.args, std::move(reply));
-  if (name == tools::kCloseTab) return CloseTab(session, call.key, call.args, std::move(reply));
-  if (name == tools::kListWebMcpTools) return ListWebMcpTools(session, call.args, std::move(reply));
-  if (name == tools::kCallWebMcpTool) return CallWebMcpTool(session, call.key, call.args, std::move(reply));
-  if (name == tools::kAskPerson) return AskPerson(session, call.key, call.args, std::move(reply));
-  if (name == tools::kRunSteps) return RunSteps(session, call, std::move(reply));
-  reply(tools::ErrorResult("the host has no tool " + name));
 }
 
 Json Host::ConnectionStatus() const {

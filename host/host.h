@@ -26,8 +26,10 @@
 #include "host/own_tool_registry.h"
 #include "host/own_tools.h"
 #include "host/person_asks.h"
+#include "host/person_desk.h"
 #include "host/policy_gate.h"
 #include "host/reply_once.h"
+#include "host/run_steps.h"
 #include "host/session.h"
 #include "host/sessions.h"
 #include "host/socket_server.h"
@@ -73,7 +75,7 @@ bool MayMoveThePage(std::string_view name);
 // environment chose the file): {path, state: none|file|malformed, rules, error?}.
 Json PolicySummary(const policy::Policy& p);
 
-class Host {
+class Host final : public SessionHost {
  public:
   Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions options);
   ~Host();
@@ -85,63 +87,64 @@ class Host {
   int exit_code() const { return exit_code_; }
 
   // --- for sessions ---
-  Json HelloResult() const;
+  Json HelloResult() const override;
   // A session's shim launched this browser headless (hello
   // launchedHeadlessPid == our browser's pid): the tabs showing about:blank now
   // are its launch tab, closed once open_tab has opened a tab — ~100 MiB the
   // agent never uses. Only the first such hello counts.
-  void NoteLaunchedHeadless(long pid);
-  Json ToolsFor(const Session& session) const;
+  void NoteLaunchedHeadless(long pid) override;
+  Json ToolsFor(const Session& session) const override;
   // `result` (a tool call's) with the page's own tools said at its end when
   // they changed since the session was last told — on the dispatch surface,
   // where tools/list never has them (host/own_tools_told.cpp).
-  Json WithOwnToolsTold(Session& session, Json result);
+  Json WithOwnToolsTold(Session& session, Json result) override;
   // The document of the session's focused tab whose own tools are listed, else
   // the one that last reported ("" when none, or when its page crashed): the
   // tools that go with a navigation or a crash are news, those a page takes
   // away itself can wait (Session::RefreshTools).
-  std::string FocusedDocument(const Session& session) const;
-  using Reply = ReplyOnce;  // one answer per call; a dropped one answers at once (reply_once.h)
+  std::string FocusedDocument(const Session& session) const override;
   // Runs a call of one of tabbridge's tools for `session` through the call
   // gate (host/call_gate.h); `reply` gets the MCP result.
-  void CallTool(Session& session, ToolCall call, Reply reply);
+  void CallTool(Session& session, ToolCall call, Reply reply) override;
   // Runs `name` when it is one of the session's focused tab's own tools (or
   // was, until the page changed: then a tool error says so). False when the
   // name means nothing here.
   // `shown`: the page the call was made for (a parked call's rerun passes
   // the one it arrived with); by default the one the session was shown.
   bool CallOwnTool(Session& session, const ToolCall& call, Reply& reply,
-                   std::optional<Session::ShownPage> shown = std::nullopt);
+                   std::optional<Session::ShownPage> shown = std::nullopt) override;
   // The page whose own tools the focused tab offers `session` now (with
   // listed_only, only when tools/list shows some of them); nullopt when none.
-  std::optional<Session::ShownPage> ShownPage(const Session& session, bool listed_only = false) const;
+  std::optional<Session::ShownPage> ShownPage(const Session& session, bool listed_only = false) const override;
   // The URL of the tab `session` is focused on, if any (host/policy_checks.cpp).
-  std::optional<std::string> FocusedUrl(const Session& session) const;
+  std::optional<std::string> FocusedUrl(const Session& session) const override;
   // While a tab's new document has not reported its own tools yet, the tab
   // keeps the previous page's list (at most kNavigationSettleMs).
-  bool Settling(std::int64_t tab_id) const { return own_tools_.Settling(tab_id); }
-  Session* FindSession(std::int64_t id) { return sessions_.Find(id); }
+  bool Settling(std::int64_t tab_id) const override { return own_tools_.Settling(tab_id); }
+  Session* FindSession(std::int64_t id) override { return sessions_.Find(id); }
   // Holds `session`'s notifications (Session::Hold) until the returned
   // release runs (Session::ReleaseHeld): once, at the call's answer or its
   // cancellation, whichever comes first (a later run, a session gone or a
   // host gone meanwhile: nothing).
   std::function<void()> HoldNotifications(Session& session);
   // [{id, url}] of the tabs among `ids` that are open and the agent's (tabbridge/tabs).
-  Json TabUrls(const std::set<std::int64_t>& ids) const;
+  Json TabUrls(const std::set<std::int64_t>& ids) const override;
   // Expires when the host is destroyed: what outlives it (an answer dropped
   // as the host's members go) must not reach back into it.
-  std::weak_ptr<bool> AliveToken() const { return alive_; }
-  void RemoveSession(std::int64_t id);
+  std::weak_ptr<bool> AliveToken() const override { return alive_; }
+  void RemoveSession(std::int64_t id) override;
   // Something host.state shows changed (a session attached, left, focused,
   // called a tool; the policy): the extension hears of it within
   // kHostStateCoalesceMs (host/state_publisher.h).
-  void NoteStateChanged() { state_.NoteChanged(); }
+  void NoteStateChanged() override { state_.NoteChanged(); }
   // At once, not coalesced: a session with the network capability said hello,
   // and the extension starts its request log before the session's first call.
-  void PublishStateNow() { state_.PublishNow(); }
+  void PublishStateNow() override { state_.PublishNow(); }
   // tabbridge/grant: what the person answered through the session's MCP
   // client (elicitation) to a question nobody could answer in the browser.
-  std::expected<Json, rpc::Error> GrantFromClient(Session& session, const Json& params);
+  std::expected<Json, rpc::Error> GrantFromClient(Session& session, const Json& params) override {
+    return person_.GrantFromClient(session, params);
+  }
 
  private:
   void OnExtensionEvent(const std::string& event, const Json& params);
@@ -151,15 +154,10 @@ class Host {
   std::expected<Json, rpc::Error> CheckPolicy(const Json& params) const;
   std::expected<Json, rpc::Error> DetachTab(const Json& params);
   std::expected<Json, rpc::Error> DisconnectSession(const Json& params);
-  std::expected<Json, rpc::Error> RevokeGrant(const Json& params);
 
   // --- asking the person (host/person_calls.cpp) ---
   // Whether someone can answer at this browser: it is not headless.
   bool PersonCanAnswer() const { return ready_ && !headless_; }
-  void AskPerson(Session& session, const std::string& request_key, const Json& args, Reply reply);
-  // run_steps: the steps' page tools one after the other through CallTool (host/run_steps.cpp).
-  void RunSteps(Session& session, const ToolCall& call, Reply reply);
-  std::expected<Json, rpc::Error> AnswerFromPerson(const Json& params);
   // host.state's params: the host, its policy and the attached sessions.
   Json HostState() const;
   bool AnySessionHasNetwork() const;  // host.state's networkLog
@@ -190,8 +188,6 @@ class Host {
   std::expected<std::int64_t, std::string> FocusTarget(const Json& args) const;
   void FocusTab(Session& session, const std::string& request_key, const Json& args, Reply reply);
   void CloseTab(Session& session, const std::string& request_key, const Json& args, Reply reply);
-  // The tools after the gate let them through (CallTool).
-  void Dispatch(Session& session, const ToolCall& call, Reply reply);
   void CallPageTool(Session& session, const ToolCall& call, Reply reply);
   void OnPageProgress(const Json& params);
   void OnConsoleEntry(const Json& params);
@@ -277,6 +273,14 @@ class Host {
   Coalescer tab_events_;  // a burst of browser tab events is one list_changed
   PersonAsks asks_;       // questions on the person's surface
   CallGate gate_;         // every tools/call passes it (host/call_gate.h)
+  RunSteps run_steps_;
+  PersonDesk person_;  // ask_person, the person's answers, Revoke
+  // Every tool of the catalog (connect_browser, the shim's, aside) by name: the
+  // part that runs a call once the gate let it through. Filled once, in the
+  // constructor; a tool without one stops the host there.
+  std::map<std::string, CallGate::Run, std::less<>> handlers_;
+  // The extension's requests (ext_request) by method.
+  std::map<std::string, std::function<std::expected<Json, rpc::Error>(const Json&)>, std::less<>> requests_;
 
   std::vector<std::int64_t> launch_tabs_;  // NoteLaunchedHeadless
   bool launch_noted_ = false;

@@ -45,12 +45,7 @@ bool Host::AnySessionHasNetwork() const {
 
 std::expected<Json, rpc::Error> Host::OnExtensionRequest(const std::string& method, const Json& params) {
   if (!ready_) return std::unexpected(rpc::Error{rpc_error::kInvalidRequest, "send hello first", nullptr});
-  if (method == ext_request::kPolicyCheck) return CheckPolicy(params);
-  if (method == ext_request::kPolicyDecide) return gate_.DecideForCall(params);
-  if (method == ext_request::kDetachTab) return DetachTab(params);
-  if (method == ext_request::kDisconnectSession) return DisconnectSession(params);
-  if (method == ext_request::kPersonAnswer) return AnswerFromPerson(params);
-  if (method == ext_request::kGrantRevoke) return RevokeGrant(params);
+  if (const auto request = requests_.find(method); request != requests_.end()) return request->second(params);
   return std::unexpected(rpc::Error{rpc_error::kMethodNotFound, "the host does not serve " + method, nullptr});
 }
 

@@ -17,19 +17,19 @@
 #include "common/policy.h"
 #include "common/protocol.h"
 #include "common/tool_catalog.h"
-#include "host/host.h"
+#include "host/run_steps.h"
 
 namespace tb {
 namespace {
 
-struct Run {
+struct RunState {
   // The session's notifications are held for the whole run: what its steps
   // changed in the list (a step that navigated, a page adding tools) is one
   // list_changed, right before the run's answer.
-  Run() = default;
-  Run(const Run&) = delete;
-  Run& operator=(const Run&) = delete;
-  ~Run() {
+  RunState() = default;
+  RunState(const RunState&) = delete;
+  RunState& operator=(const RunState&) = delete;
+  ~RunState() {
     if (release) release();  // a run cancelled, or its session gone
   }
   std::function<void()> release;
@@ -47,12 +47,12 @@ struct Run {
   std::optional<std::int64_t> tab;
   std::string site;
   std::string stopped;  // why the run stopped before its end other than an error, if it did
-  Host::Reply reply;
+  RunSteps::Reply reply;
 };
 
 // The site of the session's focused tab ("" without one).
-std::string FocusedSite(const Host& host, const Session& session) {
-  const auto url = host.FocusedUrl(session);
+std::string FocusedSite(const RunSteps::Parts& parts, const Session& session) {
+  const auto url = parts.focused_url(session);
   const auto site = url ? policy::SiteOf(*url) : std::nullopt;
   return site ? site->Describe() : "";
 }
@@ -71,7 +71,7 @@ std::string Refusal(const std::string& name) {
   return "";
 }
 
-void Record(Run& run, std::size_t index, const std::string& name, const Json& result) {
+void Record(RunState& run, std::size_t index, const std::string& name, const Json& result) {
   const bool error = field::Bool(result, "isError").value_or(false);
   run.failed = run.failed || error;
   ++run.ran;
@@ -91,7 +91,7 @@ void Record(Run& run, std::size_t index, const std::string& name, const Json& re
   run.summary.push_back({{"tool", name}, {"isError", error}});
 }
 
-void Finish(Run& run) {
+void Finish(RunState& run) {
   const std::size_t total = run.steps.size();
   if (!run.stopped.empty()) {
     run.content.push_back({{"type", "text"}, {"text", run.stopped}});
@@ -107,8 +107,8 @@ void Finish(Run& run) {
   run.reply(std::move(result));
 }
 
-void Step(Host& host, const std::shared_ptr<Run>& run) {
-  Session* session = host.FindSession(run->session_id);
+void Step(const RunSteps::Parts& parts, const std::shared_ptr<RunState>& run) {
+  Session* session = parts.find_session(run->session_id);
   if (session == nullptr || !session->Running(run->key, run->serial))
     return;  // gone or cancelled: no step acts after that
   if (run->next == run->steps.size() || run->failed) return Finish(*run);
@@ -116,7 +116,7 @@ void Step(Host& host, const std::shared_ptr<Run>& run) {
   // the tab to another site (or another tab) ends the run, as the model would
   // first have seen where it went before writing its next call there.
   if (run->next > 0) {
-    const std::string site = FocusedSite(host, *session);
+    const std::string site = FocusedSite(parts, *session);
     if (session->focused_tab() != run->tab || site != run->site) {
       run->failed = true;
       run->stopped = "stopped after step " + std::to_string(run->next) + ": the focused tab is now on " +
@@ -140,11 +140,11 @@ void Step(Host& host, const std::shared_ptr<Run>& run) {
                                      {"message", "step " + std::to_string(index + 1) + " of " +
                                                      std::to_string(run->steps.size()) + ": " + name}});
   }
-  Host::Reply reply(
-      [&host, alive = host.AliveToken(), run, index, name](Json result) {
+  RunSteps::Reply reply(
+      [&parts, alive = parts.alive, run, index, name](Json result) {
         if (alive.expired()) return;
         Record(*run, index, name, result);
-        Step(host, run);
+        Step(parts, run);
       },
       tools::ErrorResult(name + ": tabbridge-host dropped this step without an answer (a bug)"));
   // Without the run's token: a step's own progress would not rise with the run's.
@@ -152,7 +152,7 @@ void Step(Host& host, const std::shared_ptr<Run>& run) {
   if (tools::Find(name) == nullptr) {
     // The page's own tools (WebMCP, forms): decided as a call of them is,
     // on the page the model last heard of (Host::CallOwnTool).
-    if (!host.CallOwnTool(*session, call, reply)) {
+    if (!parts.call_own_tool(*session, call, reply)) {
       reply(tools::ErrorResult("Unknown tool: " + name + " (neither a page tool nor one of the page's own)"));
     }
     return;
@@ -161,13 +161,13 @@ void Step(Host& host, const std::shared_ptr<Run>& run) {
     return reply(tools::ErrorResult(name + ": " + refusal));
   }
   // Through the call gate, as the client's own call of the tool.
-  host.CallTool(*session, std::move(call), std::move(reply));
+  parts.call_tool(*session, std::move(call), std::move(reply));
 }
 
 }  // namespace
 
-void Host::RunSteps(Session& session, const ToolCall& call, Reply reply) {
-  auto run = std::make_shared<Run>();
+void RunSteps::Run(Session& session, const ToolCall& call, Reply reply) {
+  auto run = std::make_shared<RunState>();
   run->session_id = session.id();
   run->key = call.key;
   run->serial = session.SerialOf(call.key);
@@ -175,9 +175,9 @@ void Host::RunSteps(Session& session, const ToolCall& call, Reply reply) {
   run->progress_token = call.progress;
   run->reply = std::move(reply);
   run->tab = session.focused_tab();
-  run->site = FocusedSite(*this, session);
-  run->release = HoldNotifications(session);
-  Step(*this, run);
+  run->site = FocusedSite(parts_, session);
+  run->release = parts_.hold_notifications(session);
+  Step(parts_, run);
 }
 
 }  // namespace tb

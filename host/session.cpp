@@ -12,12 +12,11 @@
 #include "common/page_text.h"
 #include "common/protocol.h"
 #include "common/tool_catalog.h"
-#include "host/host.h"
 #include "host/tool_call.h"
 
 namespace tb {
 
-Session::Session(Host& host, std::int64_t id, std::unique_ptr<Transport> transport)
+Session::Session(SessionHost& host, std::int64_t id, std::unique_ptr<Transport> transport)
     : host_(host), id_(id), transport_(std::move(transport)) {
   transport_->Start({.on_message = [this](std::string text) { OnMessage(std::move(text)); },
                      .on_close =
@@ -258,7 +257,7 @@ void Session::OnToolsCall(const Json& id, const Json& params) {
   // Only to this call: a cancelled one's late answer is dropped, also when a
   // new call took its id since.
   const std::uint64_t serial = ++calls_;
-  Host::Reply reply(
+  SessionHost::Reply reply(
       [&host = host_, alive = host_.AliveToken(), session_id = id_, key, id, serial](Json result) {
         if (alive.expired()) return;
         Session* self = host.FindSession(session_id);

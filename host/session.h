@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <expected>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -16,16 +17,16 @@
 #include "common/jsonrpc.h"
 #include "common/tool_catalog.h"
 #include "common/transport.h"
+#include "host/reply_once.h"
+#include "host/tool_call.h"
 
 namespace tb {
 
-class Host;
+class SessionHost;
 
 class Session {
  public:
-  using Reply = std::function<void(Json result_or_error_message)>;
-
-  Session(Host& host, std::int64_t id, std::unique_ptr<Transport> transport);
+  Session(SessionHost& host, std::int64_t id, std::unique_ptr<Transport> transport);
   ~Session();
 
   std::int64_t id() const { return id_; }
@@ -146,7 +147,7 @@ class Session {
   // Whether `list` differs from the last told only by own tools taken away.
   bool OnlyOwnToolsWent(const Json& list) const;
 
-  Host& host_;
+  SessionHost& host_;
   std::int64_t id_;
   std::unique_ptr<Transport> transport_;
   bool helloed_ = false;
@@ -184,6 +185,47 @@ class Session {
   };
   std::unordered_map<std::string, InFlight> in_flight_;
   std::uint64_t calls_ = 0;  // the last call's serial
+};
+
+// What a session needs of the host it belongs to, declared here so that a
+// session talks to this and never to Host (host/host.h implements it): the
+// hello, its tool list and tabs, its calls, and the state the popup shows.
+class SessionHost {
+ public:
+  using Reply = ReplyOnce;
+
+  // --- hello ---
+  virtual Json HelloResult() const = 0;
+  // The session's shim launched this browser headless (its pid): its launch tab goes once a tab is open.
+  virtual void NoteLaunchedHeadless(long pid) = 0;
+  // --- the session's tool list and tabs ---
+  virtual Json ToolsFor(const Session& session) const = 0;
+  virtual std::string FocusedDocument(const Session& session) const = 0;
+  virtual bool Settling(std::int64_t tab_id) const = 0;
+  virtual std::optional<Session::ShownPage> ShownPage(const Session& session, bool listed_only = false) const = 0;
+  virtual Json TabUrls(const std::set<std::int64_t>& ids) const = 0;
+  // --- its calls ---
+  // One of tabbridge's tools, through the call gate (host/call_gate.h).
+  virtual void CallTool(Session& session, ToolCall call, Reply reply) = 0;
+  // One of the focused page's own tools; false when the name means nothing here.
+  virtual bool CallOwnTool(Session& session, const ToolCall& call, Reply& reply,
+                           std::optional<Session::ShownPage> shown = std::nullopt) = 0;
+  // What answering a call needs: the session still there, the URL the answer
+  // leaves it on, the page's own tools said in the answer (dispatch surface).
+  virtual Session* FindSession(std::int64_t id) = 0;
+  virtual std::optional<std::string> FocusedUrl(const Session& session) const = 0;
+  virtual Json WithOwnToolsTold(Session& session, Json result) = 0;
+  // Expires with the host: what outlives it must not reach back into it.
+  virtual std::weak_ptr<bool> AliveToken() const = 0;
+  // tabbridge/grant: the person's answer through the client.
+  virtual std::expected<Json, rpc::Error> GrantFromClient(Session& session, const Json& params) = 0;
+  // --- state ---
+  virtual void NoteStateChanged() = 0;
+  virtual void PublishStateNow() = 0;
+  virtual void RemoveSession(std::int64_t id) = 0;
+
+ protected:
+  ~SessionHost() = default;
 };
 
 }  // namespace tb

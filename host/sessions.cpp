@@ -8,7 +8,7 @@ namespace tb {
 
 Sessions::Sessions(uv_loop_t* loop) : reaper_(loop) {}
 
-Session& Sessions::Add(Host& host, std::unique_ptr<Transport> transport) {
+Session& Sessions::Add(SessionHost& host, std::unique_ptr<Transport> transport) {
   const std::int64_t id = next_id_++;
   auto& session = *sessions_.emplace(id, std::make_unique<Session>(host, id, std::move(transport))).first->second;
   spdlog::info("session {} connected ({} open)", id, sessions_.size());

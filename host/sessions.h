@@ -15,15 +15,13 @@
 
 namespace tb {
 
-class Host;
-
 class Sessions {
  public:
   using Map = std::map<std::int64_t, std::unique_ptr<Session>>;
 
   explicit Sessions(uv_loop_t* loop);
 
-  Session& Add(Host& host, std::unique_ptr<Transport> transport);
+  Session& Add(SessionHost& host, std::unique_ptr<Transport> transport);
   Session* Find(std::int64_t id);
   const Session* Find(std::int64_t id) const;
   // Closes session `id` and forgets it; false when there is none.
