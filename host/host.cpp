@@ -59,11 +59,12 @@ Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions op
                    for (auto& [id, other] : sessions_) other->RefreshTools();
                    NoteStateChanged();
                  }}),
+      page_calls_({.gate = gate_, .tabs = tabs_, .policy = policy_, .sessions = sessions_}),
       run_steps_({.call_tool = [this](Session& s, ToolCall c, Reply r) { CallTool(s, std::move(c), std::move(r)); },
                   .call_own_tool = [this](Session& s, const ToolCall& c, Reply& r) { return CallOwnTool(s, c, r); },
                   .find_session = [this](std::int64_t id) { return FindSession(id); },
                   .focused_url = [this](const Session& s) { return FocusedUrl(s); },
-                  .hold_notifications = [this](Session& s) { return HoldNotifications(s); },
+                  .hold_notifications = [](Session& s) { return s.HoldUntilReleased(); },
                   .alive = alive_}),
       person_({.asks = asks_,
                .policy = policy_,
@@ -80,7 +81,7 @@ Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions op
   // Each tool's part, bound by its name: one signature, (session, call, reply).
   using Call = const ToolCall&;
   for (const auto& spec : tools::PageToolSpecs()) {
-    handlers_.emplace(spec.name, [this](Session& s, Call c, Reply r) { CallPageTool(s, c, std::move(r)); });
+    handlers_.emplace(spec.name, [this](Session& s, Call c, Reply r) { page_calls_.Call(s, c, std::move(r)); });
   }
   handlers_.emplace(tools::kListTabs, [this](Session& s, Call, Reply r) { ListTabs(s, std::move(r)); });
   handlers_.emplace(tools::kOpenTab, [this](Session& s, Call c, Reply r) { OpenTab(s, c.key, c.args, std::move(r)); });
@@ -164,13 +165,13 @@ void Host::OnExtensionEvent(const std::string& event, const Json& params) {
     if (!tab) return spdlog::warn("malformed {} event ignored", event);
     tabs_.Upsert(*tab);
   } else if (event == ext_event::kPageProgress) {
-    return OnPageProgress(params);
+    return page_calls_.OnProgress(params);
   } else if (event == ext_event::kConsoleEntry) {
-    return OnConsoleEntry(params);
+    return page_calls_.OnConsoleEntry(params);
   } else if (event == ext_event::kOwnTools) {
     return OnOwnTools(params);
   } else if (event == ext_event::kDebuggerDetached) {
-    return OnDebuggerDetached(params);
+    return page_calls_.OnDebuggerDetached(params);
   } else if (event == ext_event::kTabRemoved) {
     const auto tab_id = field::Int(params, "tabId");
     if (!tab_id) return spdlog::warn("malformed {} event ignored", event);

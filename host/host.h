@@ -25,6 +25,7 @@
 #include "host/heartbeat.h"
 #include "host/own_tool_registry.h"
 #include "host/own_tools.h"
+#include "host/page_calls.h"
 #include "host/person_asks.h"
 #include "host/person_desk.h"
 #include "host/policy_gate.h"
@@ -55,21 +56,6 @@ struct HostOptions {
   std::uint64_t policy_poll_ms = kPolicyPollMs;
   std::uint64_t grant_ask_ms = kGrantAskTimeoutMs;  // how long a site question waits for the person
 };
-
-// The model's answer to a tool the extension ran on tab `tab_id`: its result
-// as the extension built it, or a tool error saying what to do next (tab
-// gone, no result, too large). `changed_page` words -32003 (own tools).
-Json ExtensionToolResult(const std::string& name, std::int64_t tab_id, std::expected<Json, rpc::Error> outcome,
-                         const std::string& changed_page = "");
-
-// Whether a call of page tool `name` may take the focused tab to another
-// document (navigate; the tools that act: click, type, press_key, fill_form,
-// select_option, …, handle_dialog; evaluate): it holds its session's
-// notifications until its answer, and the extension answers once the new
-// page's own tools reached the host, so the navigation is one list_changed,
-// sent right before the answer (docs/behaviour.md "Before the answer").
-// The page's own tools (Host::RunOwnTool) and run_steps hold likewise.
-bool MayMoveThePage(std::string_view name);
 
 // The policy this host enforces, for doctor and the popup (the browser's
 // environment chose the file): {path, state: none|file|malformed, rules, error?}.
@@ -122,11 +108,6 @@ class Host final : public SessionHost {
   // keeps the previous page's list (at most kNavigationSettleMs).
   bool Settling(std::int64_t tab_id) const override { return own_tools_.Settling(tab_id); }
   Session* FindSession(std::int64_t id) override { return sessions_.Find(id); }
-  // Holds `session`'s notifications (Session::Hold) until the returned
-  // release runs (Session::ReleaseHeld): once, at the call's answer or its
-  // cancellation, whichever comes first (a later run, a session gone or a
-  // host gone meanwhile: nothing).
-  std::function<void()> HoldNotifications(Session& session);
   // [{id, url}] of the tabs among `ids` that are open and the agent's (tabbridge/tabs).
   Json TabUrls(const std::set<std::int64_t>& ids) const override;
   // Expires when the host is destroyed: what outlives it (an answer dropped
@@ -188,11 +169,6 @@ class Host final : public SessionHost {
   std::expected<std::int64_t, std::string> FocusTarget(const Json& args) const;
   void FocusTab(Session& session, const std::string& request_key, const Json& args, Reply reply);
   void CloseTab(Session& session, const std::string& request_key, const Json& args, Reply reply);
-  void CallPageTool(Session& session, const ToolCall& call, Reply reply);
-  void OnPageProgress(const Json& params);
-  void OnConsoleEntry(const Json& params);
-  // The user ended our debugging of a tab: its sessions hear of it (a warning).
-  void OnDebuggerDetached(const Json& params);
 
   // The page's own tools (host/own_tool_calls.cpp).
   void OnOwnTools(const Json& params);
@@ -273,6 +249,7 @@ class Host final : public SessionHost {
   Coalescer tab_events_;  // a burst of browser tab events is one list_changed
   PersonAsks asks_;       // questions on the person's surface
   CallGate gate_;         // every tools/call passes it (host/call_gate.h)
+  PageCalls page_calls_;  // the page tools, their progress, console entries
   RunSteps run_steps_;
   PersonDesk person_;  // ask_person, the person's answers, Revoke
   // Every tool of the catalog (connect_browser, the shim's, aside) by name: the
@@ -284,8 +261,6 @@ class Host final : public SessionHost {
 
   std::vector<std::int64_t> launch_tabs_;  // NoteLaunchedHeadless
   bool launch_noted_ = false;
-  // Extension calls whose progress goes to a session: call id -> (session, token).
-  std::map<std::int64_t, std::pair<std::int64_t, Json>> progress_routes_;
   struct ParkedCall {
     std::int64_t session_id;
     std::int64_t tab_id;

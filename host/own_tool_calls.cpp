@@ -383,7 +383,7 @@ void Host::RunOwnTool(Session& session, const std::string& request_key, const ow
   // A press or submit may take the tab to another page: the extension then
   // answers once that page's own tools are in, and what the navigation
   // changed is told once, right before the answer (as a click's).
-  const std::function<void()> release = HoldNotifications(session);
+  const std::function<void()> release = session.HoldUntilReleased();
   const auto call = gate_.CallExtension(
       {.session_id = session_id,
        .tool = mcp_name,

@@ -25,7 +25,7 @@ class RunSteps {
     std::function<bool(Session&, const ToolCall&, Reply&)> call_own_tool;
     std::function<Session*(std::int64_t id)> find_session;
     std::function<std::optional<std::string>(const Session&)> focused_url;
-    // Holds the session's notifications until the returned release runs (Host::HoldNotifications).
+    // Holds the session's notifications until the returned release runs (Session::HoldUntilReleased).
     std::function<std::function<void()>(Session&)> hold_notifications;
     std::weak_ptr<bool> alive;  // the host's: an answer after it went reaches nothing
   };

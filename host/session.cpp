@@ -127,6 +127,14 @@ bool Session::OnlyOwnToolsWent(const Json& list) const {
   });
 }
 
+std::function<void()> Session::HoldUntilReleased() {
+  Hold();
+  return [&host = host_, session_id = id_, alive = host_.AliveToken(), held = std::make_shared<bool>(true)] {
+    if (!std::exchange(*held, false) || alive.expired()) return;
+    if (Session* s = host.FindSession(session_id)) s->ReleaseHeld();
+  };
+}
+
 void Session::NoteToolCall(const std::string& name) {
   last_tool_ = name;
   last_tool_at_ms_ =

@@ -109,8 +109,12 @@ class Session {
     RefreshTools();
     TellTabs();
   }
+  // Holds notifications (Hold) until the returned release runs (ReleaseHeld):
+  // once, at the call's answer or its cancellation, whichever comes first (a
+  // later run, a session gone or a host gone meanwhile: nothing).
+  std::function<void()> HoldUntilReleased();
   // Ends the hold of a call that changes nothing of the session's own (a
-  // page tool, the page's own tools, run_steps: Host::HoldNotifications):
+  // page tool, the page's own tools, run_steps: HoldUntilReleased):
   // the list is looked at again only when a change came while held — a
   // click that changed nothing does not rebuild the session's list.
   void ReleaseHeld() {

@@ -1,6 +1,5 @@
-// The focused tab's page tools: checked here, done by the extension
-// (docs/protocol.md "Page tools"), answered to the session as the extension
-// built the result.
+#include "host/page_calls.h"
+
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -11,7 +10,6 @@
 #include "common/json_field.h"
 #include "common/protocol.h"
 #include "common/tool_catalog.h"
-#include "host/host.h"
 
 namespace tb {
 
@@ -41,10 +39,10 @@ bool MayMoveThePage(std::string_view name) {
   return cap == policy::Cap::kNavigate || cap == policy::Cap::kAct || cap == policy::Cap::kEval;
 }
 
-void Host::CallPageTool(Session& session, const ToolCall& call, Reply reply) {
+void PageCalls::Call(Session& session, const ToolCall& call, Reply reply) {
   const std::string& name = call.name;
   const auto focus = session.focused_tab();
-  if (!focus || tabs_.Find(*focus) == nullptr) {
+  if (!focus || parts_.tabs.Find(*focus) == nullptr) {
     return reply(
         tools::ErrorResult(name + ": no tab is focused — call focus_tab (ids from list_tabs) or open_tab first"));
   }
@@ -54,7 +52,7 @@ void Host::CallPageTool(Session& session, const ToolCall& call, Reply reply) {
   }
   Json params = call.args;
   params["tabId"] = *focus;
-  params[ext_method::kPolicyUrlParam] = tabs_.Find(*focus)->url;  // what the gate's policy check approved
+  params[ext_method::kPolicyUrlParam] = parts_.tabs.Find(*focus)->url;  // what the gate's policy check approved
   const std::int64_t tab_id = *focus;
   const std::int64_t session_id = session.id();
   // A call that may move the page answers once the new page's own tools are
@@ -62,46 +60,38 @@ void Host::CallPageTool(Session& session, const ToolCall& call, Reply reply) {
   // what the navigation changed in the session's list is told once, right
   // before its answer.
   const std::function<void()> release =
-      MayMoveThePage(name) ? HoldNotifications(session) : std::function<void()>([] {});
+      MayMoveThePage(name) ? session.HoldUntilReleased() : std::function<void()>([] {});
   auto sent = std::make_shared<std::int64_t>(0);  // known once the call is out
-  const auto out = gate_.CallExtension({.session_id = session_id,
-                                        .tool = name,
-                                        .cap = *tools::CapabilityOf(name),
-                                        .method = std::string(ext_method::kPagePrefix) + name,
-                                        .params = std::move(params),
-                                        .deadline_ms = tools::PageToolDeadline(name, call.args),
-                                        .decides = true,
-                                        .settled =
-                                            [this, sent, release] {
-                                              progress_routes_.erase(*sent);
-                                              release();
-                                            }},
-                                       reply, [name, tab_id](std::expected<Json, rpc::Error> outcome, Reply r) {
-                                         r(ExtensionToolResult(name, tab_id, std::move(outcome)));
-                                       });
+  const auto out = parts_.gate.CallExtension({.session_id = session_id,
+                                              .tool = name,
+                                              .cap = *tools::CapabilityOf(name),
+                                              .method = std::string(ext_method::kPagePrefix) + name,
+                                              .params = std::move(params),
+                                              .deadline_ms = tools::PageToolDeadline(name, call.args),
+                                              .decides = true,
+                                              .settled =
+                                                  [this, sent, release] {
+                                                    progress_routes_.erase(*sent);
+                                                    release();
+                                                  }},
+                                             reply, [name, tab_id](std::expected<Json, rpc::Error> outcome, Reply r) {
+                                               r(ExtensionToolResult(name, tab_id, std::move(outcome)));
+                                             });
   if (out == 0) return;  // answered at once: the extension is gone
   *sent = out;
   if (!call.progress.is_null()) progress_routes_[out] = {session_id, call.progress};
   session.SetCanceller(call.key, [this, out, release] {
     progress_routes_.erase(out);
-    gate_.CancelExtension(out);  // its callback never runs
+    parts_.gate.CancelExtension(out);  // its callback never runs
     release();
   });
 }
 
-std::function<void()> Host::HoldNotifications(Session& session) {
-  session.Hold();
-  return [this, session_id = session.id(), alive = AliveToken(), held = std::make_shared<bool>(true)] {
-    if (!std::exchange(*held, false) || alive.expired()) return;
-    if (Session* s = FindSession(session_id)) s->ReleaseHeld();
-  };
-}
-
-void Host::OnPageProgress(const Json& params) {
+void PageCalls::OnProgress(const Json& params) {
   const auto call = field::Int(params, "id");
   const auto route = call ? progress_routes_.find(*call) : progress_routes_.end();
   if (route == progress_routes_.end()) return;
-  Session* session = FindSession(route->second.first);
+  Session* session = parts_.sessions.Find(route->second.first);
   if (session == nullptr) return;
   // MCP: progress and total are numbers, message a string.
   Json progress = {{"progressToken", route->second.second},
@@ -111,14 +101,14 @@ void Host::OnPageProgress(const Json& params) {
   session->Notify(mcp::kProgress, std::move(progress));
 }
 
-void Host::OnDebuggerDetached(const Json& params) {
+void PageCalls::OnDebuggerDetached(const Json& params) {
   const auto tab = field::Int(params, "tabId");
   if (!tab) return;
   const std::string reason = field::String(params, "reason").value_or("unknown");
   const std::string text = "the user stopped tabbridge's debugging of tab " + std::to_string(*tab) + " (" + reason +
                            ": \"Cancel\" on the browser's bar) — the next page tool call attaches again; "
                            "ask the user before going on";
-  for (auto& [id, session] : sessions_) {
+  for (auto& [id, session] : parts_.sessions) {
     if (session->focused_tab() != *tab) continue;
     session->Notify(mcp::kMessage, {{"level", "warning"},
                                     {"logger", "tabbridge"},
@@ -126,14 +116,16 @@ void Host::OnDebuggerDetached(const Json& params) {
   }
 }
 
-void Host::OnConsoleEntry(const Json& params) {
+void PageCalls::OnConsoleEntry(const Json& params) {
   const auto tab = field::Int(params, "tabId");
   if (!tab) return;
   const std::int64_t tab_id = *tab;
   const std::string level = field::String(params, "level").value_or("error");
-  for (auto& [id, session] : sessions_) {
+  const Tab* page = parts_.tabs.Find(tab_id);
+  if (page == nullptr) return;
+  for (auto& [id, session] : parts_.sessions) {
     // A page the policy keeps from a session does not speak to it either.
-    if (session->focused_tab() != tab_id || !MayOnFocused(*session, policy::Cap::kRead)) continue;
+    if (session->focused_tab() != tab_id || !parts_.policy.Allows(*session, policy::Cap::kRead, page->url)) continue;
     session->Notify(mcp::kMessage, {{"level", level == "warn" ? "warning" : "error"},
                                     {"logger", "console"},
                                     {"data",
