@@ -59,6 +59,19 @@ Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions op
                    for (auto& [id, other] : sessions_) other->RefreshTools();
                    NoteStateChanged();
                  }}),
+      tab_tools_({.extension = extension_,
+                  .tabs = tabs_,
+                  .groups = groups_,
+                  .sessions = sessions_,
+                  .own_tools = own_tools_,
+                  .extension_deadline_ms = options_.extension_deadline_ms,
+                  .debugger_idle_ms = options_.debugger_idle_ms,
+                  .browser_pid = options_.browser_pid,
+                  .tab_summary = [this](const Tab& tab, const Session& s) { return TabSummary(tab, s); },
+                  .after_tabs_changed = [this] { AfterTabsChanged(); },
+                  .note_state_changed = [this] { NoteStateChanged(); },
+                  .shutting_down = [this] { return shutting_down_; },
+                  .connection_status = [this] { return ConnectionStatus(); }}),
       page_calls_({.gate = gate_, .tabs = tabs_, .policy = policy_, .sessions = sessions_}),
       run_steps_({.call_tool = [this](Session& s, ToolCall c, Reply r) { CallTool(s, std::move(c), std::move(r)); },
                   .call_own_tool = [this](Session& s, const ToolCall& c, Reply& r) { return CallOwnTool(s, c, r); },
@@ -83,12 +96,10 @@ Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions op
   for (const auto& spec : tools::PageToolSpecs()) {
     handlers_.emplace(spec.name, [this](Session& s, Call c, Reply r) { page_calls_.Call(s, c, std::move(r)); });
   }
-  handlers_.emplace(tools::kListTabs, [this](Session& s, Call, Reply r) { ListTabs(s, std::move(r)); });
-  handlers_.emplace(tools::kOpenTab, [this](Session& s, Call c, Reply r) { OpenTab(s, c.key, c.args, std::move(r)); });
-  handlers_.emplace(tools::kFocusTab,
-                    [this](Session& s, Call c, Reply r) { FocusTab(s, c.key, c.args, std::move(r)); });
-  handlers_.emplace(tools::kCloseTab,
-                    [this](Session& s, Call c, Reply r) { CloseTab(s, c.key, c.args, std::move(r)); });
+  handlers_.emplace(tools::kListTabs, [this](Session& s, Call c, Reply r) { tab_tools_.ListTabs(s, c, std::move(r)); });
+  handlers_.emplace(tools::kOpenTab, [this](Session& s, Call c, Reply r) { tab_tools_.OpenTab(s, c, std::move(r)); });
+  handlers_.emplace(tools::kFocusTab, [this](Session& s, Call c, Reply r) { tab_tools_.FocusTab(s, c, std::move(r)); });
+  handlers_.emplace(tools::kCloseTab, [this](Session& s, Call c, Reply r) { tab_tools_.CloseTab(s, c, std::move(r)); });
   handlers_.emplace(tools::kListWebMcpTools,
                     [this](Session& s, Call c, Reply r) { ListWebMcpTools(s, c.args, std::move(r)); });
   handlers_.emplace(tools::kCallWebMcpTool,
@@ -203,7 +214,7 @@ void Host::OnHello(const Json& params) {
     if (auto tab = TabFromJson(json)) tabs.push_back(*tab);
   }
   tabs_.Reset(tabs);
-  SyncFocusedTabs(/*always=*/true);  // a new port: the extension knows nothing of focus yet
+  tab_tools_.SyncFocused(/*always=*/true);  // a new port: the extension knows nothing of focus yet
   state_.Start();
   state_.Publish(/*always=*/true);  // nor of the sessions (its popup and badge show them)
   heartbeat_.NoteAlive();           // hello is a sign of life too
@@ -229,7 +240,7 @@ void Host::OnConnection(uv_pipe_t* connection) {
 void Host::RemoveSession(std::int64_t id) {
   asks_.DropSession(id);  // its questions go before it: nobody waits for the answers
   policy_.ForgetSession(id);
-  if (sessions_.Remove(id)) SyncFocusedTabs();
+  if (sessions_.Remove(id)) tab_tools_.SyncFocused();
   // Its tab group says so (docs/protocol.md "Tabs the person can see").
   if (auto ended = groups_.End(id); ended && !shutting_down_) extension_.Notify(ext_method::kSessionEnded, *ended);
 }
@@ -249,7 +260,7 @@ void Host::AfterTabsChanged() {
     session->RefreshTools();
     session->TellTabs();
   }
-  SyncFocusedTabs();
+  tab_tools_.SyncFocused();
   ResumeParkedCalls();
 }
 

@@ -37,6 +37,7 @@
 #include "host/state_publisher.h"
 #include "host/tab_groups.h"
 #include "host/tab_table.h"
+#include "host/tab_tools.h"
 #include "host/tool_call.h"
 
 namespace tb {
@@ -74,11 +75,7 @@ class Host final : public SessionHost {
 
   // --- for sessions ---
   Json HelloResult() const override;
-  // A session's shim launched this browser headless (hello
-  // launchedHeadlessPid == our browser's pid): the tabs showing about:blank now
-  // are its launch tab, closed once open_tab has opened a tab — ~100 MiB the
-  // agent never uses. Only the first such hello counts.
-  void NoteLaunchedHeadless(long pid) override;
+  void NoteLaunchedHeadless(long pid) override { tab_tools_.NoteLaunchedHeadless(pid); }
   Json ToolsFor(const Session& session) const override;
   // `result` (a tool call's) with the page's own tools said at its end when
   // they changed since the session was last told — on the dispatch surface,
@@ -161,14 +158,6 @@ class Host final : public SessionHost {
   // Whether tools/list shows a tool needing `cap` on the focused tab: allowed,
   // or left to the person (the call asks them).
   bool ListsOnFocused(const Session& session, policy::Cap cap) const;
-  void ListTabs(Session& session, Reply reply);
-  void OpenTab(Session& session, const std::string& request_key, const Json& args, Reply reply);
-  void CloseLaunchTabs();
-  // A launch tab still blank, for open_tab to go into (no longer one of launch_tabs_), or none.
-  std::optional<std::int64_t> TakeLaunchTab();
-  std::expected<std::int64_t, std::string> FocusTarget(const Json& args) const;
-  void FocusTab(Session& session, const std::string& request_key, const Json& args, Reply reply);
-  void CloseTab(Session& session, const std::string& request_key, const Json& args, Reply reply);
 
   // The page's own tools (host/own_tool_calls.cpp).
   void OnOwnTools(const Json& params);
@@ -218,10 +207,6 @@ class Host final : public SessionHost {
   std::string OwnToolNamesNow(const Session& session) const;
   // native, absent or unknown: whether the browser has WebMCP of its own.
   std::string WebMcpStatus() const;
-  // Tells the extension which tabs some session is focused on (tabs.focused),
-  // when that set changed or `always`: it detaches the debugger from the rest
-  // (host/tab_tools.cpp).
-  void SyncFocusedTabs(bool always = false);
   // What list_tabs tells the model about the link (browser, versions,
   // heartbeat age, sessions): a cheap answer to "is it alive?".
   Json ConnectionStatus() const;
@@ -249,6 +234,7 @@ class Host final : public SessionHost {
   Coalescer tab_events_;  // a burst of browser tab events is one list_changed
   PersonAsks asks_;       // questions on the person's surface
   CallGate gate_;         // every tools/call passes it (host/call_gate.h)
+  TabTools tab_tools_;    // list_tabs, open_tab, focus_tab, close_tab; tabs.focused
   PageCalls page_calls_;  // the page tools, their progress, console entries
   RunSteps run_steps_;
   PersonDesk person_;  // ask_person, the person's answers, Revoke
@@ -259,8 +245,6 @@ class Host final : public SessionHost {
   // The extension's requests (ext_request) by method.
   std::map<std::string, std::function<std::expected<Json, rpc::Error>(const Json&)>, std::less<>> requests_;
 
-  std::vector<std::int64_t> launch_tabs_;  // NoteLaunchedHeadless
-  bool launch_noted_ = false;
   struct ParkedCall {
     std::int64_t session_id;
     std::int64_t tab_id;
@@ -271,8 +255,6 @@ class Host final : public SessionHost {
   };
   std::vector<ParkedCall> parked_calls_;
   Timer parked_timer_;  // the earliest end of a parked call's wait
-  // The focused-tab set the extension was last told (tabs.focused).
-  std::optional<std::set<std::int64_t>> focused_told_;
 };
 
 }  // namespace tb

@@ -1,4 +1,5 @@
-// The tab tools of seed 000: list_tabs, open_tab, focus_tab, close_tab.
+#include "host/tab_tools.h"
+
 #include <algorithm>
 #include <set>
 #include <string>
@@ -8,7 +9,6 @@
 #include "common/json_field.h"
 #include "common/protocol.h"
 #include "common/tool_catalog.h"
-#include "host/host.h"
 
 namespace tb {
 namespace {
@@ -30,12 +30,12 @@ std::string Quote(const std::string& text) {
 
 }  // namespace
 
-void Host::ListTabs(Session& session, Reply reply) {
+void TabTools::ListTabs(Session& session, const ToolCall&, Reply reply) {
   Json tabs = Json::array();
-  for (const Tab* tab : tabs_.Visible()) {
-    Json entry = TabSummary(*tab, session);
+  for (const Tab* tab : parts_.tabs.Visible()) {
+    Json entry = parts_.tab_summary(*tab, session);
     entry["focused"] = session.focused_tab() == tab->id;
-    const own_tools::OwnToolSet* own = own_tools_.Find(tab->id);
+    const own_tools::OwnToolSet* own = parts_.own_tools.Find(tab->id);
     const bool readable = !entry["url"].is_null();                     // not withheld by the policy
     entry["toolCount"] = own != nullptr && readable ? own->total : 0;  // the page's own tools
     if (tab->crashed) entry["crashed"] = true;                         // calls answer "crashed" until it is reloaded
@@ -44,15 +44,16 @@ void Host::ListTabs(Session& session, Reply reply) {
     tabs.push_back(std::move(entry));
   }
   const auto focus = session.focused_tab();
-  const Tab* active = tabs_.Active();
-  const bool active_listed = active != nullptr && tabs_.Find(active->id) != nullptr;
+  const Tab* active = parts_.tabs.Active();
+  const bool active_listed = active != nullptr && parts_.tabs.Find(active->id) != nullptr;
   reply(tools::Result({{"tabs", std::move(tabs)},
                        {"focusedTabId", focus ? Json(*focus) : Json(nullptr)},
                        {"activeTabId", active_listed ? Json(active->id) : Json(nullptr)},
-                       {"connection", ConnectionStatus()}}));
+                       {"connection", parts_.connection_status()}}));
 }
 
-void Host::OpenTab(Session& session, const std::string& request_key, const Json& args, Reply reply) {
+void TabTools::OpenTab(Session& session, const ToolCall& call, Reply reply) {
+  const Json& args = call.args;
   // The arguments passed CheckArguments; read them without trusting that.
   const std::string url = field::String(args, "url").value_or("");
   const bool focus = field::Bool(args, "focus").value_or(true);
@@ -63,36 +64,36 @@ void Host::OpenTab(Session& session, const std::string& request_key, const Json&
   session.Hold();
   const auto session_id = session.id();
   // The page's wait leaves 2 s of the request's deadline for the answer.
-  const std::uint64_t deadline = options_.extension_deadline_ms;
+  const std::uint64_t deadline = parts_.extension_deadline_ms;
   const std::uint64_t load_wait = deadline > 2'000 ? std::min(kOpenTabLoadWaitMs, deadline - 2'000) : 0;
   // Into the session's tab group: the person sees which agent opened it.
   Json params = {{"url", url},
                  {"active", false},
                  {"loadWaitMs", load_wait},
-                 {"group", groups_.GroupFor(session_id, session.client_name())}};
+                 {"group", parts_.groups.GroupFor(session_id, session.client_name())}};
   // The first page of a headless browser a shim launched goes into its launch
   // tab: that tab's renderer runs already (a new tab waits ~150 ms for its
   // own), and nobody looks at it. The extension takes it only while it is
   // still blank (docs/protocol.md).
   const auto launch_tab = TakeLaunchTab();
   if (launch_tab) params["reuseTabId"] = *launch_tab;
-  const auto call = extension_.Call(
+  const auto sent = parts_.extension.Call(
       ext_method::kTabsCreate, std::move(params),
       [this, session_id, focus, url, reply, launch_tab](std::expected<Json, rpc::Error> outcome) {
-        Session* s = FindSession(session_id);
+        Session* s = parts_.sessions.Find(session_id);
         std::optional<Tab> tab;
         if (outcome) tab = TabFromJson(field::Any(*outcome, "tab"));
         // Not taken (the open failed, or went into a new tab): still a launch
         // tab, closed once a tab is open (CloseLaunchTabs skips one no longer blank).
         if (launch_tab && (!tab || tab->id != *launch_tab)) launch_tabs_.push_back(*launch_tab);
-        if (!tab && launch_tab && tabs_.VisibleCount() > 0) CloseLaunchTabs();
+        if (!tab && launch_tab && parts_.tabs.VisibleCount() > 0) CloseLaunchTabs();
         if (outcome && spdlog::should_log(spdlog::level::debug))
           spdlog::debug("timeline: tabs.create answered {}", rpc::Dump(field::Object(*outcome, "timing")));
         if (tab) {
-          tabs_.Upsert(*tab);
+          parts_.tabs.Upsert(*tab);
           if (s != nullptr) s->AdoptTab(tab->id);
           if (s != nullptr && focus) s->set_focused_tab(tab->id);
-          AfterTabsChanged();
+          parts_.after_tabs_changed();
           CloseLaunchTabs();
         }
         if (s != nullptr) s->Release();
@@ -101,27 +102,27 @@ void Host::OpenTab(Session& session, const std::string& request_key, const Json&
         if (!tab) return reply(tools::ErrorResult("open_tab: the browser answered without a tab"));
         if (s == nullptr) return reply(tools::Result({{"tab", {{"id", tab->id}}}, {"focused", focus}}));
         // No list of the tools: tools/list has them, and list_changed came before this answer.
-        Json result = {{"tab", TabSummary(*tab, *s)}, {"focused", focus}};
+        Json result = {{"tab", parts_.tab_summary(*tab, *s)}, {"focused", focus}};
         // Not parsed within the wait: the model knows to wait_for it.
         if (field::Bool(*outcome, "loading").value_or(false)) result["loading"] = true;
         reply(tools::Result(std::move(result)));
       });
-  session.SetCanceller(request_key, [this, call, session_id, launch_tab] {
-    extension_.Cancel(call);  // its callback never runs
+  session.SetCanceller(call.key, [this, sent, session_id, launch_tab] {
+    parts_.extension.Cancel(sent);  // its callback never runs
     if (launch_tab) launch_tabs_.push_back(*launch_tab);
-    if (Session* s = FindSession(session_id)) s->Release();
+    if (Session* s = parts_.sessions.Find(session_id)) s->Release();
   });
 }
 
-void Host::NoteLaunchedHeadless(long pid) {
-  if (launch_noted_ || pid <= 0 || pid != options_.browser_pid) return;
+void TabTools::NoteLaunchedHeadless(long pid) {
+  if (launch_noted_ || pid <= 0 || pid != parts_.browser_pid) return;
   launch_noted_ = true;
-  launch_tabs_ = tabs_.BlankTabs();
+  launch_tabs_ = parts_.tabs.BlankTabs();
 }
 
-std::optional<std::int64_t> Host::TakeLaunchTab() {
+std::optional<std::int64_t> TabTools::TakeLaunchTab() {
   for (auto it = launch_tabs_.begin(); it != launch_tabs_.end(); ++it) {
-    if (!tabs_.IsBlank(*it)) continue;
+    if (!parts_.tabs.IsBlank(*it)) continue;
     const std::int64_t id = *it;
     launch_tabs_.erase(it);
     return id;
@@ -131,26 +132,26 @@ std::optional<std::int64_t> Host::TakeLaunchTab() {
 
 // The launch tab goes once another tab is open: a browser does not outlive
 // its last tab everywhere, and one still on about:blank holds nothing.
-void Host::CloseLaunchTabs() {
+void TabTools::CloseLaunchTabs() {
   for (const auto id : launch_tabs_) {
-    if (!tabs_.IsBlank(id)) continue;
+    if (!parts_.tabs.IsBlank(id)) continue;
     spdlog::info("closing the launch tab {} of the headless browser a shim launched", id);
-    extension_.Call(ext_method::kTabsClose, {{"tabId", id}}, [](std::expected<Json, rpc::Error>) {});
+    parts_.extension.Call(ext_method::kTabsClose, {{"tabId", id}}, [](std::expected<Json, rpc::Error>) {});
   }
   launch_tabs_.clear();
 }
 
 // The tab focus_tab means: tabId, or "active" for the person's active tab.
-std::expected<std::int64_t, std::string> Host::FocusTarget(const Json& args) const {
+std::expected<std::int64_t, std::string> TabTools::FocusTarget(const Json& args) const {
   const Json given = field::Any(args, "tabId");
   if (given.is_string()) {
     if (given != "active") return std::unexpected("focus_tab: tabId must be a tab id or \"active\"");
-    const Tab* active = tabs_.Active();
+    const Tab* active = parts_.tabs.Active();
     if (active == nullptr) {
       return std::unexpected(
           "focus_tab: the browser has not said which tab the person is on — pass a tabId from list_tabs");
     }
-    if (tabs_.Find(active->id) == nullptr) {
+    if (parts_.tabs.Find(active->id) == nullptr) {
       return std::unexpected(
           "focus_tab: the person's active tab is a browser page (a new tab, settings, …), not a "
           "web page — ask them to switch to the page, or pass a tabId from list_tabs");
@@ -158,23 +159,24 @@ std::expected<std::int64_t, std::string> Host::FocusTarget(const Json& args) con
     return active->id;
   }
   const std::int64_t tab_id = field::Int(args, "tabId").value_or(-1);
-  if (tabs_.Find(tab_id) == nullptr) {
+  if (parts_.tabs.Find(tab_id) == nullptr) {
     return std::unexpected("focus_tab: tab " + std::to_string(tab_id) +
                            " is not open — call list_tabs for the current tab ids");
   }
   return tab_id;
 }
 
-void Host::FocusTab(Session& session, const std::string& request_key, const Json& args, Reply reply) {
+void TabTools::FocusTab(Session& session, const ToolCall& call, Reply reply) {
+  const Json& args = call.args;
   const auto target = FocusTarget(args);
   if (!target) return reply(tools::ErrorResult(target.error()));
   const std::int64_t tab_id = *target;
   session.Hold();
   session.set_focused_tab(tab_id);
-  SyncFocusedTabs();
+  SyncFocused();
   const auto answer = [this, tab_id](const Session& s) {
-    const Tab* tab = tabs_.Find(tab_id);
-    return Json{{"focused", true}, {"tab", tab != nullptr ? TabSummary(*tab, s) : Json{{"id", tab_id}}}};
+    const Tab* tab = parts_.tabs.Find(tab_id);
+    return Json{{"focused", true}, {"tab", tab != nullptr ? parts_.tab_summary(*tab, s) : Json{{"id", tab_id}}}};
   };
   if (!field::Bool(args, "show").value_or(false)) {
     session.Release();
@@ -182,10 +184,10 @@ void Host::FocusTab(Session& session, const std::string& request_key, const Json
   }
   // show: the tab to the front of its window, the window forward (the person sees what the agent means).
   const auto session_id = session.id();
-  const auto call = extension_.Call(
+  const auto sent = parts_.extension.Call(
       ext_method::kTabsShow, {{"tabId", tab_id}},
       [this, session_id, tab_id, answer, reply](std::expected<Json, rpc::Error> outcome) {
-        Session* s = FindSession(session_id);
+        Session* s = parts_.sessions.Find(session_id);
         if (s != nullptr) s->Release();
         if (!outcome) {
           return reply(
@@ -197,41 +199,43 @@ void Host::FocusTab(Session& session, const std::string& request_key, const Json
         result["shown"] = true;
         reply(tools::Result(std::move(result)));
       });
-  session.SetCanceller(request_key, [this, call, session_id] {
-    extension_.Cancel(call);
-    if (Session* s = FindSession(session_id)) s->Release();
+  session.SetCanceller(call.key, [this, sent, session_id] {
+    parts_.extension.Cancel(sent);
+    if (Session* s = parts_.sessions.Find(session_id)) s->Release();
   });
 }
 
-void Host::CloseTab(Session& session, const std::string& request_key, const Json& args, Reply reply) {
+void TabTools::CloseTab(Session& session, const ToolCall& call, Reply reply) {
+  const Json& args = call.args;
   const auto focus = session.focused_tab();
   const auto given = field::Int(args, "tabId");
   if (!given && !focus) return reply(tools::ErrorResult("close_tab: no tab is focused — pass tabId (see list_tabs)"));
   const std::int64_t tab_id = given ? *given : *focus;
-  if (tabs_.Find(tab_id) == nullptr) {
+  if (parts_.tabs.Find(tab_id) == nullptr) {
     return reply(tools::ErrorResult("close_tab: tab " + std::to_string(tab_id) +
                                     " is not open — call list_tabs for the current tab ids"));
   }
   session.Hold();
   const auto session_id = session.id();
-  const auto call = extension_.Call(ext_method::kTabsClose, {{"tabId", tab_id}},
-                                    [this, session_id, tab_id, reply](std::expected<Json, rpc::Error> outcome) {
-                                      const bool gone = outcome || outcome.error().code == rpc_error::kTabNotFound;
-                                      if (gone) {
-                                        tabs_.Remove(tab_id);
-                                        AfterTabsChanged();
-                                      }
-                                      if (Session* s = FindSession(session_id)) s->Release();
-                                      if (outcome) return reply(tools::Result({{"closed", true}, {"tabId", tab_id}}));
-                                      if (gone) {
-                                        return reply(tools::ErrorResult("close_tab: tab " + std::to_string(tab_id) +
-                                                                        " was already closed — call list_tabs"));
-                                      }
-                                      reply(tools::ErrorResult("close_tab: " + outcome.error().message));
-                                    });
-  session.SetCanceller(request_key, [this, call, session_id] {
-    extension_.Cancel(call);
-    if (Session* s = FindSession(session_id)) s->Release();
+  const auto sent =
+      parts_.extension.Call(ext_method::kTabsClose, {{"tabId", tab_id}},
+                            [this, session_id, tab_id, reply](std::expected<Json, rpc::Error> outcome) {
+                              const bool gone = outcome || outcome.error().code == rpc_error::kTabNotFound;
+                              if (gone) {
+                                parts_.tabs.Remove(tab_id);
+                                parts_.after_tabs_changed();
+                              }
+                              if (Session* s = parts_.sessions.Find(session_id)) s->Release();
+                              if (outcome) return reply(tools::Result({{"closed", true}, {"tabId", tab_id}}));
+                              if (gone) {
+                                return reply(tools::ErrorResult("close_tab: tab " + std::to_string(tab_id) +
+                                                                " was already closed — call list_tabs"));
+                              }
+                              reply(tools::ErrorResult("close_tab: " + outcome.error().message));
+                            });
+  session.SetCanceller(call.key, [this, sent, session_id] {
+    parts_.extension.Cancel(sent);
+    if (Session* s = parts_.sessions.Find(session_id)) s->Release();
   });
 }
 
@@ -239,16 +243,16 @@ void Host::CloseTab(Session& session, const std::string& request_key, const Json
 // `tabs.focused` (docs/protocol.md): it keeps chrome.debugger on those only
 // while they are used and detaches from every other tab, so the browser's
 // "started debugging this browser" bar goes when an agent moves on or leaves.
-void Host::SyncFocusedTabs(bool always) {
-  if (shutting_down_) return;
-  NoteStateChanged();  // every focus change passes here; host.state shows focus too
+void TabTools::SyncFocused(bool always) {
+  if (parts_.shutting_down()) return;
+  parts_.note_state_changed();  // every focus change passes here; host.state shows focus too
   std::set<std::int64_t> focused;
-  for (const auto& [id, session] : sessions_) {
+  for (const auto& [id, session] : parts_.sessions) {
     if (const auto tab = session->focused_tab()) focused.insert(*tab);
   }
   if (!always && focused_told_ == focused) return;
   focused_told_ = focused;
-  extension_.Notify(ext_method::kTabsFocused, {{"tabIds", Json(focused)}, {"idleMs", options_.debugger_idle_ms}});
+  parts_.extension.Notify(ext_method::kTabsFocused, {{"tabIds", Json(focused)}, {"idleMs", parts_.debugger_idle_ms}});
 }
 
 }  // namespace tb
