@@ -19,6 +19,7 @@ var DEBUGGER_IDLE_MS = 15e3;
 var POLICY_URL_PARAM = "policyUrl";
 var NAVIGATED_TO_META = "tabbridge/navigatedTo";
 var WENT_TO_META = "tabbridge/wentTo";
+var READ_META = "tabbridge/read";
 var Deadlines = Object.freeze({
   PAGE_TOOL_MS: 3e4,
   // kPageToolDeadlineMs
@@ -776,7 +777,7 @@ function restoring(promise) {
   pendingRestores.push(promise.catch((e) => console.info(`tabbridge: restore failed: ${e?.message ?? e}`)));
 }
 var restored = () => Promise.all(pendingRestores);
-function tabStore(name, valueOf) {
+function tabStore(name, valueOf2) {
   const prefix = `tabbridge.${name}.`;
   const dirty = /* @__PURE__ */ new Set();
   let timer = null;
@@ -788,7 +789,7 @@ function tabStore(name, valueOf) {
     const set = {};
     const remove = [];
     for (const tabId of dirty) {
-      const value = valueOf(tabId);
+      const value = valueOf2(tabId);
       if (value === null || value === void 0) remove.push(prefix + tabId);
       else set[prefix + tabId] = value;
     }
@@ -821,13 +822,13 @@ function tabStore(name, valueOf) {
   };
   async function readAll() {
     const [all, tabs] = await Promise.all([chrome.storage.session.get(null), chrome.tabs.query({})]);
-    const open2 = new Set(tabs.map((t) => t.id));
+    const open3 = new Set(tabs.map((t) => t.id));
     const out = /* @__PURE__ */ new Map();
     const stale = [];
     for (const [key3, value] of Object.entries(all)) {
       if (!key3.startsWith(prefix)) continue;
       const tabId = Number(key3.slice(prefix.length));
-      if (open2.has(tabId)) out.set(tabId, value);
+      if (open3.has(tabId)) out.set(tabId, value);
       else stale.push(key3);
     }
     if (stale.length) chrome.storage.session.remove(stale).catch(() => {
@@ -1202,15 +1203,15 @@ function groupTab(tabId, given) {
   if (!groupsAvailable()) return Promise.resolve(console.info("tabbridge: this browser has no tab groups; the tab stays ungrouped"));
   return serially(async () => {
     if (ended.has(group.key)) return;
-    const known2 = live.get(group.key) ?? { groupIds: [], title: group.title };
-    const newest = known2.groupIds.at(-1);
+    const known3 = live.get(group.key) ?? { groupIds: [], title: group.title };
+    const newest = known3.groupIds.at(-1);
     const joined = newest === void 0 ? null : await chrome.tabs.group({ groupId: newest, tabIds: [tabId] }).catch(() => null);
     if (joined === null) {
       const groupId = await chrome.tabs.group({ tabIds: [tabId] });
       await chrome.tabGroups.update(groupId, { title: group.title, color: group.color });
-      known2.groupIds.push(groupId);
+      known3.groupIds.push(groupId);
     }
-    live.set(group.key, known2);
+    live.set(group.key, known3);
     await markTabs(hostState());
   }).catch((e) => console.info(`tabbridge: tab ${tabId} not grouped: ${e.message}`));
 }
@@ -1541,24 +1542,55 @@ async function handleDialog(tabId, { accept, promptText }) {
   return { text: `${verb} ${describeDialog(d)}${extra}` };
 }
 
-// extension/tools/stack/errors.js
-var ToolError = class extends Error {
-  constructor(message, extra = {}) {
-    super(message);
-    this.name = "ToolError";
-    Object.assign(this, extra);
+// extension/tools/stack/reads.js
+var open2 = /* @__PURE__ */ new Map();
+var keyOf = (r) => `${r.documentId ?? ""}\0${r.url}`;
+function readOf(documentId, url) {
+  return { documentId: typeof documentId === "string" ? documentId : null, url: typeof url === "string" ? url : "" };
+}
+function openLedger(tabId) {
+  const reads = /* @__PURE__ */ new Map();
+  let set = open2.get(tabId);
+  if (!set) open2.set(tabId, set = /* @__PURE__ */ new Set());
+  set.add(reads);
+  return {
+    reads: () => [...reads.values()],
+    close() {
+      const s = open2.get(tabId);
+      s?.delete(reads);
+      if (s && !s.size) open2.delete(tabId);
+    }
+  };
+}
+function noteRead(tabId, documentId, url) {
+  const set = open2.get(tabId);
+  if (!set) return;
+  const r = readOf(documentId, url);
+  for (const reads of set) reads.set(keyOf(r), r);
+}
+function noteInjectionResults(tabId, results, urlOf) {
+  for (const r of results ?? []) {
+    if (!r || r.result === void 0 || r.result === null) continue;
+    noteRead(tabId, r.documentId, urlOf(r.result));
   }
-};
-var NavigatedError = class extends ToolError {
-  constructor(m) {
-    super(`the page navigated while it was being read (${m}); call the tool again`);
-  }
-};
-var HUNG_ADVICE = "try again later; if it stays hung, close_tab it and open_tab its URL again (a hung page cannot reload)";
-function checkpoint(signal, before) {
-  if (!signal?.aborted) return;
-  const late = signal.reason?.name === "TimeoutError";
-  throw new ToolError(late ? `ran out of time before ${before} (the page is slow or not responding); nothing more was done` : `cancelled before ${before}`);
+}
+function titleRead(tabId, tab) {
+  noteRead(tabId, null, tab?.url || tab?.pendingUrl || "");
+  return tab?.title ?? "";
+}
+var hasMark = (x) => Array.isArray(x?._meta?.[READ_META]);
+function stampResult(result, reads) {
+  if (!result || typeof result !== "object") return result;
+  const mark = (x) => hasMark(x) ? x : { ...x, _meta: { ...x._meta ?? {}, [READ_META]: reads } };
+  const content = Array.isArray(result.content) ? result.content.map((b) => b && typeof b === "object" ? mark(b) : b) : result.content;
+  return { ...mark(result), ...content !== void 0 ? { content } : {} };
+}
+var withReads = (block, reads) => ({ ...block, _meta: { ...block._meta ?? {}, [READ_META]: reads } });
+
+// extension/tools/stack/dialog_reads.js
+function dialogRead(tabId, dialog) {
+  noteRead(tabId, null, typeof dialog?.url === "string" ? dialog.url : "");
+  return describeDialog(dialog);
 }
 
 // extension/worker/site_key.js
@@ -1584,6 +1616,26 @@ function assertOnSite(tab, policyUrl) {
   throw new RpcError(ErrorCode.PAGE_MOVED, `the tab is now on ${url}, not on the site this call was checked for`, { url });
 }
 var sameSite = (url, policyUrl) => typeof policyUrl !== "string" || siteKey(url) === siteKey(policyUrl);
+
+// extension/tools/stack/errors.js
+var ToolError = class extends Error {
+  constructor(message, extra = {}) {
+    super(message);
+    this.name = "ToolError";
+    Object.assign(this, extra);
+  }
+};
+var NavigatedError = class extends ToolError {
+  constructor(m) {
+    super(`the page navigated while it was being read (${m}); call the tool again`);
+  }
+};
+var HUNG_ADVICE = "try again later; if it stays hung, close_tab it and open_tab its URL again (a hung page cannot reload)";
+function checkpoint(signal, before) {
+  if (!signal?.aborted) return;
+  const late = signal.reason?.name === "TimeoutError";
+  throw new ToolError(late ? `ran out of time before ${before} (the page is slow or not responding); nothing more was done` : `cancelled before ${before}`);
+}
 
 // extension/tools/stack/tab.js
 function requireTabId(tabId) {
@@ -1695,6 +1747,7 @@ var moved = (url) => new RpcError(ErrorCode.PAGE_MOVED, `the tab's page changed 
 function pinTop(tabId, policyUrl) {
   const watch = watchTopFrame(tabId);
   let documentId = null;
+  let url = null;
   return {
     // Checks the site of the top document now (its own URL, not the tab's
     // last reported one) and pins it. A tab with no top frame is left to the
@@ -1704,10 +1757,16 @@ function pinTop(tabId, policyUrl) {
       if (!frame) return null;
       assertOnSite({ url: frame.url }, policyUrl);
       documentId = frame.documentId;
+      url = frame.url;
       return documentId;
     },
     get documentId() {
       return documentId;
+    },
+    // The URL of the pinned document as the check read it (a capture of it
+    // is a read of that document: stack/reads.js).
+    get url() {
+      return url;
     },
     // The result's documents: a frame-0 result from another document is not ours.
     async assertSame(resultDocumentId = null) {
@@ -1822,13 +1881,21 @@ function pageTool(run3, {
     const currentTab = () => Number.isInteger(tabId) ? freshTab(tabId) : null;
     const recheckSite = async () => assertOnSite(await currentTab(), policyUrl);
     return usingTab(tabId, async () => {
+      const ledger = Number.isInteger(tabId) ? openLedger(tabId) : null;
+      try {
+        return stampResult(await runOnTab(), ledger?.reads() ?? []);
+      } finally {
+        ledger?.close();
+      }
+    });
+    async function runOnTab() {
       const nav = watchTop && Number.isInteger(tabId) ? watchTopFrame(tabId) : null;
       const pin = pinTop2 && Number.isInteger(tabId) ? pinTop(tabId, policyUrl) : null;
       const releaseFrames = acts && Number.isInteger(tabId) ? guardFrames(tabId, policyUrl, ctx?.requestId) : null;
       const landing2 = newPageTools && Number.isInteger(tabId) ? watchNewPage(tabId) : null;
       try {
-        const known2 = Number.isInteger(tabId) ? knownTab(tabId) : null;
-        const tab = known2 && isOnSite(known2, policyUrl) && !looksCrashed(known2) ? known2 : await currentTab();
+        const known3 = Number.isInteger(tabId) ? knownTab(tabId) : null;
+        const tab = known3 && isOnSite(known3, policyUrl) && !looksCrashed(known3) ? known3 : await currentTab();
         assertOnSite(tab, policyUrl);
         const crashed2 = onCrashedTab ? null : crashedAnswer(tabId, tab);
         if (crashed2) return crashed2;
@@ -1846,7 +1913,7 @@ function pageTool(run3, {
         releaseFrames?.();
         landing2?.dispose();
       }
-    });
+    }
   };
   handler.pinning = pinning;
   return handler;
@@ -1900,9 +1967,16 @@ function callAgent(op, args, version, installed) {
   const agent = globalThis.__tabbridgeAgent;
   if (installed && typeof agent?.run === "function") agent.version = version;
   if (typeof agent?.run !== "function" || agent.version !== version) return { __tabbridgeAgentMissing: true };
-  return agent.run(op, args);
+  const where = () => {
+    const { protocol, origin, href } = location;
+    return (protocol === "about:" || protocol === "blob:") && origin && origin !== "null" ? `${origin}/` : href;
+  };
+  const out = agent.run(op, args);
+  return out instanceof Promise ? out.then((value) => ({ read: where(), value })) : { read: where(), value: out };
 }
 var isMissing = (result) => !!result?.[MISSING];
+var readUrlOf = (answer5) => typeof answer5?.read === "string" ? answer5.read : "";
+var valueOf = (answer5) => answer5?.value;
 
 // extension/tools/stack/agent_runner.js
 var known = agentFrames;
@@ -1945,7 +2019,9 @@ async function executeAgent(tabId, frameIds, op, args) {
     results = results.map((r) => retried.get(r.frameId) ?? r);
   }
   remember(tabId, results);
-  return results.map((r) => isMissing(r.result) ? { ...r, result: void 0 } : r);
+  const answered = results.filter((r) => !isMissing(r.result));
+  noteInjectionResults(tabId, answered, readUrlOf);
+  return results.map((r) => isMissing(r.result) ? { ...r, result: void 0 } : { ...r, result: valueOf(r.result), read: { documentId: r.documentId ?? null, url: readUrlOf(r.result) } });
 }
 
 // extension/tools/shared/refs.js
@@ -2067,7 +2143,7 @@ async function runAgentFrames(tabId, frameIds, op, args = {}, { timeoutMs = AGEN
   try {
     const results = await withTimeout(executeAgent(tabId, frameIds, op, { startAt, ...args, notAfter: Date.now() + timeoutMs }), timeoutMs);
     clearStalled(tabId);
-    return results.map((r) => ({ frameId: r.frameId, result: r.result }));
+    return results.map((r) => ({ frameId: r.frameId, result: r.result, read: r.read }));
   } catch (e) {
     throw scriptingError(tabId, e, Array.isArray(frameIds) && frameIds.length === 1 ? frameIds[0] : void 0);
   }
@@ -2306,7 +2382,7 @@ var withPrefix = (line2, prefix) => prefix ? line2.replace(/\[ref=(e\d+)\]/g, `[
 var FOLD_NOTE = `(folded: "- N items like:" gives one item's lines, {1} {2}… where items differ, then a line per item: its refs (one per [ref], in order), ":", its values {1}|{2}…; snapshot {ref} shows an item, or the run by its header's ref, in full)
 `;
 var FOLD_HEAD2 = /^ *- \d+ items like(?: \[ref=\w+\])?:$/m;
-async function fullSnapshot(tabId, overview2 = 0, target = null) {
+async function fullSnapshot(tabId, overview2 = 0, target = null, readable = async () => true) {
   const args = target ? target.args : overview2 ? { overview: overview2 } : {};
   const results = await runAgentFrames(tabId, target ? [target.frameId] : "all", "snapshot", args, { timeoutMs: SNAPSHOT_TIMEOUT_MS });
   if (target) {
@@ -2316,13 +2392,20 @@ async function fullSnapshot(tabId, overview2 = 0, target = null) {
       await noteNext(tabId, r.next);
       const prefix = await framePrefix(tabId, target.frameId);
       const lines = r.items.filter((it) => typeof it === "string").map((it) => withPrefix(it, prefix));
-      return { lines, onScreen: [], viewport: r.viewport, partial: false, ref: target.args.ref };
+      return { lines, onScreen: [], viewport: r.viewport, partial: false, ref: target.args.ref, reads: [results[0].read] };
     }
   }
   const byFrame = /* @__PURE__ */ new Map();
-  for (const { frameId, result } of results) {
+  const readOf2 = /* @__PURE__ */ new Map();
+  const withheld = /* @__PURE__ */ new Map();
+  for (const { frameId, result, read } of results) {
     if (result && Array.isArray(result.items)) {
+      if (frameId !== 0 && !await readable(read?.url ?? "")) {
+        withheld.set(frameId, siteName(read?.url ?? ""));
+        continue;
+      }
       byFrame.set(frameId, result);
+      readOf2.set(frameId, read);
       await noteNext(tabId, result.next);
     }
   }
@@ -2333,7 +2416,7 @@ async function fullSnapshot(tabId, overview2 = 0, target = null) {
   }
   const children = /* @__PURE__ */ new Map();
   const parents = [...byFrame].filter(([, r]) => r.items.some((it) => typeof it === "object"));
-  if (parents.length && byFrame.size > 1) {
+  if (parents.length && byFrame.size + withheld.size > 1) {
     const ann = await runAgentFrames(tabId, "all", "announce", {}).catch(() => []);
     const tokenFrame = new Map(ann.filter((x) => x.result?.token).map((x) => [x.result.token, x.frameId]));
     const tokens = [...tokenFrame.keys()];
@@ -2363,6 +2446,10 @@ async function fullSnapshot(tabId, overview2 = 0, target = null) {
         continue;
       }
       const child = children.get(`${frameId}:${it.frameRef}`);
+      if (withheld.has(child)) {
+        lines.push(withPrefix(it.head, prefix), `${"  ".repeat(it.depth)}- (a frame of ${withheld.get(child)}: not read — the policy keeps it from this session)`);
+        continue;
+      }
       if (child === void 0 || seen.has(child) || !byFrame.has(child) || seen.size > MAX_FRAMES) continue;
       const sub = await assemble(child);
       if (!sub.lines.length) continue;
@@ -2374,9 +2461,16 @@ async function fullSnapshot(tabId, overview2 = 0, target = null) {
     return { lines, onScreen };
   };
   const partial = [...byFrame.values()].some((r) => r.pruned);
-  return { ...await assemble(0), viewport: top.viewport, partial };
+  return { ...await assemble(0), viewport: top.viewport, partial, reads: [...readOf2.values()].filter(Boolean) };
 }
 var thousands = (n) => n.toLocaleString("en-US");
+function siteName(url) {
+  try {
+    return new URL(url).host || siteKey(url) || "another site";
+  } catch {
+    return "another site";
+  }
+}
 function runAround(lines, offset) {
   const at = lines[offset];
   if (!offset || at === void 0) return "";
@@ -2406,18 +2500,19 @@ function parseCursor(cursor) {
   const m = /^s(\d+):(\d+)$/.exec(String(cursor ?? ""));
   return m ? { id: +m[1], offset: +m[2] } : null;
 }
-async function snapshot(tabId, { maxChars = DEFAULT_MAX_CHARS, cursor, ref } = {}) {
+async function snapshot(tabId, { maxChars = DEFAULT_MAX_CHARS, cursor, ref } = {}, readable = void 0) {
   const target = ref !== void 0 && ref !== "" ? await readTarget(tabId, ref) : null;
   const parsed = cursor !== void 0 || await topDocumentParsed(tabId, READ_LOAD_WAIT_MS);
   const tab = await getTab(tabId);
   let head = `url: ${tab.url || tab.pendingUrl || ""}
-title: ${tab.title ?? ""}
+title: ${titleRead(tabId, tab)}
 `;
+  const headRead = readOf(null, tab.url || tab.pendingUrl || "");
   if (!parsed) head += "loading: the page is still loading — this is what it has so far (wait_for, then snapshot again)\n";
   const dialog = dialogOf(tabId);
   if (dialog) {
-    return `${head}dialog: ${describeDialog(dialog)} is open and blocks the page — call handle_dialog
-`;
+    return { text: `${head}dialog: ${dialogRead(tabId, dialog)} is open and blocks the page — call handle_dialog
+` };
   }
   let snap;
   let offset = 0;
@@ -2427,9 +2522,10 @@ title: ${tab.title ?? ""}
     offset = c.offset;
     const cached2 = cache.get(tabId);
     if (cached2 && cached2.id === c.id && !cached2.partial) snap = cached2;
+    for (const r of snap?.reads ?? []) noteRead(tabId, r.documentId, r.url);
   }
   if (!snap) {
-    snap = { id: ++snapCounter, ...await fullSnapshot(tabId, cursor === void 0 && !target ? Math.floor(maxChars / 2) : 0, target) };
+    snap = { id: ++snapCounter, ...await fullSnapshot(tabId, cursor === void 0 && !target ? Math.floor(maxChars / 2) : 0, target, readable) };
     cache.set(tabId, snap);
   }
   if (snap.ref) head += `region: ${snap.ref} in full, nothing folded
@@ -2439,7 +2535,7 @@ title: ${tab.title ?? ""}
   if (offset >= lines.length) throw new ToolError(`cursor is past the end (${lines.length} lines) — take a new snapshot`);
   if (cursor === void 0 && !snap.ref) {
     const total = lines.reduce((n2, l) => n2 + l.length + 1, head.length);
-    if (snap.partial || total > maxChars - 80) return overviewPage(head + foldNote(snap), snap, maxChars);
+    if (snap.partial || total > maxChars - 80) return { text: overviewPage(head + foldNote(snap), snap, maxChars), reads: [...snap.reads, headRead] };
   }
   head += foldNote(snap);
   const around = runAround(lines, offset);
@@ -2455,7 +2551,7 @@ title: ${tab.title ?? ""}
     size += lines[end].length + 1;
     end++;
   }
-  return head + range(end) + around + lines.slice(offset, end).join("\n") + "\n" + more(end);
+  return { text: head + range(end) + around + lines.slice(offset, end).join("\n") + "\n" + more(end), reads: [...snap.reads, headRead] };
 }
 function overviewPage(head, { id, lines, onScreen, viewport, partial }, maxChars) {
   const count = partial ? "" : `, ${thousands(lines.length)} lines`;
@@ -2468,7 +2564,24 @@ function overviewPage(head, { id, lines, onScreen, viewport, partial }, maxChars
   return `${head}${intro}${shown.lines.join("\n")}
 ${shown.cut ? cutNote : ""}${more}`;
 }
-var tool = pageTool(async (tabId, args) => textResult(await snapshot(tabId, args)), { debugger: "optional", name: "snapshot", pinTop: true });
+async function snapshotTool(tabId, args, ctx) {
+  const { text: text2, reads } = await snapshot(tabId, args, readableFrames(ctx));
+  const r = textResult(text2);
+  return reads ? { ...r, content: r.content.map((b) => withReads(b, reads)) } : r;
+}
+function readableFrames(ctx) {
+  const asked = /* @__PURE__ */ new Map();
+  return (url) => {
+    if (!url) return Promise.resolve(false);
+    if (sameSite(url, ctx?.policyUrl)) return Promise.resolve(true);
+    const site = siteKey(url);
+    if (!asked.has(site)) {
+      asked.set(site, requestHost(HostRequest.POLICY_DECIDE, { call: ctx?.requestId, url, capability: "read" }).then((v) => v?.allowed === true, () => false));
+    }
+    return asked.get(site);
+  };
+}
+var tool = pageTool(snapshotTool, { debugger: "optional", name: "snapshot", pinTop: true });
 
 // extension/tools/click.js
 var click_exports = {};
@@ -3060,7 +3173,7 @@ function textChangesClause(texts) {
 // extension/tools/shared/act.js
 function assertNoDialog(tabId) {
   const d = dialogOf(tabId);
-  if (d) throw new ToolError(`a dialog is open: ${describeDialog(d)} — call handle_dialog first`);
+  if (d) throw new ToolError(`a dialog is open: ${dialogRead(tabId, d)} — call handle_dialog first`);
 }
 var navResult = (r, fx, landed = null) => withNavigatedTo(r, [fx?.navigatedTo, landed?.url]);
 function stateChanges(before = {}, after = {}) {
@@ -3402,11 +3515,12 @@ async function withEffects(tabId, act, {
     if (minWaitMs > 0) await seen(navStarted, actedAt + minWaitMs - Date.now());
     if (navPending() && !ev.dialog && !aborted()) await seen(() => !navPending() || ev.dialog || aborted(), actedAt + NAV_WAIT_MS - Date.now());
     const effects = [];
-    if (ev.dialog) effects.push(`dialog opened: ${describeDialog(ev.dialog)} — call handle_dialog`);
+    if (ev.dialog) effects.push(`dialog opened: ${dialogRead(tabId, ev.dialog)} — call handle_dialog`);
     if (ev.committed) {
       const tab = await chrome.tabs.get(tabId).catch(() => null);
       const url = tab?.url || ev.committed;
-      effects.push(`navigated to ${url}${tab?.title && tab.title !== url ? ` (${tab.title})` : ""}${ev.loaded || ev.dialog ? "" : " (still loading)"}`);
+      const title = tab ? titleRead(tabId, tab) : "";
+      effects.push(`navigated to ${url}${title && title !== url ? ` (${title})` : ""}${ev.loaded || ev.dialog ? "" : " (still loading)"}`);
     } else if (ev.navUrl && ev.navError) {
       effects.push(ev.navError === "net::ERR_ABORTED" ? `navigation to ${ev.navUrl} was aborted (a download, or cancelled by the page)` : `navigation to ${ev.navUrl} failed: ${ev.navError}`);
     } else if (ev.navUrl) {
@@ -3885,10 +3999,52 @@ function fileName(download, response, url) {
   }
 }
 
+// extension/tools/stack/document_reads.js
+var URL_SCRIPT_MS = 3e3;
+var MAX_KEPT = 256;
+var known2 = /* @__PURE__ */ new Map();
+function urlInPage() {
+  const { protocol, origin, href } = location;
+  return (protocol === "about:" || protocol === "blob:") && origin && origin !== "null" ? `${origin}/` : href;
+}
+async function urlOfDocument(tabId, documentId) {
+  if (typeof documentId !== "string" || !documentId) return "";
+  const kept = known2.get(documentId);
+  if (kept !== void 0) return kept;
+  try {
+    const [r] = await withTimeout(chrome.scripting.executeScript({
+      target: { tabId, documentIds: [documentId] },
+      world: "ISOLATED",
+      injectImmediately: true,
+      func: urlInPage
+    }), URL_SCRIPT_MS);
+    const url = typeof r?.result === "string" ? r.result : "";
+    if (url && r.documentId === documentId) {
+      known2.set(documentId, url);
+      if (known2.size > MAX_KEPT) known2.delete(known2.keys().next().value);
+    }
+    return r?.documentId === documentId ? url : "";
+  } catch {
+    return "";
+  }
+}
+async function noteDocumentRead(tabId, documentId) {
+  noteRead(tabId, documentId, await urlOfDocument(tabId, documentId));
+}
+async function readingDocument(tabId, documentId, read) {
+  const url = await urlOfDocument(tabId, documentId);
+  const results = await read();
+  if ((results ?? []).some((r) => r?.documentId === documentId)) noteRead(tabId, documentId, url);
+  return results;
+}
+async function noteResultsRead(tabId, results) {
+  await Promise.all((results ?? []).filter((r) => r && r.result !== void 0 && r.result !== null).map((r) => noteDocumentRead(tabId, r.documentId)));
+}
+
 // extension/tools/stack/inject.js
 var INJECT_TIMEOUT_MS = 1e4;
 var shortUrl = (u) => u && u.length > 120 ? `${u.slice(0, 120)}…` : u || "(no URL)";
-var dialogAdvice = (d) => `the page shows ${describeDialog(d)}: answer it with handle_dialog first`;
+var dialogAdvice = (tabId, d) => `the page shows ${dialogRead(tabId, d)}: answer it with handle_dialog first`;
 async function inject(tabId, {
   func,
   args = [],
@@ -3899,19 +4055,27 @@ async function inject(tabId, {
   timeoutMs = INJECT_TIMEOUT_MS,
   injectImmediately = false,
   agentOp,
-  agentArgs = {}
+  agentArgs = {},
+  readUrl = null
 }) {
   const target = frameIds ? { tabId, frameIds } : { tabId, allFrames };
   const dialog = dialogOf(tabId);
-  if (dialog) throw new ToolError(dialogAdvice(dialog));
+  if (dialog) throw new ToolError(dialogAdvice(tabId, dialog));
   try {
-    return await withTimeout(agentOp ? executeAgent(tabId, frameIds ?? (allFrames ? "all" : [0]), agentOp, agentArgs) : chrome.scripting.executeScript({ target, world, injectImmediately, ...files ? { files } : { func, args } }), timeoutMs);
+    if (agentOp) return await withTimeout(executeAgent(tabId, frameIds ?? (allFrames ? "all" : [0]), agentOp, agentArgs), timeoutMs);
+    const results = await withTimeout(chrome.scripting.executeScript({ target, world, injectImmediately, ...files ? { files } : { func, args } }), timeoutMs);
+    if (readUrl) {
+      for (const r of results ?? []) if (r?.result !== void 0 && r?.result !== null) noteRead(tabId, r.documentId, readUrl(r.result));
+    } else {
+      await noteResultsRead(tabId, results);
+    }
+    return results;
   } catch (e) {
     const m = String(e?.message ?? e);
     switch (chromeErrorKind(e)) {
       case "timeout": {
         const d = dialogOf(tabId);
-        throw new ToolError(d ? dialogAdvice(d) : `the page did not answer within ${timeoutMs / 1e3} s (busy with a long script, or a dialog is open — see handle_dialog)`);
+        throw new ToolError(d ? dialogAdvice(tabId, d) : `the page did not answer within ${timeoutMs / 1e3} s (busy with a long script, or a dialog is open — see handle_dialog)`);
       }
       case "tabGone":
         throw tabGone(tabId);
@@ -4200,7 +4364,8 @@ async function pageFacts(tabId, startedAt, deadline = Infinity) {
       func: () => {
         const entry = performance.getEntriesByType("navigation")[0];
         return { url: location.href, title: document.title, status: entry?.responseStatus || null };
-      }
+      },
+      readUrl: (r) => r?.url
     }));
   } catch (e) {
     unresponsive = /did not answer within/.test(e?.message);
@@ -4210,7 +4375,7 @@ async function pageFacts(tabId, startedAt, deadline = Infinity) {
   const sameUrl = fromNetwork && stripHash(fromNetwork.url) === stripHash(url);
   return {
     url,
-    title: facts?.title ?? tab.title ?? "",
+    title: facts?.title ?? titleRead(tabId, tab),
     status: (sameUrl ? fromNetwork.status : null) ?? facts?.status ?? null,
     unresponsive
   };
@@ -4226,7 +4391,7 @@ var titled = (f) => `${f.url}${f.title ? ` ("${f.title}")` : ""}`;
 async function answer(tabId, { action, target, again, outcome: outcome2, startedAt, waitUntil, waitMs, deadline }) {
   const what = target ?? action;
   if (outcome2.dialog) {
-    throw new ToolError(`navigate (${what}) is held by ${describeDialog(outcome2.dialog)}: answer it with handle_dialog (${outcome2.dialog.type === "beforeunload" ? "accept: true leaves the page and the navigation goes on" : "then wait_for or read_page"})`);
+    throw new ToolError(`navigate (${what}) is held by ${dialogRead(tabId, outcome2.dialog)}: answer it with handle_dialog (${outcome2.dialog.type === "beforeunload" ? "accept: true leaves the page and the navigation goes on" : "then wait_for or read_page"})`);
   }
   if (outcome2.error) {
     const { error, url } = outcome2.error;
@@ -4304,7 +4469,7 @@ var waitIn = catchToolError(async (tabId, { selector, text: text2, gone = false,
     try {
       const left = Math.max(1e3, deadline - Date.now());
       const before = await topFrame2(tabId);
-      last = combine(await inject(tabId, { func: probe, args: [{ selector, text: text2 }], allFrames: true, timeoutMs: left }));
+      last = combine(await inject(tabId, { func: probe, args: [{ selector, text: text2 }], allFrames: true, timeoutMs: left, readUrl: (r) => r?.url }));
       lastProblem = null;
       const after = await topFrame2(tabId);
       if (before?.documentId !== after?.documentId) throw new NavigatedError("a new document came");
@@ -4364,49 +4529,54 @@ function combine(results) {
   }
   return out;
 }
-function probe({ selector, text: text2 }) {
-  const norm = (s) => String(s ?? "").replace(/\s+/g, " ").trim().toLowerCase();
-  const needle = text2 !== void 0 ? norm(text2) : null;
-  const isVisible = (el2) => {
-    if (!el2.isConnected) return false;
-    if (typeof el2.checkVisibility === "function" && !el2.checkVisibility({ visibilityProperty: true })) return false;
-    const r = el2.getBoundingClientRect();
-    return r.width > 0 || r.height > 0;
-  };
-  const describe = (el2) => {
-    let s = `<${el2.localName}`;
-    if (el2.id) s += ` id="${el2.id}"`;
-    const cls = typeof el2.className === "string" ? el2.className.trim() : "";
-    if (cls) s += ` class="${cls.slice(0, 60)}"`;
-    s += ">";
-    const t = (el2.innerText ?? el2.textContent ?? "").replace(/\s+/g, " ").trim();
-    return t ? `${s} "${t.length > 80 ? `${t.slice(0, /[\uD800-\uDBFF]/.test(t[79]) ? 79 : 80)}…` : t}"` : s;
-  };
-  if (selector !== void 0) {
-    let all;
-    try {
-      all = [...document.querySelectorAll(selector)];
-    } catch (e) {
-      return { invalid: e.message };
+function probe(args) {
+  const { protocol, origin, href } = location;
+  const url = (protocol === "about:" || protocol === "blob:") && origin && origin !== "null" ? `${origin}/` : href;
+  return { ...probeIn(args), url };
+  function probeIn({ selector, text: text2 }) {
+    const norm = (s) => String(s ?? "").replace(/\s+/g, " ").trim().toLowerCase();
+    const needle = text2 !== void 0 ? norm(text2) : null;
+    const isVisible = (el2) => {
+      if (!el2.isConnected) return false;
+      if (typeof el2.checkVisibility === "function" && !el2.checkVisibility({ visibilityProperty: true })) return false;
+      const r = el2.getBoundingClientRect();
+      return r.width > 0 || r.height > 0;
+    };
+    const describe = (el2) => {
+      let s = `<${el2.localName}`;
+      if (el2.id) s += ` id="${el2.id}"`;
+      const cls = typeof el2.className === "string" ? el2.className.trim() : "";
+      if (cls) s += ` class="${cls.slice(0, 60)}"`;
+      s += ">";
+      const t = (el2.innerText ?? el2.textContent ?? "").replace(/\s+/g, " ").trim();
+      return t ? `${s} "${t.length > 80 ? `${t.slice(0, /[\uD800-\uDBFF]/.test(t[79]) ? 79 : 80)}…` : t}"` : s;
+    };
+    if (selector !== void 0) {
+      let all;
+      try {
+        all = [...document.querySelectorAll(selector)];
+      } catch (e) {
+        return { invalid: e.message };
+      }
+      let matches = all.filter(isVisible);
+      if (needle !== null) matches = matches.filter((el2) => norm(el2.innerText).includes(needle));
+      return { present: all.length, visible: matches.length, sample: matches[0] ? describe(matches[0]) : null };
     }
-    let matches = all.filter(isVisible);
-    if (needle !== null) matches = matches.filter((el2) => norm(el2.innerText).includes(needle));
-    return { present: all.length, visible: matches.length, sample: matches[0] ? describe(matches[0]) : null };
-  }
-  const body = document.body;
-  if (!body || !norm(body.innerText).includes(needle)) return { present: 0, visible: 0 };
-  let el = body;
-  for (let descended = true; descended; ) {
-    descended = false;
-    for (const child of el.children) {
-      if (norm(child.innerText).includes(needle) && isVisible(child)) {
-        el = child;
-        descended = true;
-        break;
+    const body = document.body;
+    if (!body || !norm(body.innerText).includes(needle)) return { present: 0, visible: 0 };
+    let el = body;
+    for (let descended = true; descended; ) {
+      descended = false;
+      for (const child of el.children) {
+        if (norm(child.innerText).includes(needle) && isVisible(child)) {
+          el = child;
+          descended = true;
+          break;
+        }
       }
     }
+    return { present: 1, visible: 1, sample: describe(el) };
   }
-  return { present: 1, visible: 1, sample: describe(el) };
 }
 
 // extension/tools/screenshot.js
@@ -4435,6 +4605,7 @@ async function screenshot(tabId, args, pin) {
     return capture(tabId, args, documentId);
   });
   if (shown) value.content[1].text += " (the tab was brought to the front for the capture)";
+  noteRead(tabId, pin.documentId, pin.url);
   return value;
 }
 async function capture(tabId, { ref, selector, fullPage = false, format = "jpeg", quality } = {}, documentId) {
@@ -4778,6 +4949,7 @@ async function consoleLogsTool(tabId, { level = "all", limit = DEFAULT_LIMIT, si
   const all = (await consoleEntries(tabId)).filter((e) => sameSite(e.url, ctx?.policyUrl));
   const matching = all.filter((e) => (level === "all" || e.level === level) && (typeof since !== "number" || e.timestamp >= since));
   const entries = matching.slice(-limit);
+  for (const e of entries) noteRead(tabId, null, e.url ?? "");
   const counts = Object.fromEntries(LEVELS.map((l) => [l, entries.filter((e) => e.level === l).length]));
   if (format === "json") {
     return dataResult("", { tabId, level, total: matching.length, count: entries.length, entries });
@@ -4822,6 +4994,7 @@ async function networkErrorsTool(tabId, { limit = DEFAULT_LIMIT2, since, format 
   const all = (await networkFailures2(tabId)).filter((e) => sameSite(e.page ?? e.url, ctx?.policyUrl));
   const matching = typeof since === "number" ? all.filter((e) => e.timestamp >= since) : all;
   const entries = matching.slice(-limit);
+  for (const e of entries) noteRead(tabId, null, e.page ?? e.url ?? "");
   const structured = { tabId, total: matching.length, count: entries.length, entries };
   if (format === "json") return dataResult("", structured);
   const lines = [];
@@ -4927,8 +5100,8 @@ var evaluateInPage = catchToolError(async (tabId, { expression, allFrames = fals
   if (typeof expression !== "string" || !expression.trim()) {
     throw new ToolError("expression is empty: give JavaScript such as document.title or () => location.href");
   }
-  const open2 = dialogOf(tabId);
-  if (open2) throw new ToolError(`the page shows ${describeDialog(open2)}: answer it with handle_dialog first`);
+  const open3 = dialogOf(tabId);
+  if (open3) throw new ToolError(`the page shows ${dialogRead(tabId, open3)}: answer it with handle_dialog first`);
   const plan = await planFor(tabId, expression);
   if (!allFrames) {
     const out = await runIn(tabId, plan, {});
@@ -4991,8 +5164,8 @@ async function parses(tabId, wrapped) {
 var plans = /* @__PURE__ */ new Map();
 var PLANS_KEPT = 64;
 async function planFor(tabId, src) {
-  const known2 = plans.get(src);
-  if (known2) return known2;
+  const known3 = plans.get(src);
+  if (known3) return known3;
   const plan = await probePlan(tabId, src);
   if (plans.size >= PLANS_KEPT) plans.delete(plans.keys().next().value);
   plans.set(src, plan);
@@ -5049,7 +5222,7 @@ async function runIn(tabId, plan, { contextId, sessionId }) {
       dialog.promise.then((d) => ({ dialog: d }))
     ]).finally(() => dialog.cancel());
     if (r.dialog) {
-      return { error: `the page opened ${describeDialog(r.dialog)} and waits for an answer: call handle_dialog; the evaluation goes on once it is closed, but its result is lost — evaluate again if you need it` };
+      return { error: `the page opened ${dialogRead(tabId, r.dialog)} and waits for an answer: call handle_dialog; the evaluation goes on once it is closed, but its result is lost — evaluate again if you need it` };
     }
   } catch (e) {
     if (/timed out/.test(e.message)) {
@@ -5061,6 +5234,7 @@ async function runIn(tabId, plan, { contextId, sessionId }) {
     throw e;
   }
   try {
+    await noteEvaluated(tabId, { contextId, sessionId });
     if (r.exceptionDetails) return { error: describeException(r.exceptionDetails) };
     return await toJson(tabId, r.result, sessionId);
   } finally {
@@ -5069,6 +5243,12 @@ async function runIn(tabId, plan, { contextId, sessionId }) {
       });
     }
   }
+}
+async function noteEvaluated(tabId, { contextId, sessionId }) {
+  const params = { expression: "location.href", returnByValue: true };
+  if (contextId !== void 0) params.contextId = contextId;
+  const r = await cdp(tabId, "Runtime.evaluate", params, { sessionId, timeoutMs: PARSE_TIMEOUT_MS }).catch(() => null);
+  noteRead(tabId, null, typeof r?.result?.value === "string" ? r.result.value : "");
 }
 function describeException(d) {
   const ex = d.exception;
@@ -5731,9 +5911,10 @@ async function savePdfTool(tabId, { landscape = false, printBackground = true, f
     throw e;
   }
   await ctx.pin.assertSame();
+  noteRead(tabId, ctx.pin.documentId, ctx.pin.url);
   if (!data) throw new ToolError("the browser printed nothing");
   if (data.length * 0.75 > MAX_BYTES) throw new ToolError(`the PDF is larger than the ${MAX_BYTES / 1024 / 1024} MB limit`);
-  const outcome2 = await fetchIntoFolder(`data:application/pdf;base64,${data}`, pdfName(fileName2, ctx.tab.title), ctx);
+  const outcome2 = await fetchIntoFolder(`data:application/pdf;base64,${data}`, pdfName(fileName2, titleRead(tabId, ctx.tab)), ctx);
   const { item } = outcome2;
   const bytes = item.fileSize || item.bytesReceived;
   return dataResult(`saved the page as PDF (${bytes} bytes) to ${item.filename}`, { path: item.filename, bytes, mimeType: "application/pdf" });
@@ -5810,9 +5991,9 @@ function keptRequestBody(log2, d) {
 }
 function add2(tabId, d) {
   const log2 = logOf(tabId);
-  const known2 = log2.byId.get(d.requestId);
-  if (known2) {
-    known2.url = cutUrl(d.url);
+  const known3 = log2.byId.get(d.requestId);
+  if (known3) {
+    known3.url = cutUrl(d.url);
     return;
   }
   const entry = {
@@ -5895,9 +6076,9 @@ function registerRequestLog() {
   onCdpEvent("Network.requestWillBeSent", (tabId, p, sessionId) => {
     if (sessionId || !logging) return;
     const log2 = logOf(tabId);
-    const known2 = log2.cdp.get(p.requestId);
-    if (known2) {
-      known2.url = cutUrl(p.request.url);
+    const known3 = log2.cdp.get(p.requestId);
+    if (known3) {
+      known3.url = cutUrl(p.request.url);
       return;
     }
     log2.cdp.set(p.requestId, { cdpId: p.requestId, url: cutUrl(p.request.url), method: p.request.method, at: p.wallTime * 1e3, type: p.type });
@@ -6104,6 +6285,7 @@ async function networkRequestsTool(tabId, { filter, limit = DEFAULT_LIMIT3 }, ct
   const needle = typeof filter === "string" ? filter.trim().toLowerCase() : "";
   const matching = needle ? all.filter((e) => `${e.method} ${shownUrl(e, readable)} ${typeName(e.type)} ${e.type} ${outcome(e)}${failed(e) ? " failed" : ""}`.toLowerCase().includes(needle)) : all;
   const shown = matching.slice(-limit);
+  for (const e of shown) noteRead(tabId, null, pageOf(e) ?? "");
   const failures2 = matching.filter(failed).length;
   const head = `# Requests of this page (${shown.length < matching.length ? `newest ${shown.length} of ` : ""}${matching.length}${needle ? ` matching "${truncate(filter, 80)}"` : ""}${failures2 ? `, ${failures2} failed` : ""})`;
   const lines = [head, ""];
@@ -6141,6 +6323,8 @@ async function networkRequestTool(tabId, { id }, ctx) {
   if (!(await readableSites([e], ctx)).has(siteKey(e.url))) {
     throw new ToolError(`${e.id} went to ${siteKey(e.url)}, a site the policy keeps from this session: its details are not shown`);
   }
+  noteRead(tabId, null, pageOf(e) ?? "");
+  noteRead(tabId, null, e.url ?? "");
   const time = e.end !== void 0 ? `${Math.round(e.end - e.start)} ms` : "not finished";
   const firstByte = e.responseStart !== void 0 ? `, first byte after ${Math.round(e.responseStart - e.start)} ms` : "";
   const lines = [
@@ -6386,7 +6570,11 @@ function watchResultPage(tabId, fromDocumentId) {
     injectImmediately: true,
     func: readInPage,
     args: [mode === "main" ? MAIN_MAX_CHARS : OwnToolLimits.MAX_RESULT_TEXT_CHARS, mode]
-  }).then(([r]) => r && r.documentId !== fromDocumentId ? r.result : null, () => null);
+  }).then(([r]) => {
+    if (!r || r.documentId === fromDocumentId) return null;
+    if (r.result && r.result.ready !== "loading") noteRead(tabId, r.documentId, r.result.url);
+    return r.result;
+  }, () => null);
   async function read({ until, signal, startWithinMs = Infinity, mode = "form" }) {
     const startBy = Date.now() + startWithinMs;
     const onAbort = () => {
@@ -6481,12 +6669,12 @@ var DocumentGone = class extends Error {
 };
 async function inDocument(tabId, documentId, func, args = [], world = "ISOLATED") {
   try {
-    const [r] = await withTimeout(chrome.scripting.executeScript({
+    const [r] = await withTimeout(readingDocument(tabId, documentId, () => chrome.scripting.executeScript({
       target: { tabId, documentIds: [documentId] },
       world,
       func,
       args
-    }), SCRIPT_TIMEOUT_MS);
+    })), SCRIPT_TIMEOUT_MS);
     return r?.result;
   } catch (e) {
     switch (chromeErrorKind(e)) {
@@ -6531,10 +6719,10 @@ var typeOk = (type, v) => {
 };
 function checkArgs(schema, params, order, args) {
   const props = schema?.properties ?? {};
-  const known2 = order;
+  const known3 = order;
   for (const k of Object.keys(args)) {
     if (!Object.hasOwn(params, k) || !Object.hasOwn(props, k)) {
-      return `unknown parameter "${k}"; the form takes ${known2.length ? known2.map((n) => `"${n}"`).join(", ") : "no parameters"}`;
+      return `unknown parameter "${k}"; the form takes ${known3.length ? known3.map((n) => `"${n}"`).join(", ") : "no parameters"}`;
     }
   }
   for (const k of Array.isArray(schema?.required) ? schema.required : []) {
@@ -7021,8 +7209,8 @@ function enqueue(tabId, fn) {
     if (queues.get(tabId) === next) queues.delete(tabId);
   });
 }
-var keyOf = (api, native, total, tools) => JSON.stringify([api, native, total, tools]);
-var EMPTY_KEY = keyOf(null, false, 0, []);
+var keyOf2 = (api, native, total, tools) => JSON.stringify([api, native, total, tools]);
+var EMPTY_KEY = keyOf2(null, false, 0, []);
 function send2(tabId, s, { settled = true } = {}) {
   s.told = { documentId: s.documentId, key: s.key, cleared: false };
   sendEvent(Event2.OWN_TOOLS, {
@@ -7100,7 +7288,7 @@ async function onReport(tabId, sender2, msg) {
   const tools = cleanTools(msg.tools);
   const total = Number.isInteger(msg.total) && msg.total >= tools.length ? msg.total : tools.length;
   const url = sender2.url ?? "";
-  const key3 = keyOf(api, native, total, tools);
+  const key3 = keyOf2(api, native, total, tools);
   if (lists.get(tabId)?.documentId !== sender2.documentId) beginDocument(tabId, sender2.documentId, url);
   const { told } = lists.get(tabId);
   const s = { documentId: sender2.documentId, url, api, native, total, tools, key: key3, told };
@@ -7250,13 +7438,13 @@ async function runWebmcpToolIn(tabId, documentId, name, args, { signal, deadline
     if (signal?.aborted) onAbort();
     signal?.addEventListener("abort", onAbort);
   });
-  const run3 = chrome.scripting.executeScript({
+  const run3 = readingDocument(tabId, documentId, () => chrome.scripting.executeScript({
     target: { tabId, documentIds: [documentId] },
     world: "MAIN",
     func: runInPage,
     // As JSON text: it keeps the model's order of the keys (executeScript sorts an object's).
     args: [name, JSON.stringify(args), OwnToolLimits.MAX_ERROR_CHARS + 1]
-  }).then((results) => results?.[0]?.result);
+  })).then((results) => results?.[0]?.result);
   let r;
   try {
     r = await Promise.race([run3, gone.promise, timeout, aborted]);

@@ -10,6 +10,7 @@
 #include "common/protocol.h"
 #include "common/tool_catalog.h"
 #include "host/host.h"
+#include "host/read_provenance.h"
 
 namespace tb {
 namespace {
@@ -145,6 +146,7 @@ Host::Reply Host::WithAuditLine(const Session& session, const std::string& name,
 std::optional<Json> Host::RecheckAfter(std::int64_t session_id, const std::string& name, policy::Cap cap,
                                        std::expected<Json, rpc::Error>& outcome) {
   const Session* session = FindSession(session_id);
+  if (outcome && session != nullptr) JudgeReads(policy_, *session, name, *outcome);  // every block by where it was read
   if (!outcome) {
     if (outcome.error().code != rpc_error::kPageMoved) return std::nullopt;
     const std::string url = field::String(outcome.error().data, "url").value_or("");
