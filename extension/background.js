@@ -1562,7 +1562,7 @@ function openLedger(tabId) {
     }
   };
 }
-function noteRead(tabId, documentId, url) {
+function noteRead(tabId, { documentId = null, url = "" } = {}) {
   const set = open2.get(tabId);
   if (!set) return;
   const r = readOf(documentId, url);
@@ -1571,11 +1571,11 @@ function noteRead(tabId, documentId, url) {
 function noteInjectionResults(tabId, results, urlOf) {
   for (const r of results ?? []) {
     if (!r || r.result === void 0 || r.result === null) continue;
-    noteRead(tabId, r.documentId, urlOf(r.result));
+    noteRead(tabId, { documentId: r.documentId, url: urlOf(r.result) });
   }
 }
 function titleRead(tabId, tab) {
-  noteRead(tabId, null, tab?.url || tab?.pendingUrl || "");
+  noteRead(tabId, { documentId: null, url: tab?.url || tab?.pendingUrl || "" });
   return tab?.title ?? "";
 }
 var hasMark = (x) => Array.isArray(x?._meta?.[READ_META]);
@@ -1589,7 +1589,7 @@ var withReads = (block, reads) => ({ ...block, _meta: { ...block._meta ?? {}, [R
 
 // extension/tools/stack/dialog_reads.js
 function dialogRead(tabId, dialog) {
-  noteRead(tabId, null, typeof dialog?.url === "string" ? dialog.url : "");
+  noteRead(tabId, { documentId: null, url: typeof dialog?.url === "string" ? dialog.url : "" });
   return describeDialog(dialog);
 }
 
@@ -2522,7 +2522,7 @@ title: ${titleRead(tabId, tab)}
     offset = c.offset;
     const cached2 = cache.get(tabId);
     if (cached2 && cached2.id === c.id && !cached2.partial) snap = cached2;
-    for (const r of snap?.reads ?? []) noteRead(tabId, r.documentId, r.url);
+    for (const r of snap?.reads ?? []) noteRead(tabId, r);
   }
   if (!snap) {
     snap = { id: ++snapCounter, ...await fullSnapshot(tabId, cursor === void 0 && !target ? Math.floor(maxChars / 2) : 0, target, readable) };
@@ -4029,12 +4029,12 @@ async function urlOfDocument(tabId, documentId) {
   }
 }
 async function noteDocumentRead(tabId, documentId) {
-  noteRead(tabId, documentId, await urlOfDocument(tabId, documentId));
+  noteRead(tabId, { documentId, url: await urlOfDocument(tabId, documentId) });
 }
 async function readingDocument(tabId, documentId, read) {
   const url = await urlOfDocument(tabId, documentId);
   const results = await read();
-  if ((results ?? []).some((r) => r?.documentId === documentId)) noteRead(tabId, documentId, url);
+  if ((results ?? []).some((r) => r?.documentId === documentId)) noteRead(tabId, { documentId, url });
   return results;
 }
 async function noteResultsRead(tabId, results) {
@@ -4065,7 +4065,7 @@ async function inject(tabId, {
     if (agentOp) return await withTimeout(executeAgent(tabId, frameIds ?? (allFrames ? "all" : [0]), agentOp, agentArgs), timeoutMs);
     const results = await withTimeout(chrome.scripting.executeScript({ target, world, injectImmediately, ...files ? { files } : { func, args } }), timeoutMs);
     if (readUrl) {
-      for (const r of results ?? []) if (r?.result !== void 0 && r?.result !== null) noteRead(tabId, r.documentId, readUrl(r.result));
+      for (const r of results ?? []) if (r?.result !== void 0 && r?.result !== null) noteRead(tabId, { documentId: r.documentId, url: readUrl(r.result) });
     } else {
       await noteResultsRead(tabId, results);
     }
@@ -4605,7 +4605,7 @@ async function screenshot(tabId, args, pin) {
     return capture(tabId, args, documentId);
   });
   if (shown) value.content[1].text += " (the tab was brought to the front for the capture)";
-  noteRead(tabId, pin.documentId, pin.url);
+  noteRead(tabId, { documentId: pin.documentId, url: pin.url });
   return value;
 }
 async function capture(tabId, { ref, selector, fullPage = false, format = "jpeg", quality } = {}, documentId) {
@@ -4949,7 +4949,7 @@ async function consoleLogsTool(tabId, { level = "all", limit = DEFAULT_LIMIT, si
   const all = (await consoleEntries(tabId)).filter((e) => sameSite(e.url, ctx?.policyUrl));
   const matching = all.filter((e) => (level === "all" || e.level === level) && (typeof since !== "number" || e.timestamp >= since));
   const entries = matching.slice(-limit);
-  for (const e of entries) noteRead(tabId, null, e.url ?? "");
+  for (const e of entries) noteRead(tabId, { documentId: null, url: e.url ?? "" });
   const counts = Object.fromEntries(LEVELS.map((l) => [l, entries.filter((e) => e.level === l).length]));
   if (format === "json") {
     return dataResult("", { tabId, level, total: matching.length, count: entries.length, entries });
@@ -4994,7 +4994,7 @@ async function networkErrorsTool(tabId, { limit = DEFAULT_LIMIT2, since, format 
   const all = (await networkFailures2(tabId)).filter((e) => sameSite(e.page ?? e.url, ctx?.policyUrl));
   const matching = typeof since === "number" ? all.filter((e) => e.timestamp >= since) : all;
   const entries = matching.slice(-limit);
-  for (const e of entries) noteRead(tabId, null, e.page ?? e.url ?? "");
+  for (const e of entries) noteRead(tabId, { documentId: null, url: e.page ?? e.url ?? "" });
   const structured = { tabId, total: matching.length, count: entries.length, entries };
   if (format === "json") return dataResult("", structured);
   const lines = [];
@@ -5248,7 +5248,7 @@ async function noteEvaluated(tabId, { contextId, sessionId }) {
   const params = { expression: "location.href", returnByValue: true };
   if (contextId !== void 0) params.contextId = contextId;
   const r = await cdp(tabId, "Runtime.evaluate", params, { sessionId, timeoutMs: PARSE_TIMEOUT_MS }).catch(() => null);
-  noteRead(tabId, null, typeof r?.result?.value === "string" ? r.result.value : "");
+  noteRead(tabId, { documentId: null, url: typeof r?.result?.value === "string" ? r.result.value : "" });
 }
 function describeException(d) {
   const ex = d.exception;
@@ -5911,7 +5911,7 @@ async function savePdfTool(tabId, { landscape = false, printBackground = true, f
     throw e;
   }
   await ctx.pin.assertSame();
-  noteRead(tabId, ctx.pin.documentId, ctx.pin.url);
+  noteRead(tabId, { documentId: ctx.pin.documentId, url: ctx.pin.url });
   if (!data) throw new ToolError("the browser printed nothing");
   if (data.length * 0.75 > MAX_BYTES) throw new ToolError(`the PDF is larger than the ${MAX_BYTES / 1024 / 1024} MB limit`);
   const outcome2 = await fetchIntoFolder(`data:application/pdf;base64,${data}`, pdfName(fileName2, titleRead(tabId, ctx.tab)), ctx);
@@ -6285,7 +6285,7 @@ async function networkRequestsTool(tabId, { filter, limit = DEFAULT_LIMIT3 }, ct
   const needle = typeof filter === "string" ? filter.trim().toLowerCase() : "";
   const matching = needle ? all.filter((e) => `${e.method} ${shownUrl(e, readable)} ${typeName(e.type)} ${e.type} ${outcome(e)}${failed(e) ? " failed" : ""}`.toLowerCase().includes(needle)) : all;
   const shown = matching.slice(-limit);
-  for (const e of shown) noteRead(tabId, null, pageOf(e) ?? "");
+  for (const e of shown) noteRead(tabId, { documentId: null, url: pageOf(e) ?? "" });
   const failures2 = matching.filter(failed).length;
   const head = `# Requests of this page (${shown.length < matching.length ? `newest ${shown.length} of ` : ""}${matching.length}${needle ? ` matching "${truncate(filter, 80)}"` : ""}${failures2 ? `, ${failures2} failed` : ""})`;
   const lines = [head, ""];
@@ -6323,8 +6323,8 @@ async function networkRequestTool(tabId, { id }, ctx) {
   if (!(await readableSites([e], ctx)).has(siteKey(e.url))) {
     throw new ToolError(`${e.id} went to ${siteKey(e.url)}, a site the policy keeps from this session: its details are not shown`);
   }
-  noteRead(tabId, null, pageOf(e) ?? "");
-  noteRead(tabId, null, e.url ?? "");
+  noteRead(tabId, { documentId: null, url: pageOf(e) ?? "" });
+  noteRead(tabId, { documentId: null, url: e.url ?? "" });
   const time = e.end !== void 0 ? `${Math.round(e.end - e.start)} ms` : "not finished";
   const firstByte = e.responseStart !== void 0 ? `, first byte after ${Math.round(e.responseStart - e.start)} ms` : "";
   const lines = [
@@ -6572,7 +6572,7 @@ function watchResultPage(tabId, fromDocumentId) {
     args: [mode === "main" ? MAIN_MAX_CHARS : OwnToolLimits.MAX_RESULT_TEXT_CHARS, mode]
   }).then(([r]) => {
     if (!r || r.documentId === fromDocumentId) return null;
-    if (r.result && r.result.ready !== "loading") noteRead(tabId, r.documentId, r.result.url);
+    if (r.result && r.result.ready !== "loading") noteRead(tabId, { documentId: r.documentId, url: r.result.url });
     return r.result;
   }, () => null);
   async function read({ until, signal, startWithinMs = Infinity, mode = "form" }) {

@@ -17,7 +17,7 @@ async function consoleLogsTool(tabId, { level = 'all', limit = DEFAULT_LIMIT, si
   const all = (await consoleEntries(tabId)).filter((e) => sameSite(e.url, ctx?.policyUrl));
   const matching = all.filter((e) => (level === 'all' || e.level === level) && (typeof since !== 'number' || e.timestamp >= since));
   const entries = matching.slice(-limit);
-  for (const e of entries) noteRead(tabId, null, e.url ?? ''); // each entry is its page's words (stack/reads.js)
+  for (const e of entries) noteRead(tabId, { documentId: null, url: e.url ?? '' }); // each entry is its page's words (stack/reads.js)
   const counts = Object.fromEntries(LEVELS.map((l) => [l, entries.filter((e) => e.level === l).length]));
   if (format === 'json') {
     return dataResult('', { tabId, level, total: matching.length, count: entries.length, entries });

@@ -276,7 +276,7 @@ async function noteEvaluated(tabId, { contextId, sessionId }) {
   const params = { expression: 'location.href', returnByValue: true };
   if (contextId !== undefined) params.contextId = contextId;
   const r = await cdp(tabId, 'Runtime.evaluate', params, { sessionId, timeoutMs: PARSE_TIMEOUT_MS }).catch(() => null);
-  noteRead(tabId, null, typeof r?.result?.value === 'string' ? r.result.value : '');
+  noteRead(tabId, { documentId: null, url: typeof r?.result?.value === 'string' ? r.result.value : '' });
 }
 
 function describeException(d) {

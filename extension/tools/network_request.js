@@ -41,8 +41,8 @@ async function networkRequestTool(tabId, { id }, ctx) {
     throw new ToolError(`${e.id} went to ${siteKey(e.url)}, a site the policy keeps from this session: its details are not shown`);
   }
   // Its page's, and its bodies are the answering site's (stack/reads.js).
-  noteRead(tabId, null, pageOf(e) ?? '');
-  noteRead(tabId, null, e.url ?? '');
+  noteRead(tabId, { documentId: null, url: pageOf(e) ?? '' });
+  noteRead(tabId, { documentId: null, url: e.url ?? '' });
   const time = e.end !== undefined ? `${Math.round(e.end - e.start)} ms` : 'not finished';
   const firstByte = e.responseStart !== undefined ? `, first byte after ${Math.round(e.responseStart - e.start)} ms` : '';
   const lines = [

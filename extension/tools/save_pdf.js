@@ -30,7 +30,7 @@ async function savePdfTool(tabId, { landscape = false, printBackground = true, f
   // another site, even back to one in its history: only a print of the
   // document the site check passed for is written (pinned_top.js).
   await ctx.pin.assertSame();
-  noteRead(tabId, ctx.pin.documentId, ctx.pin.url); // the print is the pinned document's (its name may be its title)
+  noteRead(tabId, { documentId: ctx.pin.documentId, url: ctx.pin.url }); // the print is the pinned document's (its name may be its title)
   if (!data) throw new ToolError('the browser printed nothing');
   if (data.length * 0.75 > MAX_BYTES) throw new ToolError(`the PDF is larger than the ${MAX_BYTES / 1024 / 1024} MB limit`);
   const outcome = await fetchIntoFolder(`data:application/pdf;base64,${data}`, pdfName(fileName, titleRead(tabId, ctx.tab)), ctx);

@@ -38,7 +38,7 @@ async function screenshot(tabId, args, pin) {
   });
   if (shown) value.content[1].text += ' (the tab was brought to the front for the capture)';
   // The image is the pinned document's (page_tool.js compares it after the capture).
-  noteRead(tabId, pin.documentId, pin.url);
+  noteRead(tabId, { documentId: pin.documentId, url: pin.url });
   return value;
 }
 

@@ -211,7 +211,7 @@ async function snapshot(tabId, { maxChars = DEFAULT_MAX_CHARS, cursor, ref } = {
     // An overview that left parts out is walked whole for its cursor.
     if (cached && cached.id === c.id && !cached.partial) snap = cached;
     // Lines kept from an earlier call are still those documents' words (stack/reads.js).
-    for (const r of snap?.reads ?? []) noteRead(tabId, r.documentId, r.url);
+    for (const r of snap?.reads ?? []) noteRead(tabId, r);
   }
   if (!snap) {
     snap = { id: ++snapCounter, ...await fullSnapshot(tabId, cursor === undefined && !target ? Math.floor(maxChars / 2) : 0, target, readable) };

@@ -12,9 +12,9 @@ const D = 'http://localhost:9000/secret';
 describe('the ledger', () => {
   it('holds the reads on its tab while open, each once', () => {
     const ledger = openLedger(1);
-    noteRead(1, 'DOC1', A);
-    noteRead(1, 'DOC1', A);
-    noteRead(2, 'DOC2', D); // another tab
+    noteRead(1, { documentId: 'DOC1', url: A });
+    noteRead(1, { documentId: 'DOC1', url: A });
+    noteRead(2, { documentId: 'DOC2', url: D }); // another tab
     assert.deepEqual(ledger.reads(), [{ documentId: 'DOC1', url: A }]);
     ledger.close();
     assert.equal(openLedgers(1), 0);
@@ -23,18 +23,18 @@ describe('the ledger', () => {
   it('a read after close goes nowhere', () => {
     const ledger = openLedger(3);
     ledger.close();
-    noteRead(3, 'DOC', A);
+    noteRead(3, { documentId: 'DOC', url: A });
     assert.deepEqual(ledger.reads(), []);
   });
 
   it('a read on a tab goes into every ledger open on it (concurrent calls only get stricter)', () => {
     const first = openLedger(4);
     const second = openLedger(4);
-    noteRead(4, 'DOC-D', D);
+    noteRead(4, { documentId: 'DOC-D', url: D });
     assert.deepEqual(first.reads(), [{ documentId: 'DOC-D', url: D }]);
     assert.deepEqual(second.reads(), [{ documentId: 'DOC-D', url: D }]);
     first.close();
-    noteRead(4, 'DOC-A', A);
+    noteRead(4, { documentId: 'DOC-A', url: A });
     assert.deepEqual(first.reads().map((r) => r.url), [D]);
     assert.deepEqual(second.reads().map((r) => r.url), [D, A]);
     second.close();
@@ -43,7 +43,7 @@ describe('the ledger', () => {
   it('a read without a URL is noted with an empty one (the host withholds it), never dropped', () => {
     assert.deepEqual(readOf(undefined, undefined), { documentId: null, url: '' });
     const ledger = openLedger(5);
-    noteRead(5, 'DOC', null);
+    noteRead(5, { documentId: 'DOC', url: null });
     assert.deepEqual(ledger.reads(), [{ documentId: 'DOC', url: '' }]);
     ledger.close();
   });

@@ -154,7 +154,7 @@ export function watchResultPage(tabId, fromDocumentId) {
   }).then(([r]) => {
     if (!r || r.documentId === fromDocumentId) return null;
     // What it read, with the URL the same script answered (stack/reads.js).
-    if (r.result && r.result.ready !== 'loading') noteRead(tabId, r.documentId, r.result.url);
+    if (r.result && r.result.ready !== 'loading') noteRead(tabId, { documentId: r.documentId, url: r.result.url });
     return r.result;
   }, () => null);
 

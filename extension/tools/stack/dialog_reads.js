@@ -6,6 +6,6 @@ import { describeDialog } from '../../worker/dialogs.js';
 import { noteRead } from './reads.js';
 
 export function dialogRead(tabId, dialog) {
-  noteRead(tabId, null, typeof dialog?.url === 'string' ? dialog.url : '');
+  noteRead(tabId, { documentId: null, url: typeof dialog?.url === 'string' ? dialog.url : '' });
   return describeDialog(dialog);
 }

@@ -41,7 +41,7 @@ export async function urlOfDocument(tabId, documentId) {
 
 // Notes the read of `documentId` on tabId, with its URL.
 export async function noteDocumentRead(tabId, documentId) {
-  noteRead(tabId, documentId, await urlOfDocument(tabId, documentId));
+  noteRead(tabId, { documentId, url: await urlOfDocument(tabId, documentId) });
 }
 
 // Runs read() — a script aimed at documentId alone — with that document's
@@ -50,7 +50,7 @@ export async function noteDocumentRead(tabId, documentId) {
 export async function readingDocument(tabId, documentId, read) {
   const url = await urlOfDocument(tabId, documentId);
   const results = await read();
-  if ((results ?? []).some((r) => r?.documentId === documentId)) noteRead(tabId, documentId, url);
+  if ((results ?? []).some((r) => r?.documentId === documentId)) noteRead(tabId, { documentId, url });
   return results;
 }
 

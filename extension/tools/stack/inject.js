@@ -35,7 +35,7 @@ export async function inject(tabId, { func, args = [], allFrames = false, frameI
     if (agentOp) return await withTimeout(executeAgent(tabId, frameIds ?? (allFrames ? 'all' : [0]), agentOp, agentArgs), timeoutMs);
     const results = await withTimeout(chrome.scripting.executeScript({ target, world, injectImmediately, ...(files ? { files } : { func, args }) }), timeoutMs);
     if (readUrl) {
-      for (const r of results ?? []) if (r?.result !== undefined && r?.result !== null) noteRead(tabId, r.documentId, readUrl(r.result));
+      for (const r of results ?? []) if (r?.result !== undefined && r?.result !== null) noteRead(tabId, { documentId: r.documentId, url: readUrl(r.result) });
     } else {
       await noteResultsRead(tabId, results);
     }

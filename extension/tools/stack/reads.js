@@ -45,9 +45,11 @@ export function openLedger(tabId) {
   };
 }
 
-// A read on tabId: into every ledger open on the tab (none: a read outside a
-// call — the worker's own bookkeeping — goes nowhere, and no answer carries it).
-export function noteRead(tabId, documentId, url) {
+// A read on tabId of the document {documentId, url} (documentId null where
+// the browser gives none): into every ledger open on the tab (none: a read
+// outside a call — the worker's own bookkeeping — goes nowhere, and no answer
+// carries it).
+export function noteRead(tabId, { documentId = null, url = '' } = {}) {
   const set = open.get(tabId);
   if (!set) return;
   const r = readOf(documentId, url);
@@ -63,14 +65,14 @@ export const openLedgers = (tabId) => open.get(tabId)?.size ?? 0;
 export function noteInjectionResults(tabId, results, urlOf) {
   for (const r of results ?? []) {
     if (!r || r.result === undefined || r.result === null) continue;
-    noteRead(tabId, r.documentId, urlOf(r.result));
+    noteRead(tabId, { documentId: r.documentId, url: urlOf(r.result) });
   }
 }
 
 // A tab's title (chrome.tabs.Tab) is its top document's words: noted with
 // the URL the same Tab object reports. Returns the title.
 export function titleRead(tabId, tab) {
-  noteRead(tabId, null, tab?.url || tab?.pendingUrl || '');
+  noteRead(tabId, { documentId: null, url: tab?.url || tab?.pendingUrl || '' });
   return tab?.title ?? '';
 }
 
