@@ -1,0 +1,102 @@
+// Issue 42's input findings, each as the exploit a review ran: a hostile page
+// on an allowed site A (127.0.0.1) with a frame of a site D the policy denies
+// (localhost).
+//   D1. handle_dialog accepted a confirm() a frame of D opened: D's action ran.
+//   K1. A page flipping the focus between its field and a D frame's window
+//       every 2 ms got trusted press_key keys into D now and then, and the
+//       answers did not say what had happened.
+// The one input broker (extension/worker/input_broker.js) sends every
+// effectful CDP command, bound to the frame it affects and decided for it.
+
+import { before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { useHarness, waitFor } from './harness.mjs';
+import { allText } from './page_helpers.mjs';
+import { startDenyingD } from './attack_helpers.mjs';
+
+describe('attack: a dialog of a denied frame', { timeout: 300_000 }, () => {
+  const h = useHarness();
+  let env;
+
+  before(async () => {
+    env = await startDenyingD(h, 'attack-dialog');
+  });
+
+  // Opens the A page and waits until tabbridge knows D's confirm is open.
+  const openWithConfirm = async (t, n) => {
+    const tab = await env.open(`/attack-input-dialog.html?n=${n}`, { t });
+    assert.notEqual((await env.s.call('press_key', { key: 'Shift' })).isError, true); // the debugger on the tab: a dialog's opening is seen
+    await tab.eval(`document.getElementById('df').contentWindow.postMessage('ask', '*'), true`);
+    await waitFor(async () => /dialog: confirm "Continue to read the article\?" is open/.test((await env.snapshot())[0]),
+      { what: "D's confirm known to tabbridge" });
+  };
+  const hits = (p, n) => env.web.queriesOf(p).filter((q) => q.n === String(n)).length;
+
+  it("handle_dialog accept on D's confirm is refused and D's action does not run", async (t) => {
+    const n = 'accept';
+    await openWithConfirm(t, n);
+    const r = await env.s.call('handle_dialog', { accept: true });
+    t.diagnostic(`${r.isError ? 'refused' : 'done'}: ${allText(r)}`);
+    // The dialog stays open (or is dismissed): either way D learns no "yes".
+    const settled = () => hits('/attack-input-transfer', n) + hits('/attack-input-kept', n);
+    if (!r.isError) await waitFor(() => settled() > 0, { what: "D's answer reached the server" });
+    assert.equal(hits('/attack-input-transfer', n), 0, `D's transfer ran: ${allText(r)}`);
+    assert.equal(r.isError, true, allText(r));
+    assert.match(allText(r), /localhost/);
+    assert.match(allText(r), /nothing was done/);
+    assert.equal(hits('/attack-input-kept', n), 0, `the answer says nothing was done, but D was answered: ${allText(r)}`);
+  });
+
+  it("handle_dialog dismiss on D's confirm is allowed: the browser's own answer, the one leaving the page gives", async (t) => {
+    const n = 'dismiss';
+    await openWithConfirm(t, n);
+    const r = await env.s.call('handle_dialog', { accept: false });
+    assert.notEqual(r.isError, true, allText(r));
+    await waitFor(() => hits('/attack-input-kept', n) > 0, { what: "D's 'no' reached the server" });
+    assert.equal(hits('/attack-input-transfer', n), 0);
+  });
+});
+
+describe('attack: raw keys while the page flips the focus into a denied frame', { timeout: 600_000 }, () => {
+  const h = useHarness();
+  const CALLS = Number(process.env.K1_CALLS || 80);
+  let env;
+
+  before(async () => {
+    env = await startDenyingD(h, 'attack-keys');
+  });
+
+  it(`${CALLS} press_key Enter: no key reaches D, and every answer says what was done`, async (t) => {
+    const tab = await env.open('/attack-input-focus.html?ms=2', { t });
+    await waitFor(() => tab.eval('window.dLoaded === true'), { what: "D's frame loaded" });
+    const inD = (expr) => tab.frameEval('attack-review-bank.html?from=k1', expr);
+    const counts = async () => ({
+      d: await inD('window.trustedKeys + window.trustedKeyUps.length'),
+      a: await tab.eval('window.keysHere'),
+      aUp: await tab.eval('window.keyUpsHere'),
+    });
+    const outcomes = [];
+    const lies = [];
+    let done = 0;
+    for (let i = 0; i < CALLS; i++) {
+      const before = await counts();
+      const r = await env.s.call('press_key', { key: 'Enter' });
+      const after = await counts();
+      const got = { d: after.d - before.d, a: after.a - before.a, aUp: after.aUp - before.aUp };
+      const text = allText(r);
+      outcomes.push(`${i + 1} ${r.isError ? 'refused' : 'done'} (A ${got.a}/${got.aUp}, D ${got.d}): ${text.slice(0, 140)}`);
+      if (!r.isError) {
+        done++;
+        if (got.a !== 1 || got.aUp !== 1 || got.d !== 0) lies.push(`call ${i + 1} said "${text.slice(0, 80)}" but A got ${got.a} down/${got.aUp} up, D ${got.d}`);
+      } else if (/nothing was done|no key was sent/.test(text) && (got.a || got.aUp || got.d)) {
+        lies.push(`call ${i + 1} said "${text.slice(0, 120)}" but A got ${got.a} down/${got.aUp} up, D ${got.d}`);
+      }
+    }
+    const total = await counts();
+    const odd = outcomes.filter((o) => !/^\d+ refused \(A 0\/0, D 0\)/.test(o) && !/^\d+ done \(A 1\/1, D 0\)/.test(o));
+    t.diagnostic(`${done} of ${CALLS} done, ${CALLS - done} refused; keys in D ${total.d}; calls of note:\n${odd.join('\n')}`);
+    assert.equal(total.d, 0, `trusted keys reached D: ${total.d}\n${outcomes.join('\n')}`);
+    assert.deepEqual(lies, [], 'answers that did not say what happened');
+  });
+});
