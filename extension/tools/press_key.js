@@ -8,7 +8,6 @@ import { textResult } from './stack/results.js';
 import { account, assertNoDialog, navResult } from './shared/act.js';
 import { withEffects } from './shared/effects.js';
 import { assertFocusAllowed } from './stack/frame_guard.js';
-import { focusCheck } from './shared/fields.js';
 import { shieldFocus } from './shared/focus_shield.js';
 import { parseChord, pressChord } from './shared/input.js';
 import { runAgent } from './shared/targets.js';
@@ -26,7 +25,7 @@ async function pressKeyTool(tabId, { key }, { signal, recheckSite }) {
     const { inTop } = await assertFocusAllowed(tabId);
     const unshield = await shieldFocus(tabId, inTop ? 0 : null);
     try {
-      return await pressChord(tabId, chord, { signal, keyCheck: focusCheck(tabId) });
+      return await pressChord(tabId, chord, { signal });
     } finally {
       unshield();
     }
