@@ -1615,6 +1615,11 @@ async function effect(tabId, method, params, { bind, call: call2, sessionId, tim
   }
   return send(tabId, method, params, { sessionId, timeoutMs });
 }
+function answerDialog(tabId, dialog, { accept, promptText }, { call: call2 } = {}) {
+  const params = { accept: !!accept };
+  if (accept && promptText !== void 0) params.promptText = promptText;
+  return effect(tabId, "Page.handleJavaScriptDialog", params, { sessionId: dialog.sessionId, bind: Bind.dialog(dialog), call: call2 });
+}
 async function interceptDrags(tabId, onData) {
   const off = onCdpEvent("Input.dragIntercepted", (tab, params, sessionId) => {
     if (tab === tabId && !sessionId) onData(params.data);
@@ -1734,9 +1739,7 @@ function dialogPromise(tabId) {
 async function handleDialog(tabId, { accept, promptText }, { call: call2 } = {}) {
   const d = open.get(tabId);
   if (!d) return { text: "no dialog is open on this tab", isError: true };
-  const params = { accept: !!accept };
-  if (promptText !== void 0 && accept) params.promptText = promptText;
-  await effect(tabId, "Page.handleJavaScriptDialog", params, { sessionId: d.sessionId, bind: Bind.dialog(d), call: call2 });
+  await answerDialog(tabId, d, { accept, promptText }, { call: call2 });
   close(tabId);
   const verb = accept ? "accepted" : "dismissed";
   const extra = d.type === "prompt" && accept ? ` with "${shortMsg(promptText ?? d.defaultPrompt ?? "")}"` : "";

@@ -6,7 +6,7 @@
 // (and keeps their tab's attach, debugger_release.js), CDP would not say again.
 
 import { onAttach, onCdpEvent } from './cdp.js';
-import { Bind, effect } from './input_broker.js';
+import { answerDialog } from './input_broker.js';
 import { restoring } from './session_store.js';
 import { onForget, openDialogs } from './tab_state.js';
 import { cut } from './text_cut.js';
@@ -91,9 +91,7 @@ export function dialogPromise(tabId) {
 export async function handleDialog(tabId, { accept, promptText }, { call } = {}) {
   const d = open.get(tabId);
   if (!d) return { text: 'no dialog is open on this tab', isError: true };
-  const params = { accept: !!accept };
-  if (promptText !== undefined && accept) params.promptText = promptText;
-  await effect(tabId, 'Page.handleJavaScriptDialog', params, { sessionId: d.sessionId, bind: Bind.dialog(d), call });
+  await answerDialog(tabId, d, { accept, promptText }, { call });
   close(tabId);
   const verb = accept ? 'accepted' : 'dismissed';
   const extra = d.type === 'prompt' && accept ? ` with "${shortMsg(promptText ?? d.defaultPrompt ?? '')}"` : '';

@@ -161,6 +161,16 @@ export async function effect(tabId, method, params, { bind, call, sessionId, tim
   return send(tabId, method, params, { sessionId, timeoutMs });
 }
 
+// ---- a dialog's answer --------------------------------------------------------
+
+// Answers the dialog `dialog` ({url, sessionId} of Page.javascriptDialogOpening,
+// dialogs.js) in its own session: an accept bound to the frame that opened it.
+export function answerDialog(tabId, dialog, { accept, promptText }, { call } = {}) {
+  const params = { accept: !!accept };
+  if (accept && promptText !== undefined) params.promptText = promptText;
+  return effect(tabId, 'Page.handleJavaScriptDialog', params, { sessionId: dialog.sessionId, bind: Bind.dialog(dialog), call });
+}
+
 // ---- drag interception ------------------------------------------------------
 
 // The browser hands a page's HTML5 drag to us instead of starting the
