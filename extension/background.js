@@ -1615,6 +1615,75 @@ async function effect(tabId, method, params, { bind, call: call2, sessionId, tim
   }
   return send(tabId, method, params, { sessionId, timeoutMs });
 }
+var HOLD_MAX_MS = 250;
+var HOLD_SAID_MS = 2e3;
+function holdPage(token, maxMs) {
+  const a = document.activeElement;
+  const passes = !!a && ["iframe", "frame", "object", "embed", "fencedframe"].includes(a.localName);
+  const pending2 = navigator.scheduling?.isInputPending?.bind(navigator.scheduling);
+  chrome.runtime.sendMessage({ type: "tabbridge.hold", token, inTop: !passes, watches: !!pending2 }).catch(() => {
+  });
+  const until = performance.now() + maxMs;
+  while (performance.now() < until) {
+    if (pending2?.({ includeContinuous: false })) return { input: true };
+  }
+  return { input: false };
+}
+var holds = 0;
+function holdTop(tabId) {
+  const token = `h${++holds}`;
+  let onMessage;
+  let unsaid;
+  const said = new Promise((resolve) => {
+    unsaid = () => resolve(null);
+    onMessage = (msg, sender2) => {
+      if (msg?.type === "tabbridge.hold" && msg.token === token && sender2.id === chrome.runtime.id && sender2.tab?.id === tabId && sender2.frameId === 0) resolve(msg);
+    };
+    chrome.runtime.onMessage.addListener(onMessage);
+    setTimeout(() => resolve(null), HOLD_SAID_MS);
+  });
+  const held = chrome.scripting.executeScript({
+    target: { tabId, frameIds: [0] },
+    world: "ISOLATED",
+    func: holdPage,
+    args: [token, HOLD_MAX_MS]
+  }).then(([r]) => r?.result ?? { input: false }, () => {
+    unsaid();
+    return { input: false };
+  });
+  return { said: said.finally(() => chrome.runtime.onMessage.removeListener(onMessage)), held };
+}
+var HOLD_SETTLE_MS = 10;
+var HOLD_TRIES = 4;
+async function heldKey(tabId, method, params, { bind, call: call2 } = {}) {
+  if (method !== Op.KEY || bind?.kind !== "focus") throw new Error(`${method} is not a key bound to the focus: not held`);
+  const deciding = callsFor(tabId, call2, method);
+  for (let tries = 0; tries < HOLD_TRIES; tries++) {
+    const { said, held } = holdTop(tabId);
+    const msg = await said;
+    if (msg === null) {
+      await held;
+      return effect(tabId, method, params, { bind, call: call2 });
+    }
+    if (msg.inTop) {
+      await new Promise((resolve) => setTimeout(resolve, HOLD_SETTLE_MS));
+      const top = await chrome.webNavigation.getFrame({ tabId, frameId: 0 }).catch(() => null);
+      for (const c of deciding) await decideFor(c, top?.url, "the target");
+      const ack = send(tabId, method, params);
+      ack.catch(() => {
+      });
+      await held;
+      return ack;
+    }
+    await held;
+    const urls = await bind.frames();
+    if (urls.length) {
+      for (const url of urls) for (const c of deciding) await decideFor(c, url, "the target");
+      return send(tabId, method, params);
+    }
+  }
+  throw new Denied(errorResult(`the page kept moving the focus between its document and its frames as the key was to go (${params?.type ?? "key"}); it was not sent`));
+}
 function answerDialog(tabId, dialog, { accept, promptText }, { call: call2 } = {}) {
   const params = { accept: !!accept };
   if (accept && promptText !== void 0) params.promptText = promptText;
@@ -2791,7 +2860,8 @@ onAttach(async (tabId, send4, { sessionId }) => {
 async function send2(tabId, method, params, bind, signal) {
   checkpoint(signal, `the next input event (${params.type ?? method})`);
   const d = dialogPromise(tabId);
-  const call2 = effect(tabId, method, params, { bind });
+  const held = method === Op.KEY && childTargets(tabId).some((c) => c.targetInfo?.type === "iframe");
+  const call2 = (held ? heldKey : effect)(tabId, method, params, { bind });
   call2.catch(() => {
   });
   try {
@@ -5439,7 +5509,7 @@ __export(upload_file_exports, {
 });
 var CHOOSER_WAIT_MS = 2e3;
 var PUT_TIMEOUT_MS = 2e4;
-var listed = (holds) => holds.map((f) => `${f.name} (${byteSize(f.size)})`).join(", ") || "nothing";
+var listed = (holds2) => holds2.map((f) => `${f.name} (${byteSize(f.size)})`).join(", ") || "nothing";
 function fitsInput(input, files) {
   if (input.disabled) throw new ToolError(`${input.desc} is disabled — it takes no files now`);
   if (!input.multiple && files.length > 1) throw new ToolError(`${input.desc} takes one file, not ${files.length} — upload them one at a time if the page allows`);

@@ -161,6 +161,100 @@ export async function effect(tabId, method, params, { bind, call, sessionId, tim
   return send(tabId, method, params, { sessionId, timeoutMs });
 }
 
+// ---- raw keys with the page held -------------------------------------------------
+
+// A key goes wherever the browser's focus is when the browser routes it, and
+// a page can move the focus into a frame of another site (its window.focus(),
+// which no style stops) between our check and the key. So on a page with
+// frames of other sites a raw key goes while the top document's thread is
+// held: our isolated world there says where the focus is (in the top
+// document itself, or passed to a frame) and then runs on — the page's own
+// scripts, timers and messages wait — until the key is in its input queue
+// (navigator.scheduling.isInputPending) or HOLD_MAX_MS passed. The key is sent
+// only when the held page has the focus itself; it is bound to the top
+// document then. Frames in other processes are not held: the key witness
+// tells a key that went astray all the same.
+const HOLD_MAX_MS = 250;
+const HOLD_SAID_MS = 2000;
+
+// In the top document's isolated world (chrome.scripting: no closures).
+function holdPage(token, maxMs) {
+  const a = document.activeElement;
+  const passes = !!a && ['iframe', 'frame', 'object', 'embed', 'fencedframe'].includes(a.localName);
+  const pending = navigator.scheduling?.isInputPending?.bind(navigator.scheduling);
+  chrome.runtime.sendMessage({ type: 'tabbridge.hold', token, inTop: !passes, watches: !!pending }).catch(() => {});
+  const until = performance.now() + maxMs;
+  while (performance.now() < until) {
+    if (pending?.({ includeContinuous: false })) return { input: true };
+  }
+  return { input: false };
+}
+
+let holds = 0;
+
+// One hold of the top document: resolves {said, held} — said: its report
+// ({inTop}) or null (it could not be held), held: resolves when it lets go.
+function holdTop(tabId) {
+  const token = `h${++holds}`;
+  let onMessage;
+  let unsaid;
+  const said = new Promise((resolve) => {
+    unsaid = () => resolve(null);
+    onMessage = (msg, sender) => {
+      if (msg?.type === 'tabbridge.hold' && msg.token === token && sender.id === chrome.runtime.id &&
+        sender.tab?.id === tabId && sender.frameId === 0) resolve(msg);
+    };
+    chrome.runtime.onMessage.addListener(onMessage);
+    setTimeout(() => resolve(null), HOLD_SAID_MS);
+  });
+  const held = chrome.scripting.executeScript({
+    target: { tabId, frameIds: [0] }, world: 'ISOLATED', func: holdPage, args: [token, HOLD_MAX_MS],
+  }).then(([r]) => r?.result ?? { input: false }, () => {
+    unsaid(); // the page cannot be held: there is nothing to wait for
+    return { input: false };
+  });
+  return { said: said.finally(() => chrome.runtime.onMessage.removeListener(onMessage)), held };
+}
+
+// A focus change the page made just before the hold is still on its way to
+// the browser (which routes the key): this long for it to arrive.
+const HOLD_SETTLE_MS = 10;
+const HOLD_TRIES = 4;
+
+// Sends a raw key (Op.KEY) with the top document held (above). The focus in
+// a frame: that frame's site is decided (a Denied for one the policy does not
+// allow) and an allowed frame gets the key unheld; no focus the check can
+// place (the page moving it to and fro) is tried again, then refused.
+export async function heldKey(tabId, method, params, { bind, call } = {}) {
+  if (method !== Op.KEY || bind?.kind !== 'focus') throw new Error(`${method} is not a key bound to the focus: not held`);
+  const deciding = callsFor(tabId, call, method);
+  for (let tries = 0; tries < HOLD_TRIES; tries++) {
+    const { said, held } = holdTop(tabId);
+    const msg = await said;
+    if (msg === null) {
+      // Not held (a page of the browser's own): decided and sent as it is.
+      await held;
+      return effect(tabId, method, params, { bind, call });
+    }
+    if (msg.inTop) {
+      await new Promise((resolve) => setTimeout(resolve, HOLD_SETTLE_MS));
+      const top = await chrome.webNavigation.getFrame({ tabId, frameId: 0 }).catch(() => null);
+      for (const c of deciding) await decideFor(c, top?.url, 'the target');
+      const ack = send(tabId, method, params);
+      ack.catch(() => {}); // awaited by the caller; a dialog may take its place
+      await held;
+      return ack;
+    }
+    await held;
+    const urls = await bind.frames();
+    if (urls.length) {
+      for (const url of urls) for (const c of deciding) await decideFor(c, url, 'the target');
+      return send(tabId, method, params);
+    }
+  }
+  throw new Denied(errorResult(`the page kept moving the focus between its document and its frames as the key was to go (${params?.type ?? 'key'}); it was not sent`));
+}
+
 // ---- a dialog's answer --------------------------------------------------------
 
 // Answers the dialog `dialog` ({url, sessionId} of Page.javascriptDialogOpening,

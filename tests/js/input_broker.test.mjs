@@ -18,6 +18,8 @@ const sent = []; // [method, params, sessionId] of what reached chrome.debugger
 const denied = new Set(['localhost']); // hosts the stand-in host denies
 const decided = []; // [call, url] of each policy.decide the host got
 let witnessed = []; // the key witness's read: [{frameId, result: {n, url}}]
+let holdInTop = true; // where the held top document says the focus is
+const messages = chromeEvents();
 
 let hostPort = null;
 function connectNative() {
@@ -42,7 +44,11 @@ function connectNative() {
 const tabs = {};
 for (const name of TAB_EVENTS) tabs[name] = event(`tabs.${name}`);
 globalThis.chrome = {
-  runtime: { id: 'x', getManifest: () => ({ version: '0' }), connectNative, onStartup: event('runtime.onStartup') },
+  runtime: {
+    id: 'x', getManifest: () => ({ version: '0' }), connectNative, onStartup: event('runtime.onStartup'),
+    onMessage: { ...messages.event('runtime.onMessage'), removeListener: () => {} },
+  },
+  webNavigation: { getFrame: async ({ frameId }) => (frameId === 0 ? { url: TOP } : null) },
   alarms: { onAlarm: event('alarms.onAlarm'), get: async () => ({}), create: () => {} },
   tabs: { ...tabs, get: async (tabId) => ({ id: tabId, url: 'http://127.0.0.1/' }) },
   debugger: {
@@ -57,14 +63,20 @@ globalThis.chrome = {
     },
   },
   scripting: {
-    executeScript: async ({ func }) => (func.name === 'readWitness' ? witnessed : []),
+    executeScript: async ({ target, func, args }) => {
+      if (func.name === 'holdPage') {
+        messages.fire('runtime.onMessage', { type: 'tabbridge.hold', token: args[0], inTop: holdInTop }, { id: 'x', tab: { id: target.tabId }, frameId: 0 });
+        return [{ frameId: 0, result: { input: true } }];
+      }
+      return func.name === 'readWitness' ? witnessed : [];
+    },
   },
 };
 
 const nativePort = await import(path.join(EXTENSION, 'worker/native_port.js'));
 const { cdp } = await import(path.join(EXTENSION, 'worker/cdp.js'));
 const broker = await import(path.join(EXTENSION, 'worker/input_broker.js'));
-const { Bind, Denied, Op, effect, openCall, answerDialog, keyWitness, strayKeys } = broker;
+const { Bind, Denied, Op, effect, heldKey, openCall, answerDialog, keyWitness, strayKeys } = broker;
 nativePort.start(async () => ({ protocol: 2 }));
 
 const TOP = 'http://127.0.0.1/page';
@@ -195,6 +207,35 @@ describe('the input broker', () => {
     } finally {
       release();
       witnessed = [];
+    }
+  });
+
+  it('a held key: the held top document has the focus, so the key goes, bound to it', async () => {
+    reset();
+    holdInTop = true;
+    const release = openCall(10, TOP, 50);
+    try {
+      await heldKey(10, Op.KEY, key, { bind: Bind.focus(() => assert.fail('the held page said where the focus is')) });
+      assert.deepEqual(inputSent().map(([m]) => m), ['Input.dispatchKeyEvent']);
+      assert.deepEqual(decided, []);
+    } finally {
+      release();
+    }
+  });
+
+  it('a held key: the focus in a frame of a denied site is refused, nothing sent', async () => {
+    reset();
+    holdInTop = false;
+    const release = openCall(11, TOP, 51);
+    try {
+      await assert.rejects(heldKey(11, Op.KEY, key, { bind: Bind.focus(() => [D]) }), Denied);
+      assert.deepEqual(inputSent(), []);
+      // The page moving it to and fro (no frame found holding it): tried again, then refused.
+      await assert.rejects(heldKey(11, Op.KEY, key, { bind: Bind.focus(() => []) }), /kept moving the focus/);
+      assert.deepEqual(inputSent(), []);
+    } finally {
+      release();
+      holdInTop = true;
     }
   });
 });

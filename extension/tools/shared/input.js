@@ -10,9 +10,9 @@
 // first checks the call's signal (opts.signal): once the call was cancelled or
 // ran out of time, no further event goes to the page.
 
-import { cdp, onAttach } from '../../worker/cdp.js';
+import { cdp, childTargets, onAttach } from '../../worker/cdp.js';
 import { dialogPromise } from '../../worker/dialogs.js';
-import { Bind, Denied, Op, effect, interceptDrags, keyWitness, strayKeys } from '../../worker/input_broker.js';
+import { Bind, Denied, Op, effect, heldKey, interceptDrags, keyWitness, strayKeys } from '../../worker/input_broker.js';
 import { sleep } from '../../worker/time.js';
 import { checkpoint, HUNG_ADVICE, ToolError } from '../stack/errors.js';
 import { focusedFrames } from '../stack/frame_guard.js';
@@ -28,7 +28,10 @@ onAttach(async (tabId, send, { sessionId }) => {
 async function send(tabId, method, params, bind, signal) {
   checkpoint(signal, `the next input event (${params.type ?? method})`);
   const d = dialogPromise(tabId);
-  const call = effect(tabId, method, params, { bind });
+  // A raw key on a page with frames in other processes goes with the page
+  // held (input_broker.js heldKey): no frame can be handed the focus meanwhile.
+  const held = method === Op.KEY && childTargets(tabId).some((c) => c.targetInfo?.type === 'iframe');
+  const call = (held ? heldKey : effect)(tabId, method, params, { bind });
   call.catch(() => {}); // may settle after the dialog; nobody waits then
   try {
     const winner = await Promise.race([call.then(() => null), d.promise]);
