@@ -114,4 +114,21 @@ describe('attack: raw keys while the page flips the focus into a denied frame', 
     const got = (await race(t)).reduce((n, x) => n + x.d, 0);
     assert.equal(got, 0, `trusted key events reached D: ${got}`);
   });
+
+  it('type {keyEvents: true}, 20 calls: no key reaches D, and an answer that typed says so only when the field got it', async (t) => {
+    const tab = await env.open('/attack-input-focus.html?ms=2', { t });
+    await waitFor(() => tab.eval('window.dLoaded === true'), { what: "D's frame loaded" });
+    const inD = () => tab.frameEval('attack-review-bank.html?from=k1', 'window.trustedKeys + window.trustedKeyUps.length');
+    const outcomes = [];
+    for (let i = 0; i < 20; i++) {
+      const before = await tab.eval('document.getElementById("here").value');
+      const r = await env.s.call('type', { selector: '#here', text: 'ab', keyEvents: true, clear: true });
+      const value = await tab.eval('document.getElementById("here").value');
+      outcomes.push(`${r.isError ? 'refused' : 'done'} (field "${before}" -> "${value}"): ${allText(r).slice(-200)}`);
+      if (!r.isError) assert.equal(value, 'ab', `call ${i + 1} said it typed: ${allText(r)}`);
+      else if (value !== before) assert.doesNotMatch(allText(r), /nothing was done/, `call ${i + 1} changed the field: ${allText(r)}`);
+    }
+    t.diagnostic(outcomes.join('\n'));
+    assert.equal(await inD(), 0, `trusted key events reached D:\n${outcomes.join('\n')}`);
+  });
 });
