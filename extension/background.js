@@ -1974,6 +1974,7 @@ function pinTop(tabId, policyUrl) {
 }
 
 // extension/tools/stack/frame_guard.js
+var FOCUS_QUESTION_MS = 2e3;
 function guardFrames(tabId, policyUrl, requestId) {
   return openCall(tabId, policyUrl, requestId);
 }
@@ -1993,15 +1994,18 @@ async function assertFocusAllowed(tabId) {
 async function focusedFrames(tabId) {
   let results;
   try {
-    results = await chrome.scripting.executeScript({
+    results = await withTimeout(chrome.scripting.executeScript({
       target: { tabId, allFrames: true },
       world: "ISOLATED",
       func: () => {
         const a = document.activeElement;
         return { has: document.hasFocus(), passes: !!a && (a.localName === "iframe" || a.localName === "frame" || a.localName === "object" || a.localName === "embed") };
       }
-    });
+    }), FOCUS_QUESTION_MS, "the question which frame holds the focus");
   } catch (e) {
+    if (/timed out/.test(String(e?.message))) {
+      throw new ToolError(`a frame of the page did not say whether it holds the focus within ${FOCUS_QUESTION_MS / 1e3} s (a dialog is open — see handle_dialog — or the page is busy) — no key was sent`);
+    }
     throw new ToolError(`could not tell which frame holds the focus (${e?.message ?? e}) — no key was sent; try again`);
   }
   const holding = results.filter((r) => r.result?.has && !r.result.passes);

@@ -12,7 +12,12 @@
 //   release();
 
 import { Denied, decideFrames, openCall } from '../../worker/input_broker.js';
+import { withTimeout } from '../../worker/time.js';
 import { ToolError } from './errors.js';
+
+// A frame whose page shows a dialog (or is hung) never answers the question:
+// a key must not wait for it for the whole call.
+const FOCUS_QUESTION_MS = 2000;
 
 // The decisions are the input broker's (worker/input_broker.js): an acting
 // call opens its call there for the tab, and every frame is decided for it.
@@ -54,14 +59,18 @@ export async function assertFocusAllowed(tabId) {
 export async function focusedFrames(tabId) {
   let results;
   try {
-    results = await chrome.scripting.executeScript({
+    results = await withTimeout(chrome.scripting.executeScript({
       target: { tabId, allFrames: true }, world: 'ISOLATED',
       func: () => {
         const a = document.activeElement;
         return { has: document.hasFocus(), passes: !!a && (a.localName === 'iframe' || a.localName === 'frame' || a.localName === 'object' || a.localName === 'embed') };
       },
-    });
+    }), FOCUS_QUESTION_MS, 'the question which frame holds the focus');
   } catch (e) {
+    if (/timed out/.test(String(e?.message))) {
+      throw new ToolError(`a frame of the page did not say whether it holds the focus within ${FOCUS_QUESTION_MS / 1000} s ` +
+        '(a dialog is open — see handle_dialog — or the page is busy) — no key was sent');
+    }
     // Fail closed: a page that adds and removes frames to make the question
     // fail must not get its keys past it.
     throw new ToolError(`could not tell which frame holds the focus (${e?.message ?? e}) — no key was sent; try again`);
