@@ -672,13 +672,26 @@ async function doAttach(tabId) {
   }
   await setUpSession(tabId, void 0, void 0);
 }
-var sender = (tabId, sessionId) => (method, params) => withTimeout(raw(tabId, method, params, sessionId), DEFAULT_TIMEOUT_MS, method).catch((e) => {
+var reserved = null;
+var isReserved = (method) => reserved !== null && (reserved.methods.has(method) || reserved.prefixes.some((prefix) => String(method).startsWith(prefix)));
+var refuseReserved = (method) => {
+  if (isReserved(method)) throw new Error(`${method} is sent by the input broker only (worker/input_broker.js): it binds it to a frame and decides that frame first`);
+};
+function reserveMethods(methods, prefixes = []) {
+  if (reserved) throw new Error("the effectful CDP methods are reserved already: there is one input broker");
+  reserved = { methods: new Set(methods), prefixes: [...prefixes] };
+  return (tabId, method, params = {}, options = {}) => {
+    if (!isReserved(method)) throw new Error(`${method} is not one the input broker reserved`);
+    return usingTab(tabId, () => command(tabId, method, params, options));
+  };
+}
+var sender = (tabId, sessionId) => (method, params) => Promise.resolve().then(() => refuseReserved(method)).then(() => withTimeout(raw(tabId, method, params, sessionId), DEFAULT_TIMEOUT_MS, method).catch((e) => {
   throw explain(tabId, method, e);
-});
+}));
 async function setUpSession(tabId, sessionId, targetInfo2) {
-  const send3 = sender(tabId, sessionId);
+  const send4 = sender(tabId, sessionId);
   for (const hook of attachHooks) {
-    const run3 = Promise.resolve().then(() => hook(tabId, send3, { sessionId, targetInfo: targetInfo2 }));
+    const run3 = Promise.resolve().then(() => hook(tabId, send4, { sessionId, targetInfo: targetInfo2 }));
     if (!sessionId) run3.then(() => stalled.delete(tabId), () => {
     });
     try {
@@ -691,7 +704,7 @@ async function setUpSession(tabId, sessionId, targetInfo2) {
   }
   if (!targetInfo2 || targetInfo2.type === "iframe" || targetInfo2.type === "page") {
     await withTimeout(
-      send3("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }),
+      send4("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }),
       HOOK_WAIT_MS,
       "Target.setAutoAttach"
     ).catch((e) => console.info(`tabbridge: auto-attach failed on tab ${tabId}: ${e.message}`));
@@ -727,6 +740,11 @@ function ensureAttached(tabId) {
   return p;
 }
 function cdp(tabId, method, params = {}, options = {}) {
+  try {
+    refuseReserved(method);
+  } catch (e) {
+    return Promise.reject(e);
+  }
   return usingTab(tabId, () => command(tabId, method, params, options));
 }
 async function command(tabId, method, params, { sessionId, timeoutMs = DEFAULT_TIMEOUT_MS }) {
@@ -1474,6 +1492,264 @@ __export(snapshot_exports, {
   tool: () => tool
 });
 
+// extension/worker/site_key.js
+function siteKey(url) {
+  const text2 = String(url ?? "");
+  let u;
+  try {
+    u = new URL(text2);
+  } catch {
+    return text2.replace(/#.*$/s, "");
+  }
+  if (u.protocol === "file:") return "file:";
+  if (u.protocol === "blob:") return siteKey(u.pathname);
+  if (u.origin !== "null") return u.origin;
+  u.hash = "";
+  return u.href;
+}
+var tabUrl = (tab) => tab?.url || tab?.pendingUrl || "";
+var isOnSite = (tab, policyUrl) => typeof policyUrl !== "string" || !tab || siteKey(tabUrl(tab)) === siteKey(policyUrl);
+function assertOnSite(tab, policyUrl) {
+  if (isOnSite(tab, policyUrl)) return;
+  const url = tabUrl(tab);
+  throw new RpcError(ErrorCode.PAGE_MOVED, `the tab is now on ${url}, not on the site this call was checked for`, { url });
+}
+var sameSite = (url, policyUrl) => typeof policyUrl !== "string" || siteKey(url) === siteKey(policyUrl);
+
+// extension/worker/input_broker.js
+var EFFECTFUL_METHODS = Object.freeze([
+  "Input.dispatchMouseEvent",
+  "Input.dispatchKeyEvent",
+  "Input.insertText",
+  "Input.imeSetComposition",
+  "Input.dispatchDragEvent",
+  "Input.setInterceptDrags",
+  "Input.cancelDragging",
+  "Input.dispatchTouchEvent",
+  "Input.emulateTouchFromMouseEvent",
+  "Input.synthesizePinchGesture",
+  "Input.synthesizeScrollGesture",
+  "Input.synthesizeTapGesture",
+  "Input.setIgnoreInputEvents",
+  "Page.handleJavaScriptDialog",
+  "Page.handleFileChooser",
+  "DOM.setFileInputFiles"
+]);
+var EFFECTFUL_PREFIXES = Object.freeze(["Input."]);
+var send = reserveMethods(EFFECTFUL_METHODS, EFFECTFUL_PREFIXES);
+var BINDINGS = Object.freeze({
+  "Input.dispatchMouseEvent": (p) => p.type === "mouseMoved" ? "pointer" : "press",
+  "Input.dispatchDragEvent": (p) => p.type === "drop" ? "press" : "pointer",
+  "Input.dispatchKeyEvent": () => "focus",
+  "Input.insertText": () => "focus",
+  "Input.setInterceptDrags": () => "tab",
+  "Page.handleJavaScriptDialog": (p) => p.accept ? "dialog" : "dismiss",
+  "DOM.setFileInputFiles": () => "element"
+});
+var Op = Object.freeze({ MOUSE: "Input.dispatchMouseEvent", KEY: "Input.dispatchKeyEvent", TEXT: "Input.insertText", DRAG: "Input.dispatchDragEvent" });
+var Bind = Object.freeze({
+  press: (frames) => ({ kind: "press", frames }),
+  focus: (frames) => ({ kind: "focus", frames }),
+  pointer: () => ({ kind: "pointer", frames: () => [] }),
+  tab: () => ({ kind: "tab", frames: () => [] }),
+  element: (url) => ({ kind: "element", frames: () => [url] }),
+  dialog: (dialog) => ({ kind: "dialog", dialog, frames: () => [dialog.url] })
+});
+var Denied = class extends Error {
+  constructor(result) {
+    super(result?.content?.[0]?.text ?? "denied");
+    this.name = "Denied";
+    this.result = result;
+  }
+};
+var errorResult = (text2) => ({ content: [{ type: "text", text: text2 }], isError: true });
+var calls = /* @__PURE__ */ new Map();
+function openCall(tabId, policyUrl, requestId) {
+  const call2 = { requestId, policyUrl };
+  let set = calls.get(tabId);
+  if (!set) calls.set(tabId, set = /* @__PURE__ */ new Set());
+  set.add(call2);
+  return () => {
+    set.delete(call2);
+    if (!set.size && calls.get(tabId) === set) calls.delete(tabId);
+  };
+}
+function callsFor(tabId, call2, method) {
+  if (call2) return [call2];
+  const set = calls.get(tabId);
+  if (!set?.size) throw new Error(`${method} outside a call that acts: not sent (a tool sends input only within its call)`);
+  return [...set];
+}
+async function decideFor(call2, url, what) {
+  if (typeof url !== "string" || !url) {
+    throw new Denied(errorResult(`${what} is in a frame whose address could not be told; nothing was done`));
+  }
+  if (typeof call2.policyUrl === "string" && siteKey(url) === siteKey(call2.policyUrl)) return;
+  let verdict;
+  try {
+    verdict = await requestHost(HostRequest.POLICY_DECIDE, { call: call2.requestId, url, capability: "act" });
+  } catch (e) {
+    verdict = { allowed: false, result: errorResult(`the host could not decide the frame's site (${e.message})`) };
+  }
+  if (verdict?.allowed === true) return;
+  const result = structuredClone(verdict?.result ?? errorResult("denied"));
+  const first = result.content?.find((c) => c.type === "text");
+  if (first) first.text = `${what} is in a frame of ${siteKey(url)}: ${first.text}; nothing was done`;
+  throw new Denied({ ...result, isError: true });
+}
+var WHAT = { press: "the target", focus: "the target", element: "the target", dialog: "the dialog" };
+async function decideFrames(tabId, urls, { call: call2, what = "the target", method = "input" } = {}) {
+  const deciding = callsFor(tabId, call2, method);
+  for (const url of urls) for (const c of deciding) await decideFor(c, url, what);
+}
+async function effect(tabId, method, params, { bind, call: call2, sessionId, timeoutMs } = {}) {
+  const kindOf = BINDINGS[method];
+  if (!kindOf) throw new Error(`${method} has no binding in the input broker: not sent`);
+  const kind = kindOf(params ?? {});
+  if (kind === "dismiss") {
+    callsFor(tabId, call2, method);
+  } else {
+    if (!bind || bind.kind !== kind) throw new Error(`${method} (${params?.type ?? ""}) must be bound to ${kind}, not ${bind?.kind ?? "nothing"}: not sent`);
+    const deciding = callsFor(tabId, call2, method);
+    const urls = await bind.frames();
+    for (const url of urls) for (const c of deciding) await decideFor(c, url, WHAT[kind] ?? "the target");
+  }
+  return send(tabId, method, params, { sessionId, timeoutMs });
+}
+var HOLD_MAX_MS = 250;
+var HOLD_SAID_MS = 2e3;
+function holdPage(token, maxMs) {
+  const a = document.activeElement;
+  const passes = !!a && ["iframe", "frame", "object", "embed", "fencedframe"].includes(a.localName);
+  const pending2 = navigator.scheduling?.isInputPending?.bind(navigator.scheduling);
+  chrome.runtime.sendMessage({ type: "tabbridge.hold", token, inTop: !passes, watches: !!pending2 }).catch(() => {
+  });
+  const until = performance.now() + maxMs;
+  while (performance.now() < until) {
+    if (pending2?.({ includeContinuous: false })) return { input: true };
+  }
+  return { input: false };
+}
+var holds = 0;
+function holdTop(tabId) {
+  const token = `h${++holds}`;
+  let onMessage;
+  let unsaid;
+  const said = new Promise((resolve) => {
+    unsaid = () => resolve(null);
+    onMessage = (msg, sender2) => {
+      if (msg?.type === "tabbridge.hold" && msg.token === token && sender2.id === chrome.runtime.id && sender2.tab?.id === tabId && sender2.frameId === 0) resolve(msg);
+    };
+    chrome.runtime.onMessage.addListener(onMessage);
+    setTimeout(() => resolve(null), HOLD_SAID_MS);
+  });
+  const held = chrome.scripting.executeScript({
+    target: { tabId, frameIds: [0] },
+    world: "ISOLATED",
+    func: holdPage,
+    args: [token, HOLD_MAX_MS]
+  }).then(([r]) => r?.result ?? { input: false }, () => {
+    unsaid();
+    return { input: false };
+  });
+  return { said: said.finally(() => chrome.runtime.onMessage.removeListener(onMessage)), held };
+}
+var HOLD_SETTLE_MS = 10;
+var HOLD_TRIES = 4;
+async function heldKey(tabId, method, params, { bind, call: call2 } = {}) {
+  if (method !== Op.KEY || bind?.kind !== "focus") throw new Error(`${method} is not a key bound to the focus: not held`);
+  const deciding = callsFor(tabId, call2, method);
+  for (let tries = 0; tries < HOLD_TRIES; tries++) {
+    const { said, held } = holdTop(tabId);
+    const msg = await said;
+    if (msg === null) {
+      await held;
+      return effect(tabId, method, params, { bind, call: call2 });
+    }
+    if (msg.inTop) {
+      await new Promise((resolve) => setTimeout(resolve, HOLD_SETTLE_MS));
+      const top = await chrome.webNavigation.getFrame({ tabId, frameId: 0 }).catch(() => null);
+      for (const c of deciding) await decideFor(c, top?.url, "the target");
+      const ack = send(tabId, method, params);
+      ack.catch(() => {
+      });
+      await held;
+      return ack;
+    }
+    await held;
+    const urls = await bind.frames();
+    if (urls.length) {
+      for (const url of urls) for (const c of deciding) await decideFor(c, url, "the target");
+      return send(tabId, method, params);
+    }
+  }
+  throw new Denied(errorResult(`the page kept moving the focus between its document and its frames as the key was to go (${params?.type ?? "key"}); it was not sent`));
+}
+function answerDialog(tabId, dialog, { accept, promptText }, { call: call2 } = {}) {
+  const params = { accept: !!accept };
+  if (accept && promptText !== void 0) params.promptText = promptText;
+  return effect(tabId, "Page.handleJavaScriptDialog", params, { sessionId: dialog.sessionId, bind: Bind.dialog(dialog), call: call2 });
+}
+async function interceptDrags(tabId, onData) {
+  const off = onCdpEvent("Input.dragIntercepted", (tab, params, sessionId) => {
+    if (tab === tabId && !sessionId) onData(params.data);
+  });
+  try {
+    await effect(tabId, "Input.setInterceptDrags", { enabled: true }, { bind: Bind.tab() });
+  } catch (e) {
+    off();
+    throw e;
+  }
+  return () => {
+    off();
+    effect(tabId, "Input.setInterceptDrags", { enabled: false }, { bind: Bind.tab() }).catch(() => {
+    });
+  };
+}
+function armWitness(token) {
+  const w = globalThis.__tabbridgeKeyWitness ??= {};
+  if (w[token]) return;
+  const counts = { n: 0 };
+  const on = (e) => {
+    if (e.isTrusted) counts.n++;
+  };
+  const types = ["keydown", "keyup", "keypress", "beforeinput"];
+  for (const t of types) window.addEventListener(t, on, true);
+  w[token] = { counts, off: () => {
+    for (const t of types) window.removeEventListener(t, on, true);
+  } };
+}
+function readWitness(token) {
+  const w = globalThis.__tabbridgeKeyWitness?.[token];
+  if (!w) return { n: 0, url: location.href };
+  w.off();
+  delete globalThis.__tabbridgeKeyWitness[token];
+  return { n: w.counts.n, url: location.href };
+}
+var witnesses = 0;
+async function keyWitness(tabId) {
+  const token = `w${++witnesses}`;
+  const run3 = (func) => chrome.scripting.executeScript({ target: { tabId, allFrames: true }, world: "ISOLATED", func, args: [token] });
+  const armed = await run3(armWitness).then(() => true, () => false);
+  return async () => {
+    if (!armed) return [];
+    const results = await run3(readWitness).catch(() => []);
+    return results.filter((r) => r.frameId !== 0 && r.result?.n > 0).map((r) => r.result);
+  };
+}
+async function strayKeys(tabId, got, { call: call2 } = {}) {
+  const stray = [];
+  for (const { url, n } of got) {
+    try {
+      await decideFrames(tabId, [url], { call: call2, what: "a key" });
+    } catch (e) {
+      if (!(e instanceof Denied)) throw e;
+      stray.push({ url, n, site: siteKey(url) });
+    }
+  }
+  return stray;
+}
+
 // extension/worker/dialogs.js
 var open = openDialogs;
 var waiters2 = /* @__PURE__ */ new Map();
@@ -1493,9 +1769,9 @@ var restored2 = chrome.storage.session.get(STORE_KEY2).then((got) => {
 }, () => /* @__PURE__ */ new Set());
 restoring(restored2);
 var dialogsRestored = () => restored2;
-onAttach(async (tabId, send3, { targetInfo: targetInfo2 }) => {
+onAttach(async (tabId, send4, { targetInfo: targetInfo2 }) => {
   if (targetInfo2 && targetInfo2.type !== "iframe" && targetInfo2.type !== "page") return;
-  await send3("Page.enable");
+  await send4("Page.enable");
 });
 onCdpEvent("Page.javascriptDialogOpening", (tabId, p, sessionId) => {
   const d = { type: p.type, message: p.message ?? "", url: p.url, defaultPrompt: p.defaultPrompt, sessionId };
@@ -1530,12 +1806,10 @@ function dialogPromise(tabId) {
   });
   return { promise, cancel: () => off?.() };
 }
-async function handleDialog(tabId, { accept, promptText }) {
+async function handleDialog(tabId, { accept, promptText }, { call: call2 } = {}) {
   const d = open.get(tabId);
   if (!d) return { text: "no dialog is open on this tab", isError: true };
-  const params = { accept: !!accept };
-  if (promptText !== void 0) params.promptText = promptText;
-  await cdp(tabId, "Page.handleJavaScriptDialog", params, { sessionId: d.sessionId });
+  await answerDialog(tabId, d, { accept, promptText }, { call: call2 });
   close(tabId);
   const verb = accept ? "accepted" : "dismissed";
   const extra = d.type === "prompt" && accept ? ` with "${shortMsg(promptText ?? d.defaultPrompt ?? "")}"` : "";
@@ -1592,30 +1866,6 @@ function dialogRead(tabId, dialog) {
   noteRead(tabId, { documentId: null, url: typeof dialog?.url === "string" ? dialog.url : "" });
   return describeDialog(dialog);
 }
-
-// extension/worker/site_key.js
-function siteKey(url) {
-  const text2 = String(url ?? "");
-  let u;
-  try {
-    u = new URL(text2);
-  } catch {
-    return text2.replace(/#.*$/s, "");
-  }
-  if (u.protocol === "file:") return "file:";
-  if (u.protocol === "blob:") return siteKey(u.pathname);
-  if (u.origin !== "null") return u.origin;
-  u.hash = "";
-  return u.href;
-}
-var tabUrl = (tab) => tab?.url || tab?.pendingUrl || "";
-var isOnSite = (tab, policyUrl) => typeof policyUrl !== "string" || !tab || siteKey(tabUrl(tab)) === siteKey(policyUrl);
-function assertOnSite(tab, policyUrl) {
-  if (isOnSite(tab, policyUrl)) return;
-  const url = tabUrl(tab);
-  throw new RpcError(ErrorCode.PAGE_MOVED, `the tab is now on ${url}, not on the site this call was checked for`, { url });
-}
-var sameSite = (url, policyUrl) => typeof policyUrl !== "string" || siteKey(url) === siteKey(policyUrl);
 
 // extension/tools/stack/errors.js
 var ToolError = class extends Error {
@@ -1782,9 +2032,55 @@ function pinTop(tabId, policyUrl) {
   };
 }
 
+// extension/tools/stack/frame_guard.js
+var FOCUS_QUESTION_MS = 2e3;
+function guardFrames(tabId, policyUrl, requestId) {
+  return openCall(tabId, policyUrl, requestId);
+}
+async function assertFrameAllowed(tabId, frameId) {
+  if (frameId === 0) return;
+  const frame = await chrome.webNavigation.getFrame({ tabId, frameId }).catch(() => null);
+  if (frame) await assertUrlAllowed(tabId, frame.url);
+}
+async function assertUrlAllowed(tabId, url) {
+  await decideFrames(tabId, [url], { method: "a press" });
+}
+async function assertFocusAllowed(tabId) {
+  const { inTop, frames } = await focusedFrames(tabId);
+  await decideFrames(tabId, frames, { method: "a key" });
+  return { inTop };
+}
+async function focusedFrames(tabId) {
+  let results;
+  try {
+    results = await withTimeout(chrome.scripting.executeScript({
+      target: { tabId, allFrames: true },
+      world: "ISOLATED",
+      func: () => {
+        const a = document.activeElement;
+        return { has: document.hasFocus(), passes: !!a && (a.localName === "iframe" || a.localName === "frame" || a.localName === "object" || a.localName === "embed") };
+      }
+    }), FOCUS_QUESTION_MS, "the question which frame holds the focus");
+  } catch (e) {
+    if (/timed out/.test(String(e?.message))) {
+      throw new ToolError(`a frame of the page did not say whether it holds the focus within ${FOCUS_QUESTION_MS / 1e3} s (a dialog is open — see handle_dialog — or the page is busy) — no key was sent`);
+    }
+    throw new ToolError(`could not tell which frame holds the focus (${e?.message ?? e}) — no key was sent; try again`);
+  }
+  const holding = results.filter((r) => r.result?.has && !r.result.passes);
+  const frames = holding.length ? holding : results.some((r) => r.result?.passes) ? results : [];
+  const urls = [];
+  for (const r of frames) {
+    if (r.frameId === 0) continue;
+    const frame = await chrome.webNavigation.getFrame({ tabId, frameId: r.frameId }).catch(() => null);
+    urls.push(frame ? frame.url : null);
+  }
+  return { inTop: results.some((r) => r.frameId === 0 && r.result && !r.result.passes), frames: urls };
+}
+
 // extension/tools/stack/results.js
 var textResult = (text2, isError = false) => ({ content: [{ type: "text", text: text2 }], ...isError ? { isError: true } : {} });
-var errorResult = (message) => textResult(message, true);
+var errorResult2 = (message) => textResult(message, true);
 function dataResult(summary, structured) {
   const content = [];
   if (summary) content.push({ type: "text", text: summary });
@@ -1796,68 +2092,6 @@ function documentResult(body, meta) {
     content: [{ type: "text", text: body }, { type: "text", text: JSON.stringify(meta) }],
     structuredContent: meta
   };
-}
-
-// extension/tools/stack/frame_guard.js
-var Denied = class extends Error {
-  constructor(result) {
-    super(result?.content?.[0]?.text ?? "denied");
-    this.name = "Denied";
-    this.result = result;
-  }
-};
-var guards = /* @__PURE__ */ new Map();
-function guardFrames(tabId, policyUrl, requestId) {
-  const guard = async (url) => {
-    if (typeof url !== "string" || typeof policyUrl !== "string" || siteKey(url) === siteKey(policyUrl)) return;
-    let verdict;
-    try {
-      verdict = await requestHost(HostRequest.POLICY_DECIDE, { call: requestId, url, capability: "act" });
-    } catch (e) {
-      verdict = { allowed: false, result: errorResult(`the host could not decide the frame's site (${e.message})`) };
-    }
-    if (verdict?.allowed === true) return;
-    const result = structuredClone(verdict?.result ?? errorResult("denied"));
-    const first = result.content?.find((c) => c.type === "text");
-    if (first) first.text = `the target is in a frame of ${siteKey(url)}: ${first.text}; nothing was done`;
-    throw new Denied({ ...result, isError: true });
-  };
-  let set = guards.get(tabId);
-  if (!set) guards.set(tabId, set = /* @__PURE__ */ new Set());
-  set.add(guard);
-  return () => {
-    set.delete(guard);
-    if (!set.size && guards.get(tabId) === set) guards.delete(tabId);
-  };
-}
-async function assertFrameAllowed(tabId, frameId) {
-  if (frameId === 0) return;
-  const frame = await chrome.webNavigation.getFrame({ tabId, frameId }).catch(() => null);
-  if (frame) await assertUrlAllowed(tabId, frame.url);
-}
-async function assertUrlAllowed(tabId, url) {
-  const set = guards.get(tabId);
-  if (!set?.size) throw new Error("a press outside an acting call: its tool must be defined with acts: true");
-  for (const guard of [...set]) await guard(url);
-}
-async function assertFocusAllowed(tabId) {
-  let results;
-  try {
-    results = await chrome.scripting.executeScript({
-      target: { tabId, allFrames: true },
-      world: "ISOLATED",
-      func: () => {
-        const a = document.activeElement;
-        return { has: document.hasFocus(), passes: !!a && (a.localName === "iframe" || a.localName === "frame" || a.localName === "object" || a.localName === "embed") };
-      }
-    });
-  } catch (e) {
-    throw new ToolError(`could not tell which frame holds the focus (${e?.message ?? e}) — no key was sent; try again`);
-  }
-  const holding = results.filter((r) => r.result?.has && !r.result.passes);
-  const frames = holding.length ? holding : results.some((r) => r.result?.passes) ? results : [];
-  for (const r of frames) await assertFrameAllowed(tabId, r.frameId);
-  return { inTop: results.some((r) => r.frameId === 0 && r.result && !r.result.passes) };
 }
 
 // extension/tools/stack/page_tool.js
@@ -1940,10 +2174,10 @@ async function attachFor(name, tabId, required) {
 function crashedAnswer(tabId, tab) {
   if (!Number.isInteger(tabId) || !tab) return null;
   if (isCrashed(tabId)) {
-    return errorResult(`tab ${tabId} crashed — reload it (navigate {action: "reload"}) or close it (close_tab)`);
+    return errorResult2(`tab ${tabId} crashed — reload it (navigate {action: "reload"}) or close it (close_tab)`);
   }
   if (looksCrashed(tab)) {
-    return errorResult(`tab ${tabId} has no running page (it crashed, or the browser has not loaded it yet) — reload it (navigate {action: "reload"}) or close it (close_tab)`);
+    return errorResult2(`tab ${tabId} has no running page (it crashed, or the browser has not loaded it yet) — reload it (navigate {action: "reload"}) or close it (close_tab)`);
   }
   return null;
 }
@@ -1952,7 +2186,7 @@ function catchToolError(fn) {
     try {
       return await fn(...args);
     } catch (e) {
-      if (e instanceof ToolError) return errorResult(e.message);
+      if (e instanceof ToolError) return errorResult2(e.message);
       if (e instanceof Denied) return e.result;
       throw e;
     }
@@ -2092,7 +2326,7 @@ var BAR_WAIT_MS = 1e3;
 var POLL_MS = 25;
 var lastDetachAt = -Infinity;
 var pending = /* @__PURE__ */ new Map();
-onAttach(async (tabId, send3, { sessionId }) => {
+onAttach(async (tabId, send4, { sessionId }) => {
   if (sessionId) return;
   const others = attachedTabs().filter((id) => id !== tabId);
   if (others.length > 0 || Date.now() - lastDetachAt < BAR_LINGER_MS) return;
@@ -2737,13 +2971,14 @@ function parseChordOn(spec, mac) {
 }
 
 // extension/tools/shared/input.js
-onAttach(async (tabId, send3, { sessionId }) => {
-  if (!sessionId) await send3("Emulation.setFocusEmulationEnabled", { enabled: true });
+onAttach(async (tabId, send4, { sessionId }) => {
+  if (!sessionId) await send4("Emulation.setFocusEmulationEnabled", { enabled: true });
 });
-async function send(tabId, method, params, signal) {
+async function send2(tabId, method, params, bind, signal) {
   checkpoint(signal, `the next input event (${params.type ?? method})`);
   const d = dialogPromise(tabId);
-  const call2 = cdp(tabId, method, params);
+  const held = method === Op.KEY && childTargets(tabId).some((c) => c.targetInfo?.type === "iframe");
+  const call2 = (held ? heldKey : effect)(tabId, method, params, { bind });
   call2.catch(() => {
   });
   try {
@@ -2777,7 +3012,7 @@ function fullFrameRate(tabId) {
 var SHOWN_TAB = Object.freeze({ ready: Promise.resolve(), stop() {
 } });
 async function atFullFrameRate(tabId, steps, fn, cast) {
-  const continuous = ([method, params]) => method === "Input.dispatchMouseEvent" && CONTINUOUS.has(params.type);
+  const continuous = ([method, params]) => method === Op.MOUSE && CONTINUOUS.has(params.type);
   if (!steps.some((step) => Array.isArray(step) && continuous(step))) return fn();
   if (cast) {
     await cast.ready;
@@ -2792,51 +3027,99 @@ async function atFullFrameRate(tabId, steps, fn, cast) {
   }
 }
 var PRESSES = /* @__PURE__ */ new Set(["mousePressed", "mouseReleased", "drop", "mouseWheel"]);
-var pressAt = ([method, params]) => (method === "Input.dispatchMouseEvent" || method === "Input.dispatchDragEvent") && PRESSES.has(params.type);
-var keyAt = ([method, params]) => method === "Input.insertText" || method === "Input.dispatchKeyEvent" && ["keyDown", "rawKeyDown", "char"].includes(params.type);
+var pressAt = ([method, params]) => (method === Op.MOUSE || method === Op.DRAG) && PRESSES.has(params.type);
+var keyAt = ([method]) => method === Op.TEXT || method === Op.KEY;
+function bindingOf(tabId, [method, params, check]) {
+  if (keyAt([method])) return Bind.focus(async () => (await focusedFrames(tabId)).frames);
+  if (pressAt([method, params])) {
+    return Bind.press(async () => {
+      const frames = await check(params.x, params.y);
+      return Array.isArray(frames) ? frames : [];
+    });
+  }
+  return Bind.pointer();
+}
+function sentBefore(e, sent) {
+  if (!sent.length) return e;
+  const what = `${sent.length} input event${sent.length === 1 ? "" : "s"} (${[...new Set(sent)].join(", ")}) had gone to the page before it; nothing after it was sent`;
+  const reword = (text2) => /nothing was (done|pressed)|no key was sent/.test(text2) ? text2.replace(/nothing was (done|pressed)|no key was sent/, what) : `${text2} — ${what}`;
+  if (e instanceof Denied) {
+    const result = structuredClone(e.result);
+    const first = result.content?.find((c) => c.type === "text");
+    if (first) first.text = reword(first.text);
+    return new Denied(result);
+  }
+  if (e instanceof ToolError) return new ToolError(reword(e.message), { stale: e.stale });
+  return e;
+}
+function strayAnswer(stray) {
+  const where = stray.map((s) => `${s.n} key event${s.n === 1 ? "" : "s"} reached a frame of ${s.site}, which the policy does not allow to act`).join("; ");
+  return new ToolError(`${where}: the page moved the focus there after the check and before the key (docs/policy.md) — what it did there is not known; take a new snapshot`);
+}
 function sequence(tabId, steps, signal, cast) {
   const input = steps.filter((step) => Array.isArray(step));
   for (const step of input) {
     if (pressAt(step) && typeof step[2] !== "function") throw new Error(`${step[1].type} without its press check (press_point.js)`);
   }
-  const firstKey = input.find(keyAt);
-  if (firstKey && typeof firstKey[2] !== "function") throw new Error("keys without their focus check (frame_guard.js)");
+  const keys = input.some(keyAt);
   return atFullFrameRate(tabId, steps, async () => {
-    for (const step of steps) {
-      if (typeof step === "number") {
-        await sleep(step);
-        continue;
+    const witness = keys ? await keyWitness(tabId) : null;
+    const sent = [];
+    let result;
+    let failure = null;
+    try {
+      for (const step of steps) {
+        if (typeof step === "number") {
+          await sleep(step);
+          continue;
+        }
+        const [method, params] = step;
+        let r;
+        try {
+          r = await send2(tabId, method, params, bindingOf(tabId, step), signal);
+        } catch (e) {
+          throw sentBefore(e, sent);
+        }
+        if (keyAt(step) || pressAt(step)) sent.push(params.type ?? "text");
+        if (r.dialog) {
+          result = r;
+          break;
+        }
       }
-      const [method, params, check] = step;
-      if (check) await check(params.x, params.y);
-      const r = await send(tabId, method, params, signal);
-      if (r.dialog) return r;
+      result ??= {};
+    } catch (e) {
+      failure = e;
     }
-    return {};
+    if (witness) {
+      const stray = await strayKeys(tabId, await witness());
+      if (stray.length) throw strayAnswer(stray);
+    }
+    if (failure) throw failure;
+    return result;
   }, cast);
 }
 function click(tabId, x, y, { button = "left", doubleClick = false, modifiers = 0, signal, pressCheck, cast } = {}) {
   const b = BUTTONS[button] ?? 1;
   const release = pressCheck && ((px, py) => pressCheck(px, py, { frameOnly: true }));
-  const steps = [["Input.dispatchMouseEvent", { type: "mouseMoved", x, y, modifiers }]];
+  const steps = [[Op.MOUSE, { type: "mouseMoved", x, y, modifiers }]];
   const clicks = doubleClick ? [1, 2] : [1];
   for (const clickCount of clicks) {
-    steps.push(["Input.dispatchMouseEvent", { type: "mousePressed", x, y, button, buttons: b, clickCount, modifiers }, pressCheck]);
-    steps.push(["Input.dispatchMouseEvent", { type: "mouseReleased", x, y, button, buttons: 0, clickCount, modifiers }, release]);
+    steps.push([Op.MOUSE, { type: "mousePressed", x, y, button, buttons: b, clickCount, modifiers }, pressCheck]);
+    steps.push([Op.MOUSE, { type: "mouseReleased", x, y, button, buttons: 0, clickCount, modifiers }, release]);
   }
   return sequence(tabId, steps, signal, cast);
 }
 function hover(tabId, x, y, { signal, cast } = {}) {
-  return sequence(tabId, [["Input.dispatchMouseEvent", { type: "mouseMoved", x, y }]], signal, cast);
+  return sequence(tabId, [[Op.MOUSE, { type: "mouseMoved", x, y }]], signal, cast);
 }
 function mouseWheel(tabId, x, y, deltaX, deltaY, { signal, wheelCheck: wheelCheck2 } = {}) {
   return sequence(tabId, [
-    ["Input.dispatchMouseEvent", { type: "mouseMoved", x, y }],
-    ["Input.dispatchMouseEvent", { type: "mouseWheel", x, y, deltaX, deltaY }, wheelCheck2]
+    [Op.MOUSE, { type: "mouseMoved", x, y }],
+    [Op.MOUSE, { type: "mouseWheel", x, y, deltaX, deltaY }, wheelCheck2]
   ], signal);
 }
-function insertText(tabId, text2, { signal, keyCheck } = {}) {
-  return sequence(tabId, [["Input.insertText", { text: text2 }, keyCheck]], signal);
+function insertText(tabId, text2, { signal } = {}) {
+  return sequence(tabId, [[Op.TEXT, { text: text2 }]], signal);
 }
 var platformOs = null;
 async function isMac() {
@@ -2853,20 +3136,20 @@ var MAC_COMMANDS = { a: "selectAll", c: "copy", x: "cut", v: "paste", z: "undo" 
 async function parseChord(spec) {
   return parseChordOn(spec, await isMac());
 }
-async function pressChord(tabId, chord, { signal, keyCheck } = {}) {
+async function pressChord(tabId, chord, { signal } = {}) {
   const { mods, def, mac } = chord;
   let modifiers = 0;
   const steps = [];
   for (const m of mods) {
     modifiers |= MOD[m];
     const [code, keyCode] = NAMED[m];
-    steps.push(["Input.dispatchKeyEvent", { type: "rawKeyDown", key: m, code, windowsVirtualKeyCode: keyCode, modifiers }, steps.length ? void 0 : keyCheck]);
+    steps.push([Op.KEY, { type: "rawKeyDown", key: m, code, windowsVirtualKeyCode: keyCode, modifiers }]);
   }
   if (def.key in MOD) {
     const [code, keyCode] = NAMED[def.key];
     modifiers |= MOD[def.key];
-    steps.push(["Input.dispatchKeyEvent", { type: "rawKeyDown", key: def.key, code, windowsVirtualKeyCode: keyCode, modifiers }, keyCheck]);
-    steps.push(["Input.dispatchKeyEvent", { type: "keyUp", key: def.key, code, windowsVirtualKeyCode: keyCode, modifiers: modifiers & ~MOD[def.key] }, keyCheck]);
+    steps.push([Op.KEY, { type: "rawKeyDown", key: def.key, code, windowsVirtualKeyCode: keyCode, modifiers }]);
+    steps.push([Op.KEY, { type: "keyUp", key: def.key, code, windowsVirtualKeyCode: keyCode, modifiers: modifiers & ~MOD[def.key] }]);
   } else {
     const commandish = modifiers & (MOD.Control | MOD.Alt | MOD.Meta);
     let key3 = def.key;
@@ -2881,23 +3164,23 @@ async function pressChord(tabId, chord, { signal, keyCheck } = {}) {
       down.unmodifiedText = text2;
     }
     if (mac && modifiers & MOD.Meta && MAC_COMMANDS[def.key.toLowerCase()]) down.commands = [MAC_COMMANDS[def.key.toLowerCase()]];
-    steps.push(["Input.dispatchKeyEvent", down, keyCheck]);
-    steps.push(["Input.dispatchKeyEvent", { type: "keyUp", key: key3, code: def.code, windowsVirtualKeyCode: def.keyCode, modifiers }, keyCheck]);
+    steps.push([Op.KEY, down]);
+    steps.push([Op.KEY, { type: "keyUp", key: key3, code: def.code, windowsVirtualKeyCode: def.keyCode, modifiers }]);
   }
   for (const m of [...mods].reverse()) {
     modifiers &= ~MOD[m];
     const [code, keyCode] = NAMED[m];
-    steps.push(["Input.dispatchKeyEvent", { type: "keyUp", key: m, code, windowsVirtualKeyCode: keyCode, modifiers }]);
+    steps.push([Op.KEY, { type: "keyUp", key: m, code, windowsVirtualKeyCode: keyCode, modifiers }]);
   }
   return sequence(tabId, steps, signal);
 }
-function typeKeys(tabId, text2, { signal, keyCheck } = {}) {
+function typeKeys(tabId, text2, { signal } = {}) {
   const steps = [];
   for (const ch of String(text2)) {
     const def = ch === "\n" || ch === "\r" ? keyDef("Enter") : keyDef(ch);
     const base = { key: def.key, code: def.code, windowsVirtualKeyCode: def.keyCode };
-    steps.push(["Input.dispatchKeyEvent", { type: "keyDown", ...base, text: def.text, unmodifiedText: def.text }, keyCheck]);
-    steps.push(["Input.dispatchKeyEvent", { type: "keyUp", ...base }, keyCheck]);
+    steps.push([Op.KEY, { type: "keyDown", ...base, text: def.text, unmodifiedText: def.text }]);
+    steps.push([Op.KEY, { type: "keyUp", ...base }]);
   }
   return sequence(tabId, steps, signal);
 }
@@ -2910,23 +3193,23 @@ async function dragBetween(tabId, from, to, { signal, pressFrom, pressTo } = {})
   const release = pressTo && ((x, y) => pressTo(x, y, { frameOnly: true }));
   let intercepted = null;
   let wake = null;
-  const off = onCdpEvent("Input.dragIntercepted", (tab, params, sessionId) => {
-    if (tab !== tabId || sessionId) return;
-    intercepted = params.data;
-    wake?.();
-  });
-  const mouse = (type, x, y, extra = {}) => ["Input.dispatchMouseEvent", { type, x, y, button: "left", buttons: type === "mouseReleased" ? 0 : 1, ...extra }];
+  let off = () => {
+  };
+  const mouse = (type, x, y, extra = {}) => [Op.MOUSE, { type, x, y, button: "left", buttons: type === "mouseReleased" ? 0 : 1, ...extra }];
   const path = (start2, n) => Array.from({ length: n }, (_, i) => {
     const f = (i + 1) / n;
     return [start2.x + (to.x - start2.x) * f, start2.y + (to.y - start2.y) * f];
   });
   try {
-    await cdp(tabId, "Input.setInterceptDrags", { enabled: true });
+    off = await interceptDrags(tabId, (data) => {
+      intercepted = data;
+      wake?.();
+    });
     const dx = Math.sign(to.x - from.x) * 8 || 0;
     const dy = Math.sign(to.y - from.y) * 8 || (dx ? 0 : 8);
     const start2 = { x: from.x + dx, y: from.y + dy };
     let r = await sequence(tabId, [
-      ["Input.dispatchMouseEvent", { type: "mouseMoved", x: from.x, y: from.y }],
+      [Op.MOUSE, { type: "mouseMoved", x: from.x, y: from.y }],
       [...mouse("mousePressed", from.x, from.y, { clickCount: 1 }), pressFrom],
       mouse("mouseMoved", start2.x, start2.y)
     ], signal);
@@ -2938,11 +3221,11 @@ async function dragBetween(tabId, from, to, { signal, pressFrom, pressTo } = {})
       });
     }
     if (intercepted) {
-      const steps2 = [["Input.dispatchDragEvent", { type: "dragEnter", x: start2.x, y: start2.y, data: intercepted }]];
-      const over = (x, y) => ["Input.dispatchDragEvent", { type: "dragOver", x, y, data: intercepted }];
+      const steps2 = [[Op.DRAG, { type: "dragEnter", x: start2.x, y: start2.y, data: intercepted }]];
+      const over = (x, y) => [Op.DRAG, { type: "dragOver", x, y, data: intercepted }];
       for (const [x, y] of path(start2, DRAG_STEPS)) steps2.push(over(x, y));
       steps2.push(...linger(to, over), over(to.x, to.y));
-      steps2.push(["Input.dispatchDragEvent", { type: "drop", x: to.x, y: to.y, data: intercepted }, release]);
+      steps2.push([Op.DRAG, { type: "drop", x: to.x, y: to.y, data: intercepted }, release]);
       r = await sequence(tabId, steps2, signal);
       return { mode: "html5", ...r };
     }
@@ -2954,8 +3237,6 @@ async function dragBetween(tabId, from, to, { signal, pressFrom, pressTo } = {})
     return { mode: "pointer", ...r };
   } finally {
     off();
-    cdp(tabId, "Input.setInterceptDrags", { enabled: false }).catch(() => {
-    });
   }
 }
 
@@ -3110,7 +3391,7 @@ async function armPressCheck(tabId, loc, { signal } = {}) {
     if (!sameFrames(now.frames, aim.frames)) {
       throw new ToolError(`a frame of ${siteOf(now.frames.at(-1).site)} came under the pointer over ${loc.desc} at the moment of the press (the page moved it there) — nothing was pressed; take a new snapshot`);
     }
-    if (frameOnly || now.node === aim.node || await reachesAt(tabId, loc, now, signal)) return;
+    if (frameOnly || now.node === aim.node || await reachesAt(tabId, loc, now, signal)) return now.frames.map((f) => f.site);
     throw new ToolError(`something else came under the pointer over ${loc.desc} at the moment of the press (the page moved, or covered it) — nothing was pressed; take a new snapshot`);
   };
   check.inTopDocument = aim.frames.length === 1;
@@ -3128,6 +3409,7 @@ function wheelCheck(tabId, { signal } = {}) {
     checkpoint(signal, "the mouse wheel");
     const now = await landing(tabId, x, y, states);
     await assertFramesAllowed(tabId, now.frames);
+    return now.frames.map((f) => f.site);
   };
 }
 function siteOf(url) {
@@ -3603,17 +3885,15 @@ async function focusField(tabId, target, clear, signal) {
   }
   return { ...f, frameId: t.frameId, args: t.args };
 }
-var focusCheck = (tabId) => () => assertFocusAllowed(tabId);
 async function typeInto(tabId, f, text2, { clear = false, signal, keyEvents = false, submit = false } = {}) {
-  const keyCheck = focusCheck(tabId);
   const unshield = await shieldFocus(tabId, f.frameId);
   try {
     let r = {};
-    if (text2.length) r = await (keyEvents ? typeKeys(tabId, text2, { signal, keyCheck }) : insertText(tabId, text2, { signal, keyCheck }));
-    else if (clear && !f.empty) r = await pressChord(tabId, await parseChord("Backspace"), { signal, keyCheck });
+    if (text2.length) r = await (keyEvents ? typeKeys(tabId, text2, { signal }) : insertText(tabId, text2, { signal }));
+    else if (clear && !f.empty) r = await pressChord(tabId, await parseChord("Backspace"), { signal });
     if (r.dialog) return r;
     if (text2.length || clear && !f.empty) await assertReached(tabId, f, ["keydown", "beforeinput", "input"], "typing", signal);
-    return submit ? await pressChord(tabId, await parseChord("Enter"), { signal, keyCheck }) : r;
+    return submit ? await pressChord(tabId, await parseChord("Enter"), { signal }) : r;
   } finally {
     unshield();
   }
@@ -3925,7 +4205,7 @@ async function pressKeyTool(tabId, { key: key3 }, { signal, recheckSite }) {
     const { inTop } = await assertFocusAllowed(tabId);
     const unshield = await shieldFocus(tabId, inTop ? 0 : null);
     try {
-      return await pressChord(tabId, chord, { signal, keyCheck: focusCheck(tabId) });
+      return await pressChord(tabId, chord, { signal });
     } finally {
       unshield();
     }
@@ -4165,7 +4445,7 @@ async function navigateTool(tabId, { url, action, waitUntil = "load", timeoutMs 
     try {
       return withNavigatedTo(await answer(tabId, { action, target, again, outcome: outcome2, startedAt, waitUntil, waitMs, deadline }), movedTo);
     } catch (e) {
-      if (e instanceof ToolError) return withNavigatedTo(errorResult(e.message), movedTo);
+      if (e instanceof ToolError) return withNavigatedTo(errorResult2(e.message), movedTo);
       throw e;
     }
   } finally {
@@ -5018,14 +5298,24 @@ var handle_dialog_exports = {};
 __export(handle_dialog_exports, {
   tool: () => tool15
 });
-async function handleDialogTool(tabId, { accept, promptText }, { signal, recheckSite }) {
-  if (!dialogOf(tabId)) {
+async function handleDialogTool(tabId, { accept, promptText }, { signal, recheckSite, requestId, policyUrl }) {
+  const open3 = dialogOf(tabId);
+  if (!open3) {
     return textResult(attachStalled(tabId) ? "no dialog tabbridge can answer is open, but the page is not responding: a dialog that opened before tabbridge attached may be blocking it — ask the user to close it, or reload the tab" : "no dialog is open on this tab", true);
   }
+  const words = dialogRead(tabId, open3);
   let r;
   const fx = await withEffects(tabId, async () => {
     checkpoint(signal, "answering the dialog");
-    r = await handleDialog(tabId, { accept, promptText });
+    try {
+      r = await handleDialog(tabId, { accept, promptText }, { call: { requestId, policyUrl } });
+    } catch (e) {
+      if (!(e instanceof Denied)) throw e;
+      const result = structuredClone(e.result);
+      const first = result.content?.find((c) => c.type === "text");
+      if (first) first.text += ` — the ${words} stays open: dismiss it (handle_dialog {accept: false}) or ask the person to answer it`;
+      throw new Denied(result);
+    }
   }, { signal, recheckSite });
   if (r.isError) return navResult(textResult(r.text, true), fx);
   return navResult(textResult(account(r.text, fx.effects)), fx);
@@ -5404,7 +5694,7 @@ __export(upload_file_exports, {
 });
 var CHOOSER_WAIT_MS = 2e3;
 var PUT_TIMEOUT_MS = 2e4;
-var listed = (holds) => holds.map((f) => `${f.name} (${byteSize(f.size)})`).join(", ") || "nothing";
+var listed = (holds2) => holds2.map((f) => `${f.name} (${byteSize(f.size)})`).join(", ") || "nothing";
 function fitsInput(input, files) {
   if (input.disabled) throw new ToolError(`${input.desc} is disabled — it takes no files now`);
   if (!input.multiple && files.length > 1) throw new ToolError(`${input.desc} takes one file, not ${files.length} — upload them one at a time if the page allows`);
@@ -5698,10 +5988,10 @@ function newMine(name, source, ctx) {
     try {
       verdict = await requestHost(HostRequest.POLICY_DECIDE, { call: ctx.requestId, url: finalUrl, capability: "download" });
     } catch (e) {
-      verdict = { allowed: false, result: errorResult(`the host could not decide it (${e.message})`) };
+      verdict = { allowed: false, result: errorResult2(`the host could not decide it (${e.message})`) };
     }
     if (verdict?.allowed === true) return true;
-    deny(verdict?.result ?? errorResult("denied"));
+    deny(verdict?.result ?? errorResult2("denied"));
     return false;
   };
   return mine;
@@ -6069,9 +6359,9 @@ function setLogging(on) {
 }
 function registerRequestLog() {
   onHostState((state2) => setLogging(state2?.[Notification.HOST_STATE_NETWORK_LOG] === true));
-  onAttach(async (tabId, send3, { sessionId, targetInfo: targetInfo2 }) => {
+  onAttach(async (tabId, send4, { sessionId, targetInfo: targetInfo2 }) => {
     if (!logging || sessionId || targetInfo2 && targetInfo2.type !== "page") return;
-    await send3("Network.enable", NETWORK_ENABLE);
+    await send4("Network.enable", NETWORK_ENABLE);
   });
   onCdpEvent("Network.requestWillBeSent", (tabId, p, sessionId) => {
     if (sessionId || !logging) return;
@@ -7211,7 +7501,7 @@ function enqueue(tabId, fn) {
 }
 var keyOf2 = (api, native, total, tools) => JSON.stringify([api, native, total, tools]);
 var EMPTY_KEY = keyOf2(null, false, 0, []);
-function send2(tabId, s, { settled = true } = {}) {
+function send3(tabId, s, { settled = true } = {}) {
   s.told = { documentId: s.documentId, key: s.key, cleared: false };
   sendEvent(Event2.OWN_TOOLS, {
     tabId,
@@ -7263,7 +7553,7 @@ function registerOwnTools() {
   onTabReplaced((added) => askResend(added));
   onConnected(() => {
     for (const [tabId, s] of lists) {
-      if (s.tools.length) send2(tabId, s);
+      if (s.tools.length) send3(tabId, s);
       else s.told = { documentId: null, key: EMPTY_KEY, cleared: false };
     }
   });
@@ -7272,7 +7562,7 @@ function registerOwnTools() {
     if (!s || s.told.key === EMPTY_KEY) return;
     const cleared = { ...s, api: null, native: false, total: 0, tools: [], key: EMPTY_KEY };
     lists.set(tabId, cleared);
-    send2(tabId, cleared);
+    send3(tabId, cleared);
   }));
   registerHandler(Method.OWN_TOOL_CALL, pageTool(callOwnTool, { name: "owntool.call", acts: true, unpinned: ACTS_UNPINNED }));
   chrome.runtime.onInstalled.addListener(() => {
@@ -7293,7 +7583,7 @@ async function onReport(tabId, sender2, msg) {
   const { told } = lists.get(tabId);
   const s = { documentId: sender2.documentId, url, api, native, total, tools, key: key3, told };
   lists.set(tabId, s);
-  if (key3 !== told.key || told.cleared && told.documentId === s.documentId || tools.length > 0 && told.documentId !== s.documentId) send2(tabId, s);
+  if (key3 !== told.key || told.cleared && told.documentId === s.documentId || tools.length > 0 && told.documentId !== s.documentId) send3(tabId, s);
   if (Number.isInteger(msg.resent)) heardOwnTools(tabId, msg.resent);
 }
 function onCommit({ tabId, documentId, url }) {
@@ -7307,7 +7597,7 @@ function beginDocument(tabId, documentId, url) {
   lists.set(tabId, s);
   const reports = WATCHED_URL.test(url);
   if (told.key !== EMPTY_KEY || told.cleared || reports) {
-    send2(tabId, s, { settled: !reports });
+    send3(tabId, s, { settled: !reports });
     s.told.cleared = reports;
   }
 }
@@ -7460,14 +7750,14 @@ async function runWebmcpToolIn(tabId, documentId, name, args, { signal, deadline
     });
   }
   if (r?.timedOut) {
-    return errorResult(`the page's tool ${label} did not answer within ${Math.round(budgetMs / 100) / 10} s`);
+    return errorResult2(`the page's tool ${label} did not answer within ${Math.round(budgetMs / 100) / 10} s`);
   }
   if (r === void 0 || r === null) {
     if (await topDocumentId(tabId) !== documentId) throw documentChanged2((await getTab(tabId)).url);
-    return errorResult(`the page's tool ${label} gave no answer`);
+    return errorResult2(`the page's tool ${label} gave no answer`);
   }
   if (r.error !== void 0) {
-    return errorResult(`the page's tool ${label} failed: ${cut(String(r.error), OwnToolLimits.MAX_ERROR_CHARS)}`);
+    return errorResult2(`the page's tool ${label} failed: ${cut(String(r.error), OwnToolLimits.MAX_ERROR_CHARS)}`);
   }
   const answer5 = normalise(label, r);
   if (returnedNothing(r)) answer5[NOTHING] = true;

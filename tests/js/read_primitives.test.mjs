@@ -26,6 +26,7 @@ const PRIMITIVES = [
       'tools/screenshot.js': 'devicePixelRatio: a number, not page text; the capture is noted with the pinned document',
       'tools/stack/frame_guard.js': 'the input broker\'s frame map (sites and boxes for the host\'s decision), no page text in answers',
       'worker/page_load.js': 'whether the document parsed: a boolean',
+      'worker/input_broker.js': 'holds the top document and counts the keys each frame got (the key witness): a focus report and numbers, no page text in answers',
       'worker/console_capture.js': 'installs the console relay, reads nothing (entries are noted by console_logs with their page URL)',
     },
   },
