@@ -13,7 +13,7 @@ export const DENY_D = { rules: [{ sites: ['localhost'], deny: ['all'] }] };
 
 // D may be read, not acted on: a page of A may show D's frame (its text, its
 // refs), and input into it is denied.
-export const DENY_D_ACT = { rules: [{ sites: ['localhost'], deny: ['act'] }] };
+export const DENY_D_ACT = { rules: [{ sites: ['localhost'], allow: ['read', 'navigate'], deny: ['act'] }] };
 
 // A browser whose host enforces DENY_D (or `rules`); fixture pages name D as {{DENIED_ORIGIN}}.
 export async function startDenyingD(h, name, { caps = null, extraBrowserArgs = [], rules = DENY_D } = {}) {
