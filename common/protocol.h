@@ -272,6 +272,12 @@ inline constexpr std::string_view kNavigatedToMeta = "tabbridge/navigatedTo";
 // it ({link?, url}: a link the call resolved, the final URL after redirects),
 // for the audit line; the host removes it before the model sees the result.
 inline constexpr std::string_view kWentToMeta = "tabbridge/wentTo";
+// _meta key on each content block of a page or own tool's result, and on the
+// result (for structuredContent): [{documentId, url}, ...], the documents whose
+// text it may hold, taken by the script or CDP answer that read it ([]: no
+// page text). The host decides `read` on every URL and removes the key
+// (host/read_provenance.h); a block without it is dropped.
+inline constexpr std::string_view kReadMeta = "tabbridge/read";
 // notifications, host -> extension
 inline constexpr std::string_view kChunk = "chunk";
 inline constexpr std::string_view kCancel = "cancel";

@@ -42,6 +42,7 @@ std::vector<Group> Groups() {
            {"POLICY_URL_PARAM", Str(ext_method::kPolicyUrlParam), "ext_method::kPolicyUrlParam"},
            {"NAVIGATED_TO_META", Str(ext_method::kNavigatedToMeta), "ext_method::kNavigatedToMeta"},
            {"WENT_TO_META", Str(ext_method::kWentToMeta), "ext_method::kWentToMeta"},
+           {"READ_META", Str(ext_method::kReadMeta), "ext_method::kReadMeta"},
        }},
       {"Deadlines",
        "The host sends each request's whole budget as params.deadlineMs; native_port.js\n"

@@ -19,6 +19,7 @@ var DEBUGGER_IDLE_MS = 15e3;
 var POLICY_URL_PARAM = "policyUrl";
 var NAVIGATED_TO_META = "tabbridge/navigatedTo";
 var WENT_TO_META = "tabbridge/wentTo";
+var READ_META = "tabbridge/read";
 var Deadlines = Object.freeze({
   PAGE_TOOL_MS: 3e4,
   // kPageToolDeadlineMs
@@ -671,13 +672,26 @@ async function doAttach(tabId) {
   }
   await setUpSession(tabId, void 0, void 0);
 }
-var sender = (tabId, sessionId) => (method, params) => withTimeout(raw(tabId, method, params, sessionId), DEFAULT_TIMEOUT_MS, method).catch((e) => {
+var reserved = null;
+var isReserved = (method) => reserved !== null && (reserved.methods.has(method) || reserved.prefixes.some((prefix) => String(method).startsWith(prefix)));
+var refuseReserved = (method) => {
+  if (isReserved(method)) throw new Error(`${method} is sent by the input broker only (worker/input_broker.js): it binds it to a frame and decides that frame first`);
+};
+function reserveMethods(methods, prefixes = []) {
+  if (reserved) throw new Error("the effectful CDP methods are reserved already: there is one input broker");
+  reserved = { methods: new Set(methods), prefixes: [...prefixes] };
+  return (tabId, method, params = {}, options = {}) => {
+    if (!isReserved(method)) throw new Error(`${method} is not one the input broker reserved`);
+    return usingTab(tabId, () => command(tabId, method, params, options));
+  };
+}
+var sender = (tabId, sessionId) => (method, params) => Promise.resolve().then(() => refuseReserved(method)).then(() => withTimeout(raw(tabId, method, params, sessionId), DEFAULT_TIMEOUT_MS, method).catch((e) => {
   throw explain(tabId, method, e);
-});
+}));
 async function setUpSession(tabId, sessionId, targetInfo2) {
-  const send3 = sender(tabId, sessionId);
+  const send4 = sender(tabId, sessionId);
   for (const hook of attachHooks) {
-    const run3 = Promise.resolve().then(() => hook(tabId, send3, { sessionId, targetInfo: targetInfo2 }));
+    const run3 = Promise.resolve().then(() => hook(tabId, send4, { sessionId, targetInfo: targetInfo2 }));
     if (!sessionId) run3.then(() => stalled.delete(tabId), () => {
     });
     try {
@@ -690,7 +704,7 @@ async function setUpSession(tabId, sessionId, targetInfo2) {
   }
   if (!targetInfo2 || targetInfo2.type === "iframe" || targetInfo2.type === "page") {
     await withTimeout(
-      send3("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }),
+      send4("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }),
       HOOK_WAIT_MS,
       "Target.setAutoAttach"
     ).catch((e) => console.info(`tabbridge: auto-attach failed on tab ${tabId}: ${e.message}`));
@@ -726,6 +740,11 @@ function ensureAttached(tabId) {
   return p;
 }
 function cdp(tabId, method, params = {}, options = {}) {
+  try {
+    refuseReserved(method);
+  } catch (e) {
+    return Promise.reject(e);
+  }
   return usingTab(tabId, () => command(tabId, method, params, options));
 }
 async function command(tabId, method, params, { sessionId, timeoutMs = DEFAULT_TIMEOUT_MS }) {
@@ -776,7 +795,7 @@ function restoring(promise) {
   pendingRestores.push(promise.catch((e) => console.info(`tabbridge: restore failed: ${e?.message ?? e}`)));
 }
 var restored = () => Promise.all(pendingRestores);
-function tabStore(name, valueOf) {
+function tabStore(name, valueOf2) {
   const prefix = `tabbridge.${name}.`;
   const dirty = /* @__PURE__ */ new Set();
   let timer = null;
@@ -788,7 +807,7 @@ function tabStore(name, valueOf) {
     const set = {};
     const remove = [];
     for (const tabId of dirty) {
-      const value = valueOf(tabId);
+      const value = valueOf2(tabId);
       if (value === null || value === void 0) remove.push(prefix + tabId);
       else set[prefix + tabId] = value;
     }
@@ -821,13 +840,13 @@ function tabStore(name, valueOf) {
   };
   async function readAll() {
     const [all, tabs] = await Promise.all([chrome.storage.session.get(null), chrome.tabs.query({})]);
-    const open2 = new Set(tabs.map((t) => t.id));
+    const open3 = new Set(tabs.map((t) => t.id));
     const out = /* @__PURE__ */ new Map();
     const stale = [];
     for (const [key3, value] of Object.entries(all)) {
       if (!key3.startsWith(prefix)) continue;
       const tabId = Number(key3.slice(prefix.length));
-      if (open2.has(tabId)) out.set(tabId, value);
+      if (open3.has(tabId)) out.set(tabId, value);
       else stale.push(key3);
     }
     if (stale.length) chrome.storage.session.remove(stale).catch(() => {
@@ -1202,15 +1221,15 @@ function groupTab(tabId, given) {
   if (!groupsAvailable()) return Promise.resolve(console.info("tabbridge: this browser has no tab groups; the tab stays ungrouped"));
   return serially(async () => {
     if (ended.has(group.key)) return;
-    const known2 = live.get(group.key) ?? { groupIds: [], title: group.title };
-    const newest = known2.groupIds.at(-1);
+    const known3 = live.get(group.key) ?? { groupIds: [], title: group.title };
+    const newest = known3.groupIds.at(-1);
     const joined = newest === void 0 ? null : await chrome.tabs.group({ groupId: newest, tabIds: [tabId] }).catch(() => null);
     if (joined === null) {
       const groupId = await chrome.tabs.group({ tabIds: [tabId] });
       await chrome.tabGroups.update(groupId, { title: group.title, color: group.color });
-      known2.groupIds.push(groupId);
+      known3.groupIds.push(groupId);
     }
-    live.set(group.key, known2);
+    live.set(group.key, known3);
     await markTabs(hostState());
   }).catch((e) => console.info(`tabbridge: tab ${tabId} not grouped: ${e.message}`));
 }
@@ -1473,6 +1492,264 @@ __export(snapshot_exports, {
   tool: () => tool
 });
 
+// extension/worker/site_key.js
+function siteKey(url) {
+  const text2 = String(url ?? "");
+  let u;
+  try {
+    u = new URL(text2);
+  } catch {
+    return text2.replace(/#.*$/s, "");
+  }
+  if (u.protocol === "file:") return "file:";
+  if (u.protocol === "blob:") return siteKey(u.pathname);
+  if (u.origin !== "null") return u.origin;
+  u.hash = "";
+  return u.href;
+}
+var tabUrl = (tab) => tab?.url || tab?.pendingUrl || "";
+var isOnSite = (tab, policyUrl) => typeof policyUrl !== "string" || !tab || siteKey(tabUrl(tab)) === siteKey(policyUrl);
+function assertOnSite(tab, policyUrl) {
+  if (isOnSite(tab, policyUrl)) return;
+  const url = tabUrl(tab);
+  throw new RpcError(ErrorCode.PAGE_MOVED, `the tab is now on ${url}, not on the site this call was checked for`, { url });
+}
+var sameSite = (url, policyUrl) => typeof policyUrl !== "string" || siteKey(url) === siteKey(policyUrl);
+
+// extension/worker/input_broker.js
+var EFFECTFUL_METHODS = Object.freeze([
+  "Input.dispatchMouseEvent",
+  "Input.dispatchKeyEvent",
+  "Input.insertText",
+  "Input.imeSetComposition",
+  "Input.dispatchDragEvent",
+  "Input.setInterceptDrags",
+  "Input.cancelDragging",
+  "Input.dispatchTouchEvent",
+  "Input.emulateTouchFromMouseEvent",
+  "Input.synthesizePinchGesture",
+  "Input.synthesizeScrollGesture",
+  "Input.synthesizeTapGesture",
+  "Input.setIgnoreInputEvents",
+  "Page.handleJavaScriptDialog",
+  "Page.handleFileChooser",
+  "DOM.setFileInputFiles"
+]);
+var EFFECTFUL_PREFIXES = Object.freeze(["Input."]);
+var send = reserveMethods(EFFECTFUL_METHODS, EFFECTFUL_PREFIXES);
+var BINDINGS = Object.freeze({
+  "Input.dispatchMouseEvent": (p) => p.type === "mouseMoved" ? "pointer" : "press",
+  "Input.dispatchDragEvent": (p) => p.type === "drop" ? "press" : "pointer",
+  "Input.dispatchKeyEvent": () => "focus",
+  "Input.insertText": () => "focus",
+  "Input.setInterceptDrags": () => "tab",
+  "Page.handleJavaScriptDialog": (p) => p.accept ? "dialog" : "dismiss",
+  "DOM.setFileInputFiles": () => "element"
+});
+var Op = Object.freeze({ MOUSE: "Input.dispatchMouseEvent", KEY: "Input.dispatchKeyEvent", TEXT: "Input.insertText", DRAG: "Input.dispatchDragEvent" });
+var Bind = Object.freeze({
+  press: (frames) => ({ kind: "press", frames }),
+  focus: (frames) => ({ kind: "focus", frames }),
+  pointer: () => ({ kind: "pointer", frames: () => [] }),
+  tab: () => ({ kind: "tab", frames: () => [] }),
+  element: (url) => ({ kind: "element", frames: () => [url] }),
+  dialog: (dialog) => ({ kind: "dialog", dialog, frames: () => [dialog.url] })
+});
+var Denied = class extends Error {
+  constructor(result) {
+    super(result?.content?.[0]?.text ?? "denied");
+    this.name = "Denied";
+    this.result = result;
+  }
+};
+var errorResult = (text2) => ({ content: [{ type: "text", text: text2 }], isError: true });
+var calls = /* @__PURE__ */ new Map();
+function openCall(tabId, policyUrl, requestId) {
+  const call2 = { requestId, policyUrl };
+  let set = calls.get(tabId);
+  if (!set) calls.set(tabId, set = /* @__PURE__ */ new Set());
+  set.add(call2);
+  return () => {
+    set.delete(call2);
+    if (!set.size && calls.get(tabId) === set) calls.delete(tabId);
+  };
+}
+function callsFor(tabId, call2, method) {
+  if (call2) return [call2];
+  const set = calls.get(tabId);
+  if (!set?.size) throw new Error(`${method} outside a call that acts: not sent (a tool sends input only within its call)`);
+  return [...set];
+}
+async function decideFor(call2, url, what) {
+  if (typeof url !== "string" || !url) {
+    throw new Denied(errorResult(`${what} is in a frame whose address could not be told; nothing was done`));
+  }
+  if (typeof call2.policyUrl === "string" && siteKey(url) === siteKey(call2.policyUrl)) return;
+  let verdict;
+  try {
+    verdict = await requestHost(HostRequest.POLICY_DECIDE, { call: call2.requestId, url, capability: "act" });
+  } catch (e) {
+    verdict = { allowed: false, result: errorResult(`the host could not decide the frame's site (${e.message})`) };
+  }
+  if (verdict?.allowed === true) return;
+  const result = structuredClone(verdict?.result ?? errorResult("denied"));
+  const first = result.content?.find((c) => c.type === "text");
+  if (first) first.text = `${what} is in a frame of ${siteKey(url)}: ${first.text}; nothing was done`;
+  throw new Denied({ ...result, isError: true });
+}
+var WHAT = { press: "the target", focus: "the target", element: "the target", dialog: "the dialog" };
+async function decideFrames(tabId, urls, { call: call2, what = "the target", method = "input" } = {}) {
+  const deciding = callsFor(tabId, call2, method);
+  for (const url of urls) for (const c of deciding) await decideFor(c, url, what);
+}
+async function effect(tabId, method, params, { bind, call: call2, sessionId, timeoutMs } = {}) {
+  const kindOf = BINDINGS[method];
+  if (!kindOf) throw new Error(`${method} has no binding in the input broker: not sent`);
+  const kind = kindOf(params ?? {});
+  if (kind === "dismiss") {
+    callsFor(tabId, call2, method);
+  } else {
+    if (!bind || bind.kind !== kind) throw new Error(`${method} (${params?.type ?? ""}) must be bound to ${kind}, not ${bind?.kind ?? "nothing"}: not sent`);
+    const deciding = callsFor(tabId, call2, method);
+    const urls = await bind.frames();
+    for (const url of urls) for (const c of deciding) await decideFor(c, url, WHAT[kind] ?? "the target");
+  }
+  return send(tabId, method, params, { sessionId, timeoutMs });
+}
+var HOLD_MAX_MS = 250;
+var HOLD_SAID_MS = 2e3;
+function holdPage(token, maxMs) {
+  const a = document.activeElement;
+  const passes = !!a && ["iframe", "frame", "object", "embed", "fencedframe"].includes(a.localName);
+  const pending2 = navigator.scheduling?.isInputPending?.bind(navigator.scheduling);
+  chrome.runtime.sendMessage({ type: "tabbridge.hold", token, inTop: !passes, watches: !!pending2 }).catch(() => {
+  });
+  const until = performance.now() + maxMs;
+  while (performance.now() < until) {
+    if (pending2?.({ includeContinuous: false })) return { input: true };
+  }
+  return { input: false };
+}
+var holds = 0;
+function holdTop(tabId) {
+  const token = `h${++holds}`;
+  let onMessage;
+  let unsaid;
+  const said = new Promise((resolve) => {
+    unsaid = () => resolve(null);
+    onMessage = (msg, sender2) => {
+      if (msg?.type === "tabbridge.hold" && msg.token === token && sender2.id === chrome.runtime.id && sender2.tab?.id === tabId && sender2.frameId === 0) resolve(msg);
+    };
+    chrome.runtime.onMessage.addListener(onMessage);
+    setTimeout(() => resolve(null), HOLD_SAID_MS);
+  });
+  const held = chrome.scripting.executeScript({
+    target: { tabId, frameIds: [0] },
+    world: "ISOLATED",
+    func: holdPage,
+    args: [token, HOLD_MAX_MS]
+  }).then(([r]) => r?.result ?? { input: false }, () => {
+    unsaid();
+    return { input: false };
+  });
+  return { said: said.finally(() => chrome.runtime.onMessage.removeListener(onMessage)), held };
+}
+var HOLD_SETTLE_MS = 10;
+var HOLD_TRIES = 4;
+async function heldKey(tabId, method, params, { bind, call: call2 } = {}) {
+  if (method !== Op.KEY || bind?.kind !== "focus") throw new Error(`${method} is not a key bound to the focus: not held`);
+  const deciding = callsFor(tabId, call2, method);
+  for (let tries = 0; tries < HOLD_TRIES; tries++) {
+    const { said, held } = holdTop(tabId);
+    const msg = await said;
+    if (msg === null) {
+      await held;
+      return effect(tabId, method, params, { bind, call: call2 });
+    }
+    if (msg.inTop) {
+      await new Promise((resolve) => setTimeout(resolve, HOLD_SETTLE_MS));
+      const top = await chrome.webNavigation.getFrame({ tabId, frameId: 0 }).catch(() => null);
+      for (const c of deciding) await decideFor(c, top?.url, "the target");
+      const ack = send(tabId, method, params);
+      ack.catch(() => {
+      });
+      await held;
+      return ack;
+    }
+    await held;
+    const urls = await bind.frames();
+    if (urls.length) {
+      for (const url of urls) for (const c of deciding) await decideFor(c, url, "the target");
+      return send(tabId, method, params);
+    }
+  }
+  throw new Denied(errorResult(`the page kept moving the focus between its document and its frames as the key was to go (${params?.type ?? "key"}); it was not sent`));
+}
+function answerDialog(tabId, dialog, { accept, promptText }, { call: call2 } = {}) {
+  const params = { accept: !!accept };
+  if (accept && promptText !== void 0) params.promptText = promptText;
+  return effect(tabId, "Page.handleJavaScriptDialog", params, { sessionId: dialog.sessionId, bind: Bind.dialog(dialog), call: call2 });
+}
+async function interceptDrags(tabId, onData) {
+  const off = onCdpEvent("Input.dragIntercepted", (tab, params, sessionId) => {
+    if (tab === tabId && !sessionId) onData(params.data);
+  });
+  try {
+    await effect(tabId, "Input.setInterceptDrags", { enabled: true }, { bind: Bind.tab() });
+  } catch (e) {
+    off();
+    throw e;
+  }
+  return () => {
+    off();
+    effect(tabId, "Input.setInterceptDrags", { enabled: false }, { bind: Bind.tab() }).catch(() => {
+    });
+  };
+}
+function armWitness(token) {
+  const w = globalThis.__tabbridgeKeyWitness ??= {};
+  if (w[token]) return;
+  const counts = { n: 0 };
+  const on = (e) => {
+    if (e.isTrusted) counts.n++;
+  };
+  const types = ["keydown", "keyup", "keypress", "beforeinput"];
+  for (const t of types) window.addEventListener(t, on, true);
+  w[token] = { counts, off: () => {
+    for (const t of types) window.removeEventListener(t, on, true);
+  } };
+}
+function readWitness(token) {
+  const w = globalThis.__tabbridgeKeyWitness?.[token];
+  if (!w) return { n: 0, url: location.href };
+  w.off();
+  delete globalThis.__tabbridgeKeyWitness[token];
+  return { n: w.counts.n, url: location.href };
+}
+var witnesses = 0;
+async function keyWitness(tabId) {
+  const token = `w${++witnesses}`;
+  const run3 = (func) => chrome.scripting.executeScript({ target: { tabId, allFrames: true }, world: "ISOLATED", func, args: [token] });
+  const armed = await run3(armWitness).then(() => true, () => false);
+  return async () => {
+    if (!armed) return [];
+    const results = await run3(readWitness).catch(() => []);
+    return results.filter((r) => r.frameId !== 0 && r.result?.n > 0).map((r) => r.result);
+  };
+}
+async function strayKeys(tabId, got, { call: call2 } = {}) {
+  const stray = [];
+  for (const { url, n } of got) {
+    try {
+      await decideFrames(tabId, [url], { call: call2, what: "a key" });
+    } catch (e) {
+      if (!(e instanceof Denied)) throw e;
+      stray.push({ url, n, site: siteKey(url) });
+    }
+  }
+  return stray;
+}
+
 // extension/worker/dialogs.js
 var open = openDialogs;
 var waiters2 = /* @__PURE__ */ new Map();
@@ -1492,9 +1769,9 @@ var restored2 = chrome.storage.session.get(STORE_KEY2).then((got) => {
 }, () => /* @__PURE__ */ new Set());
 restoring(restored2);
 var dialogsRestored = () => restored2;
-onAttach(async (tabId, send3, { targetInfo: targetInfo2 }) => {
+onAttach(async (tabId, send4, { targetInfo: targetInfo2 }) => {
   if (targetInfo2 && targetInfo2.type !== "iframe" && targetInfo2.type !== "page") return;
-  await send3("Page.enable");
+  await send4("Page.enable");
 });
 onCdpEvent("Page.javascriptDialogOpening", (tabId, p, sessionId) => {
   const d = { type: p.type, message: p.message ?? "", url: p.url, defaultPrompt: p.defaultPrompt, sessionId };
@@ -1529,16 +1806,65 @@ function dialogPromise(tabId) {
   });
   return { promise, cancel: () => off?.() };
 }
-async function handleDialog(tabId, { accept, promptText }) {
+async function handleDialog(tabId, { accept, promptText }, { call: call2 } = {}) {
   const d = open.get(tabId);
   if (!d) return { text: "no dialog is open on this tab", isError: true };
-  const params = { accept: !!accept };
-  if (promptText !== void 0) params.promptText = promptText;
-  await cdp(tabId, "Page.handleJavaScriptDialog", params, { sessionId: d.sessionId });
+  await answerDialog(tabId, d, { accept, promptText }, { call: call2 });
   close(tabId);
   const verb = accept ? "accepted" : "dismissed";
   const extra = d.type === "prompt" && accept ? ` with "${shortMsg(promptText ?? d.defaultPrompt ?? "")}"` : "";
   return { text: `${verb} ${describeDialog(d)}${extra}` };
+}
+
+// extension/tools/stack/reads.js
+var open2 = /* @__PURE__ */ new Map();
+var keyOf = (r) => `${r.documentId ?? ""}\0${r.url}`;
+function readOf(documentId, url) {
+  return { documentId: typeof documentId === "string" ? documentId : null, url: typeof url === "string" ? url : "" };
+}
+function openLedger(tabId) {
+  const reads = /* @__PURE__ */ new Map();
+  let set = open2.get(tabId);
+  if (!set) open2.set(tabId, set = /* @__PURE__ */ new Set());
+  set.add(reads);
+  return {
+    reads: () => [...reads.values()],
+    close() {
+      const s = open2.get(tabId);
+      s?.delete(reads);
+      if (s && !s.size) open2.delete(tabId);
+    }
+  };
+}
+function noteRead(tabId, { documentId = null, url = "" } = {}) {
+  const set = open2.get(tabId);
+  if (!set) return;
+  const r = readOf(documentId, url);
+  for (const reads of set) reads.set(keyOf(r), r);
+}
+function noteInjectionResults(tabId, results, urlOf) {
+  for (const r of results ?? []) {
+    if (!r || r.result === void 0 || r.result === null) continue;
+    noteRead(tabId, { documentId: r.documentId, url: urlOf(r.result) });
+  }
+}
+function titleRead(tabId, tab) {
+  noteRead(tabId, { documentId: null, url: tab?.url || tab?.pendingUrl || "" });
+  return tab?.title ?? "";
+}
+var hasMark = (x) => Array.isArray(x?._meta?.[READ_META]);
+function stampResult(result, reads) {
+  if (!result || typeof result !== "object") return result;
+  const mark = (x) => hasMark(x) ? x : { ...x, _meta: { ...x._meta ?? {}, [READ_META]: reads } };
+  const content = Array.isArray(result.content) ? result.content.map((b) => b && typeof b === "object" ? mark(b) : b) : result.content;
+  return { ...mark(result), ...content !== void 0 ? { content } : {} };
+}
+var withReads = (block, reads) => ({ ...block, _meta: { ...block._meta ?? {}, [READ_META]: reads } });
+
+// extension/tools/stack/dialog_reads.js
+function dialogRead(tabId, dialog) {
+  noteRead(tabId, { documentId: null, url: typeof dialog?.url === "string" ? dialog.url : "" });
+  return describeDialog(dialog);
 }
 
 // extension/tools/stack/errors.js
@@ -1560,30 +1886,6 @@ function checkpoint(signal, before) {
   const late = signal.reason?.name === "TimeoutError";
   throw new ToolError(late ? `ran out of time before ${before} (the page is slow or not responding); nothing more was done` : `cancelled before ${before}`);
 }
-
-// extension/worker/site_key.js
-function siteKey(url) {
-  const text2 = String(url ?? "");
-  let u;
-  try {
-    u = new URL(text2);
-  } catch {
-    return text2.replace(/#.*$/s, "");
-  }
-  if (u.protocol === "file:") return "file:";
-  if (u.protocol === "blob:") return siteKey(u.pathname);
-  if (u.origin !== "null") return u.origin;
-  u.hash = "";
-  return u.href;
-}
-var tabUrl = (tab) => tab?.url || tab?.pendingUrl || "";
-var isOnSite = (tab, policyUrl) => typeof policyUrl !== "string" || !tab || siteKey(tabUrl(tab)) === siteKey(policyUrl);
-function assertOnSite(tab, policyUrl) {
-  if (isOnSite(tab, policyUrl)) return;
-  const url = tabUrl(tab);
-  throw new RpcError(ErrorCode.PAGE_MOVED, `the tab is now on ${url}, not on the site this call was checked for`, { url });
-}
-var sameSite = (url, policyUrl) => typeof policyUrl !== "string" || siteKey(url) === siteKey(policyUrl);
 
 // extension/tools/stack/tab.js
 function requireTabId(tabId) {
@@ -1695,6 +1997,7 @@ var moved = (url) => new RpcError(ErrorCode.PAGE_MOVED, `the tab's page changed 
 function pinTop(tabId, policyUrl) {
   const watch = watchTopFrame(tabId);
   let documentId = null;
+  let url = null;
   return {
     // Checks the site of the top document now (its own URL, not the tab's
     // last reported one) and pins it. A tab with no top frame is left to the
@@ -1704,10 +2007,16 @@ function pinTop(tabId, policyUrl) {
       if (!frame) return null;
       assertOnSite({ url: frame.url }, policyUrl);
       documentId = frame.documentId;
+      url = frame.url;
       return documentId;
     },
     get documentId() {
       return documentId;
+    },
+    // The URL of the pinned document as the check read it (a capture of it
+    // is a read of that document: stack/reads.js).
+    get url() {
+      return url;
     },
     // The result's documents: a frame-0 result from another document is not ours.
     async assertSame(resultDocumentId = null) {
@@ -1723,9 +2032,55 @@ function pinTop(tabId, policyUrl) {
   };
 }
 
+// extension/tools/stack/frame_guard.js
+var FOCUS_QUESTION_MS = 2e3;
+function guardFrames(tabId, policyUrl, requestId) {
+  return openCall(tabId, policyUrl, requestId);
+}
+async function assertFrameAllowed(tabId, frameId) {
+  if (frameId === 0) return;
+  const frame = await chrome.webNavigation.getFrame({ tabId, frameId }).catch(() => null);
+  if (frame) await assertUrlAllowed(tabId, frame.url);
+}
+async function assertUrlAllowed(tabId, url) {
+  await decideFrames(tabId, [url], { method: "a press" });
+}
+async function assertFocusAllowed(tabId) {
+  const { inTop, frames } = await focusedFrames(tabId);
+  await decideFrames(tabId, frames, { method: "a key" });
+  return { inTop };
+}
+async function focusedFrames(tabId) {
+  let results;
+  try {
+    results = await withTimeout(chrome.scripting.executeScript({
+      target: { tabId, allFrames: true },
+      world: "ISOLATED",
+      func: () => {
+        const a = document.activeElement;
+        return { has: document.hasFocus(), passes: !!a && (a.localName === "iframe" || a.localName === "frame" || a.localName === "object" || a.localName === "embed") };
+      }
+    }), FOCUS_QUESTION_MS, "the question which frame holds the focus");
+  } catch (e) {
+    if (/timed out/.test(String(e?.message))) {
+      throw new ToolError(`a frame of the page did not say whether it holds the focus within ${FOCUS_QUESTION_MS / 1e3} s (a dialog is open — see handle_dialog — or the page is busy) — no key was sent`);
+    }
+    throw new ToolError(`could not tell which frame holds the focus (${e?.message ?? e}) — no key was sent; try again`);
+  }
+  const holding = results.filter((r) => r.result?.has && !r.result.passes);
+  const frames = holding.length ? holding : results.some((r) => r.result?.passes) ? results : [];
+  const urls = [];
+  for (const r of frames) {
+    if (r.frameId === 0) continue;
+    const frame = await chrome.webNavigation.getFrame({ tabId, frameId: r.frameId }).catch(() => null);
+    urls.push(frame ? frame.url : null);
+  }
+  return { inTop: results.some((r) => r.frameId === 0 && r.result && !r.result.passes), frames: urls };
+}
+
 // extension/tools/stack/results.js
 var textResult = (text2, isError = false) => ({ content: [{ type: "text", text: text2 }], ...isError ? { isError: true } : {} });
-var errorResult = (message) => textResult(message, true);
+var errorResult2 = (message) => textResult(message, true);
 function dataResult(summary, structured) {
   const content = [];
   if (summary) content.push({ type: "text", text: summary });
@@ -1737,68 +2092,6 @@ function documentResult(body, meta) {
     content: [{ type: "text", text: body }, { type: "text", text: JSON.stringify(meta) }],
     structuredContent: meta
   };
-}
-
-// extension/tools/stack/frame_guard.js
-var Denied = class extends Error {
-  constructor(result) {
-    super(result?.content?.[0]?.text ?? "denied");
-    this.name = "Denied";
-    this.result = result;
-  }
-};
-var guards = /* @__PURE__ */ new Map();
-function guardFrames(tabId, policyUrl, requestId) {
-  const guard = async (url) => {
-    if (typeof url !== "string" || typeof policyUrl !== "string" || siteKey(url) === siteKey(policyUrl)) return;
-    let verdict;
-    try {
-      verdict = await requestHost(HostRequest.POLICY_DECIDE, { call: requestId, url, capability: "act" });
-    } catch (e) {
-      verdict = { allowed: false, result: errorResult(`the host could not decide the frame's site (${e.message})`) };
-    }
-    if (verdict?.allowed === true) return;
-    const result = structuredClone(verdict?.result ?? errorResult("denied"));
-    const first = result.content?.find((c) => c.type === "text");
-    if (first) first.text = `the target is in a frame of ${siteKey(url)}: ${first.text}; nothing was done`;
-    throw new Denied({ ...result, isError: true });
-  };
-  let set = guards.get(tabId);
-  if (!set) guards.set(tabId, set = /* @__PURE__ */ new Set());
-  set.add(guard);
-  return () => {
-    set.delete(guard);
-    if (!set.size && guards.get(tabId) === set) guards.delete(tabId);
-  };
-}
-async function assertFrameAllowed(tabId, frameId) {
-  if (frameId === 0) return;
-  const frame = await chrome.webNavigation.getFrame({ tabId, frameId }).catch(() => null);
-  if (frame) await assertUrlAllowed(tabId, frame.url);
-}
-async function assertUrlAllowed(tabId, url) {
-  const set = guards.get(tabId);
-  if (!set?.size) throw new Error("a press outside an acting call: its tool must be defined with acts: true");
-  for (const guard of [...set]) await guard(url);
-}
-async function assertFocusAllowed(tabId) {
-  let results;
-  try {
-    results = await chrome.scripting.executeScript({
-      target: { tabId, allFrames: true },
-      world: "ISOLATED",
-      func: () => {
-        const a = document.activeElement;
-        return { has: document.hasFocus(), passes: !!a && (a.localName === "iframe" || a.localName === "frame" || a.localName === "object" || a.localName === "embed") };
-      }
-    });
-  } catch (e) {
-    throw new ToolError(`could not tell which frame holds the focus (${e?.message ?? e}) — no key was sent; try again`);
-  }
-  const holding = results.filter((r) => r.result?.has && !r.result.passes);
-  const frames = holding.length ? holding : results.some((r) => r.result?.passes) ? results : [];
-  for (const r of frames) await assertFrameAllowed(tabId, r.frameId);
-  return { inTop: results.some((r) => r.frameId === 0 && r.result && !r.result.passes) };
 }
 
 // extension/tools/stack/page_tool.js
@@ -1822,13 +2115,21 @@ function pageTool(run3, {
     const currentTab = () => Number.isInteger(tabId) ? freshTab(tabId) : null;
     const recheckSite = async () => assertOnSite(await currentTab(), policyUrl);
     return usingTab(tabId, async () => {
+      const ledger = Number.isInteger(tabId) ? openLedger(tabId) : null;
+      try {
+        return stampResult(await runOnTab(), ledger?.reads() ?? []);
+      } finally {
+        ledger?.close();
+      }
+    });
+    async function runOnTab() {
       const nav = watchTop && Number.isInteger(tabId) ? watchTopFrame(tabId) : null;
       const pin = pinTop2 && Number.isInteger(tabId) ? pinTop(tabId, policyUrl) : null;
       const releaseFrames = acts && Number.isInteger(tabId) ? guardFrames(tabId, policyUrl, ctx?.requestId) : null;
       const landing2 = newPageTools && Number.isInteger(tabId) ? watchNewPage(tabId) : null;
       try {
-        const known2 = Number.isInteger(tabId) ? knownTab(tabId) : null;
-        const tab = known2 && isOnSite(known2, policyUrl) && !looksCrashed(known2) ? known2 : await currentTab();
+        const known3 = Number.isInteger(tabId) ? knownTab(tabId) : null;
+        const tab = known3 && isOnSite(known3, policyUrl) && !looksCrashed(known3) ? known3 : await currentTab();
         assertOnSite(tab, policyUrl);
         const crashed2 = onCrashedTab ? null : crashedAnswer(tabId, tab);
         if (crashed2) return crashed2;
@@ -1846,7 +2147,7 @@ function pageTool(run3, {
         releaseFrames?.();
         landing2?.dispose();
       }
-    });
+    }
   };
   handler.pinning = pinning;
   return handler;
@@ -1873,10 +2174,10 @@ async function attachFor(name, tabId, required) {
 function crashedAnswer(tabId, tab) {
   if (!Number.isInteger(tabId) || !tab) return null;
   if (isCrashed(tabId)) {
-    return errorResult(`tab ${tabId} crashed — reload it (navigate {action: "reload"}) or close it (close_tab)`);
+    return errorResult2(`tab ${tabId} crashed — reload it (navigate {action: "reload"}) or close it (close_tab)`);
   }
   if (looksCrashed(tab)) {
-    return errorResult(`tab ${tabId} has no running page (it crashed, or the browser has not loaded it yet) — reload it (navigate {action: "reload"}) or close it (close_tab)`);
+    return errorResult2(`tab ${tabId} has no running page (it crashed, or the browser has not loaded it yet) — reload it (navigate {action: "reload"}) or close it (close_tab)`);
   }
   return null;
 }
@@ -1885,7 +2186,7 @@ function catchToolError(fn) {
     try {
       return await fn(...args);
     } catch (e) {
-      if (e instanceof ToolError) return errorResult(e.message);
+      if (e instanceof ToolError) return errorResult2(e.message);
       if (e instanceof Denied) return e.result;
       throw e;
     }
@@ -1900,9 +2201,16 @@ function callAgent(op, args, version, installed) {
   const agent = globalThis.__tabbridgeAgent;
   if (installed && typeof agent?.run === "function") agent.version = version;
   if (typeof agent?.run !== "function" || agent.version !== version) return { __tabbridgeAgentMissing: true };
-  return agent.run(op, args);
+  const where = () => {
+    const { protocol, origin, href } = location;
+    return (protocol === "about:" || protocol === "blob:") && origin && origin !== "null" ? `${origin}/` : href;
+  };
+  const out = agent.run(op, args);
+  return out instanceof Promise ? out.then((value) => ({ read: where(), value })) : { read: where(), value: out };
 }
 var isMissing = (result) => !!result?.[MISSING];
+var readUrlOf = (answer5) => typeof answer5?.read === "string" ? answer5.read : "";
+var valueOf = (answer5) => answer5?.value;
 
 // extension/tools/stack/agent_runner.js
 var known = agentFrames;
@@ -1945,7 +2253,9 @@ async function executeAgent(tabId, frameIds, op, args) {
     results = results.map((r) => retried.get(r.frameId) ?? r);
   }
   remember(tabId, results);
-  return results.map((r) => isMissing(r.result) ? { ...r, result: void 0 } : r);
+  const answered = results.filter((r) => !isMissing(r.result));
+  noteInjectionResults(tabId, answered, readUrlOf);
+  return results.map((r) => isMissing(r.result) ? { ...r, result: void 0 } : { ...r, result: valueOf(r.result), read: { documentId: r.documentId ?? null, url: readUrlOf(r.result) } });
 }
 
 // extension/tools/shared/refs.js
@@ -2016,7 +2326,7 @@ var BAR_WAIT_MS = 1e3;
 var POLL_MS = 25;
 var lastDetachAt = -Infinity;
 var pending = /* @__PURE__ */ new Map();
-onAttach(async (tabId, send3, { sessionId }) => {
+onAttach(async (tabId, send4, { sessionId }) => {
   if (sessionId) return;
   const others = attachedTabs().filter((id) => id !== tabId);
   if (others.length > 0 || Date.now() - lastDetachAt < BAR_LINGER_MS) return;
@@ -2067,7 +2377,7 @@ async function runAgentFrames(tabId, frameIds, op, args = {}, { timeoutMs = AGEN
   try {
     const results = await withTimeout(executeAgent(tabId, frameIds, op, { startAt, ...args, notAfter: Date.now() + timeoutMs }), timeoutMs);
     clearStalled(tabId);
-    return results.map((r) => ({ frameId: r.frameId, result: r.result }));
+    return results.map((r) => ({ frameId: r.frameId, result: r.result, read: r.read }));
   } catch (e) {
     throw scriptingError(tabId, e, Array.isArray(frameIds) && frameIds.length === 1 ? frameIds[0] : void 0);
   }
@@ -2306,7 +2616,7 @@ var withPrefix = (line2, prefix) => prefix ? line2.replace(/\[ref=(e\d+)\]/g, `[
 var FOLD_NOTE = `(folded: "- N items like:" gives one item's lines, {1} {2}… where items differ, then a line per item: its refs (one per [ref], in order), ":", its values {1}|{2}…; snapshot {ref} shows an item, or the run by its header's ref, in full)
 `;
 var FOLD_HEAD2 = /^ *- \d+ items like(?: \[ref=\w+\])?:$/m;
-async function fullSnapshot(tabId, overview2 = 0, target = null) {
+async function fullSnapshot(tabId, overview2 = 0, target = null, readable = async () => true) {
   const args = target ? target.args : overview2 ? { overview: overview2 } : {};
   const results = await runAgentFrames(tabId, target ? [target.frameId] : "all", "snapshot", args, { timeoutMs: SNAPSHOT_TIMEOUT_MS });
   if (target) {
@@ -2316,13 +2626,20 @@ async function fullSnapshot(tabId, overview2 = 0, target = null) {
       await noteNext(tabId, r.next);
       const prefix = await framePrefix(tabId, target.frameId);
       const lines = r.items.filter((it) => typeof it === "string").map((it) => withPrefix(it, prefix));
-      return { lines, onScreen: [], viewport: r.viewport, partial: false, ref: target.args.ref };
+      return { lines, onScreen: [], viewport: r.viewport, partial: false, ref: target.args.ref, reads: [results[0].read] };
     }
   }
   const byFrame = /* @__PURE__ */ new Map();
-  for (const { frameId, result } of results) {
+  const readOf2 = /* @__PURE__ */ new Map();
+  const withheld = /* @__PURE__ */ new Map();
+  for (const { frameId, result, read } of results) {
     if (result && Array.isArray(result.items)) {
+      if (frameId !== 0 && !await readable(read?.url ?? "")) {
+        withheld.set(frameId, siteName(read?.url ?? ""));
+        continue;
+      }
       byFrame.set(frameId, result);
+      readOf2.set(frameId, read);
       await noteNext(tabId, result.next);
     }
   }
@@ -2333,7 +2650,7 @@ async function fullSnapshot(tabId, overview2 = 0, target = null) {
   }
   const children = /* @__PURE__ */ new Map();
   const parents = [...byFrame].filter(([, r]) => r.items.some((it) => typeof it === "object"));
-  if (parents.length && byFrame.size > 1) {
+  if (parents.length && byFrame.size + withheld.size > 1) {
     const ann = await runAgentFrames(tabId, "all", "announce", {}).catch(() => []);
     const tokenFrame = new Map(ann.filter((x) => x.result?.token).map((x) => [x.result.token, x.frameId]));
     const tokens = [...tokenFrame.keys()];
@@ -2363,6 +2680,10 @@ async function fullSnapshot(tabId, overview2 = 0, target = null) {
         continue;
       }
       const child = children.get(`${frameId}:${it.frameRef}`);
+      if (withheld.has(child)) {
+        lines.push(withPrefix(it.head, prefix), `${"  ".repeat(it.depth)}- (a frame of ${withheld.get(child)}: not read — the policy keeps it from this session)`);
+        continue;
+      }
       if (child === void 0 || seen.has(child) || !byFrame.has(child) || seen.size > MAX_FRAMES) continue;
       const sub = await assemble(child);
       if (!sub.lines.length) continue;
@@ -2374,9 +2695,16 @@ async function fullSnapshot(tabId, overview2 = 0, target = null) {
     return { lines, onScreen };
   };
   const partial = [...byFrame.values()].some((r) => r.pruned);
-  return { ...await assemble(0), viewport: top.viewport, partial };
+  return { ...await assemble(0), viewport: top.viewport, partial, reads: [...readOf2.values()].filter(Boolean) };
 }
 var thousands = (n) => n.toLocaleString("en-US");
+function siteName(url) {
+  try {
+    return new URL(url).host || siteKey(url) || "another site";
+  } catch {
+    return "another site";
+  }
+}
 function runAround(lines, offset) {
   const at = lines[offset];
   if (!offset || at === void 0) return "";
@@ -2406,18 +2734,19 @@ function parseCursor(cursor) {
   const m = /^s(\d+):(\d+)$/.exec(String(cursor ?? ""));
   return m ? { id: +m[1], offset: +m[2] } : null;
 }
-async function snapshot(tabId, { maxChars = DEFAULT_MAX_CHARS, cursor, ref } = {}) {
+async function snapshot(tabId, { maxChars = DEFAULT_MAX_CHARS, cursor, ref } = {}, readable = void 0) {
   const target = ref !== void 0 && ref !== "" ? await readTarget(tabId, ref) : null;
   const parsed = cursor !== void 0 || await topDocumentParsed(tabId, READ_LOAD_WAIT_MS);
   const tab = await getTab(tabId);
   let head = `url: ${tab.url || tab.pendingUrl || ""}
-title: ${tab.title ?? ""}
+title: ${titleRead(tabId, tab)}
 `;
+  const headRead = readOf(null, tab.url || tab.pendingUrl || "");
   if (!parsed) head += "loading: the page is still loading — this is what it has so far (wait_for, then snapshot again)\n";
   const dialog = dialogOf(tabId);
   if (dialog) {
-    return `${head}dialog: ${describeDialog(dialog)} is open and blocks the page — call handle_dialog
-`;
+    return { text: `${head}dialog: ${dialogRead(tabId, dialog)} is open and blocks the page — call handle_dialog
+` };
   }
   let snap;
   let offset = 0;
@@ -2427,9 +2756,10 @@ title: ${tab.title ?? ""}
     offset = c.offset;
     const cached2 = cache.get(tabId);
     if (cached2 && cached2.id === c.id && !cached2.partial) snap = cached2;
+    for (const r of snap?.reads ?? []) noteRead(tabId, r);
   }
   if (!snap) {
-    snap = { id: ++snapCounter, ...await fullSnapshot(tabId, cursor === void 0 && !target ? Math.floor(maxChars / 2) : 0, target) };
+    snap = { id: ++snapCounter, ...await fullSnapshot(tabId, cursor === void 0 && !target ? Math.floor(maxChars / 2) : 0, target, readable) };
     cache.set(tabId, snap);
   }
   if (snap.ref) head += `region: ${snap.ref} in full, nothing folded
@@ -2439,7 +2769,7 @@ title: ${tab.title ?? ""}
   if (offset >= lines.length) throw new ToolError(`cursor is past the end (${lines.length} lines) — take a new snapshot`);
   if (cursor === void 0 && !snap.ref) {
     const total = lines.reduce((n2, l) => n2 + l.length + 1, head.length);
-    if (snap.partial || total > maxChars - 80) return overviewPage(head + foldNote(snap), snap, maxChars);
+    if (snap.partial || total > maxChars - 80) return { text: overviewPage(head + foldNote(snap), snap, maxChars), reads: [...snap.reads, headRead] };
   }
   head += foldNote(snap);
   const around = runAround(lines, offset);
@@ -2455,7 +2785,7 @@ title: ${tab.title ?? ""}
     size += lines[end].length + 1;
     end++;
   }
-  return head + range(end) + around + lines.slice(offset, end).join("\n") + "\n" + more(end);
+  return { text: head + range(end) + around + lines.slice(offset, end).join("\n") + "\n" + more(end), reads: [...snap.reads, headRead] };
 }
 function overviewPage(head, { id, lines, onScreen, viewport, partial }, maxChars) {
   const count = partial ? "" : `, ${thousands(lines.length)} lines`;
@@ -2468,7 +2798,24 @@ function overviewPage(head, { id, lines, onScreen, viewport, partial }, maxChars
   return `${head}${intro}${shown.lines.join("\n")}
 ${shown.cut ? cutNote : ""}${more}`;
 }
-var tool = pageTool(async (tabId, args) => textResult(await snapshot(tabId, args)), { debugger: "optional", name: "snapshot", pinTop: true });
+async function snapshotTool(tabId, args, ctx) {
+  const { text: text2, reads } = await snapshot(tabId, args, readableFrames(ctx));
+  const r = textResult(text2);
+  return reads ? { ...r, content: r.content.map((b) => withReads(b, reads)) } : r;
+}
+function readableFrames(ctx) {
+  const asked = /* @__PURE__ */ new Map();
+  return (url) => {
+    if (!url) return Promise.resolve(false);
+    if (sameSite(url, ctx?.policyUrl)) return Promise.resolve(true);
+    const site = siteKey(url);
+    if (!asked.has(site)) {
+      asked.set(site, requestHost(HostRequest.POLICY_DECIDE, { call: ctx?.requestId, url, capability: "read" }).then((v) => v?.allowed === true, () => false));
+    }
+    return asked.get(site);
+  };
+}
+var tool = pageTool(snapshotTool, { debugger: "optional", name: "snapshot", pinTop: true });
 
 // extension/tools/click.js
 var click_exports = {};
@@ -2624,13 +2971,14 @@ function parseChordOn(spec, mac) {
 }
 
 // extension/tools/shared/input.js
-onAttach(async (tabId, send3, { sessionId }) => {
-  if (!sessionId) await send3("Emulation.setFocusEmulationEnabled", { enabled: true });
+onAttach(async (tabId, send4, { sessionId }) => {
+  if (!sessionId) await send4("Emulation.setFocusEmulationEnabled", { enabled: true });
 });
-async function send(tabId, method, params, signal) {
+async function send2(tabId, method, params, bind, signal) {
   checkpoint(signal, `the next input event (${params.type ?? method})`);
   const d = dialogPromise(tabId);
-  const call2 = cdp(tabId, method, params);
+  const held = method === Op.KEY && childTargets(tabId).some((c) => c.targetInfo?.type === "iframe");
+  const call2 = (held ? heldKey : effect)(tabId, method, params, { bind });
   call2.catch(() => {
   });
   try {
@@ -2664,7 +3012,7 @@ function fullFrameRate(tabId) {
 var SHOWN_TAB = Object.freeze({ ready: Promise.resolve(), stop() {
 } });
 async function atFullFrameRate(tabId, steps, fn, cast) {
-  const continuous = ([method, params]) => method === "Input.dispatchMouseEvent" && CONTINUOUS.has(params.type);
+  const continuous = ([method, params]) => method === Op.MOUSE && CONTINUOUS.has(params.type);
   if (!steps.some((step) => Array.isArray(step) && continuous(step))) return fn();
   if (cast) {
     await cast.ready;
@@ -2679,51 +3027,99 @@ async function atFullFrameRate(tabId, steps, fn, cast) {
   }
 }
 var PRESSES = /* @__PURE__ */ new Set(["mousePressed", "mouseReleased", "drop", "mouseWheel"]);
-var pressAt = ([method, params]) => (method === "Input.dispatchMouseEvent" || method === "Input.dispatchDragEvent") && PRESSES.has(params.type);
-var keyAt = ([method, params]) => method === "Input.insertText" || method === "Input.dispatchKeyEvent" && ["keyDown", "rawKeyDown", "char"].includes(params.type);
+var pressAt = ([method, params]) => (method === Op.MOUSE || method === Op.DRAG) && PRESSES.has(params.type);
+var keyAt = ([method]) => method === Op.TEXT || method === Op.KEY;
+function bindingOf(tabId, [method, params, check]) {
+  if (keyAt([method])) return Bind.focus(async () => (await focusedFrames(tabId)).frames);
+  if (pressAt([method, params])) {
+    return Bind.press(async () => {
+      const frames = await check(params.x, params.y);
+      return Array.isArray(frames) ? frames : [];
+    });
+  }
+  return Bind.pointer();
+}
+function sentBefore(e, sent) {
+  if (!sent.length) return e;
+  const what = `${sent.length} input event${sent.length === 1 ? "" : "s"} (${[...new Set(sent)].join(", ")}) had gone to the page before it; nothing after it was sent`;
+  const reword = (text2) => /nothing was (done|pressed)|no key was sent/.test(text2) ? text2.replace(/nothing was (done|pressed)|no key was sent/, what) : `${text2} — ${what}`;
+  if (e instanceof Denied) {
+    const result = structuredClone(e.result);
+    const first = result.content?.find((c) => c.type === "text");
+    if (first) first.text = reword(first.text);
+    return new Denied(result);
+  }
+  if (e instanceof ToolError) return new ToolError(reword(e.message), { stale: e.stale });
+  return e;
+}
+function strayAnswer(stray) {
+  const where = stray.map((s) => `${s.n} key event${s.n === 1 ? "" : "s"} reached a frame of ${s.site}, which the policy does not allow to act`).join("; ");
+  return new ToolError(`${where}: the page moved the focus there after the check and before the key (docs/policy.md) — what it did there is not known; take a new snapshot`);
+}
 function sequence(tabId, steps, signal, cast) {
   const input = steps.filter((step) => Array.isArray(step));
   for (const step of input) {
     if (pressAt(step) && typeof step[2] !== "function") throw new Error(`${step[1].type} without its press check (press_point.js)`);
   }
-  const firstKey = input.find(keyAt);
-  if (firstKey && typeof firstKey[2] !== "function") throw new Error("keys without their focus check (frame_guard.js)");
+  const keys = input.some(keyAt);
   return atFullFrameRate(tabId, steps, async () => {
-    for (const step of steps) {
-      if (typeof step === "number") {
-        await sleep(step);
-        continue;
+    const witness = keys ? await keyWitness(tabId) : null;
+    const sent = [];
+    let result;
+    let failure = null;
+    try {
+      for (const step of steps) {
+        if (typeof step === "number") {
+          await sleep(step);
+          continue;
+        }
+        const [method, params] = step;
+        let r;
+        try {
+          r = await send2(tabId, method, params, bindingOf(tabId, step), signal);
+        } catch (e) {
+          throw sentBefore(e, sent);
+        }
+        if (keyAt(step) || pressAt(step)) sent.push(params.type ?? "text");
+        if (r.dialog) {
+          result = r;
+          break;
+        }
       }
-      const [method, params, check] = step;
-      if (check) await check(params.x, params.y);
-      const r = await send(tabId, method, params, signal);
-      if (r.dialog) return r;
+      result ??= {};
+    } catch (e) {
+      failure = e;
     }
-    return {};
+    if (witness) {
+      const stray = await strayKeys(tabId, await witness());
+      if (stray.length) throw strayAnswer(stray);
+    }
+    if (failure) throw failure;
+    return result;
   }, cast);
 }
 function click(tabId, x, y, { button = "left", doubleClick = false, modifiers = 0, signal, pressCheck, cast } = {}) {
   const b = BUTTONS[button] ?? 1;
   const release = pressCheck && ((px, py) => pressCheck(px, py, { frameOnly: true }));
-  const steps = [["Input.dispatchMouseEvent", { type: "mouseMoved", x, y, modifiers }]];
+  const steps = [[Op.MOUSE, { type: "mouseMoved", x, y, modifiers }]];
   const clicks = doubleClick ? [1, 2] : [1];
   for (const clickCount of clicks) {
-    steps.push(["Input.dispatchMouseEvent", { type: "mousePressed", x, y, button, buttons: b, clickCount, modifiers }, pressCheck]);
-    steps.push(["Input.dispatchMouseEvent", { type: "mouseReleased", x, y, button, buttons: 0, clickCount, modifiers }, release]);
+    steps.push([Op.MOUSE, { type: "mousePressed", x, y, button, buttons: b, clickCount, modifiers }, pressCheck]);
+    steps.push([Op.MOUSE, { type: "mouseReleased", x, y, button, buttons: 0, clickCount, modifiers }, release]);
   }
   return sequence(tabId, steps, signal, cast);
 }
 function hover(tabId, x, y, { signal, cast } = {}) {
-  return sequence(tabId, [["Input.dispatchMouseEvent", { type: "mouseMoved", x, y }]], signal, cast);
+  return sequence(tabId, [[Op.MOUSE, { type: "mouseMoved", x, y }]], signal, cast);
 }
 function mouseWheel(tabId, x, y, deltaX, deltaY, { signal, wheelCheck: wheelCheck2 } = {}) {
   return sequence(tabId, [
-    ["Input.dispatchMouseEvent", { type: "mouseMoved", x, y }],
-    ["Input.dispatchMouseEvent", { type: "mouseWheel", x, y, deltaX, deltaY }, wheelCheck2]
+    [Op.MOUSE, { type: "mouseMoved", x, y }],
+    [Op.MOUSE, { type: "mouseWheel", x, y, deltaX, deltaY }, wheelCheck2]
   ], signal);
 }
-function insertText(tabId, text2, { signal, keyCheck } = {}) {
-  return sequence(tabId, [["Input.insertText", { text: text2 }, keyCheck]], signal);
+function insertText(tabId, text2, { signal } = {}) {
+  return sequence(tabId, [[Op.TEXT, { text: text2 }]], signal);
 }
 var platformOs = null;
 async function isMac() {
@@ -2740,20 +3136,20 @@ var MAC_COMMANDS = { a: "selectAll", c: "copy", x: "cut", v: "paste", z: "undo" 
 async function parseChord(spec) {
   return parseChordOn(spec, await isMac());
 }
-async function pressChord(tabId, chord, { signal, keyCheck } = {}) {
+async function pressChord(tabId, chord, { signal } = {}) {
   const { mods, def, mac } = chord;
   let modifiers = 0;
   const steps = [];
   for (const m of mods) {
     modifiers |= MOD[m];
     const [code, keyCode] = NAMED[m];
-    steps.push(["Input.dispatchKeyEvent", { type: "rawKeyDown", key: m, code, windowsVirtualKeyCode: keyCode, modifiers }, steps.length ? void 0 : keyCheck]);
+    steps.push([Op.KEY, { type: "rawKeyDown", key: m, code, windowsVirtualKeyCode: keyCode, modifiers }]);
   }
   if (def.key in MOD) {
     const [code, keyCode] = NAMED[def.key];
     modifiers |= MOD[def.key];
-    steps.push(["Input.dispatchKeyEvent", { type: "rawKeyDown", key: def.key, code, windowsVirtualKeyCode: keyCode, modifiers }, keyCheck]);
-    steps.push(["Input.dispatchKeyEvent", { type: "keyUp", key: def.key, code, windowsVirtualKeyCode: keyCode, modifiers: modifiers & ~MOD[def.key] }, keyCheck]);
+    steps.push([Op.KEY, { type: "rawKeyDown", key: def.key, code, windowsVirtualKeyCode: keyCode, modifiers }]);
+    steps.push([Op.KEY, { type: "keyUp", key: def.key, code, windowsVirtualKeyCode: keyCode, modifiers: modifiers & ~MOD[def.key] }]);
   } else {
     const commandish = modifiers & (MOD.Control | MOD.Alt | MOD.Meta);
     let key3 = def.key;
@@ -2768,23 +3164,23 @@ async function pressChord(tabId, chord, { signal, keyCheck } = {}) {
       down.unmodifiedText = text2;
     }
     if (mac && modifiers & MOD.Meta && MAC_COMMANDS[def.key.toLowerCase()]) down.commands = [MAC_COMMANDS[def.key.toLowerCase()]];
-    steps.push(["Input.dispatchKeyEvent", down, keyCheck]);
-    steps.push(["Input.dispatchKeyEvent", { type: "keyUp", key: key3, code: def.code, windowsVirtualKeyCode: def.keyCode, modifiers }, keyCheck]);
+    steps.push([Op.KEY, down]);
+    steps.push([Op.KEY, { type: "keyUp", key: key3, code: def.code, windowsVirtualKeyCode: def.keyCode, modifiers }]);
   }
   for (const m of [...mods].reverse()) {
     modifiers &= ~MOD[m];
     const [code, keyCode] = NAMED[m];
-    steps.push(["Input.dispatchKeyEvent", { type: "keyUp", key: m, code, windowsVirtualKeyCode: keyCode, modifiers }]);
+    steps.push([Op.KEY, { type: "keyUp", key: m, code, windowsVirtualKeyCode: keyCode, modifiers }]);
   }
   return sequence(tabId, steps, signal);
 }
-function typeKeys(tabId, text2, { signal, keyCheck } = {}) {
+function typeKeys(tabId, text2, { signal } = {}) {
   const steps = [];
   for (const ch of String(text2)) {
     const def = ch === "\n" || ch === "\r" ? keyDef("Enter") : keyDef(ch);
     const base = { key: def.key, code: def.code, windowsVirtualKeyCode: def.keyCode };
-    steps.push(["Input.dispatchKeyEvent", { type: "keyDown", ...base, text: def.text, unmodifiedText: def.text }, keyCheck]);
-    steps.push(["Input.dispatchKeyEvent", { type: "keyUp", ...base }, keyCheck]);
+    steps.push([Op.KEY, { type: "keyDown", ...base, text: def.text, unmodifiedText: def.text }]);
+    steps.push([Op.KEY, { type: "keyUp", ...base }]);
   }
   return sequence(tabId, steps, signal);
 }
@@ -2797,23 +3193,23 @@ async function dragBetween(tabId, from, to, { signal, pressFrom, pressTo } = {})
   const release = pressTo && ((x, y) => pressTo(x, y, { frameOnly: true }));
   let intercepted = null;
   let wake = null;
-  const off = onCdpEvent("Input.dragIntercepted", (tab, params, sessionId) => {
-    if (tab !== tabId || sessionId) return;
-    intercepted = params.data;
-    wake?.();
-  });
-  const mouse = (type, x, y, extra = {}) => ["Input.dispatchMouseEvent", { type, x, y, button: "left", buttons: type === "mouseReleased" ? 0 : 1, ...extra }];
+  let off = () => {
+  };
+  const mouse = (type, x, y, extra = {}) => [Op.MOUSE, { type, x, y, button: "left", buttons: type === "mouseReleased" ? 0 : 1, ...extra }];
   const path = (start2, n) => Array.from({ length: n }, (_, i) => {
     const f = (i + 1) / n;
     return [start2.x + (to.x - start2.x) * f, start2.y + (to.y - start2.y) * f];
   });
   try {
-    await cdp(tabId, "Input.setInterceptDrags", { enabled: true });
+    off = await interceptDrags(tabId, (data) => {
+      intercepted = data;
+      wake?.();
+    });
     const dx = Math.sign(to.x - from.x) * 8 || 0;
     const dy = Math.sign(to.y - from.y) * 8 || (dx ? 0 : 8);
     const start2 = { x: from.x + dx, y: from.y + dy };
     let r = await sequence(tabId, [
-      ["Input.dispatchMouseEvent", { type: "mouseMoved", x: from.x, y: from.y }],
+      [Op.MOUSE, { type: "mouseMoved", x: from.x, y: from.y }],
       [...mouse("mousePressed", from.x, from.y, { clickCount: 1 }), pressFrom],
       mouse("mouseMoved", start2.x, start2.y)
     ], signal);
@@ -2825,11 +3221,11 @@ async function dragBetween(tabId, from, to, { signal, pressFrom, pressTo } = {})
       });
     }
     if (intercepted) {
-      const steps2 = [["Input.dispatchDragEvent", { type: "dragEnter", x: start2.x, y: start2.y, data: intercepted }]];
-      const over = (x, y) => ["Input.dispatchDragEvent", { type: "dragOver", x, y, data: intercepted }];
+      const steps2 = [[Op.DRAG, { type: "dragEnter", x: start2.x, y: start2.y, data: intercepted }]];
+      const over = (x, y) => [Op.DRAG, { type: "dragOver", x, y, data: intercepted }];
       for (const [x, y] of path(start2, DRAG_STEPS)) steps2.push(over(x, y));
       steps2.push(...linger(to, over), over(to.x, to.y));
-      steps2.push(["Input.dispatchDragEvent", { type: "drop", x: to.x, y: to.y, data: intercepted }, release]);
+      steps2.push([Op.DRAG, { type: "drop", x: to.x, y: to.y, data: intercepted }, release]);
       r = await sequence(tabId, steps2, signal);
       return { mode: "html5", ...r };
     }
@@ -2841,8 +3237,6 @@ async function dragBetween(tabId, from, to, { signal, pressFrom, pressTo } = {})
     return { mode: "pointer", ...r };
   } finally {
     off();
-    cdp(tabId, "Input.setInterceptDrags", { enabled: false }).catch(() => {
-    });
   }
 }
 
@@ -2997,7 +3391,7 @@ async function armPressCheck(tabId, loc, { signal } = {}) {
     if (!sameFrames(now.frames, aim.frames)) {
       throw new ToolError(`a frame of ${siteOf(now.frames.at(-1).site)} came under the pointer over ${loc.desc} at the moment of the press (the page moved it there) — nothing was pressed; take a new snapshot`);
     }
-    if (frameOnly || now.node === aim.node || await reachesAt(tabId, loc, now, signal)) return;
+    if (frameOnly || now.node === aim.node || await reachesAt(tabId, loc, now, signal)) return now.frames.map((f) => f.site);
     throw new ToolError(`something else came under the pointer over ${loc.desc} at the moment of the press (the page moved, or covered it) — nothing was pressed; take a new snapshot`);
   };
   check.inTopDocument = aim.frames.length === 1;
@@ -3015,6 +3409,7 @@ function wheelCheck(tabId, { signal } = {}) {
     checkpoint(signal, "the mouse wheel");
     const now = await landing(tabId, x, y, states);
     await assertFramesAllowed(tabId, now.frames);
+    return now.frames.map((f) => f.site);
   };
 }
 function siteOf(url) {
@@ -3060,7 +3455,7 @@ function textChangesClause(texts) {
 // extension/tools/shared/act.js
 function assertNoDialog(tabId) {
   const d = dialogOf(tabId);
-  if (d) throw new ToolError(`a dialog is open: ${describeDialog(d)} — call handle_dialog first`);
+  if (d) throw new ToolError(`a dialog is open: ${dialogRead(tabId, d)} — call handle_dialog first`);
 }
 var navResult = (r, fx, landed = null) => withNavigatedTo(r, [fx?.navigatedTo, landed?.url]);
 function stateChanges(before = {}, after = {}) {
@@ -3402,11 +3797,12 @@ async function withEffects(tabId, act, {
     if (minWaitMs > 0) await seen(navStarted, actedAt + minWaitMs - Date.now());
     if (navPending() && !ev.dialog && !aborted()) await seen(() => !navPending() || ev.dialog || aborted(), actedAt + NAV_WAIT_MS - Date.now());
     const effects = [];
-    if (ev.dialog) effects.push(`dialog opened: ${describeDialog(ev.dialog)} — call handle_dialog`);
+    if (ev.dialog) effects.push(`dialog opened: ${dialogRead(tabId, ev.dialog)} — call handle_dialog`);
     if (ev.committed) {
       const tab = await chrome.tabs.get(tabId).catch(() => null);
       const url = tab?.url || ev.committed;
-      effects.push(`navigated to ${url}${tab?.title && tab.title !== url ? ` (${tab.title})` : ""}${ev.loaded || ev.dialog ? "" : " (still loading)"}`);
+      const title = tab ? titleRead(tabId, tab) : "";
+      effects.push(`navigated to ${url}${title && title !== url ? ` (${title})` : ""}${ev.loaded || ev.dialog ? "" : " (still loading)"}`);
     } else if (ev.navUrl && ev.navError) {
       effects.push(ev.navError === "net::ERR_ABORTED" ? `navigation to ${ev.navUrl} was aborted (a download, or cancelled by the page)` : `navigation to ${ev.navUrl} failed: ${ev.navError}`);
     } else if (ev.navUrl) {
@@ -3489,17 +3885,15 @@ async function focusField(tabId, target, clear, signal) {
   }
   return { ...f, frameId: t.frameId, args: t.args };
 }
-var focusCheck = (tabId) => () => assertFocusAllowed(tabId);
 async function typeInto(tabId, f, text2, { clear = false, signal, keyEvents = false, submit = false } = {}) {
-  const keyCheck = focusCheck(tabId);
   const unshield = await shieldFocus(tabId, f.frameId);
   try {
     let r = {};
-    if (text2.length) r = await (keyEvents ? typeKeys(tabId, text2, { signal, keyCheck }) : insertText(tabId, text2, { signal, keyCheck }));
-    else if (clear && !f.empty) r = await pressChord(tabId, await parseChord("Backspace"), { signal, keyCheck });
+    if (text2.length) r = await (keyEvents ? typeKeys(tabId, text2, { signal }) : insertText(tabId, text2, { signal }));
+    else if (clear && !f.empty) r = await pressChord(tabId, await parseChord("Backspace"), { signal });
     if (r.dialog) return r;
     if (text2.length || clear && !f.empty) await assertReached(tabId, f, ["keydown", "beforeinput", "input"], "typing", signal);
-    return submit ? await pressChord(tabId, await parseChord("Enter"), { signal, keyCheck }) : r;
+    return submit ? await pressChord(tabId, await parseChord("Enter"), { signal }) : r;
   } finally {
     unshield();
   }
@@ -3811,7 +4205,7 @@ async function pressKeyTool(tabId, { key: key3 }, { signal, recheckSite }) {
     const { inTop } = await assertFocusAllowed(tabId);
     const unshield = await shieldFocus(tabId, inTop ? 0 : null);
     try {
-      return await pressChord(tabId, chord, { signal, keyCheck: focusCheck(tabId) });
+      return await pressChord(tabId, chord, { signal });
     } finally {
       unshield();
     }
@@ -3885,10 +4279,52 @@ function fileName(download, response, url) {
   }
 }
 
+// extension/tools/stack/document_reads.js
+var URL_SCRIPT_MS = 3e3;
+var MAX_KEPT = 256;
+var known2 = /* @__PURE__ */ new Map();
+function urlInPage() {
+  const { protocol, origin, href } = location;
+  return (protocol === "about:" || protocol === "blob:") && origin && origin !== "null" ? `${origin}/` : href;
+}
+async function urlOfDocument(tabId, documentId) {
+  if (typeof documentId !== "string" || !documentId) return "";
+  const kept = known2.get(documentId);
+  if (kept !== void 0) return kept;
+  try {
+    const [r] = await withTimeout(chrome.scripting.executeScript({
+      target: { tabId, documentIds: [documentId] },
+      world: "ISOLATED",
+      injectImmediately: true,
+      func: urlInPage
+    }), URL_SCRIPT_MS);
+    const url = typeof r?.result === "string" ? r.result : "";
+    if (url && r.documentId === documentId) {
+      known2.set(documentId, url);
+      if (known2.size > MAX_KEPT) known2.delete(known2.keys().next().value);
+    }
+    return r?.documentId === documentId ? url : "";
+  } catch {
+    return "";
+  }
+}
+async function noteDocumentRead(tabId, documentId) {
+  noteRead(tabId, { documentId, url: await urlOfDocument(tabId, documentId) });
+}
+async function readingDocument(tabId, documentId, read) {
+  const url = await urlOfDocument(tabId, documentId);
+  const results = await read();
+  if ((results ?? []).some((r) => r?.documentId === documentId)) noteRead(tabId, { documentId, url });
+  return results;
+}
+async function noteResultsRead(tabId, results) {
+  await Promise.all((results ?? []).filter((r) => r && r.result !== void 0 && r.result !== null).map((r) => noteDocumentRead(tabId, r.documentId)));
+}
+
 // extension/tools/stack/inject.js
 var INJECT_TIMEOUT_MS = 1e4;
 var shortUrl = (u) => u && u.length > 120 ? `${u.slice(0, 120)}…` : u || "(no URL)";
-var dialogAdvice = (d) => `the page shows ${describeDialog(d)}: answer it with handle_dialog first`;
+var dialogAdvice = (tabId, d) => `the page shows ${dialogRead(tabId, d)}: answer it with handle_dialog first`;
 async function inject(tabId, {
   func,
   args = [],
@@ -3899,19 +4335,27 @@ async function inject(tabId, {
   timeoutMs = INJECT_TIMEOUT_MS,
   injectImmediately = false,
   agentOp,
-  agentArgs = {}
+  agentArgs = {},
+  readUrl = null
 }) {
   const target = frameIds ? { tabId, frameIds } : { tabId, allFrames };
   const dialog = dialogOf(tabId);
-  if (dialog) throw new ToolError(dialogAdvice(dialog));
+  if (dialog) throw new ToolError(dialogAdvice(tabId, dialog));
   try {
-    return await withTimeout(agentOp ? executeAgent(tabId, frameIds ?? (allFrames ? "all" : [0]), agentOp, agentArgs) : chrome.scripting.executeScript({ target, world, injectImmediately, ...files ? { files } : { func, args } }), timeoutMs);
+    if (agentOp) return await withTimeout(executeAgent(tabId, frameIds ?? (allFrames ? "all" : [0]), agentOp, agentArgs), timeoutMs);
+    const results = await withTimeout(chrome.scripting.executeScript({ target, world, injectImmediately, ...files ? { files } : { func, args } }), timeoutMs);
+    if (readUrl) {
+      for (const r of results ?? []) if (r?.result !== void 0 && r?.result !== null) noteRead(tabId, { documentId: r.documentId, url: readUrl(r.result) });
+    } else {
+      await noteResultsRead(tabId, results);
+    }
+    return results;
   } catch (e) {
     const m = String(e?.message ?? e);
     switch (chromeErrorKind(e)) {
       case "timeout": {
         const d = dialogOf(tabId);
-        throw new ToolError(d ? dialogAdvice(d) : `the page did not answer within ${timeoutMs / 1e3} s (busy with a long script, or a dialog is open — see handle_dialog)`);
+        throw new ToolError(d ? dialogAdvice(tabId, d) : `the page did not answer within ${timeoutMs / 1e3} s (busy with a long script, or a dialog is open — see handle_dialog)`);
       }
       case "tabGone":
         throw tabGone(tabId);
@@ -4001,7 +4445,7 @@ async function navigateTool(tabId, { url, action, waitUntil = "load", timeoutMs 
     try {
       return withNavigatedTo(await answer(tabId, { action, target, again, outcome: outcome2, startedAt, waitUntil, waitMs, deadline }), movedTo);
     } catch (e) {
-      if (e instanceof ToolError) return withNavigatedTo(errorResult(e.message), movedTo);
+      if (e instanceof ToolError) return withNavigatedTo(errorResult2(e.message), movedTo);
       throw e;
     }
   } finally {
@@ -4200,7 +4644,8 @@ async function pageFacts(tabId, startedAt, deadline = Infinity) {
       func: () => {
         const entry = performance.getEntriesByType("navigation")[0];
         return { url: location.href, title: document.title, status: entry?.responseStatus || null };
-      }
+      },
+      readUrl: (r) => r?.url
     }));
   } catch (e) {
     unresponsive = /did not answer within/.test(e?.message);
@@ -4210,7 +4655,7 @@ async function pageFacts(tabId, startedAt, deadline = Infinity) {
   const sameUrl = fromNetwork && stripHash(fromNetwork.url) === stripHash(url);
   return {
     url,
-    title: facts?.title ?? tab.title ?? "",
+    title: facts?.title ?? titleRead(tabId, tab),
     status: (sameUrl ? fromNetwork.status : null) ?? facts?.status ?? null,
     unresponsive
   };
@@ -4226,7 +4671,7 @@ var titled = (f) => `${f.url}${f.title ? ` ("${f.title}")` : ""}`;
 async function answer(tabId, { action, target, again, outcome: outcome2, startedAt, waitUntil, waitMs, deadline }) {
   const what = target ?? action;
   if (outcome2.dialog) {
-    throw new ToolError(`navigate (${what}) is held by ${describeDialog(outcome2.dialog)}: answer it with handle_dialog (${outcome2.dialog.type === "beforeunload" ? "accept: true leaves the page and the navigation goes on" : "then wait_for or read_page"})`);
+    throw new ToolError(`navigate (${what}) is held by ${dialogRead(tabId, outcome2.dialog)}: answer it with handle_dialog (${outcome2.dialog.type === "beforeunload" ? "accept: true leaves the page and the navigation goes on" : "then wait_for or read_page"})`);
   }
   if (outcome2.error) {
     const { error, url } = outcome2.error;
@@ -4304,7 +4749,7 @@ var waitIn = catchToolError(async (tabId, { selector, text: text2, gone = false,
     try {
       const left = Math.max(1e3, deadline - Date.now());
       const before = await topFrame2(tabId);
-      last = combine(await inject(tabId, { func: probe, args: [{ selector, text: text2 }], allFrames: true, timeoutMs: left }));
+      last = combine(await inject(tabId, { func: probe, args: [{ selector, text: text2 }], allFrames: true, timeoutMs: left, readUrl: (r) => r?.url }));
       lastProblem = null;
       const after = await topFrame2(tabId);
       if (before?.documentId !== after?.documentId) throw new NavigatedError("a new document came");
@@ -4364,49 +4809,54 @@ function combine(results) {
   }
   return out;
 }
-function probe({ selector, text: text2 }) {
-  const norm = (s) => String(s ?? "").replace(/\s+/g, " ").trim().toLowerCase();
-  const needle = text2 !== void 0 ? norm(text2) : null;
-  const isVisible = (el2) => {
-    if (!el2.isConnected) return false;
-    if (typeof el2.checkVisibility === "function" && !el2.checkVisibility({ visibilityProperty: true })) return false;
-    const r = el2.getBoundingClientRect();
-    return r.width > 0 || r.height > 0;
-  };
-  const describe = (el2) => {
-    let s = `<${el2.localName}`;
-    if (el2.id) s += ` id="${el2.id}"`;
-    const cls = typeof el2.className === "string" ? el2.className.trim() : "";
-    if (cls) s += ` class="${cls.slice(0, 60)}"`;
-    s += ">";
-    const t = (el2.innerText ?? el2.textContent ?? "").replace(/\s+/g, " ").trim();
-    return t ? `${s} "${t.length > 80 ? `${t.slice(0, /[\uD800-\uDBFF]/.test(t[79]) ? 79 : 80)}…` : t}"` : s;
-  };
-  if (selector !== void 0) {
-    let all;
-    try {
-      all = [...document.querySelectorAll(selector)];
-    } catch (e) {
-      return { invalid: e.message };
+function probe(args) {
+  const { protocol, origin, href } = location;
+  const url = (protocol === "about:" || protocol === "blob:") && origin && origin !== "null" ? `${origin}/` : href;
+  return { ...probeIn(args), url };
+  function probeIn({ selector, text: text2 }) {
+    const norm = (s) => String(s ?? "").replace(/\s+/g, " ").trim().toLowerCase();
+    const needle = text2 !== void 0 ? norm(text2) : null;
+    const isVisible = (el2) => {
+      if (!el2.isConnected) return false;
+      if (typeof el2.checkVisibility === "function" && !el2.checkVisibility({ visibilityProperty: true })) return false;
+      const r = el2.getBoundingClientRect();
+      return r.width > 0 || r.height > 0;
+    };
+    const describe = (el2) => {
+      let s = `<${el2.localName}`;
+      if (el2.id) s += ` id="${el2.id}"`;
+      const cls = typeof el2.className === "string" ? el2.className.trim() : "";
+      if (cls) s += ` class="${cls.slice(0, 60)}"`;
+      s += ">";
+      const t = (el2.innerText ?? el2.textContent ?? "").replace(/\s+/g, " ").trim();
+      return t ? `${s} "${t.length > 80 ? `${t.slice(0, /[\uD800-\uDBFF]/.test(t[79]) ? 79 : 80)}…` : t}"` : s;
+    };
+    if (selector !== void 0) {
+      let all;
+      try {
+        all = [...document.querySelectorAll(selector)];
+      } catch (e) {
+        return { invalid: e.message };
+      }
+      let matches = all.filter(isVisible);
+      if (needle !== null) matches = matches.filter((el2) => norm(el2.innerText).includes(needle));
+      return { present: all.length, visible: matches.length, sample: matches[0] ? describe(matches[0]) : null };
     }
-    let matches = all.filter(isVisible);
-    if (needle !== null) matches = matches.filter((el2) => norm(el2.innerText).includes(needle));
-    return { present: all.length, visible: matches.length, sample: matches[0] ? describe(matches[0]) : null };
-  }
-  const body = document.body;
-  if (!body || !norm(body.innerText).includes(needle)) return { present: 0, visible: 0 };
-  let el = body;
-  for (let descended = true; descended; ) {
-    descended = false;
-    for (const child of el.children) {
-      if (norm(child.innerText).includes(needle) && isVisible(child)) {
-        el = child;
-        descended = true;
-        break;
+    const body = document.body;
+    if (!body || !norm(body.innerText).includes(needle)) return { present: 0, visible: 0 };
+    let el = body;
+    for (let descended = true; descended; ) {
+      descended = false;
+      for (const child of el.children) {
+        if (norm(child.innerText).includes(needle) && isVisible(child)) {
+          el = child;
+          descended = true;
+          break;
+        }
       }
     }
+    return { present: 1, visible: 1, sample: describe(el) };
   }
-  return { present: 1, visible: 1, sample: describe(el) };
 }
 
 // extension/tools/screenshot.js
@@ -4435,6 +4885,7 @@ async function screenshot(tabId, args, pin) {
     return capture(tabId, args, documentId);
   });
   if (shown) value.content[1].text += " (the tab was brought to the front for the capture)";
+  noteRead(tabId, { documentId: pin.documentId, url: pin.url });
   return value;
 }
 async function capture(tabId, { ref, selector, fullPage = false, format = "jpeg", quality } = {}, documentId) {
@@ -4778,6 +5229,7 @@ async function consoleLogsTool(tabId, { level = "all", limit = DEFAULT_LIMIT, si
   const all = (await consoleEntries(tabId)).filter((e) => sameSite(e.url, ctx?.policyUrl));
   const matching = all.filter((e) => (level === "all" || e.level === level) && (typeof since !== "number" || e.timestamp >= since));
   const entries = matching.slice(-limit);
+  for (const e of entries) noteRead(tabId, { documentId: null, url: e.url ?? "" });
   const counts = Object.fromEntries(LEVELS.map((l) => [l, entries.filter((e) => e.level === l).length]));
   if (format === "json") {
     return dataResult("", { tabId, level, total: matching.length, count: entries.length, entries });
@@ -4822,6 +5274,7 @@ async function networkErrorsTool(tabId, { limit = DEFAULT_LIMIT2, since, format 
   const all = (await networkFailures2(tabId)).filter((e) => sameSite(e.page ?? e.url, ctx?.policyUrl));
   const matching = typeof since === "number" ? all.filter((e) => e.timestamp >= since) : all;
   const entries = matching.slice(-limit);
+  for (const e of entries) noteRead(tabId, { documentId: null, url: e.page ?? e.url ?? "" });
   const structured = { tabId, total: matching.length, count: entries.length, entries };
   if (format === "json") return dataResult("", structured);
   const lines = [];
@@ -4845,14 +5298,24 @@ var handle_dialog_exports = {};
 __export(handle_dialog_exports, {
   tool: () => tool15
 });
-async function handleDialogTool(tabId, { accept, promptText }, { signal, recheckSite }) {
-  if (!dialogOf(tabId)) {
+async function handleDialogTool(tabId, { accept, promptText }, { signal, recheckSite, requestId, policyUrl }) {
+  const open3 = dialogOf(tabId);
+  if (!open3) {
     return textResult(attachStalled(tabId) ? "no dialog tabbridge can answer is open, but the page is not responding: a dialog that opened before tabbridge attached may be blocking it — ask the user to close it, or reload the tab" : "no dialog is open on this tab", true);
   }
+  const words = dialogRead(tabId, open3);
   let r;
   const fx = await withEffects(tabId, async () => {
     checkpoint(signal, "answering the dialog");
-    r = await handleDialog(tabId, { accept, promptText });
+    try {
+      r = await handleDialog(tabId, { accept, promptText }, { call: { requestId, policyUrl } });
+    } catch (e) {
+      if (!(e instanceof Denied)) throw e;
+      const result = structuredClone(e.result);
+      const first = result.content?.find((c) => c.type === "text");
+      if (first) first.text += ` — the ${words} stays open: dismiss it (handle_dialog {accept: false}) or ask the person to answer it`;
+      throw new Denied(result);
+    }
   }, { signal, recheckSite });
   if (r.isError) return navResult(textResult(r.text, true), fx);
   return navResult(textResult(account(r.text, fx.effects)), fx);
@@ -4927,8 +5390,8 @@ var evaluateInPage = catchToolError(async (tabId, { expression, allFrames = fals
   if (typeof expression !== "string" || !expression.trim()) {
     throw new ToolError("expression is empty: give JavaScript such as document.title or () => location.href");
   }
-  const open2 = dialogOf(tabId);
-  if (open2) throw new ToolError(`the page shows ${describeDialog(open2)}: answer it with handle_dialog first`);
+  const open3 = dialogOf(tabId);
+  if (open3) throw new ToolError(`the page shows ${dialogRead(tabId, open3)}: answer it with handle_dialog first`);
   const plan = await planFor(tabId, expression);
   if (!allFrames) {
     const out = await runIn(tabId, plan, {});
@@ -4991,8 +5454,8 @@ async function parses(tabId, wrapped) {
 var plans = /* @__PURE__ */ new Map();
 var PLANS_KEPT = 64;
 async function planFor(tabId, src) {
-  const known2 = plans.get(src);
-  if (known2) return known2;
+  const known3 = plans.get(src);
+  if (known3) return known3;
   const plan = await probePlan(tabId, src);
   if (plans.size >= PLANS_KEPT) plans.delete(plans.keys().next().value);
   plans.set(src, plan);
@@ -5049,7 +5512,7 @@ async function runIn(tabId, plan, { contextId, sessionId }) {
       dialog.promise.then((d) => ({ dialog: d }))
     ]).finally(() => dialog.cancel());
     if (r.dialog) {
-      return { error: `the page opened ${describeDialog(r.dialog)} and waits for an answer: call handle_dialog; the evaluation goes on once it is closed, but its result is lost — evaluate again if you need it` };
+      return { error: `the page opened ${dialogRead(tabId, r.dialog)} and waits for an answer: call handle_dialog; the evaluation goes on once it is closed, but its result is lost — evaluate again if you need it` };
     }
   } catch (e) {
     if (/timed out/.test(e.message)) {
@@ -5061,6 +5524,7 @@ async function runIn(tabId, plan, { contextId, sessionId }) {
     throw e;
   }
   try {
+    await noteEvaluated(tabId, { contextId, sessionId });
     if (r.exceptionDetails) return { error: describeException(r.exceptionDetails) };
     return await toJson(tabId, r.result, sessionId);
   } finally {
@@ -5069,6 +5533,12 @@ async function runIn(tabId, plan, { contextId, sessionId }) {
       });
     }
   }
+}
+async function noteEvaluated(tabId, { contextId, sessionId }) {
+  const params = { expression: "location.href", returnByValue: true };
+  if (contextId !== void 0) params.contextId = contextId;
+  const r = await cdp(tabId, "Runtime.evaluate", params, { sessionId, timeoutMs: PARSE_TIMEOUT_MS }).catch(() => null);
+  noteRead(tabId, { documentId: null, url: typeof r?.result?.value === "string" ? r.result.value : "" });
 }
 function describeException(d) {
   const ex = d.exception;
@@ -5224,7 +5694,7 @@ __export(upload_file_exports, {
 });
 var CHOOSER_WAIT_MS = 2e3;
 var PUT_TIMEOUT_MS = 2e4;
-var listed = (holds) => holds.map((f) => `${f.name} (${byteSize(f.size)})`).join(", ") || "nothing";
+var listed = (holds2) => holds2.map((f) => `${f.name} (${byteSize(f.size)})`).join(", ") || "nothing";
 function fitsInput(input, files) {
   if (input.disabled) throw new ToolError(`${input.desc} is disabled — it takes no files now`);
   if (!input.multiple && files.length > 1) throw new ToolError(`${input.desc} takes one file, not ${files.length} — upload them one at a time if the page allows`);
@@ -5518,10 +5988,10 @@ function newMine(name, source, ctx) {
     try {
       verdict = await requestHost(HostRequest.POLICY_DECIDE, { call: ctx.requestId, url: finalUrl, capability: "download" });
     } catch (e) {
-      verdict = { allowed: false, result: errorResult(`the host could not decide it (${e.message})`) };
+      verdict = { allowed: false, result: errorResult2(`the host could not decide it (${e.message})`) };
     }
     if (verdict?.allowed === true) return true;
-    deny(verdict?.result ?? errorResult("denied"));
+    deny(verdict?.result ?? errorResult2("denied"));
     return false;
   };
   return mine;
@@ -5731,9 +6201,10 @@ async function savePdfTool(tabId, { landscape = false, printBackground = true, f
     throw e;
   }
   await ctx.pin.assertSame();
+  noteRead(tabId, { documentId: ctx.pin.documentId, url: ctx.pin.url });
   if (!data) throw new ToolError("the browser printed nothing");
   if (data.length * 0.75 > MAX_BYTES) throw new ToolError(`the PDF is larger than the ${MAX_BYTES / 1024 / 1024} MB limit`);
-  const outcome2 = await fetchIntoFolder(`data:application/pdf;base64,${data}`, pdfName(fileName2, ctx.tab.title), ctx);
+  const outcome2 = await fetchIntoFolder(`data:application/pdf;base64,${data}`, pdfName(fileName2, titleRead(tabId, ctx.tab)), ctx);
   const { item } = outcome2;
   const bytes = item.fileSize || item.bytesReceived;
   return dataResult(`saved the page as PDF (${bytes} bytes) to ${item.filename}`, { path: item.filename, bytes, mimeType: "application/pdf" });
@@ -5810,9 +6281,9 @@ function keptRequestBody(log2, d) {
 }
 function add2(tabId, d) {
   const log2 = logOf(tabId);
-  const known2 = log2.byId.get(d.requestId);
-  if (known2) {
-    known2.url = cutUrl(d.url);
+  const known3 = log2.byId.get(d.requestId);
+  if (known3) {
+    known3.url = cutUrl(d.url);
     return;
   }
   const entry = {
@@ -5888,16 +6359,16 @@ function setLogging(on) {
 }
 function registerRequestLog() {
   onHostState((state2) => setLogging(state2?.[Notification.HOST_STATE_NETWORK_LOG] === true));
-  onAttach(async (tabId, send3, { sessionId, targetInfo: targetInfo2 }) => {
+  onAttach(async (tabId, send4, { sessionId, targetInfo: targetInfo2 }) => {
     if (!logging || sessionId || targetInfo2 && targetInfo2.type !== "page") return;
-    await send3("Network.enable", NETWORK_ENABLE);
+    await send4("Network.enable", NETWORK_ENABLE);
   });
   onCdpEvent("Network.requestWillBeSent", (tabId, p, sessionId) => {
     if (sessionId || !logging) return;
     const log2 = logOf(tabId);
-    const known2 = log2.cdp.get(p.requestId);
-    if (known2) {
-      known2.url = cutUrl(p.request.url);
+    const known3 = log2.cdp.get(p.requestId);
+    if (known3) {
+      known3.url = cutUrl(p.request.url);
       return;
     }
     log2.cdp.set(p.requestId, { cdpId: p.requestId, url: cutUrl(p.request.url), method: p.request.method, at: p.wallTime * 1e3, type: p.type });
@@ -6104,6 +6575,7 @@ async function networkRequestsTool(tabId, { filter, limit = DEFAULT_LIMIT3 }, ct
   const needle = typeof filter === "string" ? filter.trim().toLowerCase() : "";
   const matching = needle ? all.filter((e) => `${e.method} ${shownUrl(e, readable)} ${typeName(e.type)} ${e.type} ${outcome(e)}${failed(e) ? " failed" : ""}`.toLowerCase().includes(needle)) : all;
   const shown = matching.slice(-limit);
+  for (const e of shown) noteRead(tabId, { documentId: null, url: pageOf(e) ?? "" });
   const failures2 = matching.filter(failed).length;
   const head = `# Requests of this page (${shown.length < matching.length ? `newest ${shown.length} of ` : ""}${matching.length}${needle ? ` matching "${truncate(filter, 80)}"` : ""}${failures2 ? `, ${failures2} failed` : ""})`;
   const lines = [head, ""];
@@ -6141,6 +6613,8 @@ async function networkRequestTool(tabId, { id }, ctx) {
   if (!(await readableSites([e], ctx)).has(siteKey(e.url))) {
     throw new ToolError(`${e.id} went to ${siteKey(e.url)}, a site the policy keeps from this session: its details are not shown`);
   }
+  noteRead(tabId, { documentId: null, url: pageOf(e) ?? "" });
+  noteRead(tabId, { documentId: null, url: e.url ?? "" });
   const time = e.end !== void 0 ? `${Math.round(e.end - e.start)} ms` : "not finished";
   const firstByte = e.responseStart !== void 0 ? `, first byte after ${Math.round(e.responseStart - e.start)} ms` : "";
   const lines = [
@@ -6386,7 +6860,11 @@ function watchResultPage(tabId, fromDocumentId) {
     injectImmediately: true,
     func: readInPage,
     args: [mode === "main" ? MAIN_MAX_CHARS : OwnToolLimits.MAX_RESULT_TEXT_CHARS, mode]
-  }).then(([r]) => r && r.documentId !== fromDocumentId ? r.result : null, () => null);
+  }).then(([r]) => {
+    if (!r || r.documentId === fromDocumentId) return null;
+    if (r.result && r.result.ready !== "loading") noteRead(tabId, { documentId: r.documentId, url: r.result.url });
+    return r.result;
+  }, () => null);
   async function read({ until, signal, startWithinMs = Infinity, mode = "form" }) {
     const startBy = Date.now() + startWithinMs;
     const onAbort = () => {
@@ -6481,12 +6959,12 @@ var DocumentGone = class extends Error {
 };
 async function inDocument(tabId, documentId, func, args = [], world = "ISOLATED") {
   try {
-    const [r] = await withTimeout(chrome.scripting.executeScript({
+    const [r] = await withTimeout(readingDocument(tabId, documentId, () => chrome.scripting.executeScript({
       target: { tabId, documentIds: [documentId] },
       world,
       func,
       args
-    }), SCRIPT_TIMEOUT_MS);
+    })), SCRIPT_TIMEOUT_MS);
     return r?.result;
   } catch (e) {
     switch (chromeErrorKind(e)) {
@@ -6531,10 +7009,10 @@ var typeOk = (type, v) => {
 };
 function checkArgs(schema, params, order, args) {
   const props = schema?.properties ?? {};
-  const known2 = order;
+  const known3 = order;
   for (const k of Object.keys(args)) {
     if (!Object.hasOwn(params, k) || !Object.hasOwn(props, k)) {
-      return `unknown parameter "${k}"; the form takes ${known2.length ? known2.map((n) => `"${n}"`).join(", ") : "no parameters"}`;
+      return `unknown parameter "${k}"; the form takes ${known3.length ? known3.map((n) => `"${n}"`).join(", ") : "no parameters"}`;
     }
   }
   for (const k of Array.isArray(schema?.required) ? schema.required : []) {
@@ -7021,9 +7499,9 @@ function enqueue(tabId, fn) {
     if (queues.get(tabId) === next) queues.delete(tabId);
   });
 }
-var keyOf = (api, native, total, tools) => JSON.stringify([api, native, total, tools]);
-var EMPTY_KEY = keyOf(null, false, 0, []);
-function send2(tabId, s, { settled = true } = {}) {
+var keyOf2 = (api, native, total, tools) => JSON.stringify([api, native, total, tools]);
+var EMPTY_KEY = keyOf2(null, false, 0, []);
+function send3(tabId, s, { settled = true } = {}) {
   s.told = { documentId: s.documentId, key: s.key, cleared: false };
   sendEvent(Event2.OWN_TOOLS, {
     tabId,
@@ -7075,7 +7553,7 @@ function registerOwnTools() {
   onTabReplaced((added) => askResend(added));
   onConnected(() => {
     for (const [tabId, s] of lists) {
-      if (s.tools.length) send2(tabId, s);
+      if (s.tools.length) send3(tabId, s);
       else s.told = { documentId: null, key: EMPTY_KEY, cleared: false };
     }
   });
@@ -7084,7 +7562,7 @@ function registerOwnTools() {
     if (!s || s.told.key === EMPTY_KEY) return;
     const cleared = { ...s, api: null, native: false, total: 0, tools: [], key: EMPTY_KEY };
     lists.set(tabId, cleared);
-    send2(tabId, cleared);
+    send3(tabId, cleared);
   }));
   registerHandler(Method.OWN_TOOL_CALL, pageTool(callOwnTool, { name: "owntool.call", acts: true, unpinned: ACTS_UNPINNED }));
   chrome.runtime.onInstalled.addListener(() => {
@@ -7100,12 +7578,12 @@ async function onReport(tabId, sender2, msg) {
   const tools = cleanTools(msg.tools);
   const total = Number.isInteger(msg.total) && msg.total >= tools.length ? msg.total : tools.length;
   const url = sender2.url ?? "";
-  const key3 = keyOf(api, native, total, tools);
+  const key3 = keyOf2(api, native, total, tools);
   if (lists.get(tabId)?.documentId !== sender2.documentId) beginDocument(tabId, sender2.documentId, url);
   const { told } = lists.get(tabId);
   const s = { documentId: sender2.documentId, url, api, native, total, tools, key: key3, told };
   lists.set(tabId, s);
-  if (key3 !== told.key || told.cleared && told.documentId === s.documentId || tools.length > 0 && told.documentId !== s.documentId) send2(tabId, s);
+  if (key3 !== told.key || told.cleared && told.documentId === s.documentId || tools.length > 0 && told.documentId !== s.documentId) send3(tabId, s);
   if (Number.isInteger(msg.resent)) heardOwnTools(tabId, msg.resent);
 }
 function onCommit({ tabId, documentId, url }) {
@@ -7119,7 +7597,7 @@ function beginDocument(tabId, documentId, url) {
   lists.set(tabId, s);
   const reports = WATCHED_URL.test(url);
   if (told.key !== EMPTY_KEY || told.cleared || reports) {
-    send2(tabId, s, { settled: !reports });
+    send3(tabId, s, { settled: !reports });
     s.told.cleared = reports;
   }
 }
@@ -7250,13 +7728,13 @@ async function runWebmcpToolIn(tabId, documentId, name, args, { signal, deadline
     if (signal?.aborted) onAbort();
     signal?.addEventListener("abort", onAbort);
   });
-  const run3 = chrome.scripting.executeScript({
+  const run3 = readingDocument(tabId, documentId, () => chrome.scripting.executeScript({
     target: { tabId, documentIds: [documentId] },
     world: "MAIN",
     func: runInPage,
     // As JSON text: it keeps the model's order of the keys (executeScript sorts an object's).
     args: [name, JSON.stringify(args), OwnToolLimits.MAX_ERROR_CHARS + 1]
-  }).then((results) => results?.[0]?.result);
+  })).then((results) => results?.[0]?.result);
   let r;
   try {
     r = await Promise.race([run3, gone.promise, timeout, aborted]);
@@ -7272,14 +7750,14 @@ async function runWebmcpToolIn(tabId, documentId, name, args, { signal, deadline
     });
   }
   if (r?.timedOut) {
-    return errorResult(`the page's tool ${label} did not answer within ${Math.round(budgetMs / 100) / 10} s`);
+    return errorResult2(`the page's tool ${label} did not answer within ${Math.round(budgetMs / 100) / 10} s`);
   }
   if (r === void 0 || r === null) {
     if (await topDocumentId(tabId) !== documentId) throw documentChanged2((await getTab(tabId)).url);
-    return errorResult(`the page's tool ${label} gave no answer`);
+    return errorResult2(`the page's tool ${label} gave no answer`);
   }
   if (r.error !== void 0) {
-    return errorResult(`the page's tool ${label} failed: ${cut(String(r.error), OwnToolLimits.MAX_ERROR_CHARS)}`);
+    return errorResult2(`the page's tool ${label} failed: ${cut(String(r.error), OwnToolLimits.MAX_ERROR_CHARS)}`);
   }
   const answer5 = normalise(label, r);
   if (returnedNothing(r)) answer5[NOTHING] = true;

@@ -9,6 +9,7 @@
 #include "common/json_field.h"
 #include "common/policy_grants.h"
 #include "common/protocol.h"
+#include "host/read_provenance.h"
 
 namespace tb {
 namespace {
@@ -267,6 +268,7 @@ std::expected<Json, rpc::Error> CallGate::DecideForCall(const Json& params) {
 std::optional<Json> CallGate::RecheckAfter(std::int64_t session_id, const std::string& name, policy::Cap cap,
                                            std::expected<Json, rpc::Error>& outcome) {
   const Session* session = options_.find_session(session_id);
+  if (outcome && session != nullptr) JudgeReads(policy_, *session, name, *outcome);  // every block by where it was read
   if (!outcome) {
     if (outcome.error().code != rpc_error::kPageMoved) return std::nullopt;
     const std::string url = field::String(outcome.error().data, "url").value_or("");

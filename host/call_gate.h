@@ -9,8 +9,9 @@
 //      over at 3 with their answer);
 //   5. the audit line wrapped around the answer, then the denial, if any;
 //   6. the tool's part runs it; what the extension answers comes back through
-//      CallExtension, which decides again where the call went
-//      (RecheckAfter) before the part sees it.
+//      CallExtension, which judges every content block by the documents it
+//      was read from (JudgeReads, host/read_provenance.h) and decides again
+//      where the call went (RecheckAfter) before the part sees it.
 // The page's own tools enter at 3 (AdmitOwn): their schema is the page's and
 // is checked where the part finds the tool.
 #pragma once

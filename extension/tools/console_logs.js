@@ -7,6 +7,7 @@ import { sameSite } from '../worker/site_key.js';
 import { LOG_UNPINNED, pageTool } from './stack/page_tool.js';
 import { dataResult, documentResult } from './stack/results.js';
 import { clock, truncate } from '../worker/read_format.js';
+import { noteRead } from './stack/reads.js';
 
 const DEFAULT_LIMIT = 100;
 const HEADINGS = { error: 'Errors', warn: 'Warnings', info: 'Info', log: 'Logs', debug: 'Debug' };
@@ -16,6 +17,7 @@ async function consoleLogsTool(tabId, { level = 'all', limit = DEFAULT_LIMIT, si
   const all = (await consoleEntries(tabId)).filter((e) => sameSite(e.url, ctx?.policyUrl));
   const matching = all.filter((e) => (level === 'all' || e.level === level) && (typeof since !== 'number' || e.timestamp >= since));
   const entries = matching.slice(-limit);
+  for (const e of entries) noteRead(tabId, { documentId: null, url: e.url ?? '' }); // each entry is its page's words (stack/reads.js)
   const counts = Object.fromEntries(LEVELS.map((l) => [l, entries.filter((e) => e.level === l).length]));
   if (format === 'json') {
     return dataResult('', { tabId, level, total: matching.length, count: entries.length, entries });

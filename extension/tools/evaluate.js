@@ -17,7 +17,9 @@
 
 import { cdp, onCdpEvent } from '../worker/cdp.js';
 import { executionContexts, frameSessions } from '../worker/tab_state.js';
-import { describeDialog, dialogOf, dialogPromise } from '../worker/dialogs.js';
+import { dialogOf, dialogPromise } from '../worker/dialogs.js';
+import { dialogRead } from './stack/dialog_reads.js';
+import { noteRead } from './stack/reads.js';
 import { inflightRequests } from '../worker/network_log.js';
 import { ToolError } from './stack/errors.js';
 import { cutEnd } from '../worker/text_cut.js';
@@ -103,7 +105,7 @@ const evaluateInPage = catchToolError(async (tabId, { expression, allFrames = fa
     throw new ToolError('expression is empty: give JavaScript such as document.title or () => location.href');
   }
   const open = dialogOf(tabId);
-  if (open) throw new ToolError(`the page shows ${describeDialog(open)}: answer it with handle_dialog first`);
+  if (open) throw new ToolError(`the page shows ${dialogRead(tabId, open)}: answer it with handle_dialog first`);
   const plan = await planFor(tabId, expression);
   if (!allFrames) {
     const out = await runIn(tabId, plan, {});
@@ -240,7 +242,7 @@ async function runIn(tabId, plan, { contextId, sessionId }) {
       dialog.promise.then((d) => ({ dialog: d })),
     ]).finally(() => dialog.cancel());
     if (r.dialog) {
-      return { error: `the page opened ${describeDialog(r.dialog)} and waits for an answer: call handle_dialog; ` +
+      return { error: `the page opened ${dialogRead(tabId, r.dialog)} and waits for an answer: call handle_dialog; ` +
         'the evaluation goes on once it is closed, but its result is lost — evaluate again if you need it' };
     }
   } catch (e) {
@@ -254,6 +256,7 @@ async function runIn(tabId, plan, { contextId, sessionId }) {
     throw e;
   }
   try {
+    await noteEvaluated(tabId, { contextId, sessionId });
     if (r.exceptionDetails) return { error: describeException(r.exceptionDetails) };
     return await toJson(tabId, r.result, sessionId);
   } finally {
@@ -262,6 +265,18 @@ async function runIn(tabId, plan, { contextId, sessionId }) {
       cdp(tabId, 'Runtime.releaseObjectGroup', { objectGroup: GROUP }, { sessionId }).catch(() => {});
     }
   }
+}
+
+// What an evaluation answered is a read of its document: its URL, asked in
+// the same execution context (a context lives as long as its document; the
+// top frame's default one, asked right after, is covered by the call's
+// navigatedTo when a new document came: stack/reads.js). No URL: noted with
+// none, and the host withholds the answer.
+async function noteEvaluated(tabId, { contextId, sessionId }) {
+  const params = { expression: 'location.href', returnByValue: true };
+  if (contextId !== undefined) params.contextId = contextId;
+  const r = await cdp(tabId, 'Runtime.evaluate', params, { sessionId, timeoutMs: PARSE_TIMEOUT_MS }).catch(() => null);
+  noteRead(tabId, { documentId: null, url: typeof r?.result?.value === 'string' ? r.result.value : '' });
 }
 
 function describeException(d) {

@@ -4,22 +4,39 @@
 
 import { attachStalled } from '../worker/cdp.js';
 import { dialogOf, handleDialog } from '../worker/dialogs.js';
+import { Denied } from '../worker/input_broker.js';
+import { dialogRead } from './stack/dialog_reads.js';
 import { checkpoint } from './stack/errors.js';
 import { pageTool } from './stack/page_tool.js';
 import { textResult } from './stack/results.js';
 import { account, navResult } from './shared/act.js';
 import { withEffects } from './shared/effects.js';
 
-async function handleDialogTool(tabId, { accept, promptText }, { signal, recheckSite }) {
-  if (!dialogOf(tabId)) {
+// The dialog's answer goes to the frame that opened it: the input broker
+// decides that frame's site for this call (not an acting tool: the call is
+// passed). An accept the policy does not allow is refused and the dialog
+// stays open; a dismiss goes (docs/page_tools.md).
+async function handleDialogTool(tabId, { accept, promptText }, { signal, recheckSite, requestId, policyUrl }) {
+  const open = dialogOf(tabId);
+  if (!open) {
     return textResult(attachStalled(tabId)
       ? 'no dialog tabbridge can answer is open, but the page is not responding: a dialog that opened before tabbridge attached may be blocking it — ask the user to close it, or reload the tab'
       : 'no dialog is open on this tab', true);
   }
+  // The answer quotes the dialog: a read of the document that opened it.
+  const words = dialogRead(tabId, open);
   let r;
   const fx = await withEffects(tabId, async () => {
     checkpoint(signal, 'answering the dialog');
-    r = await handleDialog(tabId, { accept, promptText });
+    try {
+      r = await handleDialog(tabId, { accept, promptText }, { call: { requestId, policyUrl } });
+    } catch (e) {
+      if (!(e instanceof Denied)) throw e;
+      const result = structuredClone(e.result);
+      const first = result.content?.find((c) => c.type === 'text');
+      if (first) first.text += ` — the ${words} stays open: dismiss it (handle_dialog {accept: false}) or ask the person to answer it`;
+      throw new Denied(result);
+    }
   }, { signal, recheckSite });
   if (r.isError) return navResult(textResult(r.text, true), fx);
   return navResult(textResult(account(r.text, fx.effects)), fx);

@@ -17,7 +17,9 @@
 
 import { cdp } from '../worker/cdp.js';
 import { isAgentUrl } from '../worker/protocol.js';
-import { describeDialog, dialogOf, onDialog } from '../worker/dialogs.js';
+import { dialogOf, onDialog } from '../worker/dialogs.js';
+import { dialogRead } from './stack/dialog_reads.js';
+import { titleRead } from './stack/reads.js';
 import { watchResponses } from './shared/nav_responses.js';
 import { inflightRequests, mainFrameStatus, waitNetworkIdle } from '../worker/network_log.js';
 import { chromeErrorKind, HUNG_ADVICE, tabGone, ToolError } from './stack/errors.js';
@@ -307,6 +309,7 @@ async function pageFacts(tabId, startedAt, deadline = Infinity) {
         const entry = performance.getEntriesByType('navigation')[0];
         return { url: location.href, title: document.title, status: entry?.responseStatus || null };
       },
+      readUrl: (r) => r?.url,
     }));
   } catch (e) {
     // An error page or a page extensions may not script — or a page hung in a script.
@@ -317,7 +320,7 @@ async function pageFacts(tabId, startedAt, deadline = Infinity) {
   const sameUrl = fromNetwork && stripHash(fromNetwork.url) === stripHash(url);
   return {
     url,
-    title: facts?.title ?? tab.title ?? '',
+    title: facts?.title ?? titleRead(tabId, tab),
     status: (sameUrl ? fromNetwork.status : null) ?? facts?.status ?? null,
     unresponsive,
   };
@@ -341,7 +344,7 @@ const titled = (f) => `${f.url}${f.title ? ` ("${f.title}")` : ''}`;
 async function answer(tabId, { action, target, again, outcome, startedAt, waitUntil, waitMs, deadline }) {
   const what = target ?? action;
   if (outcome.dialog) {
-    throw new ToolError(`navigate (${what}) is held by ${describeDialog(outcome.dialog)}: answer it with handle_dialog ` +
+    throw new ToolError(`navigate (${what}) is held by ${dialogRead(tabId, outcome.dialog)}: answer it with handle_dialog ` +
       `(${outcome.dialog.type === 'beforeunload' ? 'accept: true leaves the page and the navigation goes on' : 'then wait_for or read_page'})`);
   }
   if (outcome.error) {

@@ -7,6 +7,7 @@ import { sameSite } from '../worker/site_key.js';
 import { LOG_UNPINNED, pageTool } from './stack/page_tool.js';
 import { dataResult, documentResult } from './stack/results.js';
 import { clock, truncate } from '../worker/read_format.js';
+import { noteRead } from './stack/reads.js';
 
 const DEFAULT_LIMIT = 100;
 
@@ -15,6 +16,7 @@ async function networkErrorsTool(tabId, { limit = DEFAULT_LIMIT, since, format =
   const all = (await networkFailures(tabId)).filter((e) => sameSite(e.page ?? e.url, ctx?.policyUrl));
   const matching = typeof since === 'number' ? all.filter((e) => e.timestamp >= since) : all;
   const entries = matching.slice(-limit);
+  for (const e of entries) noteRead(tabId, { documentId: null, url: e.page ?? e.url ?? '' }); // each entry is its page's (stack/reads.js)
   const structured = { tabId, total: matching.length, count: entries.length, entries };
   if (format === 'json') return dataResult('', structured);
 

@@ -15,6 +15,7 @@ import { fenced, redactBody, redactHeaders, redactUrl, secretValues } from './sh
 import { maskSecrets } from './shared/secrets.js';
 import { byteSize, truncate } from '../worker/read_format.js';
 import { pageOf } from '../worker/network_log.js';
+import { noteRead } from './stack/reads.js';
 import { failed, outcome, readableSites, typeName } from './network_requests.js';
 
 const headerLines = (headers) => (headers?.length ? redactHeaders(headers).map((h) => `${h.name}: ${h.value}`) : ['(none recorded)']);
@@ -39,6 +40,9 @@ async function networkRequestTool(tabId, { id }, ctx) {
   if (!(await readableSites([e], ctx)).has(siteKey(e.url))) {
     throw new ToolError(`${e.id} went to ${siteKey(e.url)}, a site the policy keeps from this session: its details are not shown`);
   }
+  // Its page's, and its bodies are the answering site's (stack/reads.js).
+  noteRead(tabId, { documentId: null, url: pageOf(e) ?? '' });
+  noteRead(tabId, { documentId: null, url: e.url ?? '' });
   const time = e.end !== undefined ? `${Math.round(e.end - e.start)} ms` : 'not finished';
   const firstByte = e.responseStart !== undefined ? `, first byte after ${Math.round(e.responseStart - e.start)} ms` : '';
   const lines = [

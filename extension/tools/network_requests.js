@@ -14,6 +14,7 @@ import { LOG_UNPINNED, pageTool } from './stack/page_tool.js';
 import { documentResult } from './stack/results.js';
 import { redactUrl } from './shared/redact.js';
 import { byteSize, truncate } from '../worker/read_format.js';
+import { noteRead } from './stack/reads.js';
 
 const DEFAULT_LIMIT = 50;
 
@@ -66,6 +67,7 @@ async function networkRequestsTool(tabId, { filter, limit = DEFAULT_LIMIT }, ctx
     ? all.filter((e) => `${e.method} ${shownUrl(e, readable)} ${typeName(e.type)} ${e.type} ${outcome(e)}${failed(e) ? ' failed' : ''}`.toLowerCase().includes(needle))
     : all;
   const shown = matching.slice(-limit);
+  for (const e of shown) noteRead(tabId, { documentId: null, url: pageOf(e) ?? '' }); // each entry is its page's (stack/reads.js)
   const failures = matching.filter(failed).length;
   const head = `# Requests of this page (${shown.length < matching.length ? `newest ${shown.length} of ` : ''}${matching.length}` +
     `${needle ? ` matching "${truncate(filter, 80)}"` : ''}${failures ? `, ${failures} failed` : ''})`;

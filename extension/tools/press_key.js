@@ -8,7 +8,6 @@ import { textResult } from './stack/results.js';
 import { account, assertNoDialog, navResult } from './shared/act.js';
 import { withEffects } from './shared/effects.js';
 import { assertFocusAllowed } from './stack/frame_guard.js';
-import { focusCheck } from './shared/fields.js';
 import { shieldFocus } from './shared/focus_shield.js';
 import { parseChord, pressChord } from './shared/input.js';
 import { runAgent } from './shared/targets.js';
@@ -17,16 +16,17 @@ async function pressKeyTool(tabId, { key }, { signal, recheckSite }) {
   assertNoDialog(tabId);
   const chord = await parseChord(key);
   if (chord.error) throw new ToolError(chord.error);
-  // The focus is checked before the first key goes down and again before the
-  // chord's key: the page may move it into a frame of another site on a key.
   // Where the focus is decides first: a frame the policy denies ends the call
-  // here; in the top document itself, no frame can take it while the chord
-  // goes (focus_shield.js); each key is checked again all the same.
+  // here. Each key, down and up, is then bound to the focus as it is when it
+  // goes (input.js, the input broker): on a page with frames of other sites
+  // with the page held, so no frame is handed the focus between the check and
+  // the key; in the top document itself no frame element can take it either
+  // (focus_shield.js).
   const fx = await withEffects(tabId, async () => {
     const { inTop } = await assertFocusAllowed(tabId);
     const unshield = await shieldFocus(tabId, inTop ? 0 : null);
     try {
-      return await pressChord(tabId, chord, { signal, keyCheck: focusCheck(tabId) });
+      return await pressChord(tabId, chord, { signal });
     } finally {
       unshield();
     }

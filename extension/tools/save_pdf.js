@@ -7,6 +7,7 @@
 import { cdp } from '../worker/cdp.js';
 import { ToolError } from './stack/errors.js';
 import { pageTool } from './stack/page_tool.js';
+import { noteRead, titleRead } from './stack/reads.js';
 import { dataResult } from './stack/results.js';
 import { MAX_BYTES, fetchIntoFolder } from './download_file.js';
 
@@ -29,9 +30,10 @@ async function savePdfTool(tabId, { landscape = false, printBackground = true, f
   // another site, even back to one in its history: only a print of the
   // document the site check passed for is written (pinned_top.js).
   await ctx.pin.assertSame();
+  noteRead(tabId, { documentId: ctx.pin.documentId, url: ctx.pin.url }); // the print is the pinned document's (its name may be its title)
   if (!data) throw new ToolError('the browser printed nothing');
   if (data.length * 0.75 > MAX_BYTES) throw new ToolError(`the PDF is larger than the ${MAX_BYTES / 1024 / 1024} MB limit`);
-  const outcome = await fetchIntoFolder(`data:application/pdf;base64,${data}`, pdfName(fileName, ctx.tab.title), ctx);
+  const outcome = await fetchIntoFolder(`data:application/pdf;base64,${data}`, pdfName(fileName, titleRead(tabId, ctx.tab)), ctx);
   const { item } = outcome; // a data: URL goes nowhere else: never a denial
   const bytes = item.fileSize || item.bytesReceived;
   return dataResult(`saved the page as PDF (${bytes} bytes) to ${item.filename}`, { path: item.filename, bytes, mimeType: 'application/pdf' });

@@ -6,6 +6,7 @@ import { cdp } from '../worker/cdp.js';
 import { HUNG_ADVICE, tabGone, ToolError } from './stack/errors.js';
 import { withTimeout } from '../worker/time.js';
 import { pageTool } from './stack/page_tool.js';
+import { noteRead } from './stack/reads.js';
 import { assertNoDialog } from './shared/act.js';
 import { locate } from './shared/targets.js';
 
@@ -36,6 +37,8 @@ async function screenshot(tabId, args, pin) {
     return capture(tabId, args, documentId);
   });
   if (shown) value.content[1].text += ' (the tab was brought to the front for the capture)';
+  // The image is the pinned document's (page_tool.js compares it after the capture).
+  noteRead(tabId, { documentId: pin.documentId, url: pin.url });
   return value;
 }
 

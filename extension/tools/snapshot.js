@@ -10,7 +10,12 @@
 // overview shows (page/agent/snapshot.js "overview"): that first answer
 // costs what the screen holds, and the cursor's first page walks it all.
 
-import { dialogOf, describeDialog } from '../worker/dialogs.js';
+import { dialogOf } from '../worker/dialogs.js';
+import { dialogRead } from './stack/dialog_reads.js';
+import { noteRead, readOf, titleRead, withReads } from './stack/reads.js';
+import { requestHost } from '../worker/native_port.js';
+import { HostRequest } from '../worker/protocol.js';
+import { sameSite, siteKey } from '../worker/site_key.js';
 import { snapshotCache } from '../worker/tab_state.js';
 import { ToolError } from './stack/errors.js';
 import { pageTool } from './stack/page_tool.js';
@@ -26,7 +31,7 @@ const DEFAULT_MAX_CHARS = PAGE_TOOLS.snapshot.defaults.maxChars;
 const MAX_FRAMES = 40;
 const SNAPSHOT_TIMEOUT_MS = 10000;
 
-const cache = snapshotCache; // tabId -> {id, lines, onScreen, viewport, partial} (tab_state.js drops it with the tab)
+const cache = snapshotCache; // tabId -> {id, lines, onScreen, viewport, partial, reads} (tab_state.js drops it with the tab)
 let snapCounter = 0;
 
 // A frame's refs get its prefix: `[ref=e3]`, and a folded item's line (`e3 e4: …`, snapshot_unfold.js).
@@ -47,7 +52,10 @@ const FOLD_HEAD = /^ *- \d+ items like(?: \[ref=\w+\])?:$/m;
 // -> {lines, onScreen: indexes of the lines on screen, viewport: the top
 // frame's scroll, partial: whether some agent left parts out}
 // target: {frameId, args} of a ref (snapshot {ref}): that frame only, the element's region in full.
-async function fullSnapshot(tabId, overview = 0, target = null) {
+// readable(url): whether the session may read a child frame's document (the
+// host decides): a frame it may not is a line saying so, none of its text.
+// -> also reads: the {documentId, url} of every frame whose lines are in it.
+async function fullSnapshot(tabId, overview = 0, target = null, readable = async () => true) {
   const args = target ? target.args : overview ? { overview } : {};
   const results = await runAgentFrames(tabId, target ? [target.frameId] : 'all', 'snapshot', args, { timeoutMs: SNAPSHOT_TIMEOUT_MS });
   if (target) {
@@ -57,13 +65,20 @@ async function fullSnapshot(tabId, overview = 0, target = null) {
       await noteNext(tabId, r.next);
       const prefix = await framePrefix(tabId, target.frameId);
       const lines = r.items.filter((it) => typeof it === 'string').map((it) => withPrefix(it, prefix));
-      return { lines, onScreen: [], viewport: r.viewport, partial: false, ref: target.args.ref };
+      return { lines, onScreen: [], viewport: r.viewport, partial: false, ref: target.args.ref, reads: [results[0].read] };
     }
   }
   const byFrame = new Map();
-  for (const { frameId, result } of results) {
+  const readOf = new Map(); // frameId -> {documentId, url}
+  const withheld = new Map(); // frameId -> the site of a frame the session may not read
+  for (const { frameId, result, read } of results) {
     if (result && Array.isArray(result.items)) {
+      if (frameId !== 0 && !(await readable(read?.url ?? ''))) {
+        withheld.set(frameId, siteName(read?.url ?? ''));
+        continue;
+      }
       byFrame.set(frameId, result);
+      readOf.set(frameId, read);
       await noteNext(tabId, result.next);
     }
   }
@@ -75,7 +90,7 @@ async function fullSnapshot(tabId, overview = 0, target = null) {
   // placeholder `${frameId}:${ref}` -> child frameId
   const children = new Map();
   const parents = [...byFrame].filter(([, r]) => r.items.some((it) => typeof it === 'object'));
-  if (parents.length && byFrame.size > 1) {
+  if (parents.length && byFrame.size + withheld.size > 1) {
     const ann = await runAgentFrames(tabId, 'all', 'announce', {}).catch(() => []);
     const tokenFrame = new Map(ann.filter((x) => x.result?.token).map((x) => [x.result.token, x.frameId]));
     const tokens = [...tokenFrame.keys()];
@@ -107,6 +122,10 @@ async function fullSnapshot(tabId, overview = 0, target = null) {
         continue;
       }
       const child = children.get(`${frameId}:${it.frameRef}`);
+      if (withheld.has(child)) {
+        lines.push(withPrefix(it.head, prefix), `${'  '.repeat(it.depth)}- (a frame of ${withheld.get(child)}: not read — the policy keeps it from this session)`);
+        continue;
+      }
       if (child === undefined || seen.has(child) || !byFrame.has(child) || seen.size > MAX_FRAMES) continue;
       const sub = await assemble(child);
       if (!sub.lines.length) continue;
@@ -118,10 +137,19 @@ async function fullSnapshot(tabId, overview = 0, target = null) {
     return { lines, onScreen };
   };
   const partial = [...byFrame.values()].some((r) => r.pruned);
-  return { ...await assemble(0), viewport: top.viewport, partial };
+  return { ...await assemble(0), viewport: top.viewport, partial, reads: [...readOf.values()].filter(Boolean) };
 }
 
 const thousands = (n) => n.toLocaleString('en-US');
+
+// A site as the host names it (localhost:8000), for a frame left out.
+function siteName(url) {
+  try {
+    return new URL(url).host || siteKey(url) || 'another site';
+  } catch {
+    return 'another site';
+  }
+}
 
 // A page that starts among a folded run's items: its header and template
 // again, so that the items read on their own.
@@ -159,16 +187,19 @@ function parseCursor(cursor) {
   return m ? { id: +m[1], offset: +m[2] } : null;
 }
 
-async function snapshot(tabId, { maxChars = DEFAULT_MAX_CHARS, cursor, ref } = {}) {
+// -> {text, reads?}: reads, the documents its lines and head were read from
+// (none: the call's ledger, stack/reads.js).
+async function snapshot(tabId, { maxChars = DEFAULT_MAX_CHARS, cursor, ref } = {}, readable = undefined) {
   const target = ref !== undefined && ref !== '' ? await readTarget(tabId, ref) : null;
   // A page still loading: its parsed document, or what it has after the wait (said in the head).
   const parsed = cursor !== undefined || await topDocumentParsed(tabId, READ_LOAD_WAIT_MS);
   const tab = await getTab(tabId);
-  let head = `url: ${tab.url || tab.pendingUrl || ''}\ntitle: ${tab.title ?? ''}\n`;
+  let head = `url: ${tab.url || tab.pendingUrl || ''}\ntitle: ${titleRead(tabId, tab)}\n`;
+  const headRead = readOf(null, tab.url || tab.pendingUrl || ''); // the title's
   if (!parsed) head += 'loading: the page is still loading — this is what it has so far (wait_for, then snapshot again)\n';
   const dialog = dialogOf(tabId);
   if (dialog) {
-    return `${head}dialog: ${describeDialog(dialog)} is open and blocks the page — call handle_dialog\n`;
+    return { text: `${head}dialog: ${dialogRead(tabId, dialog)} is open and blocks the page — call handle_dialog\n` };
   }
   let snap;
   let offset = 0;
@@ -179,9 +210,11 @@ async function snapshot(tabId, { maxChars = DEFAULT_MAX_CHARS, cursor, ref } = {
     const cached = cache.get(tabId);
     // An overview that left parts out is walked whole for its cursor.
     if (cached && cached.id === c.id && !cached.partial) snap = cached;
+    // Lines kept from an earlier call are still those documents' words (stack/reads.js).
+    for (const r of snap?.reads ?? []) noteRead(tabId, r);
   }
   if (!snap) {
-    snap = { id: ++snapCounter, ...await fullSnapshot(tabId, cursor === undefined && !target ? Math.floor(maxChars / 2) : 0, target) };
+    snap = { id: ++snapCounter, ...await fullSnapshot(tabId, cursor === undefined && !target ? Math.floor(maxChars / 2) : 0, target, readable) };
     cache.set(tabId, snap);
   }
   if (snap.ref) head += `region: ${snap.ref} in full, nothing folded\n`;
@@ -190,7 +223,7 @@ async function snapshot(tabId, { maxChars = DEFAULT_MAX_CHARS, cursor, ref } = {
   if (offset >= lines.length) throw new ToolError(`cursor is past the end (${lines.length} lines) — take a new snapshot`);
   if (cursor === undefined && !snap.ref) {
     const total = lines.reduce((n, l) => n + l.length + 1, head.length);
-    if (snap.partial || total > maxChars - 80) return overviewPage(head + foldNote(snap), snap, maxChars);
+    if (snap.partial || total > maxChars - 80) return { text: overviewPage(head + foldNote(snap), snap, maxChars), reads: [...snap.reads, headRead] };
   }
   head += foldNote(snap);
   const around = runAround(lines, offset);
@@ -205,7 +238,7 @@ async function snapshot(tabId, { maxChars = DEFAULT_MAX_CHARS, cursor, ref } = {
     size += lines[end].length + 1;
     end++;
   }
-  return head + range(end) + around + lines.slice(offset, end).join('\n') + '\n' + more(end);
+  return { text: head + range(end) + around + lines.slice(offset, end).join('\n') + '\n' + more(end), reads: [...snap.reads, headRead] };
 }
 
 // The first page of a page too long for maxChars: its outline and what is on
@@ -220,4 +253,30 @@ function overviewPage(head, { id, lines, onScreen, viewport, partial }, maxChars
 }
 
 // It can do without the debugger (a tab DevTools holds): the agent runs through chrome.scripting.
-export const tool = pageTool(async (tabId, args) => textResult(await snapshot(tabId, args)), { debugger: 'optional', name: 'snapshot', pinTop: true });
+// The answer's one block names the documents its lines came from: the top
+// document and the frames the session may read (readableFrames), never the
+// others', whose text it leaves out.
+async function snapshotTool(tabId, args, ctx) {
+  const { text, reads } = await snapshot(tabId, args, readableFrames(ctx));
+  const r = textResult(text);
+  return reads ? { ...r, content: r.content.map((b) => withReads(b, reads)) } : r;
+}
+
+// Whether the session may read a frame's document: its top document's site
+// without asking (the host checked it for this call), any other asked of the
+// host once per call (HostRequest.POLICY_DECIDE); no answer is no.
+function readableFrames(ctx) {
+  const asked = new Map();
+  return (url) => {
+    if (!url) return Promise.resolve(false);
+    if (sameSite(url, ctx?.policyUrl)) return Promise.resolve(true);
+    const site = siteKey(url);
+    if (!asked.has(site)) {
+      asked.set(site, requestHost(HostRequest.POLICY_DECIDE, { call: ctx?.requestId, url, capability: 'read' })
+        .then((v) => v?.allowed === true, () => false));
+    }
+    return asked.get(site);
+  };
+}
+
+export const tool = pageTool(snapshotTool, { debugger: 'optional', name: 'snapshot', pinTop: true });

@@ -54,7 +54,7 @@ const waitIn = catchToolError(async (tabId, { selector, text, gone = false, time
     try {
       const left = Math.max(1000, deadline - Date.now());
       const before = await topFrame(tabId);
-      last = combine(await inject(tabId, { func: probe, args: [{ selector, text }], allFrames: true, timeoutMs: left }));
+      last = combine(await inject(tabId, { func: probe, args: [{ selector, text }], allFrames: true, timeoutMs: left, readUrl: (r) => r?.url }));
       lastProblem = null;
       // The answer counts only when it is one document's: the one _meta names.
       const after = await topFrame(tabId);
@@ -126,48 +126,55 @@ function combine(results) {
 
 // Runs in every frame (isolated world); self-contained. Text matching is
 // case-insensitive and whitespace-insensitive, over rendered (visible) text.
-function probe({ selector, text }) {
-  const norm = (s) => String(s ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
-  const needle = text !== undefined ? norm(text) : null;
-  const isVisible = (el) => {
-    if (!el.isConnected) return false;
-    if (typeof el.checkVisibility === 'function' && !el.checkVisibility({ visibilityProperty: true })) return false;
-    const r = el.getBoundingClientRect();
-    return r.width > 0 || r.height > 0;
-  };
-  const describe = (el) => {
-    let s = `<${el.localName}`;
-    if (el.id) s += ` id="${el.id}"`;
-    const cls = typeof el.className === 'string' ? el.className.trim() : '';
-    if (cls) s += ` class="${cls.slice(0, 60)}"`;
-    s += '>';
-    const t = (el.innerText ?? el.textContent ?? '').replace(/\s+/g, ' ').trim();
-    return t ? `${s} "${t.length > 80 ? `${t.slice(0, /[\uD800-\uDBFF]/.test(t[79]) ? 79 : 80)}…` : t}"` : s; // on whole code points
-  };
-  if (selector !== undefined) {
-    let all;
-    try {
-      all = [...document.querySelectorAll(selector)];
-    } catch (e) {
-      return { invalid: e.message };
+// Answers with the URL of the document it read (stack/reads.js).
+function probe(args) {
+  const { protocol, origin, href } = location;
+  const url = (protocol === 'about:' || protocol === 'blob:') && origin && origin !== 'null' ? `${origin}/` : href;
+  return { ...probeIn(args), url };
+
+  function probeIn({ selector, text }) {
+    const norm = (s) => String(s ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
+    const needle = text !== undefined ? norm(text) : null;
+    const isVisible = (el) => {
+      if (!el.isConnected) return false;
+      if (typeof el.checkVisibility === 'function' && !el.checkVisibility({ visibilityProperty: true })) return false;
+      const r = el.getBoundingClientRect();
+      return r.width > 0 || r.height > 0;
+    };
+    const describe = (el) => {
+      let s = `<${el.localName}`;
+      if (el.id) s += ` id="${el.id}"`;
+      const cls = typeof el.className === 'string' ? el.className.trim() : '';
+      if (cls) s += ` class="${cls.slice(0, 60)}"`;
+      s += '>';
+      const t = (el.innerText ?? el.textContent ?? '').replace(/\s+/g, ' ').trim();
+      return t ? `${s} "${t.length > 80 ? `${t.slice(0, /[\uD800-\uDBFF]/.test(t[79]) ? 79 : 80)}…` : t}"` : s; // on whole code points
+    };
+    if (selector !== undefined) {
+      let all;
+      try {
+        all = [...document.querySelectorAll(selector)];
+      } catch (e) {
+        return { invalid: e.message };
+      }
+      let matches = all.filter(isVisible);
+      if (needle !== null) matches = matches.filter((el) => norm(el.innerText).includes(needle));
+      return { present: all.length, visible: matches.length, sample: matches[0] ? describe(matches[0]) : null };
     }
-    let matches = all.filter(isVisible);
-    if (needle !== null) matches = matches.filter((el) => norm(el.innerText).includes(needle));
-    return { present: all.length, visible: matches.length, sample: matches[0] ? describe(matches[0]) : null };
-  }
-  const body = document.body;
-  if (!body || !norm(body.innerText).includes(needle)) return { present: 0, visible: 0 };
-  // The innermost visible element holding the whole text, to show what matched.
-  let el = body;
-  for (let descended = true; descended;) {
-    descended = false;
-    for (const child of el.children) {
-      if (norm(child.innerText).includes(needle) && isVisible(child)) {
-        el = child;
-        descended = true;
-        break;
+    const body = document.body;
+    if (!body || !norm(body.innerText).includes(needle)) return { present: 0, visible: 0 };
+    // The innermost visible element holding the whole text, to show what matched.
+    let el = body;
+    for (let descended = true; descended;) {
+      descended = false;
+      for (const child of el.children) {
+        if (norm(child.innerText).includes(needle) && isVisible(child)) {
+          el = child;
+          descended = true;
+          break;
+        }
       }
     }
+    return { present: 1, visible: 1, sample: describe(el) };
   }
-  return { present: 1, visible: 1, sample: describe(el) };
 }

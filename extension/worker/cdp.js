@@ -20,6 +20,10 @@
 //       decides from that when to detach
 //   releaseOrphans(keep): at worker start, detaches the attaches a previous worker
 //       left (adopting those of tabs in `keep`); attaches wait for it
+//   reserveMethods(methods, prefixes) -> send: the effectful methods (trusted
+//       input, a dialog's answer, files into an input) are the input broker's
+//       alone (input_broker.js reserves them once, when it loads): cdp() and the
+//       attach hooks' send refuse them; the returned send is the only way out.
 //
 // Child sessions: cdp.js auto-attaches (Target.setAutoAttach {flatten:true},
 // recursively) so out-of-process iframes get flat sessions; address one with
@@ -168,8 +172,25 @@ async function doAttach(tabId) {
   await setUpSession(tabId, undefined, undefined);
 }
 
-const sender = (tabId, sessionId) => (method, params) =>
-  withTimeout(raw(tabId, method, params, sessionId), DEFAULT_TIMEOUT_MS, method).catch((e) => { throw explain(tabId, method, e); });
+// The effectful methods, once the input broker reserved them.
+let reserved = null; // {methods: Set, prefixes: [string]}
+const isReserved = (method) => reserved !== null &&
+  (reserved.methods.has(method) || reserved.prefixes.some((prefix) => String(method).startsWith(prefix)));
+const refuseReserved = (method) => {
+  if (isReserved(method)) throw new Error(`${method} is sent by the input broker only (worker/input_broker.js): it binds it to a frame and decides that frame first`);
+};
+
+export function reserveMethods(methods, prefixes = []) {
+  if (reserved) throw new Error('the effectful CDP methods are reserved already: there is one input broker');
+  reserved = { methods: new Set(methods), prefixes: [...prefixes] };
+  return (tabId, method, params = {}, options = {}) => {
+    if (!isReserved(method)) throw new Error(`${method} is not one the input broker reserved`);
+    return usingTab(tabId, () => command(tabId, method, params, options));
+  };
+}
+
+const sender = (tabId, sessionId) => (method, params) => Promise.resolve().then(() => refuseReserved(method)).then(() =>
+  withTimeout(raw(tabId, method, params, sessionId), DEFAULT_TIMEOUT_MS, method).catch((e) => { throw explain(tabId, method, e); }));
 
 async function setUpSession(tabId, sessionId, targetInfo) {
   const send = sender(tabId, sessionId);
@@ -230,6 +251,11 @@ function ensureAttached(tabId) {
 }
 
 export function cdp(tabId, method, params = {}, options = {}) {
+  try {
+    refuseReserved(method);
+  } catch (e) {
+    return Promise.reject(e);
+  }
   return usingTab(tabId, () => command(tabId, method, params, options));
 }
 

@@ -5,7 +5,8 @@
 // kept in chrome.storage.session: a restarted service worker still knows them
 // (and keeps their tab's attach, debugger_release.js), CDP would not say again.
 
-import { cdp, onAttach, onCdpEvent } from './cdp.js';
+import { onAttach, onCdpEvent } from './cdp.js';
+import { answerDialog } from './input_broker.js';
 import { restoring } from './session_store.js';
 import { onForget, openDialogs } from './tab_state.js';
 import { cut } from './text_cut.js';
@@ -82,13 +83,15 @@ export function dialogPromise(tabId) {
   return { promise, cancel: () => off?.() };
 }
 
-// {text, isError}
-export async function handleDialog(tabId, { accept, promptText }) {
+// {text, isError}. The answer goes through the input broker, bound to the
+// frame that opened the dialog: an accept is decided for that frame's site
+// (a Denied when the policy does not allow it to act: the dialog stays open);
+// a dismiss is the browser's own answer and goes within the call (`call`:
+// {requestId, policyUrl}, docs/page_tools.md handle_dialog).
+export async function handleDialog(tabId, { accept, promptText }, { call } = {}) {
   const d = open.get(tabId);
   if (!d) return { text: 'no dialog is open on this tab', isError: true };
-  const params = { accept: !!accept };
-  if (promptText !== undefined) params.promptText = promptText;
-  await cdp(tabId, 'Page.handleJavaScriptDialog', params, { sessionId: d.sessionId });
+  await answerDialog(tabId, d, { accept, promptText }, { call });
   close(tabId);
   const verb = accept ? 'accepted' : 'dismissed';
   const extra = d.type === 'prompt' && accept ? ` with "${shortMsg(promptText ?? d.defaultPrompt ?? '')}"` : '';

@@ -12,6 +12,7 @@ export const DEBUGGER_IDLE_MS = 15000; // kDebuggerIdleMs
 export const POLICY_URL_PARAM = 'policyUrl'; // ext_method::kPolicyUrlParam
 export const NAVIGATED_TO_META = 'tabbridge/navigatedTo'; // ext_method::kNavigatedToMeta
 export const WENT_TO_META = 'tabbridge/wentTo'; // ext_method::kWentToMeta
+export const READ_META = 'tabbridge/read'; // ext_method::kReadMeta
 
 // The host sends each request's whole budget as params.deadlineMs; native_port.js
 // answers ANSWER_MARGIN_MS before it runs out, and a CDP command or page

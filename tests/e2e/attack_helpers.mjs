@@ -11,10 +11,14 @@ import { startPageBrowser } from './page_helpers.mjs';
 // Site A allowed, site D denied, as the reviews tested it.
 export const DENY_D = { rules: [{ sites: ['localhost'], deny: ['all'] }] };
 
-// A browser whose host enforces DENY_D; fixture pages name D as {{DENIED_ORIGIN}}.
-export async function startDenyingD(h, name, { caps = null, extraBrowserArgs = [] } = {}) {
+// D may be read, not acted on: a page of A may show D's frame (its text, its
+// refs), and input into it is denied.
+export const DENY_D_ACT = { rules: [{ sites: ['localhost'], allow: ['read', 'navigate'], deny: ['act'] }] };
+
+// A browser whose host enforces DENY_D (or `rules`); fixture pages name D as {{DENIED_ORIGIN}}.
+export async function startDenyingD(h, name, { caps = null, extraBrowserArgs = [], rules = DENY_D } = {}) {
   const policy = path.join(await h.tempDir(`tb-e2e-${name}-`), 'policy.json');
-  await fsp.writeFile(policy, JSON.stringify(DENY_D));
+  await fsp.writeFile(policy, JSON.stringify(rules));
   const env = await startPageBrowser(h, { name, caps, extraBrowserArgs, env: { TABBRIDGE_POLICY: policy } });
   env.web.vars.DENIED_ORIGIN = env.web.localhostOrigin;
   return env;

@@ -15,7 +15,7 @@ import path from 'node:path';
 
 import { CdpConnection, cdpEvaluate, devToolsPages, targetWsUrl, useHarness, waitFor } from './harness.mjs';
 import { allText, decodePng, el, imagesOf, refOf, startPageBrowser } from './page_helpers.mjs';
-import { openAfterD, startDenyingD } from './attack_helpers.mjs';
+import { DENY_D_ACT, openAfterD, startDenyingD } from './attack_helpers.mjs';
 import { unfold } from '../../extension/tools/shared/snapshot_unfold.js';
 import { listTools, ownOf } from './own_tools_helpers.mjs';
 
@@ -177,6 +177,24 @@ describe('attack: page-aimed input', { timeout: 300_000 }, () => {
     assert.notEqual(forged.annotations?.readOnlyHint, true, "the page's word read-only became ours");
   });
 
+  it('the page cannot add a tool source to the registry it can reach', async (t) => {
+    const tab = await env.open('/attack-input.html', { t });
+    assert.equal(await tab.eval("typeof window[Symbol.for('tabbridge.owntools.v1')].addSource"), 'undefined');
+    assert.equal(await tab.eval("typeof window[Symbol.for('tabbridge.owntools.v1')].describe"), 'undefined');
+  });
+});
+
+// A frame of D on A's page: its text is shown only where the policy lets the
+// session read D (issue 42 item 1: a frame D may not be read is a line saying
+// so, tests/e2e/attacks_provenance); input into it is decided for D.
+describe('attack: page-aimed input into a frame of a site the session may read but not act on', { timeout: 300_000 }, () => {
+  const h = useHarness();
+  let env;
+
+  before(async () => {
+    env = await startDenyingD(h, 'attack-input-act', { rules: DENY_D_ACT });
+  });
+
   it('a click on a ref inside a frame of a denied site is denied, and no trusted click lands there', async (t) => {
     const tab = await env.open('/attack-input-frame.html', { t });
     await tab.frameEval('attack-input-bank', 'window.trustedClicks');
@@ -190,12 +208,6 @@ describe('attack: page-aimed input', { timeout: 300_000 }, () => {
     assert.equal(r.isError, true, allText(r));
     assert.match(allText(r), /frame of http:\/\/localhost:\d+: click denied on localhost/);
     assert.equal(r.structuredContent?.denied?.rule, 1);
-  });
-
-  it('the page cannot add a tool source to the registry it can reach', async (t) => {
-    const tab = await env.open('/attack-input.html', { t });
-    assert.equal(await tab.eval("typeof window[Symbol.for('tabbridge.owntools.v1')].addSource"), 'undefined');
-    assert.equal(await tab.eval("typeof window[Symbol.for('tabbridge.owntools.v1')].describe"), 'undefined');
   });
 });
 

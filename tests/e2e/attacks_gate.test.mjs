@@ -81,8 +81,11 @@ describe('attack: the press lands where the page slid a denied frame', { timeout
   const refIn = async (label) => {
     const snap = await waitFor(async () => {
       const [text] = await env.snapshot();
-      return text.includes('Confirm transfer') ? text : null;
+      // D's frame has loaded: the snapshot says it is there and, since the
+      // session may not read D, shows none of its text (issue 42 item 1).
+      return /a frame of localhost:\d+: not read/.test(text) ? text : null;
     }, { what: "the page with D's frame in the snapshot" });
+    assert.doesNotMatch(snap, /Confirm transfer/, 'D\'s words reached the model');
     return refOf(snap, label);
   };
 

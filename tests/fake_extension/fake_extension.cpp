@@ -266,7 +266,9 @@ void FakeExtension::Answer(const Json& request) {
     SendMessage(Result(id, {{"shown", true}, {"windowId", 1}}));
   } else if (options_.answer_page_tools && method.starts_with(ext_method::kPagePrefix)) {
     const std::string text = "fake " + method + " of tab " + params.value("tabId", Json()).dump();
-    SendMessage(Result(id, {{"content", Json::array({{{"type", "text"}, {"text", text}}})}}));
+    // The fake's own words: no page text (an empty provenance, host/read_provenance.h).
+    const Json no_page = {{std::string(ext_method::kReadMeta), Json::array()}};
+    SendMessage(Result(id, {{"content", Json::array({{{"type", "text"}, {"text", text}, {"_meta", no_page}}})}}));
   } else {
     SendMessage(Error(id, rpc_error::kMethodNotFound, "unknown method " + method));
   }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import vm from 'node:vm';
 
-import { AGENT_FILES, callAgent, isMissing } from '../../extension/tools/stack/agent_call.js';
+import { AGENT_FILES, callAgent, isMissing, readUrlOf, valueOf } from '../../extension/tools/stack/agent_call.js';
 import { h, injectAgent, loadAgent } from './page_agent_vm.mjs';
 
 const plain = (x) => JSON.parse(JSON.stringify(x));
@@ -64,8 +64,11 @@ describe('installing', () => {
 describe('callAgent (serialised into the page)', () => {
   const inPage = (context, ...args) => {
     context.callArgs = args;
+    context.location ??= { protocol: 'http:', origin: 'http://127.0.0.1:8000', href: 'http://127.0.0.1:8000/a' };
     return vm.runInContext(`(${callAgent.toString()})(...callArgs)`, context);
   };
+  // What the op answered (callAgent hands it over with its document's URL).
+  const value = (answer) => plain(valueOf(answer));
 
   it('no agent in the document: answers missing, runs nothing', () => {
     const context = vm.createContext({});
@@ -76,9 +79,17 @@ describe('callAgent (serialised into the page)', () => {
   it('just installed: takes the version and runs; another version is missing until installed again', () => {
     const { context } = loadAgent();
     assert.ok(isMissing(inPage(context, 'nope', {}, 'v1', false)), 'installed by no one we know');
-    assert.deepEqual(plain(inPage(context, 'nope', {}, 'v1', true)), { error: 'unknown agent op nope' });
-    assert.deepEqual(plain(inPage(context, 'nope', {}, 'v1', false)), { error: 'unknown agent op nope' });
+    assert.deepEqual(value(inPage(context, 'nope', {}, 'v1', true)), { error: 'unknown agent op nope' });
+    assert.deepEqual(value(inPage(context, 'nope', {}, 'v1', false)), { error: 'unknown agent op nope' });
     assert.ok(isMissing(inPage(context, 'nope', {}, 'v2', false)));
+  });
+
+  it('answers with the URL of the document it ran in, taken by the same script', () => {
+    const { context } = loadAgent();
+    context.location = { protocol: 'http:', origin: 'http://127.0.0.1:8000', href: 'http://127.0.0.1:8000/page?q=1' };
+    assert.equal(readUrlOf(inPage(context, 'nope', {}, 'v1', true)), 'http://127.0.0.1:8000/page?q=1');
+    context.location = { protocol: 'about:', origin: 'http://127.0.0.1:8000', href: 'about:srcdoc' };
+    assert.equal(readUrlOf(inPage(context, 'nope', {}, 'v1', false)), 'http://127.0.0.1:8000/', 'a srcdoc frame is its creator\'s origin\'s');
   });
 
   it('uses nothing from its module: its source names no outer binding', () => {

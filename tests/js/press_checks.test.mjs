@@ -1,7 +1,8 @@
-// Trusted presses go out only through their press-point check, keys only
-// through their focus check (extension/tools/shared/input.js, press_point.js,
-// stack/frame_guard.js): input without one is a programming error at once,
-// not input, and a frame's site is decided only inside an acting call. Loaded with a
+// Trusted presses go out only through their press-point check
+// (extension/tools/shared/input.js, press_point.js): a press without one is a
+// programming error at once, not input, and a frame's site is decided only
+// inside a call that acts (the input broker: tests/js/input_broker.test.mjs,
+// which also has keys, bound to the focus by the broker itself). Loaded with a
 // stand-in `chrome` that accepts whatever the modules do when imported.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -31,18 +32,11 @@ describe('press checks', () => {
     assert.throws(() => input.mouseWheel(1, 10, 10, 0, 100, {}), /mouseWheel without its press check/);
   });
 
-  it('keys without their focus check send nothing', async () => {
-    assert.throws(() => input.insertText(1, 'secret', {}), /keys without their focus check/);
-    assert.throws(() => input.typeKeys(1, 'ab', {}), /keys without their focus check/);
-    await assert.rejects(input.pressChord(1, { mods: [], def: { key: 'Enter', code: 'Enter', keyCode: 13, text: '\r' } }, {}),
-      /keys without their focus check/);
-  });
-
   it('a frame is decided only for an acting call', async () => {
-    await assert.rejects(guard.assertUrlAllowed(7, 'http://localhost/'), /outside an acting call/);
+    await assert.rejects(guard.assertUrlAllowed(7, 'http://localhost/'), /outside a call that acts/);
     const release = guard.guardFrames(7, 'http://127.0.0.1/', 1);
     await guard.assertUrlAllowed(7, 'http://127.0.0.1/other'); // its own site: nothing to ask
     release();
-    await assert.rejects(guard.assertUrlAllowed(7, 'http://127.0.0.1/'), /outside an acting call/);
+    await assert.rejects(guard.assertUrlAllowed(7, 'http://127.0.0.1/'), /outside a call that acts/);
   });
 });

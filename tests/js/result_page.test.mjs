@@ -36,6 +36,7 @@ globalThis.chrome = {
 
 const { MAIN_MAX_CHARS, landedPageBlocks, watchResultPage, resultPageBlocks } = await import('../../extension/tools/own/result_page.js');
 const { withNavigatedTo } = await import('../../extension/tools/shared/navigated_to.js');
+const { openLedger } = await import('../../extension/tools/stack/reads.js');
 
 const OLD = 'doc-old';
 const nav = (name, extra = {}) => fire(name, { tabId: TAB, frameId: 0, ...extra });
@@ -163,6 +164,23 @@ describe('result_page.js: the result page of a declarative form', () => {
       assert.deepEqual(r._meta['tabbridge/navigatedTo'], ['http://127.0.0.1:8000/slow-post', 'http://localhost:9000/secret']);
     } finally {
       w.dispose();
+    }
+  });
+
+  it('the read goes into the call\'s ledger with the document and URL its script read (stack/reads.js)', async () => {
+    top = { documentId: OLD, result: { ready: 'complete', text: 'the form' } };
+    const ledger = openLedger(TAB);
+    const w = watchResultPage(TAB, OLD);
+    try {
+      const reading = w.read({ until: inMs(20_000) });
+      nav('onBeforeNavigate');
+      top = { documentId: 'doc-denied', url: 'http://localhost:9000/secret', result: { ready: 'complete', text: 'the denied site\'s words' } };
+      nav('onCompleted');
+      await reading;
+      assert.deepEqual(ledger.reads(), [{ documentId: 'doc-denied', url: 'http://localhost:9000/secret' }]);
+    } finally {
+      w.dispose();
+      ledger.close();
     }
   });
 

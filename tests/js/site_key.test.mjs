@@ -40,7 +40,7 @@ globalThis.chrome = {
   },
 };
 
-const { ErrorCode, POLICY_URL_PARAM, RpcError } = await import(path.join(EXTENSION, 'worker/protocol.js'));
+const { ErrorCode, POLICY_URL_PARAM, READ_META, RpcError } = await import(path.join(EXTENSION, 'worker/protocol.js'));
 const { assertOnSite, sameSite, siteKey, tabUrl } = await import(path.join(EXTENSION, 'worker/site_key.js'));
 const { pageTool } = await import(path.join(EXTENSION, 'tools/stack/page_tool.js'));
 const { ToolError } = await import(path.join(EXTENSION, 'tools/stack/errors.js'));
@@ -124,7 +124,9 @@ describe('pageTool', () => {
     const failing = pageTool(async () => {
       throw new ToolError('no such button');
     });
-    assert.deepEqual(await failing({ tabId: 5 }, {}), { content: [{ type: 'text', text: 'no such button' }], isError: true });
+    assert.deepEqual(await failing({ tabId: 5 }, {}), {
+      content: [{ type: 'text', text: 'no such button', _meta: { [READ_META]: [] } }], isError: true, _meta: { [READ_META]: [] },
+    });
     const invalid = pageTool(async () => assert.fail('a tabId that is no integer must not reach the tool'));
     await assert.rejects(invalid({ tabId: 'x' }, {}), (e) => e instanceof RpcError && e.code === ErrorCode.INVALID_ARGUMENT);
   });
@@ -141,7 +143,7 @@ describe('pageTool', () => {
       tabs.get(6).doc = 3;
       return { content: [] };
     }, { name: 'acts', unpinned: 'acts: where it lands is answered elsewhere' });
-    assert.deepEqual(await unpinned({ tabId: 6, [POLICY_URL_PARAM]: 'http://127.0.0.1:8000/' }, {}), { content: [] });
+    assert.deepEqual(await unpinned({ tabId: 6, [POLICY_URL_PARAM]: 'http://127.0.0.1:8000/' }, {}), { content: [], _meta: { [READ_META]: [] } });
   });
 
   it('does not run the tool on a tab that left the site', async () => {

@@ -4,17 +4,20 @@
 import { ErrorCode, RpcError } from '../../worker/protocol.js';
 import { chromeErrorKind, tabGone, ToolError } from '../stack/errors.js';
 import { withTimeout } from '../../worker/time.js';
+import { readingDocument } from '../stack/document_reads.js';
 
 const SCRIPT_TIMEOUT_MS = 5000;
 
 export class DocumentGone extends Error {}
 
-// Runs func in the named document only (never in a later one).
+// Runs func in the named document only (never in a later one); its answer is
+// a read of that document (document_reads.js).
 export async function inDocument(tabId, documentId, func, args = [], world = 'ISOLATED') {
   try {
-    const [r] = await withTimeout(chrome.scripting.executeScript({
+    // A read of that document, noted with its URL (stack/reads.js).
+    const [r] = await withTimeout(readingDocument(tabId, documentId, () => chrome.scripting.executeScript({
       target: { tabId, documentIds: [documentId] }, world, func, args,
-    }), SCRIPT_TIMEOUT_MS);
+    })), SCRIPT_TIMEOUT_MS);
     return r?.result;
   } catch (e) {
     switch (chromeErrorKind(e)) {

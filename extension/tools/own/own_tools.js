@@ -18,6 +18,7 @@ import { onTabReplaced, ownToolLists, reportedAt, waitingReports } from '../../w
 import { RESEND, heardOwnTools } from '../../worker/own_tools_heard.js';
 import { navGraceWithin, watchTopFrame, withNavigatedTo } from '../shared/navigated_to.js';
 import { errorResult } from '../stack/results.js';
+import { readingDocument } from '../stack/document_reads.js';
 import { argumentsOf, callRoute, cleanTools, isFormSource, normalise, returnedNothing } from './own_tools_checks.js';
 import { NAV_START_MS, isDeclarativeForm, resultPageBlocks, watchResultPage } from './result_page.js';
 
@@ -332,13 +333,14 @@ async function runWebmcpToolIn(tabId, documentId, name, args, { signal, deadline
     if (signal?.aborted) onAbort();
     signal?.addEventListener('abort', onAbort);
   });
-  const run = chrome.scripting.executeScript({
+  // The tool's answer is a read of its document (stack/document_reads.js).
+  const run = readingDocument(tabId, documentId, () => chrome.scripting.executeScript({
     target: { tabId, documentIds: [documentId] },
     world: 'MAIN',
     func: runInPage,
     // As JSON text: it keeps the model's order of the keys (executeScript sorts an object's).
     args: [name, JSON.stringify(args), OwnToolLimits.MAX_ERROR_CHARS + 1],
-  }).then((results) => results?.[0]?.result);
+  })).then((results) => results?.[0]?.result);
   let r;
   try {
     r = await Promise.race([run, gone.promise, timeout, aborted]);

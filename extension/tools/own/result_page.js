@@ -33,6 +33,7 @@
 import { OwnToolLimits } from '../../worker/protocol.js';
 import { cutEnd } from '../../worker/text_cut.js';
 import { capText } from './own_tools_checks.js';
+import { noteRead } from '../stack/reads.js';
 
 // A form the page handled without navigating answers what it did once no
 // navigation started this long after the tool's answer (the browser
@@ -150,7 +151,12 @@ export function watchResultPage(tabId, fromDocumentId) {
     injectImmediately: true,
     func: readInPage,
     args: [mode === 'main' ? MAIN_MAX_CHARS : OwnToolLimits.MAX_RESULT_TEXT_CHARS, mode],
-  }).then(([r]) => (r && r.documentId !== fromDocumentId ? r.result : null), () => null);
+  }).then(([r]) => {
+    if (!r || r.documentId === fromDocumentId) return null;
+    // What it read, with the URL the same script answered (stack/reads.js).
+    if (r.result && r.result.ready !== 'loading') noteRead(tabId, { documentId: r.documentId, url: r.result.url });
+    return r.result;
+  }, () => null);
 
   async function read({ until, signal, startWithinMs = Infinity, mode = 'form' }) {
     const startBy = Date.now() + startWithinMs;

@@ -2,7 +2,8 @@
 // the element's state after it), where it took the tab, and a trusted click
 // on a located element.
 
-import { describeDialog, dialogOf } from '../../worker/dialogs.js';
+import { dialogOf } from '../../worker/dialogs.js';
+import { dialogRead } from '../stack/dialog_reads.js';
 import { ToolError } from '../stack/errors.js';
 import { click, fullFrameRate, hover, SHOWN_TAB } from './input.js';
 import { armPressCheck, shieldFrames } from './press_point.js';
@@ -15,7 +16,7 @@ export { show };
 
 export function assertNoDialog(tabId) {
   const d = dialogOf(tabId);
-  if (d) throw new ToolError(`a dialog is open: ${describeDialog(d)} — call handle_dialog first`);
+  if (d) throw new ToolError(`a dialog is open: ${dialogRead(tabId, d)} — call handle_dialog first`);
 }
 
 // An action's result, with where it took the tab (withEffects' navigatedTo)

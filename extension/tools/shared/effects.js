@@ -2,7 +2,9 @@
 // Used by every act tool (click, type, …, handle_dialog) and the page's form
 // tools (form_tool_call.js).
 
-import { describeDialog, onDialog } from '../../worker/dialogs.js';
+import { onDialog } from '../../worker/dialogs.js';
+import { dialogRead } from '../stack/dialog_reads.js';
+import { titleRead } from '../stack/reads.js';
 import { watchTopFrame } from './navigated_to.js';
 import { fetchesSettled } from '../../worker/network_log.js';
 import { framePrefix, judgeReached, runAgent, SEEN_WAIT_MS } from './targets.js';
@@ -142,11 +144,12 @@ export async function withEffects(tabId, act, {
     if (minWaitMs > 0) await seen(navStarted, actedAt + minWaitMs - Date.now());
     if (navPending() && !ev.dialog && !aborted()) await seen(() => !navPending() || ev.dialog || aborted(), actedAt + NAV_WAIT_MS - Date.now());
     const effects = [];
-    if (ev.dialog) effects.push(`dialog opened: ${describeDialog(ev.dialog)} — call handle_dialog`);
+    if (ev.dialog) effects.push(`dialog opened: ${dialogRead(tabId, ev.dialog)} — call handle_dialog`);
     if (ev.committed) {
       const tab = await chrome.tabs.get(tabId).catch(() => null);
       const url = tab?.url || ev.committed;
-      effects.push(`navigated to ${url}${tab?.title && tab.title !== url ? ` (${tab.title})` : ''}${ev.loaded || ev.dialog ? '' : ' (still loading)'}`);
+      const title = tab ? titleRead(tabId, tab) : '';
+      effects.push(`navigated to ${url}${title && title !== url ? ` (${title})` : ''}${ev.loaded || ev.dialog ? '' : ' (still loading)'}`);
     } else if (ev.navUrl && ev.navError) {
       effects.push(ev.navError === 'net::ERR_ABORTED'
         ? `navigation to ${ev.navUrl} was aborted (a download, or cancelled by the page)`

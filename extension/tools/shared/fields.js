@@ -2,7 +2,6 @@
 // form tools (form_tool_call.js) focus, type and set fields the same way.
 
 import { ToolError } from '../stack/errors.js';
-import { assertFocusAllowed } from '../stack/frame_guard.js';
 import { insertText, parseChord, pressChord, typeKeys } from './input.js';
 import { assertReached, locate, onTarget, runAgent, targetOf } from './targets.js';
 import { clickAt, show } from './act.js';
@@ -27,21 +26,18 @@ export async function focusField(tabId, target, clear, signal) {
 // the typing reached it: text that went to another element (the page moved
 // the focus) is an error (assertReached). submit: then Enter (type's submit).
 // Keys go to the frame holding the focus, which the page may hand to a frame
-// of another site: that frame's site is decided before every key
-// (frame_guard.js), and while they go to a field of the top document no frame
-// can take the focus (focus_shield.js).
-export const focusCheck = (tabId) => () => assertFocusAllowed(tabId);
-
+// of another site: the input broker decides that frame's site before every
+// key (input.js binds each to the focus), and while they go to a field of the
+// top document no frame element can take the focus (focus_shield.js).
 export async function typeInto(tabId, f, text, { clear = false, signal, keyEvents = false, submit = false } = {}) {
-  const keyCheck = focusCheck(tabId);
   const unshield = await shieldFocus(tabId, f.frameId);
   try {
     let r = {};
-    if (text.length) r = await (keyEvents ? typeKeys(tabId, text, { signal, keyCheck }) : insertText(tabId, text, { signal, keyCheck }));
-    else if (clear && !f.empty) r = await pressChord(tabId, await parseChord('Backspace'), { signal, keyCheck });
+    if (text.length) r = await (keyEvents ? typeKeys(tabId, text, { signal }) : insertText(tabId, text, { signal }));
+    else if (clear && !f.empty) r = await pressChord(tabId, await parseChord('Backspace'), { signal });
     if (r.dialog) return r;
     if (text.length || (clear && !f.empty)) await assertReached(tabId, f, ['keydown', 'beforeinput', 'input'], 'typing', signal);
-    return submit ? await pressChord(tabId, await parseChord('Enter'), { signal, keyCheck }) : r;
+    return submit ? await pressChord(tabId, await parseChord('Enter'), { signal }) : r;
   } finally {
     unshield();
   }

@@ -207,7 +207,8 @@ export async function armPressCheck(tabId, loc, { signal } = {}) {
       throw new ToolError(`a frame of ${siteOf(now.frames.at(-1).site)} came under the pointer over ${loc.desc} at the moment ` +
         'of the press (the page moved it there) — nothing was pressed; take a new snapshot');
     }
-    if (frameOnly || now.node === aim.node || await reachesAt(tabId, loc, now, signal)) return;
+    // The frames it lands in: the input broker decides them again as it sends.
+    if (frameOnly || now.node === aim.node || await reachesAt(tabId, loc, now, signal)) return now.frames.map((f) => f.site);
     throw new ToolError(`something else came under the pointer over ${loc.desc} at the moment of the press ` +
       '(the page moved, or covered it) — nothing was pressed; take a new snapshot');
   };
@@ -240,6 +241,7 @@ export function wheelCheck(tabId, { signal } = {}) {
     checkpoint(signal, 'the mouse wheel');
     const now = await landing(tabId, x, y, states);
     await assertFramesAllowed(tabId, now.frames);
+    return now.frames.map((f) => f.site);
   };
 }
 

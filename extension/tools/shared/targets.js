@@ -41,7 +41,8 @@ function scriptingError(tabId, e, frameId) {
 
 // Runs the page agent's op (page/agent/dispatch.js lists them) in frames (an
 // array of frameIds, or 'all'), installing it where the document has none
-// (stack/agent_runner.js); returns [{frameId, result}]. startAt (the tab's next
+// (stack/agent_runner.js); returns [{frameId, result, read}] (read: the
+// {documentId, url} the frame answered from, stack/reads.js). startAt (the tab's next
 // ref number) goes along, for the registry of a document that has none yet.
 // A script that reaches a hung page after timeoutMs does nothing there (notAfter).
 export async function runAgentFrames(tabId, frameIds, op, args = {}, { timeoutMs = AGENT_TIMEOUT_MS, signal } = {}) {
@@ -51,7 +52,7 @@ export async function runAgentFrames(tabId, frameIds, op, args = {}, { timeoutMs
   try {
     const results = await withTimeout(executeAgent(tabId, frameIds, op, { startAt, ...args, notAfter: Date.now() + timeoutMs }), timeoutMs);
     clearStalled(tabId);
-    return results.map((r) => ({ frameId: r.frameId, result: r.result }));
+    return results.map((r) => ({ frameId: r.frameId, result: r.result, read: r.read }));
   } catch (e) {
     throw scriptingError(tabId, e, Array.isArray(frameIds) && frameIds.length === 1 ? frameIds[0] : undefined);
   }

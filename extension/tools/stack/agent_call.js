@@ -14,12 +14,23 @@ const MISSING = '__tabbridgeAgentMissing';
 
 // Serialised into the page: must use nothing from this module's scope.
 // installed: the files were just injected, so the agent there is this
-// worker's version.
+// worker's version. Answers {read, value}: the op's value with the URL of the
+// document it read (stack/reads.js: taken by this same script, once the op
+// is done; an about:blank or srcdoc frame is its creator's origin's).
 export function callAgent(op, args, version, installed) {
   const agent = globalThis.__tabbridgeAgent;
   if (installed && typeof agent?.run === 'function') agent.version = version;
   if (typeof agent?.run !== 'function' || agent.version !== version) return { __tabbridgeAgentMissing: true };
-  return agent.run(op, args);
+  const where = () => {
+    const { protocol, origin, href } = location;
+    return (protocol === 'about:' || protocol === 'blob:') && origin && origin !== 'null' ? `${origin}/` : href;
+  };
+  const out = agent.run(op, args);
+  return out instanceof Promise ? out.then((value) => ({ read: where(), value })) : { read: where(), value: out };
 }
 
 export const isMissing = (result) => !!result?.[MISSING];
+
+// callAgent's answer: the URL of the document read, and the op's value.
+export const readUrlOf = (answer) => (typeof answer?.read === 'string' ? answer.read : '');
+export const valueOf = (answer) => answer?.value;

@@ -15,8 +15,9 @@
 // a document restored from the back/forward cache keeps it); its ref registry
 // sits apart (registry.js), so installing newer code keeps the refs.
 
-import { AGENT_FILES, AGENT_VERSION, callAgent, isMissing } from './agent_call.js';
+import { AGENT_FILES, AGENT_VERSION, callAgent, isMissing, readUrlOf, valueOf } from './agent_call.js';
 import { agentFrames } from '../../worker/tab_state.js';
+import { noteInjectionResults } from './reads.js';
 
 // tabId -> Set of frameIds whose current document got the agent from this
 // worker (tab_state.js drops a closed tab's entry).
@@ -48,7 +49,8 @@ function call(target, op, args, installed) {
 }
 
 // Runs agent op with args in frames (an array of frameIds, or 'all') of the
-// tab; resolves to chrome.scripting's results ({frameId, documentId, result});
+// tab; resolves to chrome.scripting's results ({frameId, documentId, result,
+// read: {documentId, url}}), each read noted with its document's URL (reads.js);
 // a frame that loses the agent between install and call (it navigated)
 // answers result undefined. Rejects with chrome.scripting's errors.
 export async function executeAgent(tabId, frameIds, op, args) {
@@ -71,5 +73,9 @@ export async function executeAgent(tabId, frameIds, op, args) {
     results = results.map((r) => retried.get(r.frameId) ?? r);
   }
   remember(tabId, results);
-  return results.map((r) => (isMissing(r.result) ? { ...r, result: undefined } : r));
+  // Every frame that answered was read: its document and URL, from the call itself.
+  const answered = results.filter((r) => !isMissing(r.result));
+  noteInjectionResults(tabId, answered, readUrlOf);
+  return results.map((r) => (isMissing(r.result) ? { ...r, result: undefined }
+    : { ...r, result: valueOf(r.result), read: { documentId: r.documentId ?? null, url: readUrlOf(r.result) } }));
 }

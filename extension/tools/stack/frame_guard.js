@@ -11,47 +11,20 @@
 //   await assertUrlAllowed(tabId, url);                       // press_point.js, where a press lands
 //   release();
 
-import { requestHost } from '../../worker/native_port.js';
-import { HostRequest } from '../../worker/protocol.js';
-import { siteKey } from '../../worker/site_key.js';
+import { Denied, decideFrames, openCall } from '../../worker/input_broker.js';
+import { withTimeout } from '../../worker/time.js';
 import { ToolError } from './errors.js';
-import { errorResult } from './results.js';
 
-// Thrown with the host's denial as the tool's answer (page_tool.js answers
-// result as is). Not a ToolError: tools that turn a ToolError into a line of
-// their own account must not water a denial down.
-export class Denied extends Error {
-  constructor(result) {
-    super(result?.content?.[0]?.text ?? 'denied');
-    this.name = 'Denied';
-    this.result = result;
-  }
-}
+// A frame whose page shows a dialog (or is hung) never answers the question:
+// a key must not wait for it for the whole call.
+const FOCUS_QUESTION_MS = 2000;
 
-const guards = new Map(); // tabId -> Set of guards of the acting calls on it
+// The decisions are the input broker's (worker/input_broker.js): an acting
+// call opens its call there for the tab, and every frame is decided for it.
+export { Denied };
 
 export function guardFrames(tabId, policyUrl, requestId) {
-  const guard = async (url) => {
-    if (typeof url !== 'string' || typeof policyUrl !== 'string' || siteKey(url) === siteKey(policyUrl)) return;
-    let verdict;
-    try {
-      verdict = await requestHost(HostRequest.POLICY_DECIDE, { call: requestId, url, capability: 'act' });
-    } catch (e) {
-      verdict = { allowed: false, result: errorResult(`the host could not decide the frame's site (${e.message})`) };
-    }
-    if (verdict?.allowed === true) return;
-    const result = structuredClone(verdict?.result ?? errorResult('denied'));
-    const first = result.content?.find((c) => c.type === 'text');
-    if (first) first.text = `the target is in a frame of ${siteKey(url)}: ${first.text}; nothing was done`;
-    throw new Denied({ ...result, isError: true });
-  };
-  let set = guards.get(tabId);
-  if (!set) guards.set(tabId, set = new Set());
-  set.add(guard);
-  return () => {
-    set.delete(guard);
-    if (!set.size && guards.get(tabId) === set) guards.delete(tabId);
-  };
+  return openCall(tabId, policyUrl, requestId);
 }
 
 // Every acting call on the tab must allow it (two sessions may act at once).
@@ -65,9 +38,7 @@ export async function assertFrameAllowed(tabId, frameId) {
 // frames a press lands in, as the browser's hit test names them). Only an
 // acting call (pageTool's acts) may press: without one nothing is allowed.
 export async function assertUrlAllowed(tabId, url) {
-  const set = guards.get(tabId);
-  if (!set?.size) throw new Error('a press outside an acting call: its tool must be defined with acts: true');
-  for (const guard of [...set]) await guard(url);
+  await decideFrames(tabId, [url], { method: 'a press' });
 }
 
 // Keys go to the frame that has the focus: a page can hand it to a frame of
@@ -77,23 +48,41 @@ export async function assertUrlAllowed(tabId, url) {
 // as a target there is. A focus that cannot be placed (a frame passes it on
 // and none says it holds it) decides every frame of the page.
 export async function assertFocusAllowed(tabId) {
+  const { inTop, frames } = await focusedFrames(tabId);
+  await decideFrames(tabId, frames, { method: 'a key' });
+  return { inTop };
+}
+
+// Where the focus is, undecided: {inTop, frames: [url]} — the URLs of the
+// frames holding it (all of the page's when it cannot be placed). The input
+// broker decides them before each key (input.js binds every key to this).
+export async function focusedFrames(tabId) {
   let results;
   try {
-    results = await chrome.scripting.executeScript({
+    results = await withTimeout(chrome.scripting.executeScript({
       target: { tabId, allFrames: true }, world: 'ISOLATED',
       func: () => {
         const a = document.activeElement;
         return { has: document.hasFocus(), passes: !!a && (a.localName === 'iframe' || a.localName === 'frame' || a.localName === 'object' || a.localName === 'embed') };
       },
-    });
+    }), FOCUS_QUESTION_MS, 'the question which frame holds the focus');
   } catch (e) {
+    if (/timed out/.test(String(e?.message))) {
+      throw new ToolError(`a frame of the page did not say whether it holds the focus within ${FOCUS_QUESTION_MS / 1000} s ` +
+        '(a dialog is open — see handle_dialog — or the page is busy) — no key was sent');
+    }
     // Fail closed: a page that adds and removes frames to make the question
     // fail must not get its keys past it.
     throw new ToolError(`could not tell which frame holds the focus (${e?.message ?? e}) — no key was sent; try again`);
   }
   const holding = results.filter((r) => r.result?.has && !r.result.passes);
   const frames = holding.length ? holding : results.some((r) => r.result?.passes) ? results : [];
-  for (const r of frames) await assertFrameAllowed(tabId, r.frameId);
+  const urls = [];
+  for (const r of frames) {
+    if (r.frameId === 0) continue; // the top document: the call's own page
+    const frame = await chrome.webNavigation.getFrame({ tabId, frameId: r.frameId }).catch(() => null);
+    urls.push(frame ? frame.url : null); // a frame gone meanwhile: no address, refused
+  }
   // Where the top document's own focus is: in it, or passed on to a frame.
-  return { inTop: results.some((r) => r.frameId === 0 && r.result && !r.result.passes) };
+  return { inTop: results.some((r) => r.frameId === 0 && r.result && !r.result.passes), frames: urls };
 }

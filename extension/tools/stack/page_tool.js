@@ -26,6 +26,7 @@ import { pinTop as pinTopFrame } from './pinned_top.js';
 import { Denied, guardFrames } from './frame_guard.js';
 import { tabGone, ToolError } from './errors.js';
 import { errorResult } from './results.js';
+import { openLedger, stampResult } from './reads.js';
 import { requireTabId } from './tab.js';
 
 // debugger: 'none' | 'required' (the tool sends CDP commands) | 'optional'
@@ -41,6 +42,10 @@ import { requireTabId } from './tab.js';
 // it read somewhere (save_pdf) calls ctx.pin.assertSame() before it does.
 // unpinned: a tool whose answer may rightly come from another document opts
 // out, and the reason is part of its definition (tests/js/page_tool_pins).
+// Provenance (reads.js): every read on the tab while the call runs goes into
+// the call's ledger, and every block of its answer that names no documents
+// itself is stamped with the ledger (the host judges each, and drops a block
+// without a mark).
 // acts: trusted input; its targets in frames of another site are decided by
 // the host first (frame_guard.js), and every press is checked where it lands
 // (press_point.js).
@@ -63,6 +68,14 @@ export function pageTool(run, { onCrashedTab = false, debugger: needsDebugger = 
     // No tab: the answer is "gone" (below, or the tool's own look-up).
     const recheckSite = async () => assertOnSite(await currentTab(), policyUrl);
     return usingTab(tabId, async () => {
+      const ledger = Number.isInteger(tabId) ? openLedger(tabId) : null;
+      try {
+        return stampResult(await runOnTab(), ledger?.reads() ?? []);
+      } finally {
+        ledger?.close();
+      }
+    });
+    async function runOnTab() {
       const nav = watchTop && Number.isInteger(tabId) ? watchTopFrame(tabId) : null;
       const pin = pinTop && Number.isInteger(tabId) ? pinTopFrame(tabId, policyUrl) : null;
       const releaseFrames = acts && Number.isInteger(tabId) ? guardFrames(tabId, policyUrl, ctx?.requestId) : null;
@@ -91,7 +104,7 @@ export function pageTool(run, { onCrashedTab = false, debugger: needsDebugger = 
         releaseFrames?.();
         landing?.dispose();
       }
-    });
+    }
   };
   handler.pinning = pinning;
   return handler;

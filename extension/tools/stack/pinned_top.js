@@ -26,6 +26,7 @@ export function pinTop(tabId, policyUrl) {
   // to the same document (the back/forward cache keeps its id).
   const watch = watchTopFrame(tabId);
   let documentId = null;
+  let url = null;
   return {
     // Checks the site of the top document now (its own URL, not the tab's
     // last reported one) and pins it. A tab with no top frame is left to the
@@ -35,10 +36,16 @@ export function pinTop(tabId, policyUrl) {
       if (!frame) return null;
       assertOnSite({ url: frame.url }, policyUrl);
       documentId = frame.documentId;
+      url = frame.url;
       return documentId;
     },
     get documentId() {
       return documentId;
+    },
+    // The URL of the pinned document as the check read it (a capture of it
+    // is a read of that document: stack/reads.js).
+    get url() {
+      return url;
     },
     // The result's documents: a frame-0 result from another document is not ours.
     async assertSame(resultDocumentId = null) {

@@ -119,6 +119,8 @@ function multipartFiles(contentType, body) {
  *   /welcome?user=U      "Welcome, U!" (title "Welcome")
  *   /status/<code>       an HTML page answered with that HTTP status (title "Status <code>")
  *   /redirect?to=<path>  302 to <path>
+ *   POST /slow-redirect?to=<url>&ms=N  303 to <url> after N ms (default 10500): a result page that
+ *                        answers later than a press's wait (issue 42's R1); record.body holds what was sent
  *   /download/<name>     downloadBytes(name), Content-Disposition: attachment
  *   POST /echo           JSON {method, contentType, body}: what it was sent, back
  *   POST /upload         multipart/form-data: its files are recorded (record.files), 200 "Uploaded N"
@@ -208,6 +210,15 @@ export async function startFixtureServer({ vars = {} } = {}) {
       record.body = await readBody(req);
       const echo = JSON.stringify({ method: req.method, contentType: req.headers['content-type'] ?? '', body: record.body });
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(echo);
+      return;
+    }
+    if (req.method === 'POST' && pathname === '/slow-redirect') {
+      record.body = await readBody(req);
+      const ms = Number(searchParams.get('ms') ?? 10500);
+      // The answer's lateness is the attack (not a synchronisation): the
+      // press's own wait is over before the redirect comes.
+      await new Promise((resolve) => setTimeout(resolve, Number.isFinite(ms) ? ms : 10500));
+      res.writeHead(303, { location: searchParams.get('to') ?? '/a.html', 'cache-control': 'no-store' }).end();
       return;
     }
     if (req.method === 'POST' && pathname === '/upload') {
