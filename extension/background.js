@@ -1812,8 +1812,9 @@ async function handleDialog(tabId, { accept, promptText }, { call: call2 } = {})
   await answerDialog(tabId, d, { accept, promptText }, { call: call2 });
   close(tabId);
   const verb = accept ? "accepted" : "dismissed";
-  const extra = d.type === "prompt" && accept ? ` with "${shortMsg(promptText ?? d.defaultPrompt ?? "")}"` : "";
-  return { text: `${verb} ${describeDialog(d)}${extra}` };
+  let extra = "";
+  if (d.type === "prompt" && accept) extra = typeof promptText === "string" ? ` with "${shortMsg(promptText)}"` : " with its default text";
+  return { text: `${verb} the ${d.type} dialog${extra}`, dialog: d };
 }
 
 // extension/tools/stack/reads.js
@@ -1862,8 +1863,9 @@ function stampResult(result, reads) {
 var withReads = (block, reads) => ({ ...block, _meta: { ...block._meta ?? {}, [READ_META]: reads } });
 
 // extension/tools/stack/dialog_reads.js
+var dialogReadOf = (dialog) => readOf(null, typeof dialog?.url === "string" ? dialog.url : "");
 function dialogRead(tabId, dialog) {
-  noteRead(tabId, { documentId: null, url: typeof dialog?.url === "string" ? dialog.url : "" });
+  noteRead(tabId, dialogReadOf(dialog));
   return describeDialog(dialog);
 }
 
@@ -2745,8 +2747,15 @@ title: ${titleRead(tabId, tab)}
   if (!parsed) head += "loading: the page is still loading — this is what it has so far (wait_for, then snapshot again)\n";
   const dialog = dialogOf(tabId);
   if (dialog) {
-    return { text: `${head}dialog: ${dialogRead(tabId, dialog)} is open and blocks the page — call handle_dialog
-` };
+    const type = dialog.type === "beforeunload" ? "beforeunload" : dialog.type;
+    return {
+      blocks: [
+        { text: `${head}dialog: a ${type} dialog is open and blocks the page — call handle_dialog; it says:
+`, reads: [headRead] },
+        { text: `${dialogRead(tabId, dialog)}
+`, reads: [dialogReadOf(dialog)] }
+      ]
+    };
   }
   let snap;
   let offset = 0;
@@ -2799,7 +2808,8 @@ function overviewPage(head, { id, lines, onScreen, viewport, partial }, maxChars
 ${shown.cut ? cutNote : ""}${more}`;
 }
 async function snapshotTool(tabId, args, ctx) {
-  const { text: text2, reads } = await snapshot(tabId, args, readableFrames(ctx));
+  const { text: text2, reads, blocks } = await snapshot(tabId, args, readableFrames(ctx));
+  if (blocks) return { content: blocks.map((b) => withReads({ type: "text", text: b.text }, b.reads)) };
   const r = textResult(text2);
   return reads ? { ...r, content: r.content.map((b) => withReads(b, reads)) } : r;
 }
@@ -5303,7 +5313,8 @@ async function handleDialogTool(tabId, { accept, promptText }, { signal, recheck
   if (!open3) {
     return textResult(attachStalled(tabId) ? "no dialog tabbridge can answer is open, but the page is not responding: a dialog that opened before tabbridge attached may be blocking it — ask the user to close it, or reload the tab" : "no dialog is open on this tab", true);
   }
-  const words = dialogRead(tabId, open3);
+  const quote = { ...textResult(`the dialog: ${describeDialog(open3)}`).content[0] };
+  const withQuote = (result) => ({ ...result, content: [...result.content, withReads(quote, [dialogReadOf(open3)])] });
   let r;
   const fx = await withEffects(tabId, async () => {
     checkpoint(signal, "answering the dialog");
@@ -5313,12 +5324,12 @@ async function handleDialogTool(tabId, { accept, promptText }, { signal, recheck
       if (!(e instanceof Denied)) throw e;
       const result = structuredClone(e.result);
       const first = result.content?.find((c) => c.type === "text");
-      if (first) first.text += ` — the ${words} stays open: dismiss it (handle_dialog {accept: false}) or ask the person to answer it`;
-      throw new Denied(result);
+      if (first) first.text += ` — the ${open3.type} dialog stays open: dismiss it (handle_dialog {accept: false}) or ask the person to answer it`;
+      throw new Denied(withQuote(result));
     }
   }, { signal, recheckSite });
   if (r.isError) return navResult(textResult(r.text, true), fx);
-  return navResult(textResult(account(r.text, fx.effects)), fx);
+  return withQuote(navResult(textResult(account(r.text, fx.effects)), fx));
 }
 var tool15 = pageTool(handleDialogTool, {
   debugger: "required",

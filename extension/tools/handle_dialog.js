@@ -3,9 +3,10 @@
 // what followed — navigation, dialog, new tab, its new state.)
 
 import { attachStalled } from '../worker/cdp.js';
-import { dialogOf, handleDialog } from '../worker/dialogs.js';
+import { describeDialog, dialogOf, handleDialog } from '../worker/dialogs.js';
 import { Denied } from '../worker/input_broker.js';
-import { dialogRead } from './stack/dialog_reads.js';
+import { dialogReadOf } from './stack/dialog_reads.js';
+import { withReads } from './stack/reads.js';
 import { checkpoint } from './stack/errors.js';
 import { pageTool } from './stack/page_tool.js';
 import { textResult } from './stack/results.js';
@@ -23,8 +24,10 @@ async function handleDialogTool(tabId, { accept, promptText }, { signal, recheck
       ? 'no dialog tabbridge can answer is open, but the page is not responding: a dialog that opened before tabbridge attached may be blocking it — ask the user to close it, or reload the tab'
       : 'no dialog is open on this tab', true);
   }
-  // The answer quotes the dialog: a read of the document that opened it.
-  const words = dialogRead(tabId, open);
+  // The answer quotes the dialog in a block of its own: a read of the
+  // document that opened it, which the host judges apart from ours.
+  const quote = { ...textResult(`the dialog: ${describeDialog(open)}`).content[0] };
+  const withQuote = (result) => ({ ...result, content: [...result.content, withReads(quote, [dialogReadOf(open)])] });
   let r;
   const fx = await withEffects(tabId, async () => {
     checkpoint(signal, 'answering the dialog');
@@ -34,12 +37,12 @@ async function handleDialogTool(tabId, { accept, promptText }, { signal, recheck
       if (!(e instanceof Denied)) throw e;
       const result = structuredClone(e.result);
       const first = result.content?.find((c) => c.type === 'text');
-      if (first) first.text += ` — the ${words} stays open: dismiss it (handle_dialog {accept: false}) or ask the person to answer it`;
-      throw new Denied(result);
+      if (first) first.text += ` — the ${open.type} dialog stays open: dismiss it (handle_dialog {accept: false}) or ask the person to answer it`;
+      throw new Denied(withQuote(result));
     }
   }, { signal, recheckSite });
   if (r.isError) return navResult(textResult(r.text, true), fx);
-  return navResult(textResult(account(r.text, fx.effects)), fx);
+  return withQuote(navResult(textResult(account(r.text, fx.effects)), fx));
 }
 
 export const tool = pageTool(handleDialogTool, { debugger: 'required', name: 'handle_dialog', newPageTools: true,

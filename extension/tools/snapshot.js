@@ -11,7 +11,7 @@
 // costs what the screen holds, and the cursor's first page walks it all.
 
 import { dialogOf } from '../worker/dialogs.js';
-import { dialogRead } from './stack/dialog_reads.js';
+import { dialogRead, dialogReadOf } from './stack/dialog_reads.js';
 import { noteRead, readOf, titleRead, withReads } from './stack/reads.js';
 import { requestHost } from '../worker/native_port.js';
 import { HostRequest } from '../worker/protocol.js';
@@ -187,7 +187,7 @@ function parseCursor(cursor) {
   return m ? { id: +m[1], offset: +m[2] } : null;
 }
 
-// -> {text, reads?}: reads, the documents its lines and head were read from
+// -> {text, reads?} or {blocks: [{text, reads}]}: reads, the documents its lines and head were read from
 // (none: the call's ledger, stack/reads.js).
 async function snapshot(tabId, { maxChars = DEFAULT_MAX_CHARS, cursor, ref } = {}, readable = undefined) {
   const target = ref !== undefined && ref !== '' ? await readTarget(tabId, ref) : null;
@@ -199,7 +199,17 @@ async function snapshot(tabId, { maxChars = DEFAULT_MAX_CHARS, cursor, ref } = {
   if (!parsed) head += 'loading: the page is still loading — this is what it has so far (wait_for, then snapshot again)\n';
   const dialog = dialogOf(tabId);
   if (dialog) {
-    return { text: `${head}dialog: ${dialogRead(tabId, dialog)} is open and blocks the page — call handle_dialog\n` };
+    // Two blocks: ours (the head is the top document's), and the dialog's own
+    // words, which are the document's that opened it — a frame the session
+    // may not read has them left out by the host, and the rest still says a
+    // dialog blocks the page.
+    const type = dialog.type === 'beforeunload' ? 'beforeunload' : dialog.type;
+    return {
+      blocks: [
+        { text: `${head}dialog: a ${type} dialog is open and blocks the page — call handle_dialog; it says:\n`, reads: [headRead] },
+        { text: `${dialogRead(tabId, dialog)}\n`, reads: [dialogReadOf(dialog)] },
+      ],
+    };
   }
   let snap;
   let offset = 0;
@@ -257,7 +267,8 @@ function overviewPage(head, { id, lines, onScreen, viewport, partial }, maxChars
 // document and the frames the session may read (readableFrames), never the
 // others', whose text it leaves out.
 async function snapshotTool(tabId, args, ctx) {
-  const { text, reads } = await snapshot(tabId, args, readableFrames(ctx));
+  const { text, reads, blocks } = await snapshot(tabId, args, readableFrames(ctx));
+  if (blocks) return { content: blocks.map((b) => withReads({ type: 'text', text: b.text }, b.reads)) };
   const r = textResult(text);
   return reads ? { ...r, content: r.content.map((b) => withReads(b, reads)) } : r;
 }

@@ -83,7 +83,9 @@ export function dialogPromise(tabId) {
   return { promise, cancel: () => off?.() };
 }
 
-// {text, isError}. The answer goes through the input broker, bound to the
+// {text, isError, dialog}: text in our words only (the dialog's own words are
+// its document's: the tool quotes them in a block of their own,
+// tools/stack/dialog_reads.js). The answer goes through the input broker, bound to the
 // frame that opened the dialog: an accept is decided for that frame's site
 // (a Denied when the policy does not allow it to act: the dialog stays open);
 // a dismiss is the browser's own answer and goes within the call (`call`:
@@ -94,6 +96,7 @@ export async function handleDialog(tabId, { accept, promptText }, { call } = {})
   await answerDialog(tabId, d, { accept, promptText }, { call });
   close(tabId);
   const verb = accept ? 'accepted' : 'dismissed';
-  const extra = d.type === 'prompt' && accept ? ` with "${shortMsg(promptText ?? d.defaultPrompt ?? '')}"` : '';
-  return { text: `${verb} ${describeDialog(d)}${extra}` };
+  let extra = '';
+  if (d.type === 'prompt' && accept) extra = typeof promptText === 'string' ? ` with "${shortMsg(promptText)}"` : ' with its default text';
+  return { text: `${verb} the ${d.type} dialog${extra}`, dialog: d };
 }

@@ -31,8 +31,11 @@ describe('attack: a dialog of a denied frame', { timeout: 300_000 }, () => {
     const tab = await env.open(`/attack-input-dialog.html?n=${n}`, { t });
     assert.notEqual((await env.s.call('press_key', { key: 'Shift' })).isError, true); // the debugger on the tab: a dialog's opening is seen
     await tab.eval(`document.getElementById('df').contentWindow.postMessage('ask', '*'), true`);
-    await waitFor(async () => /dialog: confirm "Continue to read the article\?" is open/.test((await env.snapshot())[0]),
+    await waitFor(async () => /dialog: a confirm dialog is open/.test((await env.snapshot())[0]),
       { what: "D's confirm known to tabbridge" });
+    const [text] = await env.snapshot();
+    assert.doesNotMatch(text, /Continue to read the article/, "D's dialog words are D's: left out of the snapshot");
+    assert.match(text, /text of .* left out — read denied/, 'the snapshot says what it left out');
   };
   const hits = (p, n) => env.web.queriesOf(p).filter((q) => q.n === String(n)).length;
 

@@ -3,9 +3,12 @@
 // (Page.javascriptDialogOpening's url, worker/dialogs.js; stack/reads.js).
 
 import { describeDialog } from '../../worker/dialogs.js';
-import { noteRead } from './reads.js';
+import { noteRead, readOf } from './reads.js';
+
+// The provenance of a dialog's words.
+export const dialogReadOf = (dialog) => readOf(null, typeof dialog?.url === 'string' ? dialog.url : '');
 
 export function dialogRead(tabId, dialog) {
-  noteRead(tabId, { documentId: null, url: typeof dialog?.url === 'string' ? dialog.url : '' });
+  noteRead(tabId, dialogReadOf(dialog));
   return describeDialog(dialog);
 }
