@@ -127,7 +127,18 @@ struct PageToolDef {
   std::int64_t default_timeout_ms = 0;
   std::string_view session_cap = {};
   AuditFields audit = {};
+  // Why its answer may come from another document than the one the site
+  // check passed for (empty: pinned, extension/tools/stack/pinned_top.js).
+  std::string_view unpinned = {};
 };
+
+// Why a tool may answer from another document than the one checked: the
+// structure that keeps its guarantee instead (docs/policy.md "Threat model").
+constexpr std::string_view kActsUnpinned =
+    "acts, and an action may move the page: every input goes through the input broker, which decides the site of "
+    "the frame it reaches when it is sent, and what the tool reads after carries its documents' provenance";
+constexpr std::string_view kLogUnpinned =
+    "reads the tab's log, not a document: each entry carries its page's URL as provenance, and the host judges it";
 
 const std::vector<PageToolDef>& PageToolDefs() {
   using policy::Cap;
@@ -146,7 +157,8 @@ const std::vector<PageToolDef>& PageToolDefs() {
                     Json::array(), Hint::kActs),
        .cap = Cap::kAct,
        .targets = {.focused_tab = true, .frames = true},
-       .deadline_ms = kPageToolDeadlineMs},
+       .deadline_ms = kPageToolDeadlineMs,
+       .unpinned = kActsUnpinned},
       {.tool = Tool("type", "Type text into an element; clear first and/or press Enter after.",
                     Target({{"text", {{"type", "string"}}},
                             {"clear", {{"type", "boolean"}}},
@@ -155,7 +167,8 @@ const std::vector<PageToolDef>& PageToolDefs() {
                     {"text"}, Hint::kActs),
        .cap = Cap::kAct,
        .targets = {.focused_tab = true, .frames = true},
-       .deadline_ms = kPageToolDeadlineMs},
+       .deadline_ms = kPageToolDeadlineMs,
+       .unpinned = kActsUnpinned},
       {.tool = Tool("fill_form",
                     "Fill fields: text, checkbox (true/false), radio, select; then submit their form or "
                     "click submitRef.",
@@ -170,17 +183,20 @@ const std::vector<PageToolDef>& PageToolDefs() {
                     {"fields"}, Hint::kActs),
        .cap = Cap::kAct,
        .targets = {.focused_tab = true, .frames = true},
-       .deadline_ms = kPageToolDeadlineMs},
+       .deadline_ms = kPageToolDeadlineMs,
+       .unpinned = kActsUnpinned},
       {.tool =
            Tool("select_option", "Select options of a <select> by value or label.",
                 Target({{"values", {{"type", "array"}, {"items", {{"type", "string"}}}}}}), {"values"}, Hint::kActs),
        .cap = Cap::kAct,
        .targets = {.focused_tab = true, .frames = true},
-       .deadline_ms = kPageToolDeadlineMs},
+       .deadline_ms = kPageToolDeadlineMs,
+       .unpinned = kActsUnpinned},
       {.tool = Tool("hover", "Move the mouse over an element.", Target(Json::object()), Json::array(), Hint::kAdds),
        .cap = Cap::kAct,
        .targets = {.focused_tab = true, .frames = true},
-       .deadline_ms = kPageToolDeadlineMs},
+       .deadline_ms = kPageToolDeadlineMs,
+       .unpinned = kActsUnpinned},
       {.tool = Tool("scroll", "Scroll an element into view, or the page (or element) by dx/dy px or to x/y.",
                     Target({{"dx", {{"type", "number"}}},
                             {"dy", {{"type", "number"}}},
@@ -189,12 +205,14 @@ const std::vector<PageToolDef>& PageToolDefs() {
                     Json::array(), Hint::kAdds),
        .cap = Cap::kAct,
        .targets = {.focused_tab = true, .frames = true},
-       .deadline_ms = kPageToolDeadlineMs},
+       .deadline_ms = kPageToolDeadlineMs,
+       .unpinned = kActsUnpinned},
       {.tool = Tool("press_key", "Press a key or chord in the page, e.g. Enter, Escape, Control+A.",
                     {{"key", {{"type", "string"}}}}, {"key"}, Hint::kActs),
        .cap = Cap::kAct,
        .targets = {.focused_tab = true, .frames = true},
-       .deadline_ms = kPageToolDeadlineMs},
+       .deadline_ms = kPageToolDeadlineMs,
+       .unpinned = kActsUnpinned},
       {.tool = Tool("navigate", "Go to url, or back/forward/reload; waits for the page.",
                     {{"url", {{"type", "string"}}},
                      {"action", {{"type", "string"}, {"enum", {"back", "forward", "reload"}}}},
@@ -205,7 +223,9 @@ const std::vector<PageToolDef>& PageToolDefs() {
        .targets = {.focused_tab = true, .url_arg = "url"},
        .deadline_ms = 0,
        .default_timeout_ms = 30'000,
-       .audit = {.error_text = true}},
+       .audit = {.error_text = true},
+       .unpinned = "moves the page by design: where it goes is a declared policy target (url), and what it reads where "
+                   "it landed carries that document's provenance"},
       {.tool = Tool("wait_for", "Wait until a selector or text appears (gone: disappears).",
                     {{"selector", {{"type", "string"}}},
                      {"text", {{"type", "string"}}},
@@ -215,7 +235,9 @@ const std::vector<PageToolDef>& PageToolDefs() {
        .cap = Cap::kRead,
        .targets = {.focused_tab = true},
        .deadline_ms = 0,
-       .default_timeout_ms = 10'000},
+       .default_timeout_ms = 10'000,
+       .unpinned = "waits across navigations by design: each read carries the provenance of the document it read, and "
+                   "the host judges it"},
       {.tool = Tool("screenshot", "Screenshot of the viewport, full page or one element, scaled down.",
                     Target({{"fullPage", {{"type", "boolean"}}},
                             {"format", {{"type", "string"}, {"enum", {"jpeg", "png"}}}},
@@ -245,7 +267,8 @@ const std::vector<PageToolDef>& PageToolDefs() {
                     Json::array(), Hint::kReadOnly),
        .cap = Cap::kRead,
        .targets = {.focused_tab = true},
-       .deadline_ms = kPageToolDeadlineMs},
+       .deadline_ms = kPageToolDeadlineMs,
+       .unpinned = kLogUnpinned},
       {.tool = Tool("network_errors", "Failed requests: network errors, HTTP status >= 400.",
                     {{"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 1000}}},
                      {"since", {{"type", "number"}}},
@@ -253,13 +276,16 @@ const std::vector<PageToolDef>& PageToolDefs() {
                     Json::array(), Hint::kReadOnly),
        .cap = Cap::kRead,
        .targets = {.focused_tab = true},
-       .deadline_ms = kPageToolDeadlineMs},
+       .deadline_ms = kPageToolDeadlineMs,
+       .unpinned = kLogUnpinned},
       // Its dialog's frame is not decided yet (issue 42 D1: the input broker's).
       {.tool = Tool("handle_dialog", "Accept or dismiss the open alert/confirm/prompt/beforeunload dialog.",
                     {{"accept", {{"type", "boolean"}}}, {"promptText", {{"type", "string"}}}}, {"accept"}, Hint::kActs),
        .cap = Cap::kAct,
        .targets = {.focused_tab = true},
-       .deadline_ms = kPageToolDeadlineMs},
+       .deadline_ms = kPageToolDeadlineMs,
+       .unpinned = "answers the dialog the tab holds through the input broker, bound to the frame that opened it; the "
+                   "dialog's words carry that frame's provenance"},
       // Listed only with --caps (session_cap).
       {.tool = Tool("evaluate",
                     "Run a JavaScript expression or function body in the page (CSP cannot block it); awaits promises, "
@@ -269,7 +295,9 @@ const std::vector<PageToolDef>& PageToolDefs() {
        .cap = Cap::kEval,
        .targets = {.focused_tab = true},
        .deadline_ms = kPageToolDeadlineMs,
-       .session_cap = kCapEval},
+       .session_cap = kCapEval,
+       .unpinned = "runs code that may move the page: each evaluation carries the provenance of its context (its URL), "
+                   "which the host judges the answer by"},
       {.tool = Tool("drag", "Drag one element onto another with the mouse (HTML5 drag and drop or pointer events).",
                     {{"from", {{"type", "string"}, {"description", "ref or CSS selector"}}},
                      {"to", {{"type", "string"}, {"description", "ref or CSS selector"}}}},
@@ -277,7 +305,8 @@ const std::vector<PageToolDef>& PageToolDefs() {
        .cap = Cap::kAct,
        .targets = {.focused_tab = true, .frames = true},
        .deadline_ms = kPageToolDeadlineMs,
-       .session_cap = kCapDrag},
+       .session_cap = kCapDrag,
+       .unpinned = kActsUnpinned},
       {.tool = Tool(kUploadFile,
                     "Put local files into a file input, or into the one a button opens (no dialog shows); answers what "
                     "the page now holds.",
@@ -292,7 +321,8 @@ const std::vector<PageToolDef>& PageToolDefs() {
        .targets = {.focused_tab = true, .frames = true},
        .deadline_ms = kPageToolDeadlineMs,
        .session_cap = kCapUpload,
-       .audit = {.files_arg = "paths"}},
+       .audit = {.files_arg = "paths"},
+       .unpinned = kActsUnpinned},
       {.tool = Tool("emulate",
                     "Make the focused tab look like another device or setting until you leave the tab: viewport, color "
                     "scheme, offline, user agent; reset ends it.",
@@ -313,7 +343,8 @@ const std::vector<PageToolDef>& PageToolDefs() {
        .cap = Cap::kAct,
        .targets = {.focused_tab = true, .frames = true},
        .deadline_ms = kPageToolDeadlineMs,
-       .session_cap = kCapEmulate},
+       .session_cap = kCapEmulate,
+       .unpinned = "changes how the browser shows the tab and reads nothing of the page"},
       {.tool = Tool("download_file",
                     "Download a URL or a link (ref) into tabbridge's download folder; answers path, bytes, type.",
                     Target({{"url", {{"type", "string"}}}, {"suggestedName", {{"type", "string"}}}}), Json::array(),
@@ -322,7 +353,8 @@ const std::vector<PageToolDef>& PageToolDefs() {
        .targets = {.focused_tab = true, .url_arg = "url", .reached_urls = true},
        .deadline_ms = kDownloadDeadlineMs,
        .session_cap = kCapDownload,
-       .audit = {.error_text = true}},
+       .audit = {.error_text = true},
+       .unpinned = "the file is decided at its own final URL before it is kept; the page only names it"},
       {.tool =
            Tool("save_pdf", "Save the focused page as a PDF in tabbridge's download folder; answers path and bytes.",
                 {{"landscape", {{"type", "boolean"}}},
@@ -343,13 +375,15 @@ const std::vector<PageToolDef>& PageToolDefs() {
        .cap = Cap::kRead,
        .targets = {.focused_tab = true, .reached_urls = true},
        .deadline_ms = kPageToolDeadlineMs,
-       .session_cap = kCapNetwork},
+       .session_cap = kCapNetwork,
+       .unpinned = kLogUnpinned},
       {.tool = Tool("network_request", "One request of network_requests: its headers and bodies (text, capped).",
                     {{"id", {{"type", "string"}}}}, {"id"}, Hint::kReadOnly),
        .cap = Cap::kRead,
        .targets = {.focused_tab = true},
        .deadline_ms = kPageToolDeadlineMs,
-       .session_cap = kCapNetwork},
+       .session_cap = kCapNetwork,
+       .unpinned = kLogUnpinned},
   };
   return defs;
 }
@@ -615,7 +649,8 @@ const std::vector<PageToolSpec>& PageToolSpecs() {
   static const std::vector<PageToolSpec> specs = [] {
     std::vector<PageToolSpec> out;
     for (const auto& def : PageToolDefs()) {
-      out.push_back({def.tool["name"].get_ref<const std::string&>(), def.cap, def.deadline_ms, def.default_timeout_ms});
+      out.push_back({def.tool["name"].get_ref<const std::string&>(), def.cap, def.deadline_ms, def.default_timeout_ms,
+                     def.unpinned});
     }
     return out;
   }();
@@ -674,7 +709,9 @@ std::string ExtensionCatalogJs() {
       "//\n"
       "// Every page tool the host sends as page.<name>: the policy capability it\n"
       "// needs, the session capability (--caps) that lists it (null: listed by\n"
-      "// default), its deadline (0: timeoutMs + marginMs) and its arguments' defaults.\n\n"
+      "// default), its deadline (0: timeoutMs + marginMs), its arguments' defaults\n"
+      "// and, when it is not pinned to the document its site check passed for,\n"
+      "// why (unpinned; extension/tools/stack/page_tool.js).\n\n"
       "export const PAGE_TOOLS = Object.freeze({\n";
   for (const auto& spec : PageToolSpecs()) {
     Json defaults = Json::object();
@@ -688,9 +725,33 @@ std::string ExtensionCatalogJs() {
     out += "  " + std::string(spec.name) + ": Object.freeze({ capability: '" + std::string(policy::Name(spec.cap)) +
            "', sessionCap: " + (session_cap.empty() ? std::string("null") : "'" + std::string(session_cap) + "'") +
            ", deadlineMs: " + std::to_string(spec.deadline_ms) + ", defaults: Object.freeze(" + rpc::Dump(defaults) +
-           ") }),\n";
+           "), unpinned: " + (spec.unpinned.empty() ? std::string("null") : rpc::Dump(Json(spec.unpinned))) + " }),\n";
   }
   out += "});\n\nexport const PAGE_DEADLINE_MARGIN_MS = " + std::to_string(kPageDeadlineMarginMs) + ";\n";
+  out += "\n// A page's own tool, called by name (owntool.call): why it is not pinned.\n";
+  out += "export const OWN_TOOL_UNPINNED = " + rpc::Dump(Json(kOwnToolUnpinned)) + ";\n";
+  // Every tool's policy declaration, for the catalog walk (tests/js/catalog_walk.test.mjs).
+  Json policies = Json::object();
+  auto declared = [](std::string_view kind, const ToolPolicy& p) {
+    Json targets = Json::object();
+    if (p.targets.focused_tab) targets["focusedTab"] = true;
+    if (!p.targets.tab_arg.empty()) targets["tabArg"] = p.targets.tab_arg;
+    if (!p.targets.url_arg.empty()) targets["urlArg"] = p.targets.url_arg;
+    if (p.targets.frames) targets["frames"] = true;
+    if (p.targets.reached_urls) targets["reachedUrls"] = true;
+    if (!p.targets.untargeted.empty()) targets["untargeted"] = p.targets.untargeted;
+    return Json{{"kind", kind},
+                {"capability", p.cap ? Json(policy::Name(*p.cap)) : Json(nullptr)},
+                {"targets", std::move(targets)}};
+  };
+  for (const auto& def : HostToolDefs()) policies[def.tool["name"].get<std::string>()] = declared("host", def.policy);
+  for (const auto& spec : PageToolSpecs()) policies[std::string(spec.name)] = declared("page", *PolicyOf(spec.name));
+  policies["owntool.call"] = declared("own", OwnToolPolicy());
+  out +=
+      "\n// Every tool's policy declaration (common/tool_catalog.h ToolPolicy): kind (host:\n"
+      "// run by the host; page: page.<name> in the extension; own: a page's own\n"
+      "// tool), capability, and the targets the call gate decides it on.\n";
+  out += "export const TOOL_POLICIES = Object.freeze(" + rpc::Dump(policies) + ");\n";
   return out;
 }
 

@@ -53,7 +53,12 @@ struct PageToolSpec {
   std::uint64_t deadline_ms;            // the whole call, the extension's answer included
   std::int64_t default_timeout_ms = 0;  // tools with a timeoutMs argument: its default;
                                         // their deadline is timeoutMs + kPageDeadlineMarginMs
+  std::string_view unpinned = {};       // why it is not pinned to the checked document (empty: it is)
 };
+// Why a call of a page's own tool is not pinned to the checked document.
+inline constexpr std::string_view kOwnToolUnpinned =
+    "runs the page's own tool, which may act and move the page: its inputs go through the input broker, and what "
+    "it answers carries the provenance of the document that answered, judged by the host";
 const std::vector<PageToolSpec>& PageToolSpecs();
 // The deadline of a call of page tool `name` with `args` (timeoutMs counted in).
 std::uint64_t PageToolDeadline(std::string_view name, const Json& args);

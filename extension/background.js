@@ -167,30 +167,32 @@ var RpcError = class extends Error {
 
 // extension/worker/tool_catalog.js
 var PAGE_TOOLS = Object.freeze({
-  snapshot: Object.freeze({ capability: "read", sessionCap: null, deadlineMs: 3e4, defaults: Object.freeze({ "maxChars": 2e4 }) }),
-  click: Object.freeze({ capability: "act", sessionCap: null, deadlineMs: 3e4, defaults: Object.freeze({}) }),
-  type: Object.freeze({ capability: "act", sessionCap: null, deadlineMs: 3e4, defaults: Object.freeze({}) }),
-  fill_form: Object.freeze({ capability: "act", sessionCap: null, deadlineMs: 3e4, defaults: Object.freeze({}) }),
-  select_option: Object.freeze({ capability: "act", sessionCap: null, deadlineMs: 3e4, defaults: Object.freeze({}) }),
-  hover: Object.freeze({ capability: "act", sessionCap: null, deadlineMs: 3e4, defaults: Object.freeze({}) }),
-  scroll: Object.freeze({ capability: "act", sessionCap: null, deadlineMs: 3e4, defaults: Object.freeze({}) }),
-  press_key: Object.freeze({ capability: "act", sessionCap: null, deadlineMs: 3e4, defaults: Object.freeze({}) }),
-  navigate: Object.freeze({ capability: "navigate", sessionCap: null, deadlineMs: 0, defaults: Object.freeze({ "timeoutMs": 3e4 }) }),
-  wait_for: Object.freeze({ capability: "read", sessionCap: null, deadlineMs: 0, defaults: Object.freeze({ "timeoutMs": 1e4 }) }),
-  screenshot: Object.freeze({ capability: "read", sessionCap: null, deadlineMs: 3e4, defaults: Object.freeze({}) }),
-  read_page: Object.freeze({ capability: "read", sessionCap: null, deadlineMs: 3e4, defaults: Object.freeze({ "maxChars": 2e4 }) }),
-  console_logs: Object.freeze({ capability: "read", sessionCap: null, deadlineMs: 3e4, defaults: Object.freeze({}) }),
-  network_errors: Object.freeze({ capability: "read", sessionCap: null, deadlineMs: 3e4, defaults: Object.freeze({}) }),
-  handle_dialog: Object.freeze({ capability: "act", sessionCap: null, deadlineMs: 3e4, defaults: Object.freeze({}) }),
-  evaluate: Object.freeze({ capability: "eval", sessionCap: "eval", deadlineMs: 3e4, defaults: Object.freeze({}) }),
-  drag: Object.freeze({ capability: "act", sessionCap: "drag", deadlineMs: 3e4, defaults: Object.freeze({}) }),
-  upload_file: Object.freeze({ capability: "act", sessionCap: "upload", deadlineMs: 3e4, defaults: Object.freeze({}) }),
-  emulate: Object.freeze({ capability: "act", sessionCap: "emulate", deadlineMs: 3e4, defaults: Object.freeze({}) }),
-  download_file: Object.freeze({ capability: "download", sessionCap: "download", deadlineMs: 12e4, defaults: Object.freeze({}) }),
-  save_pdf: Object.freeze({ capability: "download", sessionCap: "download", deadlineMs: 12e4, defaults: Object.freeze({ "printBackground": true }) }),
-  network_requests: Object.freeze({ capability: "read", sessionCap: "network", deadlineMs: 3e4, defaults: Object.freeze({}) }),
-  network_request: Object.freeze({ capability: "read", sessionCap: "network", deadlineMs: 3e4, defaults: Object.freeze({}) })
+  snapshot: Object.freeze({ capability: "read", sessionCap: null, deadlineMs: 3e4, defaults: Object.freeze({ "maxChars": 2e4 }), unpinned: null }),
+  click: Object.freeze({ capability: "act", sessionCap: null, deadlineMs: 3e4, defaults: Object.freeze({}), unpinned: "acts, and an action may move the page: every input goes through the input broker, which decides the site of the frame it reaches when it is sent, and what the tool reads after carries its documents' provenance" }),
+  type: Object.freeze({ capability: "act", sessionCap: null, deadlineMs: 3e4, defaults: Object.freeze({}), unpinned: "acts, and an action may move the page: every input goes through the input broker, which decides the site of the frame it reaches when it is sent, and what the tool reads after carries its documents' provenance" }),
+  fill_form: Object.freeze({ capability: "act", sessionCap: null, deadlineMs: 3e4, defaults: Object.freeze({}), unpinned: "acts, and an action may move the page: every input goes through the input broker, which decides the site of the frame it reaches when it is sent, and what the tool reads after carries its documents' provenance" }),
+  select_option: Object.freeze({ capability: "act", sessionCap: null, deadlineMs: 3e4, defaults: Object.freeze({}), unpinned: "acts, and an action may move the page: every input goes through the input broker, which decides the site of the frame it reaches when it is sent, and what the tool reads after carries its documents' provenance" }),
+  hover: Object.freeze({ capability: "act", sessionCap: null, deadlineMs: 3e4, defaults: Object.freeze({}), unpinned: "acts, and an action may move the page: every input goes through the input broker, which decides the site of the frame it reaches when it is sent, and what the tool reads after carries its documents' provenance" }),
+  scroll: Object.freeze({ capability: "act", sessionCap: null, deadlineMs: 3e4, defaults: Object.freeze({}), unpinned: "acts, and an action may move the page: every input goes through the input broker, which decides the site of the frame it reaches when it is sent, and what the tool reads after carries its documents' provenance" }),
+  press_key: Object.freeze({ capability: "act", sessionCap: null, deadlineMs: 3e4, defaults: Object.freeze({}), unpinned: "acts, and an action may move the page: every input goes through the input broker, which decides the site of the frame it reaches when it is sent, and what the tool reads after carries its documents' provenance" }),
+  navigate: Object.freeze({ capability: "navigate", sessionCap: null, deadlineMs: 0, defaults: Object.freeze({ "timeoutMs": 3e4 }), unpinned: "moves the page by design: where it goes is a declared policy target (url), and what it reads where it landed carries that document's provenance" }),
+  wait_for: Object.freeze({ capability: "read", sessionCap: null, deadlineMs: 0, defaults: Object.freeze({ "timeoutMs": 1e4 }), unpinned: "waits across navigations by design: each read carries the provenance of the document it read, and the host judges it" }),
+  screenshot: Object.freeze({ capability: "read", sessionCap: null, deadlineMs: 3e4, defaults: Object.freeze({}), unpinned: null }),
+  read_page: Object.freeze({ capability: "read", sessionCap: null, deadlineMs: 3e4, defaults: Object.freeze({ "maxChars": 2e4 }), unpinned: null }),
+  console_logs: Object.freeze({ capability: "read", sessionCap: null, deadlineMs: 3e4, defaults: Object.freeze({}), unpinned: "reads the tab's log, not a document: each entry carries its page's URL as provenance, and the host judges it" }),
+  network_errors: Object.freeze({ capability: "read", sessionCap: null, deadlineMs: 3e4, defaults: Object.freeze({}), unpinned: "reads the tab's log, not a document: each entry carries its page's URL as provenance, and the host judges it" }),
+  handle_dialog: Object.freeze({ capability: "act", sessionCap: null, deadlineMs: 3e4, defaults: Object.freeze({}), unpinned: "answers the dialog the tab holds through the input broker, bound to the frame that opened it; the dialog's words carry that frame's provenance" }),
+  evaluate: Object.freeze({ capability: "eval", sessionCap: "eval", deadlineMs: 3e4, defaults: Object.freeze({}), unpinned: "runs code that may move the page: each evaluation carries the provenance of its context (its URL), which the host judges the answer by" }),
+  drag: Object.freeze({ capability: "act", sessionCap: "drag", deadlineMs: 3e4, defaults: Object.freeze({}), unpinned: "acts, and an action may move the page: every input goes through the input broker, which decides the site of the frame it reaches when it is sent, and what the tool reads after carries its documents' provenance" }),
+  upload_file: Object.freeze({ capability: "act", sessionCap: "upload", deadlineMs: 3e4, defaults: Object.freeze({}), unpinned: "acts, and an action may move the page: every input goes through the input broker, which decides the site of the frame it reaches when it is sent, and what the tool reads after carries its documents' provenance" }),
+  emulate: Object.freeze({ capability: "act", sessionCap: "emulate", deadlineMs: 3e4, defaults: Object.freeze({}), unpinned: "changes how the browser shows the tab and reads nothing of the page" }),
+  download_file: Object.freeze({ capability: "download", sessionCap: "download", deadlineMs: 12e4, defaults: Object.freeze({}), unpinned: "the file is decided at its own final URL before it is kept; the page only names it" }),
+  save_pdf: Object.freeze({ capability: "download", sessionCap: "download", deadlineMs: 12e4, defaults: Object.freeze({ "printBackground": true }), unpinned: null }),
+  network_requests: Object.freeze({ capability: "read", sessionCap: "network", deadlineMs: 3e4, defaults: Object.freeze({}), unpinned: "reads the tab's log, not a document: each entry carries its page's URL as provenance, and the host judges it" }),
+  network_request: Object.freeze({ capability: "read", sessionCap: "network", deadlineMs: 3e4, defaults: Object.freeze({}), unpinned: "reads the tab's log, not a document: each entry carries its page's URL as provenance, and the host judges it" })
 });
+var OWN_TOOL_UNPINNED = "runs the page's own tool, which may act and move the page: its inputs go through the input broker, and what it answers carries the provenance of the document that answered, judged by the host";
+var TOOL_POLICIES = Object.freeze({ "ask_person": { "capability": null, "kind": "host", "targets": { "untargeted": "shows the person a message; the page is theirs to touch" } }, "call_webmcp_tool": { "capability": "act", "kind": "host", "targets": { "focusedTab": true } }, "click": { "capability": "act", "kind": "page", "targets": { "focusedTab": true, "frames": true } }, "close_tab": { "capability": "act", "kind": "host", "targets": { "tabArg": "tabId" } }, "connect_browser": { "capability": null, "kind": "host", "targets": { "untargeted": "served by the shim: it finds the browser" } }, "console_logs": { "capability": "read", "kind": "page", "targets": { "focusedTab": true } }, "download_file": { "capability": "download", "kind": "page", "targets": { "focusedTab": true, "reachedUrls": true, "urlArg": "url" } }, "drag": { "capability": "act", "kind": "page", "targets": { "focusedTab": true, "frames": true } }, "emulate": { "capability": "act", "kind": "page", "targets": { "focusedTab": true, "frames": true } }, "evaluate": { "capability": "eval", "kind": "page", "targets": { "focusedTab": true } }, "fill_form": { "capability": "act", "kind": "page", "targets": { "focusedTab": true, "frames": true } }, "focus_tab": { "capability": null, "kind": "host", "targets": { "untargeted": "reads no page; every call on the tab is decided as its own" } }, "handle_dialog": { "capability": "act", "kind": "page", "targets": { "focusedTab": true } }, "hover": { "capability": "act", "kind": "page", "targets": { "focusedTab": true, "frames": true } }, "list_tabs": { "capability": null, "kind": "host", "targets": { "untargeted": "reads no page; each tab's title and URL are withheld where the policy denies read" } }, "list_webmcp_tools": { "capability": "read", "kind": "host", "targets": { "focusedTab": true } }, "navigate": { "capability": "navigate", "kind": "page", "targets": { "focusedTab": true, "urlArg": "url" } }, "network_errors": { "capability": "read", "kind": "page", "targets": { "focusedTab": true } }, "network_request": { "capability": "read", "kind": "page", "targets": { "focusedTab": true } }, "network_requests": { "capability": "read", "kind": "page", "targets": { "focusedTab": true, "reachedUrls": true } }, "open_tab": { "capability": "navigate", "kind": "host", "targets": { "urlArg": "url" } }, "owntool.call": { "capability": "act", "kind": "own", "targets": { "focusedTab": true } }, "press_key": { "capability": "act", "kind": "page", "targets": { "focusedTab": true, "frames": true } }, "read_page": { "capability": "read", "kind": "page", "targets": { "focusedTab": true } }, "run_steps": { "capability": null, "kind": "host", "targets": { "untargeted": "each step passes the call gate as its own call" } }, "save_pdf": { "capability": "download", "kind": "page", "targets": { "focusedTab": true } }, "screenshot": { "capability": "read", "kind": "page", "targets": { "focusedTab": true } }, "scroll": { "capability": "act", "kind": "page", "targets": { "focusedTab": true, "frames": true } }, "select_option": { "capability": "act", "kind": "page", "targets": { "focusedTab": true, "frames": true } }, "snapshot": { "capability": "read", "kind": "page", "targets": { "focusedTab": true } }, "type": { "capability": "act", "kind": "page", "targets": { "focusedTab": true, "frames": true } }, "upload_file": { "capability": "act", "kind": "page", "targets": { "focusedTab": true, "frames": true } }, "wait_for": { "capability": "read", "kind": "page", "targets": { "focusedTab": true } } });
 
 // extension/worker/chunk_assembler.js
 var isIndex = (n) => Number.isInteger(n) && n >= 0;
@@ -2097,19 +2099,18 @@ function documentResult(body, meta) {
 }
 
 // extension/tools/stack/page_tool.js
-var ACTS_UNPINNED = "acts, and an action may move the page: where it landed is answered with the policy's verdict there (effects.js)";
-var LOG_UNPINNED = "reads the tab's log, not a document: only entries of pages of the approved site are shown";
 function pageTool(run3, {
   onCrashedTab = false,
   debugger: needsDebugger = "none",
   name = "tool",
   watchTop = false,
   pinTop: pinTop2 = true,
-  unpinned = null,
   acts = false,
-  newPageTools = acts
+  newPageTools = acts,
+  ...rest
 } = {}) {
-  const pinning = pinningOf(name, pinTop2, unpinned);
+  if ("unpinned" in rest) throw new TypeError(`page tool ${name}: an opt-out of the pin is declared in the catalog, not here`);
+  const pinning = pinningOf(name, pinTop2, unpinnedReason(name));
   if (pinning.mode === "unpinned") pinTop2 = false;
   const answer5 = catchToolError(run3);
   const handler = (params, ctx) => {
@@ -2152,7 +2153,12 @@ function pageTool(run3, {
     }
   };
   handler.pinning = pinning;
+  handler.toolName = name;
   return handler;
+}
+function unpinnedReason(name) {
+  if (name === Method.OWN_TOOL_CALL) return OWN_TOOL_UNPINNED;
+  return Object.hasOwn(PAGE_TOOLS, name) ? PAGE_TOOLS[name].unpinned : null;
 }
 function pinningOf(name, pinTop2, unpinned) {
   if (unpinned !== null) {
@@ -3865,7 +3871,7 @@ async function clickTool(tabId, { ref, selector, button = "left", doubleClick = 
   const how = `${doubleClick ? "double-clicked" : "clicked"} ${loc.desc}${button !== "left" ? ` (${button} button)` : ""}`;
   return navResult(textResult(account(how, loc.note, await afterState(tabId, loc.frameId, loc.args, loc.state, fx), fx.effects)), fx);
 }
-var tool2 = pageTool(clickTool, { debugger: "required", name: "click", acts: true, unpinned: ACTS_UNPINNED });
+var tool2 = pageTool(clickTool, { debugger: "required", name: "click", acts: true });
 
 // extension/tools/type.js
 var type_exports = {};
@@ -4032,7 +4038,7 @@ async function typeTextTool(tabId, { ref, selector, text: text2, clear = false, 
   const secrets = new Set(f.secret && text2 ? [text2] : []);
   return navResult(maskSecrets(textResult(account(how, f.note, submit ? "pressed Enter" : "", after, fx.effects)), secrets), fx);
 }
-var tool3 = pageTool(typeTextTool, { debugger: "required", name: "type", acts: true, unpinned: ACTS_UNPINNED });
+var tool3 = pageTool(typeTextTool, { debugger: "required", name: "type", acts: true });
 
 // extension/tools/fill_form.js
 var fill_form_exports = {};
@@ -4124,7 +4130,7 @@ async function fillFormTool(tabId, { fields, submit = false, submitRef }, { sign
   else outcome2 = "no navigation followed";
   return answer5(account(filled, how, outcome2, fx.effects), false, submitted);
 }
-var tool4 = pageTool(fillFormTool, { debugger: "required", name: "fill_form", acts: true, unpinned: ACTS_UNPINNED });
+var tool4 = pageTool(fillFormTool, { debugger: "required", name: "fill_form", acts: true });
 
 // extension/tools/select_option.js
 var select_option_exports = {};
@@ -4139,7 +4145,7 @@ async function selectOptionTool(tabId, { ref, selector, values }, { signal, rech
   }, { signal, recheckSite });
   return navResult(textResult(account(`selected ${r.selected.map(show).join(", ")} in ${r.desc}`, fx.effects)), fx);
 }
-var tool5 = pageTool(selectOptionTool, { debugger: "required", name: "select_option", acts: true, unpinned: ACTS_UNPINNED });
+var tool5 = pageTool(selectOptionTool, { debugger: "required", name: "select_option", acts: true });
 
 // extension/tools/hover.js
 var hover_exports = {};
@@ -4158,7 +4164,7 @@ async function hoverTool(tabId, { ref, selector }, { signal, recheckSite }) {
   }, { frameId: loc.frameId, signal, recheckSite, target: loc, armed: true });
   return navResult(textResult(account(`hovering over ${loc.desc}`, loc.note, await afterState(tabId, loc.frameId, loc.args, loc.state, fx), fx.effects)), fx);
 }
-var tool6 = pageTool(hoverTool, { debugger: "required", name: "hover", acts: true, unpinned: ACTS_UNPINNED });
+var tool6 = pageTool(hoverTool, { debugger: "required", name: "hover", acts: true });
 
 // extension/tools/scroll.js
 var scroll_exports = {};
@@ -4200,7 +4206,7 @@ async function scrollTool(tabId, { ref, selector, dx, dy, x, y }, { signal, rech
   const by = [wheel.deltaX ? `dx=${wheel.deltaX}` : "", wheel.deltaY ? `dy=${wheel.deltaY}` : ""].filter(Boolean).join(", ");
   return navResult(done(now, moved2 ? `scrolled ${now.what} by mouse wheel (${by})` : `${now.what} did not move (mouse wheel ${by})`), fx);
 }
-var tool7 = pageTool(scrollTool, { debugger: "required", name: "scroll", acts: true, unpinned: ACTS_UNPINNED });
+var tool7 = pageTool(scrollTool, { debugger: "required", name: "scroll", acts: true });
 
 // extension/tools/press_key.js
 var press_key_exports = {};
@@ -4229,7 +4235,7 @@ async function pressKeyTool(tabId, { key: key3 }, { signal, recheckSite }) {
   }
   return navResult(textResult(account(`pressed ${key3}`, focus, fx.effects)), fx);
 }
-var tool8 = pageTool(pressKeyTool, { debugger: "required", name: "press_key", acts: true, unpinned: ACTS_UNPINNED });
+var tool8 = pageTool(pressKeyTool, { debugger: "required", name: "press_key", acts: true });
 
 // extension/tools/navigate.js
 var navigate_exports = {};
@@ -4463,10 +4469,7 @@ async function navigateTool(tabId, { url, action, waitUntil = "load", timeoutMs 
     responses.dispose();
   }
 }
-var tool9 = pageTool(navigateTool, {
-  onCrashedTab: true,
-  unpinned: "moves the page by design: its answer is the policy's verdict on where it landed (nav_responses.js)"
-});
+var tool9 = pageTool(navigateTool, { onCrashedTab: true, name: "navigate" });
 async function goInHistory(tabId, action) {
   try {
     await (action === "back" ? chrome.tabs.goBack(tabId) : chrome.tabs.goForward(tabId));
@@ -4790,10 +4793,7 @@ var waitIn = catchToolError(async (tabId, { selector, text: text2, gone = false,
     interval = Math.min(MAX_INTERVAL_MS, interval * 1.5);
   }
 });
-var tool10 = pageTool(waitForTool, {
-  name: "wait_for",
-  unpinned: "waits across navigations by design: the host decides read again on the page it answers from"
-});
+var tool10 = pageTool(waitForTool, { name: "wait_for" });
 function describeTarget(selector, text2) {
   if (selector !== void 0 && text2 !== void 0) return `selector "${selector}" with text "${text2}"`;
   return selector !== void 0 ? `selector "${selector}"` : `text "${text2}"`;
@@ -5264,7 +5264,7 @@ async function consoleLogsTool(tabId, { level = "all", limit = DEFAULT_LIMIT, si
   }
   return documentResult(lines.join("\n"), { tabId, level, total: matching.length, count: entries.length, counts });
 }
-var tool13 = pageTool(consoleLogsTool, { onCrashedTab: true, name: "console_logs", unpinned: LOG_UNPINNED });
+var tool13 = pageTool(consoleLogsTool, { onCrashedTab: true, name: "console_logs" });
 var indent = (text2) => String(text2).replace(/\n/g, "\n  ");
 function stackLines(stack) {
   const frames = stack.split("\n").map((l) => l.trim()).filter((l) => /^at\s/.test(l));
@@ -5301,7 +5301,7 @@ async function networkErrorsTool(tabId, { limit = DEFAULT_LIMIT2, since, format 
   }
   return documentResult(lines.join("\n"), { tabId, total: matching.length, count: entries.length });
 }
-var tool14 = pageTool(networkErrorsTool, { onCrashedTab: true, name: "network_errors", unpinned: LOG_UNPINNED });
+var tool14 = pageTool(networkErrorsTool, { onCrashedTab: true, name: "network_errors" });
 
 // extension/tools/handle_dialog.js
 var handle_dialog_exports = {};
@@ -5331,12 +5331,7 @@ async function handleDialogTool(tabId, { accept, promptText }, { signal, recheck
   if (r.isError) return navResult(textResult(r.text, true), fx);
   return withQuote(navResult(textResult(account(r.text, fx.effects)), fx));
 }
-var tool15 = pageTool(handleDialogTool, {
-  debugger: "required",
-  name: "handle_dialog",
-  newPageTools: true,
-  unpinned: "answers the dialog the tab holds; where the page goes next is told as an action's (effects.js)"
-});
+var tool15 = pageTool(handleDialogTool, { debugger: "required", name: "handle_dialog", newPageTools: true });
 
 // extension/tools/evaluate.js
 var evaluate_exports = {};
@@ -5430,12 +5425,7 @@ var evaluateInPage = catchToolError(async (tabId, { expression, allFrames = fals
 ${results.map((r) => `${r.url}: ${r.error}`).join("\n")}`);
   return dataResult(text2, structured);
 });
-var tool16 = pageTool(evaluateTool, {
-  watchTop: true,
-  name: "evaluate",
-  newPageTools: true,
-  unpinned: "runs code that may move the page: its answer says where the page went (navigated_to.js), and the host decides there"
-});
+var tool16 = pageTool(evaluateTool, { watchTop: true, name: "evaluate", newPageTools: true });
 function answer2(out) {
   const structured = { result: out.value, type: out.type };
   if (out.truncated) {
@@ -5696,7 +5686,7 @@ async function dragTool(tabId, { from, to }, { signal, recheckSite }) {
   const how = `dragged ${source.desc} onto ${dest.desc} (${mode === "html5" ? "HTML5 drag and drop" : "pointer events"})`;
   return navResult(textResult(account(how, source.note, fx.effects)), fx);
 }
-var tool17 = pageTool(dragTool, { debugger: "required", name: "drag", acts: true, unpinned: ACTS_UNPINNED });
+var tool17 = pageTool(dragTool, { debugger: "required", name: "drag", acts: true });
 
 // extension/tools/upload_file.js
 var upload_file_exports = {};
@@ -5814,7 +5804,7 @@ async function uploadFileTool(tabId, { ref, selector, paths, files }, { signal, 
   if (!put) return navResult(textResult(account(`clicked ${loc.desc}; no files were put in`, fx.effects)), fx);
   return navResult(textResult(account(`clicked ${loc.desc} (its file dialog intercepted): the file input now holds ${listed(put.holds)}`, loc.note, fx.effects)), fx);
 }
-var tool18 = pageTool(uploadFileTool, { debugger: "required", name: "upload_file", acts: true, unpinned: ACTS_UNPINNED });
+var tool18 = pageTool(uploadFileTool, { debugger: "required", name: "upload_file", acts: true });
 
 // extension/tools/emulate.js
 var emulate_exports = {};
@@ -5865,12 +5855,7 @@ async function emulateTool(tabId, { viewport, colorScheme, offline, userAgent, r
   const summary = parts.length ? `emulating ${parts.join(", ")} — until you leave the tab or call emulate {reset: true}` : "no emulation: the tab is as the browser shows it";
   return dataResult(summary, { tabId, emulation: now });
 }
-var tool19 = pageTool(emulateTool, {
-  debugger: "required",
-  name: "emulate",
-  acts: true,
-  unpinned: "changes how the browser shows the tab and reads nothing of the page"
-});
+var tool19 = pageTool(emulateTool, { debugger: "required", name: "emulate", acts: true });
 
 // extension/tools/download_file.js
 var download_file_exports = {};
@@ -6085,10 +6070,7 @@ async function fetchIntoFolder(source, name, ctx) {
     ours.delete(id);
   }
 }
-var tool20 = pageTool(downloadTool, {
-  name: "download_file",
-  unpinned: "the file is decided at its own final URL before it is kept; the page only names it"
-});
+var tool20 = pageTool(downloadTool, { name: "download_file" });
 function resolveUrl2(url, base) {
   let parsed;
   try {
@@ -6598,7 +6580,7 @@ async function networkRequestsTool(tabId, { filter, limit = DEFAULT_LIMIT3 }, ct
   }
   return documentResult(lines.join("\n"), { tabId, total: matching.length, count: shown.length, failed: failures2 });
 }
-var tool22 = pageTool(networkRequestsTool, { name: "network_requests", unpinned: LOG_UNPINNED });
+var tool22 = pageTool(networkRequestsTool, { name: "network_requests" });
 
 // extension/tools/network_request.js
 var network_request_exports = {};
@@ -6649,7 +6631,7 @@ async function networkRequestTool(tabId, { id }, ctx) {
   const sent = secretValues({ headers: e.requestHeaders, url: e.url, body: e.requestBody?.text ?? "", contentType: header(e.requestHeaders, "content-type") });
   return maskSecrets(result, sent);
 }
-var tool23 = pageTool(networkRequestTool, { name: "network_request", unpinned: LOG_UNPINNED });
+var tool23 = pageTool(networkRequestTool, { name: "network_request" });
 
 // extension/tools/registry.js
 var PAGE_TOOL_MODULES = Object.freeze({ snapshot: snapshot_exports, click: click_exports, type: type_exports, fill_form: fill_form_exports, select_option: select_option_exports, hover: hover_exports, scroll: scroll_exports, press_key: press_key_exports, navigate: navigate_exports, wait_for: wait_for_exports, screenshot: screenshot_exports, read_page: read_page_exports, console_logs: console_logs_exports, network_errors: network_errors_exports, handle_dialog: handle_dialog_exports, evaluate: evaluate_exports, drag: drag_exports, upload_file: upload_file_exports, emulate: emulate_exports, download_file: download_file_exports, save_pdf: save_pdf_exports, network_requests: network_requests_exports, network_request: network_request_exports });
@@ -7575,7 +7557,7 @@ function registerOwnTools() {
     lists.set(tabId, cleared);
     send3(tabId, cleared);
   }));
-  registerHandler(Method.OWN_TOOL_CALL, pageTool(callOwnTool, { name: "owntool.call", acts: true, unpinned: ACTS_UNPINNED }));
+  registerHandler(Method.OWN_TOOL_CALL, pageTool(callOwnTool, { name: "owntool.call", acts: true }));
   chrome.runtime.onInstalled.addListener(() => {
     injectIntoOpenTabs2().catch((e) => console.debug(`tabbridge: page tools injection: ${e.message}`));
   });

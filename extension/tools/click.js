@@ -4,7 +4,7 @@
 // page's text it changed.)
 
 import { ToolError } from './stack/errors.js';
-import { ACTS_UNPINNED, pageTool } from './stack/page_tool.js';
+import { pageTool } from './stack/page_tool.js';
 import { textResult } from './stack/results.js';
 import { account, afterState, assertNoDialog, clickAt, navResult } from './shared/act.js';
 import { withEffects } from './shared/effects.js';
@@ -20,4 +20,4 @@ async function clickTool(tabId, { ref, selector, button = 'left', doubleClick = 
   return navResult(textResult(account(how, loc.note, await afterState(tabId, loc.frameId, loc.args, loc.state, fx), fx.effects)), fx);
 }
 
-export const tool = pageTool(clickTool, { debugger: 'required', name: 'click', acts: true, unpinned: ACTS_UNPINNED });
+export const tool = pageTool(clickTool, { debugger: 'required', name: 'click', acts: true });

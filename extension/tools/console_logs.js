@@ -4,7 +4,7 @@
 
 import { consoleEntries, LEVELS } from '../worker/console_capture.js';
 import { sameSite } from '../worker/site_key.js';
-import { LOG_UNPINNED, pageTool } from './stack/page_tool.js';
+import { pageTool } from './stack/page_tool.js';
 import { dataResult, documentResult } from './stack/results.js';
 import { clock, truncate } from '../worker/read_format.js';
 import { noteRead } from './stack/reads.js';
@@ -47,7 +47,7 @@ async function consoleLogsTool(tabId, { level = 'all', limit = DEFAULT_LIMIT, si
 }
 
 // The logs tell what led up to a crash.
-export const tool = pageTool(consoleLogsTool, { onCrashedTab: true, name: 'console_logs', unpinned: LOG_UNPINNED });
+export const tool = pageTool(consoleLogsTool, { onCrashedTab: true, name: 'console_logs' });
 
 const indent = (text) => String(text).replace(/\n/g, '\n  ');
 

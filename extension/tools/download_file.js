@@ -155,8 +155,7 @@ export async function fetchIntoFolder(source, name, ctx) {
   }
 }
 
-export const tool = pageTool(downloadTool, { name: 'download_file',
-  unpinned: 'the file is decided at its own final URL before it is kept; the page only names it' });
+export const tool = pageTool(downloadTool, { name: 'download_file' });
 
 function resolveUrl(url, base) {
   let parsed;

@@ -5,7 +5,7 @@
 // (docs/page_tools.md; every action answers a short account.)
 
 import { ToolError } from './stack/errors.js';
-import { ACTS_UNPINNED, pageTool } from './stack/page_tool.js';
+import { pageTool } from './stack/page_tool.js';
 import { textResult } from './stack/results.js';
 import { account, assertNoDialog, navResult } from './shared/act.js';
 import { withEffects } from './shared/effects.js';
@@ -45,4 +45,4 @@ async function dragTool(tabId, { from, to }, { signal, recheckSite }) {
   return navResult(textResult(account(how, source.note, fx.effects)), fx);
 }
 
-export const tool = pageTool(dragTool, { debugger: 'required', name: 'drag', acts: true, unpinned: ACTS_UNPINNED });
+export const tool = pageTool(dragTool, { debugger: 'required', name: 'drag', acts: true });

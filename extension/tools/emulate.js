@@ -64,5 +64,4 @@ async function emulateTool(tabId, { viewport, colorScheme, offline, userAgent, r
   return dataResult(summary, { tabId, emulation: now });
 }
 
-export const tool = pageTool(emulateTool, { debugger: 'required', name: 'emulate', acts: true,
-  unpinned: 'changes how the browser shows the tab and reads nothing of the page' });
+export const tool = pageTool(emulateTool, { debugger: 'required', name: 'emulate', acts: true });

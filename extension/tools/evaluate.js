@@ -135,8 +135,7 @@ const evaluateInPage = catchToolError(async (tabId, { expression, allFrames = fa
   return dataResult(text, structured);
 });
 
-export const tool = pageTool(evaluateTool, { watchTop: true, name: 'evaluate', newPageTools: true,
-  unpinned: 'runs code that may move the page: its answer says where the page went (navigated_to.js), and the host decides there' });
+export const tool = pageTool(evaluateTool, { watchTop: true, name: 'evaluate', newPageTools: true });
 
 function answer(out) {
   const structured = { result: out.value, type: out.type };

@@ -3,7 +3,7 @@
 // what followed — navigation, dialog, new tab, its new state.)
 
 import { ToolError } from './stack/errors.js';
-import { ACTS_UNPINNED, pageTool } from './stack/page_tool.js';
+import { pageTool } from './stack/page_tool.js';
 import { textResult } from './stack/results.js';
 import { account, assertNoDialog, clickAt, navResult } from './shared/act.js';
 import { withEffects } from './shared/effects.js';
@@ -103,4 +103,4 @@ async function fillFormTool(tabId, { fields, submit = false, submitRef }, { sign
   return answer(account(filled, how, outcome, fx.effects), false, submitted);
 }
 
-export const tool = pageTool(fillFormTool, { debugger: 'required', name: 'fill_form', acts: true, unpinned: ACTS_UNPINNED });
+export const tool = pageTool(fillFormTool, { debugger: 'required', name: 'fill_form', acts: true });

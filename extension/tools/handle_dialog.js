@@ -45,5 +45,4 @@ async function handleDialogTool(tabId, { accept, promptText }, { signal, recheck
   return withQuote(navResult(textResult(account(r.text, fx.effects)), fx));
 }
 
-export const tool = pageTool(handleDialogTool, { debugger: 'required', name: 'handle_dialog', newPageTools: true,
-  unpinned: 'answers the dialog the tab holds; where the page goes next is told as an action\'s (effects.js)' });
+export const tool = pageTool(handleDialogTool, { debugger: 'required', name: 'handle_dialog', newPageTools: true });

@@ -2,7 +2,7 @@
 // (docs/page_tools.md; every action answers a short account: the element, then
 // what followed — navigation, dialog, new tab, its new state.)
 
-import { ACTS_UNPINNED, pageTool } from './stack/page_tool.js';
+import { pageTool } from './stack/page_tool.js';
 import { textResult } from './stack/results.js';
 import { account, afterState, assertNoDialog, navResult } from './shared/act.js';
 import { withEffects } from './shared/effects.js';
@@ -22,4 +22,4 @@ async function hoverTool(tabId, { ref, selector }, { signal, recheckSite }) {
   return navResult(textResult(account(`hovering over ${loc.desc}`, loc.note, await afterState(tabId, loc.frameId, loc.args, loc.state, fx), fx.effects)), fx);
 }
 
-export const tool = pageTool(hoverTool, { debugger: 'required', name: 'hover', acts: true, unpinned: ACTS_UNPINNED });
+export const tool = pageTool(hoverTool, { debugger: 'required', name: 'hover', acts: true });

@@ -93,8 +93,7 @@ async function navigateTool(tabId, { url, action, waitUntil = 'load', timeoutMs 
 }
 
 // navigate reloads a crashed tab.
-export const tool = pageTool(navigateTool, { onCrashedTab: true,
-  unpinned: 'moves the page by design: its answer is the policy\'s verdict on where it landed (nav_responses.js)' });
+export const tool = pageTool(navigateTool, { onCrashedTab: true, name: 'navigate' });
 
 // chrome.tabs.goBack skips entries Chrome deems "skippable" (a page the user
 // never interacted with — every page an agent opened): then the history entry

@@ -4,7 +4,7 @@
 
 import { networkFailures } from '../worker/network_log.js';
 import { sameSite } from '../worker/site_key.js';
-import { LOG_UNPINNED, pageTool } from './stack/page_tool.js';
+import { pageTool } from './stack/page_tool.js';
 import { dataResult, documentResult } from './stack/results.js';
 import { clock, truncate } from '../worker/read_format.js';
 import { noteRead } from './stack/reads.js';
@@ -37,4 +37,4 @@ async function networkErrorsTool(tabId, { limit = DEFAULT_LIMIT, since, format =
 }
 
 // The log tells what led up to a crash.
-export const tool = pageTool(networkErrorsTool, { onCrashedTab: true, name: 'network_errors', unpinned: LOG_UNPINNED });
+export const tool = pageTool(networkErrorsTool, { onCrashedTab: true, name: 'network_errors' });

@@ -9,7 +9,7 @@
 import { requestById, responseBody } from '../worker/request_log.js';
 import { sameSite, siteKey } from '../worker/site_key.js';
 import { ToolError } from './stack/errors.js';
-import { LOG_UNPINNED, pageTool } from './stack/page_tool.js';
+import { pageTool } from './stack/page_tool.js';
 import { documentResult } from './stack/results.js';
 import { fenced, redactBody, redactHeaders, redactUrl, secretValues } from './shared/redact.js';
 import { maskSecrets } from './shared/secrets.js';
@@ -66,4 +66,4 @@ async function networkRequestTool(tabId, { id }, ctx) {
   return maskSecrets(result, sent);
 }
 
-export const tool = pageTool(networkRequestTool, { name: 'network_request', unpinned: LOG_UNPINNED });
+export const tool = pageTool(networkRequestTool, { name: 'network_request' });

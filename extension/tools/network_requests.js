@@ -10,7 +10,7 @@ import { HostRequest } from '../worker/protocol.js';
 import { pageOf } from '../worker/network_log.js';
 import { requestsOf, responseSize } from '../worker/request_log.js';
 import { sameSite, siteKey } from '../worker/site_key.js';
-import { LOG_UNPINNED, pageTool } from './stack/page_tool.js';
+import { pageTool } from './stack/page_tool.js';
 import { documentResult } from './stack/results.js';
 import { redactUrl } from './shared/redact.js';
 import { byteSize, truncate } from '../worker/read_format.js';
@@ -81,4 +81,4 @@ async function networkRequestsTool(tabId, { filter, limit = DEFAULT_LIMIT }, ctx
   return documentResult(lines.join('\n'), { tabId, total: matching.length, count: shown.length, failed: failures });
 }
 
-export const tool = pageTool(networkRequestsTool, { name: 'network_requests', unpinned: LOG_UNPINNED });
+export const tool = pageTool(networkRequestsTool, { name: 'network_requests' });

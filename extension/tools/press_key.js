@@ -3,7 +3,7 @@
 // what followed — navigation, dialog, new tab, its new state.)
 
 import { ToolError } from './stack/errors.js';
-import { ACTS_UNPINNED, pageTool } from './stack/page_tool.js';
+import { pageTool } from './stack/page_tool.js';
 import { textResult } from './stack/results.js';
 import { account, assertNoDialog, navResult } from './shared/act.js';
 import { withEffects } from './shared/effects.js';
@@ -40,4 +40,4 @@ async function pressKeyTool(tabId, { key }, { signal, recheckSite }) {
   return navResult(textResult(account(`pressed ${key}`, focus, fx.effects)), fx);
 }
 
-export const tool = pageTool(pressKeyTool, { debugger: 'required', name: 'press_key', acts: true, unpinned: ACTS_UNPINNED });
+export const tool = pageTool(pressKeyTool, { debugger: 'required', name: 'press_key', acts: true });

@@ -3,7 +3,7 @@
 // what followed — navigation, dialog, new tab, its new state.)
 
 import { ToolError } from './stack/errors.js';
-import { ACTS_UNPINNED, pageTool } from './stack/page_tool.js';
+import { pageTool } from './stack/page_tool.js';
 import { textResult } from './stack/results.js';
 import { sleep } from '../worker/time.js';
 import { account, assertNoDialog, navResult } from './shared/act.js';
@@ -57,4 +57,4 @@ async function scrollTool(tabId, { ref, selector, dx, dy, x, y }, { signal, rech
   return navResult(done(now, moved ? `scrolled ${now.what} by mouse wheel (${by})` : `${now.what} did not move (mouse wheel ${by})`), fx);
 }
 
-export const tool = pageTool(scrollTool, { debugger: 'required', name: 'scroll', acts: true, unpinned: ACTS_UNPINNED });
+export const tool = pageTool(scrollTool, { debugger: 'required', name: 'scroll', acts: true });

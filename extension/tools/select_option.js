@@ -2,7 +2,7 @@
 // (docs/page_tools.md; every action answers a short account: the element, then
 // what followed — navigation, dialog, new tab, its new state.)
 
-import { ACTS_UNPINNED, pageTool } from './stack/page_tool.js';
+import { pageTool } from './stack/page_tool.js';
 import { textResult } from './stack/results.js';
 import { account, assertNoDialog, navResult, show } from './shared/act.js';
 import { withEffects } from './shared/effects.js';
@@ -17,4 +17,4 @@ async function selectOptionTool(tabId, { ref, selector, values }, { signal, rech
   return navResult(textResult(account(`selected ${r.selected.map(show).join(', ')} in ${r.desc}`, fx.effects)), fx);
 }
 
-export const tool = pageTool(selectOptionTool, { debugger: 'required', name: 'select_option', acts: true, unpinned: ACTS_UNPINNED });
+export const tool = pageTool(selectOptionTool, { debugger: 'required', name: 'select_option', acts: true });

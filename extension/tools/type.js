@@ -3,7 +3,7 @@
 // what followed — navigation, dialog, new tab, its new state.)
 
 import { ToolError } from './stack/errors.js';
-import { ACTS_UNPINNED, pageTool } from './stack/page_tool.js';
+import { pageTool } from './stack/page_tool.js';
 import { textResult } from './stack/results.js';
 import { account, assertNoDialog, navResult, show } from './shared/act.js';
 import { withEffects } from './shared/effects.js';
@@ -48,4 +48,4 @@ async function typeTextTool(tabId, { ref, selector, text, clear = false, submit 
   return navResult(maskSecrets(textResult(account(how, f.note, submit ? 'pressed Enter' : '', after, fx.effects)), secrets), fx);
 }
 
-export const tool = pageTool(typeTextTool, { debugger: 'required', name: 'type', acts: true, unpinned: ACTS_UNPINNED });
+export const tool = pageTool(typeTextTool, { debugger: 'required', name: 'type', acts: true });

@@ -12,7 +12,7 @@ import { cdp, onCdpEvent } from '../worker/cdp.js';
 import { byteSize } from '../worker/read_format.js';
 import { siteKey } from '../worker/site_key.js';
 import { ToolError } from './stack/errors.js';
-import { ACTS_UNPINNED, pageTool } from './stack/page_tool.js';
+import { pageTool } from './stack/page_tool.js';
 import { textResult } from './stack/results.js';
 import { account, assertNoDialog, clickAt, navResult } from './shared/act.js';
 import { withEffects } from './shared/effects.js';
@@ -149,4 +149,4 @@ async function uploadFileTool(tabId, { ref, selector, paths, files }, { signal, 
   return navResult(textResult(account(`clicked ${loc.desc} (its file dialog intercepted): the file input now holds ${listed(put.holds)}`, loc.note, fx.effects)), fx);
 }
 
-export const tool = pageTool(uploadFileTool, { debugger: 'required', name: 'upload_file', acts: true, unpinned: ACTS_UNPINNED });
+export const tool = pageTool(uploadFileTool, { debugger: 'required', name: 'upload_file', acts: true });

@@ -90,8 +90,7 @@ const waitIn = catchToolError(async (tabId, { selector, text, gone = false, time
   }
 });
 
-export const tool = pageTool(waitForTool, { name: 'wait_for',
-  unpinned: 'waits across navigations by design: the host decides read again on the page it answers from' });
+export const tool = pageTool(waitForTool, { name: 'wait_for' });
 
 function describeTarget(selector, text) {
   if (selector !== undefined && text !== undefined) return `selector "${selector}" with text "${text}"`;

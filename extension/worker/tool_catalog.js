@@ -4,32 +4,42 @@
 //
 // Every page tool the host sends as page.<name>: the policy capability it
 // needs, the session capability (--caps) that lists it (null: listed by
-// default), its deadline (0: timeoutMs + marginMs) and its arguments' defaults.
+// default), its deadline (0: timeoutMs + marginMs), its arguments' defaults
+// and, when it is not pinned to the document its site check passed for,
+// why (unpinned; extension/tools/stack/page_tool.js).
 
 export const PAGE_TOOLS = Object.freeze({
-  snapshot: Object.freeze({ capability: 'read', sessionCap: null, deadlineMs: 30000, defaults: Object.freeze({"maxChars":20000}) }),
-  click: Object.freeze({ capability: 'act', sessionCap: null, deadlineMs: 30000, defaults: Object.freeze({}) }),
-  type: Object.freeze({ capability: 'act', sessionCap: null, deadlineMs: 30000, defaults: Object.freeze({}) }),
-  fill_form: Object.freeze({ capability: 'act', sessionCap: null, deadlineMs: 30000, defaults: Object.freeze({}) }),
-  select_option: Object.freeze({ capability: 'act', sessionCap: null, deadlineMs: 30000, defaults: Object.freeze({}) }),
-  hover: Object.freeze({ capability: 'act', sessionCap: null, deadlineMs: 30000, defaults: Object.freeze({}) }),
-  scroll: Object.freeze({ capability: 'act', sessionCap: null, deadlineMs: 30000, defaults: Object.freeze({}) }),
-  press_key: Object.freeze({ capability: 'act', sessionCap: null, deadlineMs: 30000, defaults: Object.freeze({}) }),
-  navigate: Object.freeze({ capability: 'navigate', sessionCap: null, deadlineMs: 0, defaults: Object.freeze({"timeoutMs":30000}) }),
-  wait_for: Object.freeze({ capability: 'read', sessionCap: null, deadlineMs: 0, defaults: Object.freeze({"timeoutMs":10000}) }),
-  screenshot: Object.freeze({ capability: 'read', sessionCap: null, deadlineMs: 30000, defaults: Object.freeze({}) }),
-  read_page: Object.freeze({ capability: 'read', sessionCap: null, deadlineMs: 30000, defaults: Object.freeze({"maxChars":20000}) }),
-  console_logs: Object.freeze({ capability: 'read', sessionCap: null, deadlineMs: 30000, defaults: Object.freeze({}) }),
-  network_errors: Object.freeze({ capability: 'read', sessionCap: null, deadlineMs: 30000, defaults: Object.freeze({}) }),
-  handle_dialog: Object.freeze({ capability: 'act', sessionCap: null, deadlineMs: 30000, defaults: Object.freeze({}) }),
-  evaluate: Object.freeze({ capability: 'eval', sessionCap: 'eval', deadlineMs: 30000, defaults: Object.freeze({}) }),
-  drag: Object.freeze({ capability: 'act', sessionCap: 'drag', deadlineMs: 30000, defaults: Object.freeze({}) }),
-  upload_file: Object.freeze({ capability: 'act', sessionCap: 'upload', deadlineMs: 30000, defaults: Object.freeze({}) }),
-  emulate: Object.freeze({ capability: 'act', sessionCap: 'emulate', deadlineMs: 30000, defaults: Object.freeze({}) }),
-  download_file: Object.freeze({ capability: 'download', sessionCap: 'download', deadlineMs: 120000, defaults: Object.freeze({}) }),
-  save_pdf: Object.freeze({ capability: 'download', sessionCap: 'download', deadlineMs: 120000, defaults: Object.freeze({"printBackground":true}) }),
-  network_requests: Object.freeze({ capability: 'read', sessionCap: 'network', deadlineMs: 30000, defaults: Object.freeze({}) }),
-  network_request: Object.freeze({ capability: 'read', sessionCap: 'network', deadlineMs: 30000, defaults: Object.freeze({}) }),
+  snapshot: Object.freeze({ capability: 'read', sessionCap: null, deadlineMs: 30000, defaults: Object.freeze({"maxChars":20000}), unpinned: null }),
+  click: Object.freeze({ capability: 'act', sessionCap: null, deadlineMs: 30000, defaults: Object.freeze({}), unpinned: "acts, and an action may move the page: every input goes through the input broker, which decides the site of the frame it reaches when it is sent, and what the tool reads after carries its documents' provenance" }),
+  type: Object.freeze({ capability: 'act', sessionCap: null, deadlineMs: 30000, defaults: Object.freeze({}), unpinned: "acts, and an action may move the page: every input goes through the input broker, which decides the site of the frame it reaches when it is sent, and what the tool reads after carries its documents' provenance" }),
+  fill_form: Object.freeze({ capability: 'act', sessionCap: null, deadlineMs: 30000, defaults: Object.freeze({}), unpinned: "acts, and an action may move the page: every input goes through the input broker, which decides the site of the frame it reaches when it is sent, and what the tool reads after carries its documents' provenance" }),
+  select_option: Object.freeze({ capability: 'act', sessionCap: null, deadlineMs: 30000, defaults: Object.freeze({}), unpinned: "acts, and an action may move the page: every input goes through the input broker, which decides the site of the frame it reaches when it is sent, and what the tool reads after carries its documents' provenance" }),
+  hover: Object.freeze({ capability: 'act', sessionCap: null, deadlineMs: 30000, defaults: Object.freeze({}), unpinned: "acts, and an action may move the page: every input goes through the input broker, which decides the site of the frame it reaches when it is sent, and what the tool reads after carries its documents' provenance" }),
+  scroll: Object.freeze({ capability: 'act', sessionCap: null, deadlineMs: 30000, defaults: Object.freeze({}), unpinned: "acts, and an action may move the page: every input goes through the input broker, which decides the site of the frame it reaches when it is sent, and what the tool reads after carries its documents' provenance" }),
+  press_key: Object.freeze({ capability: 'act', sessionCap: null, deadlineMs: 30000, defaults: Object.freeze({}), unpinned: "acts, and an action may move the page: every input goes through the input broker, which decides the site of the frame it reaches when it is sent, and what the tool reads after carries its documents' provenance" }),
+  navigate: Object.freeze({ capability: 'navigate', sessionCap: null, deadlineMs: 0, defaults: Object.freeze({"timeoutMs":30000}), unpinned: "moves the page by design: where it goes is a declared policy target (url), and what it reads where it landed carries that document's provenance" }),
+  wait_for: Object.freeze({ capability: 'read', sessionCap: null, deadlineMs: 0, defaults: Object.freeze({"timeoutMs":10000}), unpinned: "waits across navigations by design: each read carries the provenance of the document it read, and the host judges it" }),
+  screenshot: Object.freeze({ capability: 'read', sessionCap: null, deadlineMs: 30000, defaults: Object.freeze({}), unpinned: null }),
+  read_page: Object.freeze({ capability: 'read', sessionCap: null, deadlineMs: 30000, defaults: Object.freeze({"maxChars":20000}), unpinned: null }),
+  console_logs: Object.freeze({ capability: 'read', sessionCap: null, deadlineMs: 30000, defaults: Object.freeze({}), unpinned: "reads the tab's log, not a document: each entry carries its page's URL as provenance, and the host judges it" }),
+  network_errors: Object.freeze({ capability: 'read', sessionCap: null, deadlineMs: 30000, defaults: Object.freeze({}), unpinned: "reads the tab's log, not a document: each entry carries its page's URL as provenance, and the host judges it" }),
+  handle_dialog: Object.freeze({ capability: 'act', sessionCap: null, deadlineMs: 30000, defaults: Object.freeze({}), unpinned: "answers the dialog the tab holds through the input broker, bound to the frame that opened it; the dialog's words carry that frame's provenance" }),
+  evaluate: Object.freeze({ capability: 'eval', sessionCap: 'eval', deadlineMs: 30000, defaults: Object.freeze({}), unpinned: "runs code that may move the page: each evaluation carries the provenance of its context (its URL), which the host judges the answer by" }),
+  drag: Object.freeze({ capability: 'act', sessionCap: 'drag', deadlineMs: 30000, defaults: Object.freeze({}), unpinned: "acts, and an action may move the page: every input goes through the input broker, which decides the site of the frame it reaches when it is sent, and what the tool reads after carries its documents' provenance" }),
+  upload_file: Object.freeze({ capability: 'act', sessionCap: 'upload', deadlineMs: 30000, defaults: Object.freeze({}), unpinned: "acts, and an action may move the page: every input goes through the input broker, which decides the site of the frame it reaches when it is sent, and what the tool reads after carries its documents' provenance" }),
+  emulate: Object.freeze({ capability: 'act', sessionCap: 'emulate', deadlineMs: 30000, defaults: Object.freeze({}), unpinned: "changes how the browser shows the tab and reads nothing of the page" }),
+  download_file: Object.freeze({ capability: 'download', sessionCap: 'download', deadlineMs: 120000, defaults: Object.freeze({}), unpinned: "the file is decided at its own final URL before it is kept; the page only names it" }),
+  save_pdf: Object.freeze({ capability: 'download', sessionCap: 'download', deadlineMs: 120000, defaults: Object.freeze({"printBackground":true}), unpinned: null }),
+  network_requests: Object.freeze({ capability: 'read', sessionCap: 'network', deadlineMs: 30000, defaults: Object.freeze({}), unpinned: "reads the tab's log, not a document: each entry carries its page's URL as provenance, and the host judges it" }),
+  network_request: Object.freeze({ capability: 'read', sessionCap: 'network', deadlineMs: 30000, defaults: Object.freeze({}), unpinned: "reads the tab's log, not a document: each entry carries its page's URL as provenance, and the host judges it" }),
 });
 
 export const PAGE_DEADLINE_MARGIN_MS = 5000;
+
+// A page's own tool, called by name (owntool.call): why it is not pinned.
+export const OWN_TOOL_UNPINNED = "runs the page's own tool, which may act and move the page: its inputs go through the input broker, and what it answers carries the provenance of the document that answered, judged by the host";
+
+// Every tool's policy declaration (common/tool_catalog.h ToolPolicy): kind (host:
+// run by the host; page: page.<name> in the extension; own: a page's own
+// tool), capability, and the targets the call gate decides it on.
+export const TOOL_POLICIES = Object.freeze({"ask_person":{"capability":null,"kind":"host","targets":{"untargeted":"shows the person a message; the page is theirs to touch"}},"call_webmcp_tool":{"capability":"act","kind":"host","targets":{"focusedTab":true}},"click":{"capability":"act","kind":"page","targets":{"focusedTab":true,"frames":true}},"close_tab":{"capability":"act","kind":"host","targets":{"tabArg":"tabId"}},"connect_browser":{"capability":null,"kind":"host","targets":{"untargeted":"served by the shim: it finds the browser"}},"console_logs":{"capability":"read","kind":"page","targets":{"focusedTab":true}},"download_file":{"capability":"download","kind":"page","targets":{"focusedTab":true,"reachedUrls":true,"urlArg":"url"}},"drag":{"capability":"act","kind":"page","targets":{"focusedTab":true,"frames":true}},"emulate":{"capability":"act","kind":"page","targets":{"focusedTab":true,"frames":true}},"evaluate":{"capability":"eval","kind":"page","targets":{"focusedTab":true}},"fill_form":{"capability":"act","kind":"page","targets":{"focusedTab":true,"frames":true}},"focus_tab":{"capability":null,"kind":"host","targets":{"untargeted":"reads no page; every call on the tab is decided as its own"}},"handle_dialog":{"capability":"act","kind":"page","targets":{"focusedTab":true}},"hover":{"capability":"act","kind":"page","targets":{"focusedTab":true,"frames":true}},"list_tabs":{"capability":null,"kind":"host","targets":{"untargeted":"reads no page; each tab's title and URL are withheld where the policy denies read"}},"list_webmcp_tools":{"capability":"read","kind":"host","targets":{"focusedTab":true}},"navigate":{"capability":"navigate","kind":"page","targets":{"focusedTab":true,"urlArg":"url"}},"network_errors":{"capability":"read","kind":"page","targets":{"focusedTab":true}},"network_request":{"capability":"read","kind":"page","targets":{"focusedTab":true}},"network_requests":{"capability":"read","kind":"page","targets":{"focusedTab":true,"reachedUrls":true}},"open_tab":{"capability":"navigate","kind":"host","targets":{"urlArg":"url"}},"owntool.call":{"capability":"act","kind":"own","targets":{"focusedTab":true}},"press_key":{"capability":"act","kind":"page","targets":{"focusedTab":true,"frames":true}},"read_page":{"capability":"read","kind":"page","targets":{"focusedTab":true}},"run_steps":{"capability":null,"kind":"host","targets":{"untargeted":"each step passes the call gate as its own call"}},"save_pdf":{"capability":"download","kind":"page","targets":{"focusedTab":true}},"screenshot":{"capability":"read","kind":"page","targets":{"focusedTab":true}},"scroll":{"capability":"act","kind":"page","targets":{"focusedTab":true,"frames":true}},"select_option":{"capability":"act","kind":"page","targets":{"focusedTab":true,"frames":true}},"snapshot":{"capability":"read","kind":"page","targets":{"focusedTab":true}},"type":{"capability":"act","kind":"page","targets":{"focusedTab":true,"frames":true}},"upload_file":{"capability":"act","kind":"page","targets":{"focusedTab":true,"frames":true}},"wait_for":{"capability":"read","kind":"page","targets":{"focusedTab":true}}});

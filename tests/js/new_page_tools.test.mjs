@@ -62,7 +62,7 @@ const acting = (to = null) => pageTool(async (tabId) => {
     fire('onCommitted', { tabId, frameId: 0, url: to, documentId: `doc-${tabs.get(tabId).doc}` });
   }
   return { content: [{ type: 'text', text: to ? `clicked; navigated to ${to}` : 'clicked' }] };
-}, { name: 'click', acts: true, unpinned: 'acts, and an action may move the page (test)' });
+}, { name: 'click', acts: true });
 
 describe('a call that landed on another document', () => {
   it("answers once the new page's own tools reached the host", async () => {
@@ -115,7 +115,7 @@ describe('a call that did not navigate', () => {
       fire('onCommitted', { tabId: 6, frameId: 0, url: `${SITE}c`, documentId: 'doc-9' });
       fire('onCommitted', { tabId: 5, frameId: 3, url: `${SITE}frame`, documentId: 'doc-8' });
       return { content: [] };
-    }, { name: 'click', acts: true, unpinned: 'acts, and an action may move the page (test)' })({ tabId: 5 }, { deadline: Infinity });
+    }, { name: 'click', acts: true })({ tabId: 5 }, { deadline: Infinity });
     assert.equal(frameLooks, looks);
     assert.equal(asked.length, before);
   });
@@ -126,7 +126,7 @@ describe('a call that did not navigate', () => {
     await pageTool(async () => {
       fire('onCommitted', { tabId: 7, frameId: 0, url: `${SITE}c`, documentId: 'doc-2' });
       return { content: [] };
-    }, { name: 'reads', unpinned: 'reads the log of the tab (test), not one document' })({ tabId: 7 }, { deadline: Infinity });
+    }, { name: 'console_logs' })({ tabId: 7 }, { deadline: Infinity });
     assert.equal(asked.length, before);
   });
 });

@@ -7,7 +7,7 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { PAGE_TOOLS } from '../../extension/worker/tool_catalog.js';
+import { OWN_TOOL_UNPINNED, PAGE_TOOLS } from '../../extension/worker/tool_catalog.js';
 
 // A chrome.* that is every object and function at once: modules register
 // listeners and read constants when imported; what they call never settles.
@@ -22,14 +22,9 @@ function anything() {
   return proxy;
 }
 
-// The tools whose answer may rightly come from another document than the one
-// checked: what they do instead. A tool missing here must be pinned.
-const UNPINNED = {
-  click: 'acts', type: 'acts', fill_form: 'acts', select_option: 'acts', hover: 'acts', scroll: 'acts',
-  press_key: 'acts', drag: 'acts', upload_file: 'acts', emulate: 'acts', handle_dialog: 'acts',
-  navigate: 'moves', evaluate: 'runs code', wait_for: 'waits', download_file: 'file decided at its URL',
-  console_logs: 'log', network_errors: 'log', network_requests: 'log', network_request: 'log',
-};
+// What each tool reads, for the tools that must never opt out: their answer
+// is the page's text or picture, so it comes from the checked document.
+const READS_THE_DOCUMENT = ['snapshot', 'read_page', 'screenshot', 'save_pdf'];
 
 describe('page tools are pinned unless they say why not', () => {
   let modules;
@@ -42,31 +37,39 @@ describe('page tools are pinned unless they say why not', () => {
     assert.deepEqual(Object.keys(modules).sort(), Object.keys(PAGE_TOOLS).sort());
     for (const [name, m] of Object.entries(modules)) {
       assert.ok(['check', 'tool', 'unpinned'].includes(m.tool.pinning?.mode), `${name}: no pinning`);
+      assert.equal(m.tool.toolName, name, `${name}: its pageTool is defined under another name (its catalog entry is not read)`);
     }
   });
 
   it('a tool that reads or captures the page is pinned', () => {
-    for (const [name, m] of Object.entries(modules)) {
-      if (name in UNPINNED) continue;
-      assert.notEqual(m.tool.pinning.mode, 'unpinned', `${name} reads unpinned: pin it, or give the reason in its definition and here`);
-    }
-    for (const name of ['snapshot', 'read_page', 'screenshot', 'save_pdf']) {
+    for (const name of READS_THE_DOCUMENT) {
+      assert.equal(PAGE_TOOLS[name].unpinned, null, `${name}: the catalog opts it out of the pin`);
       assert.notEqual(modules[name].tool.pinning.mode, 'unpinned', name);
     }
   });
 
-  it('an opt-out carries its reason, and only the listed tools opt out', () => {
+  it('a tool is unpinned exactly when its catalog entry says why, and the reason names what keeps it safe', () => {
     for (const [name, m] of Object.entries(modules)) {
-      if (m.tool.pinning.mode !== 'unpinned') continue;
-      assert.ok(name in UNPINNED, `${name} opted out of the pin: a new opt-out is reviewed here`);
-      assert.ok(m.tool.pinning.reason.length >= 20, `${name}: the reason`);
+      const reason = PAGE_TOOLS[name].unpinned;
+      assert.equal(m.tool.pinning.mode === 'unpinned', reason !== null, `${name}: pinning ${m.tool.pinning.mode}, catalog ${reason}`);
+      if (reason === null) continue;
+      assert.equal(m.tool.pinning.reason, reason, name);
+      assert.match(reason, /input broker|provenance|decided at|reads nothing/,
+        `${name}: the reason says which structure keeps the guarantee (the broker, provenance, a decision at its URL)`);
     }
   });
 
-  it('an opt-out without a reason does not define a tool', async () => {
+  it("a page's own tool is unpinned with the catalog's reason", async () => {
     const { pageTool } = await import('../../extension/tools/stack/page_tool.js');
-    assert.throws(() => pageTool(async () => ({}), { name: 'x', unpinned: '' }), /needs its reason/);
-    assert.throws(() => pageTool(async () => ({}), { name: 'x', unpinned: 'a reason long enough to read', pinTop: 'tool' }), /exclude/);
+    const own = pageTool(async () => ({}), { name: 'owntool.call', acts: true });
+    assert.deepEqual(own.pinning, { mode: 'unpinned', reason: OWN_TOOL_UNPINNED });
+  });
+
+  it('a tool cannot opt out of the pin in its own definition', async () => {
+    const { pageTool } = await import('../../extension/tools/stack/page_tool.js');
+    assert.throws(() => pageTool(async () => ({}), { name: 'x', unpinned: 'a reason long enough to read' }), /declared in the catalog/);
+    assert.throws(() => pageTool(async () => ({}), { name: 'snapshot', unpinned: 'a reason long enough to read' }), /declared in the catalog/);
     assert.equal(pageTool(async () => ({}), { name: 'x' }).pinning.mode, 'check');
+    assert.equal(pageTool(async () => ({}), { name: 'x', pinTop: 'tool' }).pinning.mode, 'tool');
   });
 });

@@ -142,7 +142,7 @@ describe('pageTool', () => {
     const unpinned = pageTool(async () => {
       tabs.get(6).doc = 3;
       return { content: [] };
-    }, { name: 'acts', unpinned: 'acts: where it lands is answered elsewhere' });
+    }, { name: 'click' });
     assert.deepEqual(await unpinned({ tabId: 6, [POLICY_URL_PARAM]: 'http://127.0.0.1:8000/' }, {}), { content: [], _meta: { [READ_META]: [] } });
   });
 

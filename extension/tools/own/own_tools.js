@@ -11,7 +11,7 @@ import { NOT_OUR_FORM, callFormTool } from './form_tool_call.js';
 import { callResultTool } from './result_tool_call.js';
 import { callButtonTool } from './button_tool_call.js';
 import { chromeErrorKind, tabGone } from '../stack/errors.js';
-import { ACTS_UNPINNED, pageTool } from '../stack/page_tool.js';
+import { pageTool } from '../stack/page_tool.js';
 import { getTab, topDocumentId } from '../stack/tab.js';
 import { onTabCrashed } from '../../worker/crash_watch.js';
 import { onTabReplaced, ownToolLists, reportedAt, waitingReports } from '../../worker/tab_state.js';
@@ -125,7 +125,7 @@ export function registerOwnTools() {
     lists.set(tabId, cleared);
     send(tabId, cleared);
   }));
-  registerHandler(Method.OWN_TOOL_CALL, pageTool(callOwnTool, { name: 'owntool.call', acts: true, unpinned: ACTS_UNPINNED }));
+  registerHandler(Method.OWN_TOOL_CALL, pageTool(callOwnTool, { name: 'owntool.call', acts: true }));
   // Manifest content scripts only reach pages loaded after the extension
   // (re)started; give the pages already open the registry from now on.
   chrome.runtime.onInstalled.addListener(() => {

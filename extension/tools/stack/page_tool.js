@@ -17,7 +17,8 @@
 
 import { attach, usingTab } from '../../worker/cdp.js';
 import { isCrashed, looksCrashed } from '../../worker/crash_watch.js';
-import { POLICY_URL_PARAM, RpcError } from '../../worker/protocol.js';
+import { Method, POLICY_URL_PARAM, RpcError } from '../../worker/protocol.js';
+import { OWN_TOOL_UNPINNED, PAGE_TOOLS } from '../../worker/tool_catalog.js';
 import { assertOnSite, isOnSite } from '../../worker/site_key.js';
 import { freshTab, knownTab } from '../../worker/tab_cache.js';
 import { watchTopFrame } from '../shared/navigated_to.js';
@@ -40,8 +41,10 @@ import { requireTabId } from './tab.js';
 // 'tool' gives the tool ctx.pin to check when it is ready (screenshot: after
 // the tab was brought forward, which the page sees); a tool that writes what
 // it read somewhere (save_pdf) calls ctx.pin.assertSame() before it does.
-// unpinned: a tool whose answer may rightly come from another document opts
-// out, and the reason is part of its definition (tests/js/page_tool_pins).
+// Not pinned: a tool whose answer may rightly come from another document says
+// why in its catalog entry (common/tool_catalog.cpp `unpinned`, generated into
+// worker/tool_catalog.js), with the structure that keeps its guarantee instead;
+// a tool cannot opt out here (tests/js/page_tool_pins).
 // Provenance (reads.js): every read on the tab while the call runs goes into
 // the call's ledger, and every block of its answer that names no documents
 // itself is stamped with the ledger (the host judges each, and drops a block
@@ -53,13 +56,10 @@ import { requireTabId } from './tab.js';
 // committed another document answers once that document's own tools reached
 // the host (new_page_tools.js), so the navigation's list_changed comes first;
 // no commit, no wait.
-// The opt-outs several tools share.
-export const ACTS_UNPINNED = 'acts, and an action may move the page: where it landed is answered with the policy\'s verdict there (effects.js)';
-export const LOG_UNPINNED = 'reads the tab\'s log, not a document: only entries of pages of the approved site are shown';
-
 export function pageTool(run, { onCrashedTab = false, debugger: needsDebugger = 'none', name = 'tool', watchTop = false,
-  pinTop = true, unpinned = null, acts = false, newPageTools = acts } = {}) {
-  const pinning = pinningOf(name, pinTop, unpinned);
+  pinTop = true, acts = false, newPageTools = acts, ...rest } = {}) {
+  if ('unpinned' in rest) throw new TypeError(`page tool ${name}: an opt-out of the pin is declared in the catalog, not here`);
+  const pinning = pinningOf(name, pinTop, unpinnedReason(name));
   if (pinning.mode === 'unpinned') pinTop = false;
   const answer = catchToolError(run);
   const handler = (params, ctx) => {
@@ -107,7 +107,14 @@ export function pageTool(run, { onCrashedTab = false, debugger: needsDebugger = 
     }
   };
   handler.pinning = pinning;
+  handler.toolName = name;
   return handler;
+}
+
+// The catalog's reason a tool is not pinned, or null.
+function unpinnedReason(name) {
+  if (name === Method.OWN_TOOL_CALL) return OWN_TOOL_UNPINNED;
+  return Object.hasOwn(PAGE_TOOLS, name) ? PAGE_TOOLS[name].unpinned : null;
 }
 
 // How a tool's answer is tied to the checked document: {mode: 'check'|'tool'|
