@@ -137,6 +137,9 @@ inline constexpr std::uint64_t kOwnToolCallDeadlineMs = 30'000;
 // this browser" bar goes); the next call attaches again. The host sends it in
 // `tabs.focused` (TABBRIDGE_DEBUGGER_IDLE_MS overrides it, for tests).
 inline constexpr std::uint64_t kDebuggerIdleMs = 15'000;
+// How long a browser a shim launched stays open without any session
+// (TABBRIDGE_LAUNCHED_IDLE_MS; 0: until it is closed by hand; host/idle_browser.h).
+inline constexpr std::uint64_t kLaunchedIdleMs = 600'000;
 
 // Tab events from the browser (created, updated, removed) reach the sessions
 // as list_changed this long after the first of them: a burst — the browser
@@ -246,6 +249,13 @@ inline constexpr std::string_view kSurface = "surface";    // tools::SurfaceName
 // tab (about:blank) takes the first page open_tab opens, or is closed once an
 // agent tab is open elsewhere (docs/protocol.md).
 inline constexpr std::string_view kLaunchedHeadlessPid = "launchedHeadlessPid";
+// The pid of any browser this shim launched (headless or not): started with
+// --silent-debugger-extension-api, it shows no debugger bar, and the host
+// tells its extension so (ext_method::kNoDebuggerBar).
+inline constexpr std::string_view kLaunchedPid = "launchedPid";
+// With kLaunchedPid: close that browser once no session has been connected for
+// this long (0: keep it; host/idle_browser.h). TABBRIDGE_LAUNCHED_IDLE_MS.
+inline constexpr std::string_view kLaunchedIdleMs = "launchedIdleMs";
 // true: send this session tabbridge/tabs whenever its tabs or focus change.
 inline constexpr std::string_view kTellTabs = "tellTabs";
 }  // namespace hello_param
@@ -295,6 +305,10 @@ inline constexpr std::string_view kPersonAsk = "person.ask";
 inline constexpr std::string_view kPersonClose = "person.close";
 // {sessionId, title, color}: the session's tab group says it ended (docs/protocol.md)
 inline constexpr std::string_view kSessionEnded = "session.ended";
+// {}: this browser shows no "started debugging" bar (a shim launched it with
+// --silent-debugger-extension-api): the first pointer action after an attach
+// does not wait for the viewport to shrink (worker/debugger_bar.js)
+inline constexpr std::string_view kNoDebuggerBar = "debugger.noBar";
 }  // namespace ext_method
 
 // Requests, extension -> host: what the popup asks and the buttons it has

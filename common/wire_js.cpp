@@ -77,6 +77,7 @@ std::vector<Group> Groups() {
            {"PERSON_ASK", Str(ext_method::kPersonAsk), "ext_method::kPersonAsk"},
            {"PERSON_CLOSE", Str(ext_method::kPersonClose), "ext_method::kPersonClose"},
            {"SESSION_ENDED", Str(ext_method::kSessionEnded), "ext_method::kSessionEnded"},
+           {"NO_DEBUGGER_BAR", Str(ext_method::kNoDebuggerBar), "ext_method::kNoDebuggerBar"},
        }},
       {"HostRequest",
        "Requests (extension -> host): the popup's questions and buttons, and policy.decide.",

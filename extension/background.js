@@ -63,8 +63,10 @@ var Notification = Object.freeze({
   // ext_method::kPersonAsk
   PERSON_CLOSE: "person.close",
   // ext_method::kPersonClose
-  SESSION_ENDED: "session.ended"
+  SESSION_ENDED: "session.ended",
   // ext_method::kSessionEnded
+  NO_DEBUGGER_BAR: "debugger.noBar"
+  // ext_method::kNoDebuggerBar
 });
 var HostRequest = Object.freeze({
   POLICY_CHECK: "policy.check",
@@ -2332,8 +2334,22 @@ async function readTarget(tabId, ref) {
 var BAR_LINGER_MS = 4500;
 var BAR_WAIT_MS = 1e3;
 var POLL_MS = 25;
+var NO_BAR_KEY = "debuggerBar.none";
 var lastDetachAt = -Infinity;
 var pending = /* @__PURE__ */ new Map();
+var noBar = chrome.storage.session.get(NO_BAR_KEY).then((v) => v?.[NO_BAR_KEY] === true, () => false);
+var outcomes = [];
+globalThis.__tabbridgeBarWaits = outcomes;
+function knowNoBar(why) {
+  noBar = Promise.resolve(true);
+  pending.clear();
+  chrome.storage.session.set({ [NO_BAR_KEY]: true }).catch(() => {
+  });
+  console.info(`tabbridge: this browser shows no debugger bar (${why}): pointer actions do not wait for it`);
+}
+function registerDebuggerBar() {
+  registerNotification(Notification.NO_DEBUGGER_BAR, () => knowNoBar("launched with --silent-debugger-extension-api"));
+}
 onAttach(async (tabId, send4, { sessionId }) => {
   if (sessionId) return;
   const others = attachedTabs().filter((id) => id !== tabId);
@@ -2348,12 +2364,25 @@ onDetach((tabId) => {
 async function barSettled(tabId, signal) {
   const p = pending.get(tabId);
   if (!p) return;
+  if (await noBar) {
+    pending.delete(tabId);
+    return note2("no-bar");
+  }
+  let outcome2 = "timed-out";
   while (Date.now() - p.since < BAR_WAIT_MS && !signal?.aborted) {
     const tab = await chrome.tabs.get(tabId).catch(() => null);
-    if (!tab || !tab.active || tab.width !== p.width || tab.height !== p.height) break;
+    if (!tab || !tab.active) outcome2 = "left";
+    else if (tab.width !== p.width || tab.height !== p.height) outcome2 = "resized";
+    if (outcome2 !== "timed-out") break;
     await sleep(POLL_MS);
   }
   pending.delete(tabId);
+  if (outcome2 === "timed-out" && !signal?.aborted) knowNoBar("a shown tab kept its size a whole wait");
+  note2(outcome2);
+}
+function note2(outcome2) {
+  outcomes.push(outcome2);
+  if (outcomes.length > 20) outcomes.shift();
 }
 
 // extension/tools/shared/targets.js
@@ -3704,41 +3733,41 @@ async function withEffects(tabId, act, {
   const ev = { navUrl: null, committed: null, loaded: false, navError: null, sameDoc: null, newTabs: [], dialog: null };
   const waiters3 = /* @__PURE__ */ new Set();
   let events2 = 0;
-  const note2 = (fn) => (d) => {
+  const note3 = (fn) => (d) => {
     events2++;
     fn(d);
     for (const w of [...waiters3]) w();
   };
   const top = (d) => d.tabId === tabId && d.frameId === 0;
   const L = [
-    [chrome.webNavigation.onBeforeNavigate, note2((d) => {
+    [chrome.webNavigation.onBeforeNavigate, note3((d) => {
       if (top(d)) Object.assign(ev, { navUrl: d.url, loaded: false, navError: null });
     })],
-    [chrome.webNavigation.onCommitted, note2((d) => {
+    [chrome.webNavigation.onCommitted, note3((d) => {
       if (top(d)) ev.committed = d.url;
     })],
-    [chrome.webNavigation.onDOMContentLoaded, note2((d) => {
+    [chrome.webNavigation.onDOMContentLoaded, note3((d) => {
       if (top(d)) ev.loaded = true;
     })],
-    [chrome.webNavigation.onErrorOccurred, note2((d) => {
+    [chrome.webNavigation.onErrorOccurred, note3((d) => {
       if (top(d)) ev.navError = d.error;
     })],
-    [chrome.webNavigation.onHistoryStateUpdated, note2((d) => {
+    [chrome.webNavigation.onHistoryStateUpdated, note3((d) => {
       if (top(d)) ev.sameDoc = d.url;
     })],
-    [chrome.webNavigation.onReferenceFragmentUpdated, note2((d) => {
+    [chrome.webNavigation.onReferenceFragmentUpdated, note3((d) => {
       if (top(d)) ev.sameDoc = d.url;
     })],
-    [chrome.tabs.onCreated, note2((t) => {
+    [chrome.tabs.onCreated, note3((t) => {
       if (t.openerTabId === tabId) ev.newTabs.push(t);
     })]
   ];
   for (const [event, fn] of L) event.addListener(fn);
-  const offDialog = onDialog(tabId, note2((d) => {
+  const offDialog = onDialog(tabId, note3((d) => {
     ev.dialog = d;
   }));
   const aborted = () => signal?.aborted;
-  if (signal) signal.addEventListener("abort", note2(() => {
+  if (signal) signal.addEventListener("abort", note3(() => {
   }), { once: true });
   const seen = (cond, ms) => new Promise((resolve) => {
     let timer = null;
@@ -6709,8 +6738,8 @@ function normalise(name, r) {
 }
 function capText(text2, max) {
   if (text2.length <= max) return text2;
-  const note2 = `… (cut at ${max} characters)`;
-  return `${text2.slice(0, cutEnd(text2, Math.max(0, max - note2.length)))}${note2}`;
+  const note3 = `… (cut at ${max} characters)`;
+  return `${text2.slice(0, cutEnd(text2, Math.max(0, max - note3.length)))}${note3}`;
 }
 function fromCallToolResult(name, value) {
   const content = [];
@@ -6937,8 +6966,8 @@ function landedPageBlocks(page2) {
   if (!page2 || typeof page2.text !== "string") return [];
   let text2 = tidy(page2.text);
   if (page2.text.length > MAIN_MAX_CHARS || text2.length > MAIN_MAX_CHARS) {
-    const note2 = `… (cut at ${MAIN_MAX_CHARS} characters: read_page reads the rest)`;
-    text2 = `${text2.slice(0, cutEnd(text2, MAIN_MAX_CHARS - note2.length))}${note2}`;
+    const note3 = `… (cut at ${MAIN_MAX_CHARS} characters: read_page reads the rest)`;
+    text2 = `${text2.slice(0, cutEnd(text2, MAIN_MAX_CHARS - note3.length))}${note3}`;
   }
   return [
     { type: "text", text: `the tab went to ${siteAndPath(page2.url)} — its main content:` },
@@ -8097,6 +8126,7 @@ function registerPersonSurface() {
 // extension/worker/main.js
 registerCrashWatch();
 registerDebuggerRelease();
+registerDebuggerBar();
 registerDebuggerEvents();
 registerTabs();
 registerTabCache();

@@ -72,6 +72,7 @@ Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions op
                   .note_state_changed = [this] { NoteStateChanged(); },
                   .shutting_down = [this] { return shutting_down_; },
                   .connection_status = [this] { return ConnectionStatus(); }}),
+      idle_browser_(loop, options_.browser_pid),
       page_calls_({.gate = gate_, .tabs = tabs_, .policy = policy_, .sessions = sessions_}),
       run_steps_({.call_tool = [this](Session& s, ToolCall c, Reply r) { CallTool(s, std::move(c), std::move(r)); },
                   .call_own_tool = [this](Session& s, const ToolCall& c, Reply& r) { return CallOwnTool(s, c, r); },
@@ -235,12 +236,14 @@ void Host::OnConnection(uv_pipe_t* connection) {
   sessions_.Add(*this,
                 std::make_unique<Transport>(reinterpret_cast<uv_stream_t*>(connection),
                                             reinterpret_cast<uv_stream_t*>(connection), Framing::kLine, kMaxLineBytes));
+  idle_browser_.SessionsNow(sessions_.size());
 }
 
 void Host::RemoveSession(std::int64_t id) {
   asks_.DropSession(id);  // its questions go before it: nobody waits for the answers
   policy_.ForgetSession(id);
   if (sessions_.Remove(id)) tab_tools_.SyncFocused();
+  idle_browser_.SessionsNow(sessions_.size());
   // Its tab group says so (docs/protocol.md "Tabs the person can see").
   if (auto ended = groups_.End(id); ended && !shutting_down_) extension_.Notify(ext_method::kSessionEnded, *ended);
 }

@@ -23,6 +23,7 @@
 #include "host/coalescer.h"
 #include "host/extension_link.h"
 #include "host/heartbeat.h"
+#include "host/idle_browser.h"
 #include "host/own_tool_registry.h"
 #include "host/own_tools.h"
 #include "host/page_calls.h"
@@ -76,6 +77,10 @@ class Host final : public SessionHost {
   // --- for sessions ---
   Json HelloResult() const override;
   void NoteLaunchedHeadless(long pid) override { tab_tools_.NoteLaunchedHeadless(pid); }
+  void NoteLaunched(long pid, std::uint64_t idle_ms) override {
+    tab_tools_.NoteLaunched(pid);
+    idle_browser_.Launched(pid, idle_ms, sessions_.size());
+  }
   Json ToolsFor(const Session& session) const override;
   // `result` (a tool call's) with the page's own tools said at its end when
   // they changed since the session was last told — on the dispatch surface,
@@ -230,12 +235,13 @@ class Host final : public SessionHost {
   Sessions sessions_;
   OwnToolRegistry own_tools_;  // the page's own tools of every tab
   Heartbeat heartbeat_;
-  StatePublisher state_;  // host.state for the popup
-  Coalescer tab_events_;  // a burst of browser tab events is one list_changed
-  PersonAsks asks_;       // questions on the person's surface
-  CallGate gate_;         // every tools/call passes it (host/call_gate.h)
-  TabTools tab_tools_;    // list_tabs, open_tab, focus_tab, close_tab; tabs.focused
-  PageCalls page_calls_;  // the page tools, their progress, console entries
+  StatePublisher state_;      // host.state for the popup
+  Coalescer tab_events_;      // a burst of browser tab events is one list_changed
+  PersonAsks asks_;           // questions on the person's surface
+  CallGate gate_;             // every tools/call passes it (host/call_gate.h)
+  TabTools tab_tools_;        // list_tabs, open_tab, focus_tab, close_tab; tabs.focused
+  IdleBrowser idle_browser_;  // a launched browser closes after its idle time
+  PageCalls page_calls_;      // the page tools, their progress, console entries
   RunSteps run_steps_;
   PersonDesk person_;  // ask_person, the person's answers, Revoke
   // Every tool of the catalog (connect_browser, the shim's, aside) by name: the

@@ -120,6 +120,11 @@ void TabTools::NoteLaunchedHeadless(long pid) {
   launch_tabs_ = parts_.tabs.BlankTabs();
 }
 
+void TabTools::NoteLaunched(long pid) {
+  if (pid <= 0 || pid != parts_.browser_pid) return;
+  parts_.extension.Notify(ext_method::kNoDebuggerBar, Json::object());
+}
+
 std::optional<std::int64_t> TabTools::TakeLaunchTab() {
   for (auto it = launch_tabs_.begin(); it != launch_tabs_.end(); ++it) {
     if (!parts_.tabs.IsBlank(*it)) continue;

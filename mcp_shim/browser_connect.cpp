@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 
@@ -22,6 +23,20 @@ namespace {
 // Between probes of the socket directory while a host starts, where the
 // directory cannot be watched (a change there probes at once).
 constexpr std::uint64_t kRetryMs = 100;
+
+// TABBRIDGE_LAUNCHED_IDLE_MS, else kLaunchedIdleMs: how long the browser this
+// shim launches stays open with no session (0: until closed by hand).
+std::uint64_t LaunchedIdleMs() {
+  const char* value = std::getenv("TABBRIDGE_LAUNCHED_IDLE_MS");
+  if (value == nullptr || *value == '\0') return kLaunchedIdleMs;
+  char* end = nullptr;
+  const unsigned long long ms = std::strtoull(value, &end, 10);
+  if (*end != '\0') {
+    spdlog::warn("TABBRIDGE_LAUNCHED_IDLE_MS={} is not a number of milliseconds: {} ms it is", value, kLaunchedIdleMs);
+    return kLaunchedIdleMs;
+  }
+  return ms;
+}
 
 // WSL's kernel names itself in /proc/version (windows::IsWsl).
 bool RunsUnderWsl() {
@@ -173,6 +188,8 @@ void BrowserConnect::OnRound(std::vector<LiveHost> candidates) {
              spdlog::debug("timeline: the browser loaded the extension");
              // Its host may close the launch tab: nobody looks at a headless one.
              if (headless) hello_params_[hello_param::kLaunchedHeadlessPid] = static_cast<long>(launched_->pid());
+             hello_params_[hello_param::kLaunchedPid] = static_cast<long>(launched_->pid());
+             hello_params_[hello_param::kLaunchedIdleMs] = LaunchedIdleMs();
              if (progress_)
                progress_(0, "launched the browser (pid " + std::to_string(launched_->pid()) +
                                 "); waiting for its tabbridge host");

@@ -145,7 +145,12 @@ std::expected<LaunchPlan, std::string> PlanLaunch() {
   plan.load_over_pipe = method != nullptr && *method != '\0' ? std::string(method) == "pipe"
                                                              : IsBrandedChrome(plan.executable, kThisPlatform);
 
-  plan.args = {"--user-data-dir=" + plan.profile_dir, "--no-first-run", "--no-default-browser-check"};
+  // --silent-debugger-extension-api: no "started debugging this browser" bar,
+  // which would shrink every tab's viewport ~150 ms after our first attach (the
+  // first click waited for it: worker/debugger_bar.js); nobody but the agent
+  // uses a browser tabbridge launched.
+  plan.args = {"--user-data-dir=" + plan.profile_dir, "--no-first-run", "--no-default-browser-check",
+               "--silent-debugger-extension-api"};
   if (plan.load_over_pipe) {
     plan.args.insert(plan.args.end(), {"--remote-debugging-pipe", "--enable-unsafe-extension-debugging"});
   } else {

@@ -14,10 +14,18 @@
 // So an attach that brings the bar (none of ours was attached, and the last
 // went away long enough ago) marks the tab; barSettled(tabId) — called before
 // measuring for a pointer action — waits for the shown tab's size to change,
-// up to BAR_WAIT_MS after the attach (a browser started with
-// --silent-debugger-extension-api shows no bar: that is the wait's cost).
+// up to BAR_WAIT_MS after the attach.
+//
+// A browser that shows no bar costs no wait: one a shim launched (started
+// with --silent-debugger-extension-api; the host says so, NO_DEBUGGER_BAR),
+// and one where a wait already ran out on a shown tab without the viewport
+// changing (the bar does not come in this browser: headless ones, the flag
+// given by hand). Both are kept for the browser's run (storage.session), so
+// a restarted worker knows too.
 
 import { onAttach, onDetach, attachedTabs } from './cdp.js';
+import { registerNotification } from './native_port.js';
+import { Notification } from './protocol.js';
 import { sleep } from './time.js';
 
 // Chrome removes the bar 5 s after the last detach; a little less, so that a
@@ -27,8 +35,27 @@ const BAR_LINGER_MS = 4_500;
 const BAR_WAIT_MS = 1_000;
 const POLL_MS = 25;
 
+const NO_BAR_KEY = 'debuggerBar.none';
+
 let lastDetachAt = -Infinity; // when the last of our attaches went away
 const pending = new Map(); // tabId -> {since, width, height}: the bar may still be on its way
+// Whether this browser shows no bar (known: true), read once from storage.session.
+let noBar = chrome.storage.session.get(NO_BAR_KEY).then((v) => v?.[NO_BAR_KEY] === true, () => false);
+// What the last waits did, for diagnostics (tests/e2e/launch_first_click): 'no-bar', 'resized', 'timed-out'.
+const outcomes = [];
+globalThis.__tabbridgeBarWaits = outcomes;
+
+function knowNoBar(why) {
+  noBar = Promise.resolve(true);
+  pending.clear();
+  chrome.storage.session.set({ [NO_BAR_KEY]: true }).catch(() => {});
+  console.info(`tabbridge: this browser shows no debugger bar (${why}): pointer actions do not wait for it`);
+}
+
+// Must run synchronously at the service worker's top level.
+export function registerDebuggerBar() {
+  registerNotification(Notification.NO_DEBUGGER_BAR, () => knowNoBar('launched with --silent-debugger-extension-api'));
+}
 
 onAttach(async (tabId, send, { sessionId }) => {
   if (sessionId) return;
@@ -48,10 +75,24 @@ onDetach((tabId) => {
 export async function barSettled(tabId, signal) {
   const p = pending.get(tabId);
   if (!p) return;
+  if (await noBar) {
+    pending.delete(tabId);
+    return note('no-bar');
+  }
+  let outcome = 'timed-out';
   while (Date.now() - p.since < BAR_WAIT_MS && !signal?.aborted) {
     const tab = await chrome.tabs.get(tabId).catch(() => null);
-    if (!tab || !tab.active || tab.width !== p.width || tab.height !== p.height) break;
+    if (!tab || !tab.active) outcome = 'left';
+    else if (tab.width !== p.width || tab.height !== p.height) outcome = 'resized';
+    if (outcome !== 'timed-out') break;
     await sleep(POLL_MS);
   }
   pending.delete(tabId);
+  if (outcome === 'timed-out' && !signal?.aborted) knowNoBar('a shown tab kept its size a whole wait');
+  note(outcome);
+}
+
+function note(outcome) {
+  outcomes.push(outcome);
+  if (outcomes.length > 20) outcomes.shift();
 }

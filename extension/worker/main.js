@@ -13,6 +13,7 @@ import { buildHello } from './hello.js';
 import { registerPageTools } from '../tools/registry.js';
 import { registerOwnTools } from '../tools/own/own_tools.js';
 import { registerCrashWatch } from './crash_watch.js';
+import { registerDebuggerBar } from './debugger_bar.js';
 import { registerDebuggerRelease } from './debugger_release.js';
 import { registerDebuggerEvents } from './debugger_events.js';
 import { registerNetworkLog } from './network_log.js';
@@ -25,6 +26,7 @@ import { registerPersonSurface } from './person_surface.js';
 
 registerCrashWatch();
 registerDebuggerRelease();
+registerDebuggerBar();
 registerDebuggerEvents();
 registerTabs();
 registerTabCache();

@@ -46,6 +46,7 @@ export const Notification = Object.freeze({
   PERSON_ASK: 'person.ask', // ext_method::kPersonAsk
   PERSON_CLOSE: 'person.close', // ext_method::kPersonClose
   SESSION_ENDED: 'session.ended', // ext_method::kSessionEnded
+  NO_DEBUGGER_BAR: 'debugger.noBar', // ext_method::kNoDebuggerBar
 });
 
 // Requests (extension -> host): the popup's questions and buttons, and policy.decide.

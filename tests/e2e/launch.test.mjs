@@ -14,14 +14,24 @@ import {
   HOST_PATH,
   TOOLS_NO_TABS,
   assertToolSet,
+  cdpEvaluate,
   devToolsPages,
   devToolsPort,
   isAlive,
   killAndReap,
+  targetWsUrl,
   useHarness,
   waitFor,
+  workerEval,
 } from './harness.mjs';
 import { bodyText } from './page_helpers.mjs';
+
+/** `expression` evaluated in the page at `url` over DevTools. */
+async function pageEval(port, url, expression) {
+  const page = (await devToolsPages(port)).find((p) => p.url === url);
+  assert.ok(page, `a page at ${url}`);
+  return cdpEvaluate(targetWsUrl(port, page), expression);
+}
 
 /** Whether something accepts connections on the Unix socket at `file`. */
 function socketAnswers(file) {
@@ -159,6 +169,57 @@ describe('the launch tab', { timeout: 90_000 }, () => {
     const second = await s.callOk('open_tab', { url: web.url('/b.html') });
     assert.notEqual(second.tab.id, opened.tab.id, 'the next page gets a tab of its own');
     assert.ok(isAlive(connected.browser.pid), 'the browser goes on with the agent tabs');
+  });
+
+  // Issue 43: a browser tabbridge launched shows no debugger bar
+  // (--silent-debugger-extension-api), and its extension is told so: the first
+  // click after open_tab + snapshot does not wait for a viewport change that
+  // cannot come. The worker keeps what each first pointer action's wait did.
+  it('takes its first click without waiting for a debugger bar, and the click lands', async () => {
+    const web = await h.fixtureServer();
+    const s = await h.startSession({ name: 'launch-click', extraBrowserArgs: ['--remote-debugging-port=0'] });
+    const connected = await s.callOk('connect_browser', { launch: true });
+    s.browserPids.add(connected.browser.pid);
+    const port = await devToolsPort({ profileDir: s.profileDir, browserPid: connected.browser.pid });
+    const opened = await s.callOk('open_tab', { url: web.url('/clicks.html') });
+    await s.callOk('focus_tab', { tabId: opened.tab.id });
+    await s.pageOk('snapshot', {});
+    const height = await pageEval(port, web.url('/clicks.html'), 'innerHeight');
+    await s.pageOk('click', { selector: '#target' });
+    assert.equal(await pageEval(port, web.url('/clicks.html'), 'window.clicks'), 1, 'the first click landed');
+    assert.equal(await pageEval(port, web.url('/clicks.html'), 'innerHeight'), height, 'no bar took the viewport');
+    const waits = JSON.parse(await workerEval(port, 'JSON.stringify(globalThis.__tabbridgeBarWaits)'));
+    assert.deepEqual(waits, ['no-bar'], 'the first pointer action knew no bar comes (not a wait that ran out)');
+  });
+});
+
+// Issue 43: a browser connect_browser {launch: true} started does not linger
+// once no session uses it (TABBRIDGE_LAUNCHED_IDLE_MS, shortened here; 10
+// minutes by default), and the next launch starts a new one.
+describe('an idle launched browser', { timeout: 120_000 }, () => {
+  const h = useHarness();
+
+  it('closes once no session has been connected for its idle time, and the next launch starts a new one', async () => {
+    const env = { TABBRIDGE_LAUNCHED_IDLE_MS: '2000' };
+    const first = await h.startSession({ name: 'idle-first', env });
+    const connected = await first.callOk('connect_browser', { launch: true });
+    first.browserPids.add(connected.browser.pid);
+    // A second session keeps it open past the first one's exit.
+    const other = await h.startSession({ name: 'idle-other', socketDir: first.socketDir, profileDir: first.profileDir, env });
+    assert.equal((await other.callOk('connect_browser', { launch: true })).launched, false);
+    await first.close();
+    await waitFor(() => first.exited, { what: 'the first shim to exit' });
+    const tab = await other.callOk('open_tab', { url: (await h.fixtureServer()).url('/a.html') });
+    assert.ok(tab.tab.id, 'the browser still answers the session that holds it');
+    assert.ok(isAlive(connected.browser.pid));
+    await other.close();
+    await waitFor(() => !isAlive(connected.browser.pid), { timeoutMs: 30_000, what: 'the idle browser to close' });
+
+    const next = await h.startSession({ name: 'idle-next', socketDir: first.socketDir, profileDir: first.profileDir, env });
+    const again = await next.callOk('connect_browser', { launch: true });
+    next.browserPids.add(again.browser.pid);
+    assert.equal(again.launched, true, 'a new browser is launched');
+    assert.notEqual(again.browser.pid, connected.browser.pid);
   });
 });
 
