@@ -2340,15 +2340,14 @@ var pending = /* @__PURE__ */ new Map();
 var noBar = chrome.storage.session.get(NO_BAR_KEY).then((v) => v?.[NO_BAR_KEY] === true, () => false);
 var outcomes = [];
 globalThis.__tabbridgeBarWaits = outcomes;
-function knowNoBar(why) {
+function knowNoBar() {
   noBar = Promise.resolve(true);
   pending.clear();
   chrome.storage.session.set({ [NO_BAR_KEY]: true }).catch(() => {
   });
-  console.info(`tabbridge: this browser shows no debugger bar (${why}): pointer actions do not wait for it`);
 }
 function registerDebuggerBar() {
-  registerNotification(Notification.NO_DEBUGGER_BAR, () => knowNoBar("launched with --silent-debugger-extension-api"));
+  registerNotification(Notification.NO_DEBUGGER_BAR, knowNoBar);
 }
 onAttach(async (tabId, send4, { sessionId }) => {
   if (sessionId) return;
@@ -2377,7 +2376,6 @@ async function barSettled(tabId, signal) {
     await sleep(POLL_MS);
   }
   pending.delete(tabId);
-  if (outcome2 === "timed-out" && !signal?.aborted) knowNoBar("a shown tab kept its size a whole wait");
   note2(outcome2);
 }
 function note2(outcome2) {

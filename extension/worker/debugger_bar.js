@@ -16,12 +16,11 @@
 // measuring for a pointer action — waits for the shown tab's size to change,
 // up to BAR_WAIT_MS after the attach.
 //
-// A browser that shows no bar costs no wait: one a shim launched (started
-// with --silent-debugger-extension-api; the host says so, NO_DEBUGGER_BAR),
-// and one where a wait already ran out on a shown tab without the viewport
-// changing (the bar does not come in this browser: headless ones, the flag
-// given by hand). Both are kept for the browser's run (storage.session), so
-// a restarted worker knows too.
+// A browser that shows no bar costs no wait: one a shim launched, started
+// with --silent-debugger-extension-api (the host says so, NO_DEBUGGER_BAR),
+// kept for the browser's run (storage.session) so a restarted worker knows
+// too. A wait that ran out teaches nothing: the bar of an attach made just
+// as Chrome took the last one down comes late (page_landing's tries).
 
 import { onAttach, onDetach, attachedTabs } from './cdp.js';
 import { registerNotification } from './native_port.js';
@@ -45,16 +44,15 @@ let noBar = chrome.storage.session.get(NO_BAR_KEY).then((v) => v?.[NO_BAR_KEY] =
 const outcomes = [];
 globalThis.__tabbridgeBarWaits = outcomes;
 
-function knowNoBar(why) {
+function knowNoBar() {
   noBar = Promise.resolve(true);
   pending.clear();
   chrome.storage.session.set({ [NO_BAR_KEY]: true }).catch(() => {});
-  console.info(`tabbridge: this browser shows no debugger bar (${why}): pointer actions do not wait for it`);
 }
 
 // Must run synchronously at the service worker's top level.
 export function registerDebuggerBar() {
-  registerNotification(Notification.NO_DEBUGGER_BAR, () => knowNoBar('launched with --silent-debugger-extension-api'));
+  registerNotification(Notification.NO_DEBUGGER_BAR, knowNoBar);
 }
 
 onAttach(async (tabId, send, { sessionId }) => {
@@ -88,7 +86,6 @@ export async function barSettled(tabId, signal) {
     await sleep(POLL_MS);
   }
   pending.delete(tabId);
-  if (outcome === 'timed-out' && !signal?.aborted) knowNoBar('a shown tab kept its size a whole wait');
   note(outcome);
 }
 
