@@ -49,7 +49,8 @@ export async function serveBenchFixture() {
   const rows = fs.readFileSync(path.join(repo, 'tests/e2e/fixtures/rows.html')); // /rows.html: 100 rows, the page counts trusted clicks per row
   const server = http.createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(req.url === '/' ? fixture : req.url.startsWith('/rows.html') ? rows : `<title>${req.url}</title>`);
+    const at = req.url.split('?')[0]; // a query makes the same page anew (peers.mjs: first actions)
+    res.end(at === '/' ? fixture : at === '/rows.html' ? rows : `<title>${req.url}</title>`);
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   return { server, url: `http://127.0.0.1:${server.address().port}/` };

@@ -14,6 +14,7 @@
 // Run:  node bench/peers.mjs [buildDir]      (bench/run.sh calls it too)
 //   BENCH_PEERS_ONLY=tabbridge        measure a subset (comma-separated names)
 //   BENCH_PEERS_FRESH_RUNS=10         fresh-browser last-row clicks per server (0: skip)
+//   BENCH_PEERS_FIRST_RUNS=3          servers started anew for the first actions (0: skip)
 //   BENCH_PEERS_CLICK_PACE=frame      the pause before each timed click: frame, agent or none (common.mjs timeCalls)
 //   BENCH_TABBRIDGE_ARGS='...'        replace the flags our browser gets (see peer_servers.mjs)
 //   TABBRIDGE_BROWSER                 browser for all three (default /usr/bin/chromium)
@@ -37,6 +38,7 @@ const runs = Number(process.env.BENCH_PEERS_RUNS || 30);
 const warmup = Number(process.env.BENCH_PEERS_WARMUP || 3);
 const memSamples = Number(process.env.BENCH_PEERS_MEM_SAMPLES || 5);
 const freshRuns = Number(process.env.BENCH_PEERS_FRESH_RUNS ?? 10);
+const firstRuns = Number(process.env.BENCH_PEERS_FIRST_RUNS ?? 3);
 const clickPace = process.env.BENCH_PEERS_CLICK_PACE || 'frame';
 if (!PACES.includes(clickPace)) throw new Error(`BENCH_PEERS_CLICK_PACE must be one of ${PACES.join(', ')}`);
 // Ours runs with evaluate (--caps eval); its browser gets the benches' flags
@@ -105,9 +107,57 @@ async function freshTabClicks(def) {
   return { misses, saidDone, answers };
 }
 
+// What an agent does most: the first action on a page it just opened — open
+// it, snapshot, act — timed client to client (the open and the snapshot are
+// not). BENCH_PEERS_FIRST_RUNS servers started anew; in each, the first click
+// (in a fresh browser: the launch tab, where there is one), then a page
+// opened for the first type, then one for the first fill_form. Medians.
+async function firstActions(def) {
+  const times = { click: [], type: [], fill: [] };
+  const timeOne = async (fn) => {
+    const t0 = process.hrtime.bigint();
+    const r = await fn();
+    if (r?.isError) throw new Error(`${def.name}: ${text(r).slice(0, 200)}`);
+    return Number(process.hrtime.bigint() - t0) / 1e6;
+  };
+  for (let i = 0; i < firstRuns; i++) {
+    const s = await startSession(def, options);
+    try {
+      const opened = async (what) => {
+        await def.open(s, `${url}?first=${i}-${what}`);
+        return text(await def.snapshot(s));
+      };
+      let snap = await opened('click');
+      const submit = must(def.ref(snap, { role: 'button', name: 'Submit' }), 'submit ref');
+      times.click.push(await timeOne(() => def.click(s, submit, 'Submit button')));
+      snap = await opened('type');
+      const name = must(def.ref(snap, { role: 'textbox', name: 'Name' }), 'name ref');
+      times.type.push(await timeOne(() => def.type(s, name, 'Ada', { element: 'Name textbox' })));
+      snap = await opened('fill');
+      const fields = [
+        { ref: must(def.ref(snap, { role: 'textbox', name: 'Name' }), 'name ref'), name: 'Name', type: 'textbox', value: 'Ada' },
+        { ref: must(def.ref(snap, { role: 'textbox', name: 'Email' }), 'email ref'), name: 'Email', type: 'textbox', value: 'ada@example.com' },
+      ];
+      times.fill.push(await timeOne(() => def.fillForm(s, fields)));
+    } finally {
+      await endSession(s);
+    }
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)].toFixed(1);
+  return { click: median(times.click), type: median(times.type), fill: median(times.fill), all: times };
+}
+
 async function measure(def) {
   const fresh = freshRuns > 0 ? await freshTabClicks(def) : null;
-  const out = { name: def.name, version: def.version(), fresh };
+  let first = null;
+  if (firstRuns > 0) {
+    try {
+      first = await firstActions(def);
+    } catch (e) {
+      first = { error: e.message.slice(0, 200) };
+    }
+  }
+  const out = { name: def.name, version: def.version(), fresh, first };
   let s;
   try {
     s = await startSession(def, options);
@@ -153,6 +203,12 @@ try {
   console.log(`| figure | ${results.map((r) => `${r.name} (${r.version})`).join(' | ')} |`);
   console.log(`|---|${results.map(() => '---|').join('')}`);
   row('evaluate 1+1, p50 / p95 ms', (r) => r.evaluate);
+  if (firstRuns > 0) {
+    const first = (key) => (r) => (r.first?.error ? 'error' : r.first[key]);
+    row(`first click on a page just opened (open, snapshot, click), median of ${firstRuns} fresh servers, ms`, first('click'));
+    row('first type on a page just opened, ms', first('type'));
+    row('first fill_form (2 fields) on a page just opened, ms', first('fill'));
+  }
   row(`click submit button (pace: ${clickPace}), p50 / p95 ms`, (r) => r.click);
   row('clicks that reached the page', (r) => `${r.submits} of ${warmup + runs}`);
   if (freshRuns > 0) {
@@ -175,6 +231,8 @@ try {
       continue;
     }
     console.log(`${r.name} browser flags: ${r.flags.join(' ')}`);
+    if (r.first?.error) console.log(`${r.name} first actions: ${r.first.error}`);
+    else if (r.first) console.log(`${r.name} first actions, each run (ms): ${JSON.stringify(r.first.all, (k, v) => (typeof v === 'number' ? Math.round(v) : v))}`);
     if (r.fresh?.answers.length) console.log(`${r.name} fresh-tab misses answered: ${[...new Set(r.fresh.answers)].join(' | ')}`);
     console.log();
     console.log(`| ${r.name} process | pid | RSS MiB | PSS MiB | private dirty MiB |`);

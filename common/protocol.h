@@ -249,13 +249,14 @@ inline constexpr std::string_view kSurface = "surface";    // tools::SurfaceName
 // tab (about:blank) takes the first page open_tab opens, or is closed once an
 // agent tab is open elsewhere (docs/protocol.md).
 inline constexpr std::string_view kLaunchedHeadlessPid = "launchedHeadlessPid";
-// The pid of any browser this shim launched (headless or not): started with
-// --silent-debugger-extension-api, it shows no debugger bar, and the host
-// tells its extension so (ext_method::kNoDebuggerBar).
+// The pid of any browser this shim launched (headless or not).
 inline constexpr std::string_view kLaunchedPid = "launchedPid";
 // With kLaunchedPid: close that browser once no session has been connected for
 // this long (0: keep it; host/idle_browser.h). TABBRIDGE_LAUNCHED_IDLE_MS.
 inline constexpr std::string_view kLaunchedIdleMs = "launchedIdleMs";
+// With kLaunchedPid: true when that browser was started with
+// --silent-debugger-extension-api (not under TABBRIDGE_DEBUGGER_BAR=show).
+inline constexpr std::string_view kLaunchedNoDebuggerBar = "launchedNoDebuggerBar";
 // true: send this session tabbridge/tabs whenever its tabs or focus change.
 inline constexpr std::string_view kTellTabs = "tellTabs";
 }  // namespace hello_param

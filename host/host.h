@@ -77,8 +77,8 @@ class Host final : public SessionHost {
   // --- for sessions ---
   Json HelloResult() const override;
   void NoteLaunchedHeadless(long pid) override { tab_tools_.NoteLaunchedHeadless(pid); }
-  void NoteLaunched(long pid, std::uint64_t idle_ms) override {
-    tab_tools_.NoteLaunched(pid);
+  void NoteLaunched(long pid, std::uint64_t idle_ms, bool no_bar) override {
+    if (no_bar) tab_tools_.NoteLaunchedWithoutBar(pid);
     idle_browser_.Launched(pid, idle_ms, sessions_.size());
   }
   Json ToolsFor(const Session& session) const override;

@@ -208,7 +208,8 @@ void Session::OnRequest(rpc::Message& msg) {
       host_.NoteLaunchedHeadless(static_cast<long>(*pid));
     if (const auto pid = field::Int(msg.params, hello_param::kLaunchedPid)) {
       const auto idle = field::Int(msg.params, hello_param::kLaunchedIdleMs).value_or(0);
-      host_.NoteLaunched(static_cast<long>(*pid), static_cast<std::uint64_t>(std::max<std::int64_t>(0, idle)));
+      host_.NoteLaunched(static_cast<long>(*pid), static_cast<std::uint64_t>(std::max<std::int64_t>(0, idle)),
+                         field::Bool(msg.params, hello_param::kLaunchedNoDebuggerBar).value_or(false));
     }
     tells_tabs_ = field::Bool(msg.params, hello_param::kTellTabs).value_or(false);
     surface_ = tools::ParseSurface(field::String(msg.params, hello_param::kSurface).value_or("state"))

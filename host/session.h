@@ -202,9 +202,9 @@ class SessionHost {
   virtual Json HelloResult() const = 0;
   // The session's shim launched this browser headless (its pid): its launch tab goes once a tab is open.
   virtual void NoteLaunchedHeadless(long pid) = 0;
-  // The shim launched the browser with this pid (--silent-debugger-extension-api),
-  // to be closed after idle_ms without sessions (0: never).
-  virtual void NoteLaunched(long pid, std::uint64_t idle_ms) = 0;
+  // The shim launched the browser with this pid, to be closed after idle_ms
+  // without sessions (0: never); no_bar: with --silent-debugger-extension-api.
+  virtual void NoteLaunched(long pid, std::uint64_t idle_ms, bool no_bar) = 0;
   // --- the session's tool list and tabs ---
   virtual Json ToolsFor(const Session& session) const = 0;
   virtual std::string FocusedDocument(const Session& session) const = 0;

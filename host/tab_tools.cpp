@@ -120,7 +120,7 @@ void TabTools::NoteLaunchedHeadless(long pid) {
   launch_tabs_ = parts_.tabs.BlankTabs();
 }
 
-void TabTools::NoteLaunched(long pid) {
+void TabTools::NoteLaunchedWithoutBar(long pid) {
   if (pid <= 0 || pid != parts_.browser_pid) return;
   parts_.extension.Notify(ext_method::kNoDebuggerBar, Json::object());
 }

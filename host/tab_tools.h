@@ -57,9 +57,10 @@ class TabTools {
   // are its launch tab, closed once open_tab has opened a tab — ~100 MiB the
   // agent never uses. Only the first such hello counts.
   void NoteLaunchedHeadless(long pid);
-  // A browser a shim launched shows no debugger bar: its extension is told
-  // (ext_method::kNoDebuggerBar) before the session's first call.
-  void NoteLaunched(long pid);
+  // A browser a shim launched with --silent-debugger-extension-api shows no
+  // debugger bar: its extension is told (ext_method::kNoDebuggerBar) before the
+  // session's first call.
+  void NoteLaunchedWithoutBar(long pid);
   // Tells the extension which tabs some session is focused on (tabs.focused),
   // when that set changed or `always`: it detaches the debugger from the rest.
   void SyncFocused(bool always = false);

@@ -190,6 +190,7 @@ void BrowserConnect::OnRound(std::vector<LiveHost> candidates) {
              if (headless) hello_params_[hello_param::kLaunchedHeadlessPid] = static_cast<long>(launched_->pid());
              hello_params_[hello_param::kLaunchedPid] = static_cast<long>(launched_->pid());
              hello_params_[hello_param::kLaunchedIdleMs] = LaunchedIdleMs();
+             hello_params_[hello_param::kLaunchedNoDebuggerBar] = LaunchedWithoutDebuggerBar();
              if (progress_)
                progress_(0, "launched the browser (pid " + std::to_string(launched_->pid()) +
                                 "); waiting for its tabbridge host");

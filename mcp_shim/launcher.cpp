@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 #include <spdlog/spdlog.h>
 
@@ -96,6 +97,11 @@ void AddFeature(std::vector<std::string>& args, std::string_view which, std::str
   args.push_back(std::string(which) + std::string(feature));
 }
 
+bool LaunchedWithoutDebuggerBar() {
+  const char* bar = std::getenv("TABBRIDGE_DEBUGGER_BAR");
+  return bar == nullptr || std::string_view(bar) != "show";
+}
+
 bool IsHeadless(const std::vector<std::string>& args) {
   for (const auto& arg : args) {
     if (arg == "--headless" || arg == "--headless=new" || arg == "--headless=old") return true;
@@ -148,9 +154,10 @@ std::expected<LaunchPlan, std::string> PlanLaunch() {
   // --silent-debugger-extension-api: no "started debugging this browser" bar,
   // which would shrink every tab's viewport ~150 ms after our first attach (the
   // first click waited for it: worker/debugger_bar.js); nobody but the agent
-  // uses a browser tabbridge launched.
-  plan.args = {"--user-data-dir=" + plan.profile_dir, "--no-first-run", "--no-default-browser-check",
-               "--silent-debugger-extension-api"};
+  // uses a browser tabbridge launched. TABBRIDGE_DEBUGGER_BAR=show keeps the
+  // bar, as the person's own browser shows it (tests of its race).
+  plan.args = {"--user-data-dir=" + plan.profile_dir, "--no-first-run", "--no-default-browser-check"};
+  if (LaunchedWithoutDebuggerBar()) plan.args.emplace_back("--silent-debugger-extension-api");
   if (plan.load_over_pipe) {
     plan.args.insert(plan.args.end(), {"--remote-debugging-pipe", "--enable-unsafe-extension-debugging"});
   } else {

@@ -44,6 +44,11 @@ void DisableIdleRenderers(std::vector<std::string>& args);
 // True when `args` start the browser headless (--headless, --headless=new|old).
 bool IsHeadless(const std::vector<std::string>& args);
 
+// Whether a launched browser gets --silent-debugger-extension-api (no debugger
+// bar): unless TABBRIDGE_DEBUGGER_BAR=show asks for the bar the person's own
+// browser shows.
+bool LaunchedWithoutDebuggerBar();
+
 // A headless browser quits with its last tab, and its host with it; an agent
 // closing its last tab (or the launch tab being closed) must not end the
 // browser. Adds --keep-alive-for-test (Chrome's switch for a browser that

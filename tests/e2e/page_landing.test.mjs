@@ -26,7 +26,8 @@ describe('actions land where they say', { timeout: 600_000 }, () => {
   let s;
 
   before(async () => {
-    env = await startPageBrowser(h, { name: 'landing' });
+    // The bar the person's own browser shows (a launched one shows none).
+    env = await startPageBrowser(h, { name: 'landing', env: { TABBRIDGE_DEBUGGER_BAR: 'show' } });
     s = env.s;
   });
 

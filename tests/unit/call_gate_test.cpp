@@ -24,7 +24,7 @@ class NoHost final : public SessionHost {
  public:
   Json HelloResult() const override { return Json::object(); }
   void NoteLaunchedHeadless(long) override {}
-  void NoteLaunched(long, std::uint64_t) override {}
+  void NoteLaunched(long, std::uint64_t, bool) override {}
   Json ToolsFor(const Session&) const override { return Json::array(); }
   std::string FocusedDocument(const Session&) const override { return ""; }
   bool Settling(std::int64_t) const override { return false; }
