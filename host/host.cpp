@@ -13,20 +13,6 @@
 
 namespace tb {
 
-Json PolicySummary(const policy::Policy& p) {
-  using Source = policy::Policy::Source;
-  Json summary = {{"path", p.path},
-                  {"state", p.source == Source::kNone   ? "none"
-                            : p.source == Source::kFile ? "file"
-                                                        : "malformed"},
-                  {"default", p.fallback == policy::Default::kAsk    ? "ask"
-                              : p.fallback == policy::Default::kDeny ? "deny"
-                                                                     : "allow"},
-                  {"rules", p.rules.size()}};
-  if (p.source == Source::kMalformed) summary["error"] = p.error;
-  return summary;
-}
-
 Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions options)
     : loop_(loop),
       options_(std::move(options)),
@@ -45,8 +31,12 @@ Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions op
                    exit_code_ = 1;
                    Shutdown("the extension stopped answering");
                  }),
+      popup_({.policy = policy_,
+              .sessions = sessions_,
+              .after_tabs_changed = [this] { AfterTabsChanged(); },
+              .remove_session = [this](std::int64_t id) { RemoveSession(id); }}),
       state_(
-          loop, [this] { return HostState(); },
+          loop, [this] { return popup_.HostState(); },
           [this](Json state) { extension_.Notify(ext_method::kHostState, std::move(state)); }),
       tab_events_(loop, kTabEventCoalesceMs, [this] { AfterTabsChanged(); }),
       asks_(loop, [this](std::string_view method, Json params) { extension_.Notify(method, std::move(params)); }),
@@ -74,12 +64,20 @@ Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions op
                   .connection_status = [this] { return ConnectionStatus(); }}),
       idle_browser_(loop, options_.browser_pid),
       page_calls_({.gate = gate_, .tabs = tabs_, .policy = policy_, .sessions = sessions_}),
-      run_steps_({.call_tool = [this](Session& s, ToolCall c, Reply r) { CallTool(s, std::move(c), std::move(r)); },
-                  .call_own_tool = [this](Session& s, const ToolCall& c, Reply& r) { return CallOwnTool(s, c, r); },
-                  .find_session = [this](std::int64_t id) { return FindSession(id); },
-                  .focused_url = [this](const Session& s) { return FocusedUrl(s); },
-                  .hold_notifications = [](Session& s) { return s.HoldUntilReleased(); },
-                  .alive = alive_}),
+      own_calls_({.loop = loop,
+                  .gate = gate_,
+                  .tabs = tabs_,
+                  .policy = policy_,
+                  .own_tools = own_tools_,
+                  .sessions = sessions_,
+                  .browser_pid = options_.browser_pid}),
+      run_steps_(
+          {.call_tool = [this](Session& s, ToolCall c, Reply r) { CallTool(s, std::move(c), std::move(r)); },
+           .call_own_tool = [this](Session& s, const ToolCall& c, Reply& r) { return own_calls_.CallOwnTool(s, c, r); },
+           .find_session = [this](std::int64_t id) { return FindSession(id); },
+           .focused_url = [this](const Session& s) { return FocusedUrl(s); },
+           .hold_notifications = [](Session& s) { return s.HoldUntilReleased(); },
+           .alive = alive_}),
       person_({.asks = asks_,
                .policy = policy_,
                .tabs = tabs_,
@@ -90,8 +88,7 @@ Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions op
                    [this] {
                      for (auto& [id, session] : sessions_) session->RefreshTools();
                      NoteStateChanged();
-                   }}),
-      parked_timer_(loop) {
+                   }}) {
   // Each tool's part, bound by its name: one signature, (session, call, reply).
   using Call = const ToolCall&;
   for (const auto& spec : tools::PageToolSpecs()) {
@@ -102,9 +99,9 @@ Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions op
   handlers_.emplace(tools::kFocusTab, [this](Session& s, Call c, Reply r) { tab_tools_.FocusTab(s, c, std::move(r)); });
   handlers_.emplace(tools::kCloseTab, [this](Session& s, Call c, Reply r) { tab_tools_.CloseTab(s, c, std::move(r)); });
   handlers_.emplace(tools::kListWebMcpTools,
-                    [this](Session& s, Call c, Reply r) { ListWebMcpTools(s, c.args, std::move(r)); });
+                    [this](Session& s, Call c, Reply r) { own_calls_.ListWebMcpTools(s, c, std::move(r)); });
   handlers_.emplace(tools::kCallWebMcpTool,
-                    [this](Session& s, Call c, Reply r) { CallWebMcpTool(s, c.key, c.args, std::move(r)); });
+                    [this](Session& s, Call c, Reply r) { own_calls_.CallWebMcpTool(s, c, std::move(r)); });
   handlers_.emplace(tools::kAskPerson, [this](Session& s, Call c, Reply r) { person_.AskPerson(s, c, std::move(r)); });
   handlers_.emplace(tools::kRunSteps, [this](Session& s, Call c, Reply r) { run_steps_.Run(s, c, std::move(r)); });
   for (const auto& name : tools::ReservedNames()) {
@@ -116,10 +113,10 @@ Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions op
     }
   }
   // The extension's requests (docs/protocol.md "The popup"; policy.decide is the gate's).
-  requests_.emplace(ext_request::kPolicyCheck, [this](const Json& p) { return CheckPolicy(p); });
+  requests_.emplace(ext_request::kPolicyCheck, [this](const Json& p) { return popup_.CheckPolicy(p); });
   requests_.emplace(ext_request::kPolicyDecide, [this](const Json& p) { return gate_.DecideForCall(p); });
-  requests_.emplace(ext_request::kDetachTab, [this](const Json& p) { return DetachTab(p); });
-  requests_.emplace(ext_request::kDisconnectSession, [this](const Json& p) { return DisconnectSession(p); });
+  requests_.emplace(ext_request::kDetachTab, [this](const Json& p) { return popup_.DetachTab(p); });
+  requests_.emplace(ext_request::kDisconnectSession, [this](const Json& p) { return popup_.DisconnectSession(p); });
   requests_.emplace(ext_request::kPersonAnswer, [this](const Json& p) { return person_.AnswerFromPerson(p); });
   requests_.emplace(ext_request::kGrantRevoke, [this](const Json& p) { return person_.RevokeGrant(p); });
 }
@@ -148,9 +145,8 @@ void Host::Shutdown(std::string_view why) {
   state_.Close();
   tab_events_.Close();  // a quitting browser's last tab events are not news
   own_tools_.Close();
-  parked_timer_.Stop();
-  asks_.Close();  // each waiting call hears "no answer" while its session can still be answered
-  for (auto& parked : std::exchange(parked_calls_, {})) parked.reply(tools::ErrorResult(tools::kBrowserConnectionLost));
+  asks_.Close();       // each waiting call hears "no answer" while its session can still be answered
+  own_calls_.Close();  // and each parked call, that the connection was lost
   sessions_.Close();
   extension_.Close();
   policy_.Stop();
@@ -161,7 +157,7 @@ Json Host::HelloResult() const {
           {"browser", browser_},
           {"extension", extension_info_},
           {"tabCount", tabs_.VisibleCount()},
-          {"webmcp", WebMcpStatus()},
+          {"webmcp", own_calls_.WebMcpStatus()},
           {"hostPid", static_cast<long>(getpid())},
           {"policy", PolicySummary(policy_.policy())}};
 }
@@ -181,7 +177,7 @@ void Host::OnExtensionEvent(const std::string& event, const Json& params) {
   } else if (event == ext_event::kConsoleEntry) {
     return page_calls_.OnConsoleEntry(params);
   } else if (event == ext_event::kOwnTools) {
-    return OnOwnTools(params);
+    return own_calls_.OnOwnTools(params);
   } else if (event == ext_event::kDebuggerDetached) {
     return page_calls_.OnDebuggerDetached(params);
   } else if (event == ext_event::kTabRemoved) {
@@ -192,6 +188,12 @@ void Host::OnExtensionEvent(const std::string& event, const Json& params) {
     return spdlog::debug("unknown extension event {} ignored", event);
   }
   AfterBrowserTabEvent();
+}
+
+std::expected<Json, rpc::Error> Host::OnExtensionRequest(const std::string& method, const Json& params) {
+  if (!ready_) return std::unexpected(rpc::Error{rpc_error::kInvalidRequest, "send hello first", nullptr});
+  if (const auto request = requests_.find(method); request != requests_.end()) return request->second(params);
+  return std::unexpected(rpc::Error{rpc_error::kMethodNotFound, "the host does not serve " + method, nullptr});
 }
 
 void Host::OnHello(const Json& params) {
@@ -264,7 +266,7 @@ void Host::AfterTabsChanged() {
     session->TellTabs();
   }
   tab_tools_.SyncFocused();
-  ResumeParkedCalls();
+  own_calls_.ResumeParkedCalls();
 }
 
 Json Host::TabUrls(const std::set<std::int64_t>& ids) const {
@@ -278,7 +280,7 @@ Json Host::TabUrls(const std::set<std::int64_t>& ids) const {
 void Host::AfterBrowserTabEvent() {
   ForgetVanishedTabs();  // a call now already sees the tab gone; only the news waits
   tab_events_.Note();
-  ResumeParkedCalls();  // a tab that went has no new page to wait for
+  own_calls_.ResumeParkedCalls();  // a tab that went has no new page to wait for
 }
 
 Json Host::ToolsFor(const Session& session) const {
@@ -287,7 +289,7 @@ Json Host::ToolsFor(const Session& session) const {
     // The same tools in every state (a call says what must come first); the page's own follow the page.
     Json list = tools::StableTools(session.caps(), surface);
     if (!session.focused_tab() || surface == tools::Surface::kDispatch) return list;
-    auto own = OwnToolsListed(session);
+    auto own = own_calls_.Listed(session);
     if (own.helpers) {
       for (const auto name : {tools::kListWebMcpTools, tools::kCallWebMcpTool}) {
         list.push_back(tools::Listed(*tools::Find(name)));
@@ -310,36 +312,22 @@ Json Host::ToolsFor(const Session& session) const {
   if (tabs_.VisibleCount() == 0) return list;
   list.push_back(ours(tools::kFocusTab));
   if (!session.focused_tab()) return list;
-  if (ListsOnFocused(session, *tools::CapabilityOf(tools::kCloseTab))) list.push_back(ours(tools::kCloseTab));
+  if (ListsOnFocused(tabs_, policy_, session, *tools::CapabilityOf(tools::kCloseTab)))
+    list.push_back(ours(tools::kCloseTab));
   list.push_back(ours(tools::kRunSteps));  // each step is checked as its own call
-  auto own = OwnToolsListed(session);
+  auto own = own_calls_.Listed(session);
   if (own.helpers) {
     for (const auto name : {tools::kListWebMcpTools, tools::kCallWebMcpTool}) {
-      if (ListsOnFocused(session, *tools::CapabilityOf(name))) list.push_back(ours(name));
+      if (ListsOnFocused(tabs_, policy_, session, *tools::CapabilityOf(name))) list.push_back(ours(name));
     }
   }
   for (auto& tool : tools::PageTools(session.caps())) {
-    if (ListsOnFocused(session, *tools::CapabilityOf(tool["name"].get_ref<const std::string&>()))) {
+    if (ListsOnFocused(tabs_, policy_, session, *tools::CapabilityOf(tool["name"].get_ref<const std::string&>()))) {
       list.push_back(tools::Listed(std::move(tool)));
     }
   }
   for (auto& tool : own.tools) list.push_back(std::move(tool));
   return list;
-}
-
-Host::OwnListing Host::OwnToolsListed(const Session& session) const {
-  OwnListing listing;
-  auto offered = OfferedTo(session);
-  // list_webmcp_tools and call_webmcp_tool only where the page has tools of
-  // its own that this list leaves out (over its budget, a schema too large,
-  // --disable-webmcp-auto-register): elsewhere tools/list already has all
-  // there is, and they would be bytes for nothing. A call to them works on
-  // any page.
-  listing.helpers = std::ranges::any_of(offered, [](const own_tools::Offered& o) { return !o.listed; });
-  for (auto& own : offered) {
-    if (own.listed) listing.tools.push_back(std::move(own.mcp_tool));  // the page's schema, as it gave it
-  }
-  return listing;
 }
 
 Json Host::TabSummary(const Tab& tab, const Session& session) const {

@@ -1,12 +1,11 @@
-// The page's own tools (WebMCP, forms): kept per tab from the extension's
-// owntools.changed events, offered to the sessions focused on the tab, run by the
-// extension in the very document that reported them (docs/protocol.md
-// "The page's own tools"; what the model sees: docs/page_tools.md).
+#include "host/own_tool_calls.h"
+
 #include <algorithm>
 #include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include <unistd.h>
 
@@ -16,8 +15,9 @@
 #include "common/policy.h"
 #include "common/protocol.h"
 #include "common/tool_catalog.h"
-#include "host/host.h"
 #include "host/own_tool_names.h"
+#include "host/page_calls.h"
+#include "host/policy_checks.h"
 
 namespace tb {
 namespace {
@@ -65,62 +65,86 @@ bool CommandLineEnablesWebMcp(long pid) {
 
 }  // namespace
 
-void Host::OnOwnTools(const Json& params) {
-  auto event = own_tools::ParseOwnToolsEvent(params);
-  if (!event) return spdlog::warn("malformed owntools.changed event ignored: {}", event.error());
-  own_tools_.NoteRuntime(event->set);
-  if (tabs_.Find(event->tab_id) == nullptr) return;  // closed meanwhile, or not a page the agent sees
-  own_tools_.Report(event->tab_id, std::move(event->set), event->settled);
+OwnToolCalls::OwnToolCalls(Parts parts) : parts_(parts), parked_timer_(parts.loop) {}
+
+void OwnToolCalls::Close() {
+  parked_timer_.Stop();
+  for (auto& parked : std::exchange(parked_calls_, {})) parked.reply(tools::ErrorResult(tools::kBrowserConnectionLost));
 }
 
-std::string Host::WebMcpStatus() const {
-  const std::string& seen = own_tools_.runtime_seen();
-  if (seen == "native" || CommandLineEnablesWebMcp(options_.browser_pid)) return "native";
+void OwnToolCalls::OnOwnTools(const Json& params) {
+  auto event = own_tools::ParseOwnToolsEvent(params);
+  if (!event) return spdlog::warn("malformed owntools.changed event ignored: {}", event.error());
+  parts_.own_tools.NoteRuntime(event->set);
+  if (parts_.tabs.Find(event->tab_id) == nullptr) return;  // closed meanwhile, or not a page the agent sees
+  parts_.own_tools.Report(event->tab_id, std::move(event->set), event->settled);
+}
+
+std::string OwnToolCalls::WebMcpStatus() const {
+  const std::string& seen = parts_.own_tools.runtime_seen();
+  if (seen == "native" || CommandLineEnablesWebMcp(parts_.browser_pid)) return "native";
   return seen.empty() ? "unknown" : seen;
 }
 
-std::string Host::FocusedDocument(const Session& session) const {
+std::string OwnToolCalls::FocusedDocument(const Session& session) const {
   const auto focus = session.focused_tab();
   if (!focus) return {};
   // A crashed page's document is gone, as after a navigation: its tools going is news.
-  if (const Tab* tab = tabs_.Find(*focus); tab != nullptr && tab->crashed) return {};
+  if (const Tab* tab = parts_.tabs.Find(*focus); tab != nullptr && tab->crashed) return {};
   // The document whose tools are listed (the old page's while a navigation
   // settles); a page without tools left, the one that last reported.
-  if (const own_tools::OwnToolSet* set = own_tools_.Find(*focus)) return set->document_id;
-  return own_tools_.DocumentOf(*focus);
+  if (const own_tools::OwnToolSet* set = parts_.own_tools.Find(*focus)) return set->document_id;
+  return parts_.own_tools.DocumentOf(*focus);
 }
 
-std::optional<std::size_t> Host::PageIndex(std::int64_t tab_id) const {
+std::optional<std::size_t> OwnToolCalls::PageIndex(std::int64_t tab_id) const {
   std::size_t index = 0;
-  for (const Tab* tab : tabs_.Visible()) {
+  for (const Tab* tab : parts_.tabs.Visible()) {
     if (tab->id == tab_id) return index;
     ++index;
   }
   return std::nullopt;
 }
 
-std::vector<own_tools::Offered> Host::OfferedTo(const Session& session, OwnToolsFor purpose) const {
+std::vector<own_tools::Offered> OwnToolCalls::OfferedTo(const Session& session, For purpose) const {
   const auto focus = session.focused_tab();
   if (!focus) return {};
-  const own_tools::OwnToolSet* set = own_tools_.Find(*focus);
+  const own_tools::OwnToolSet* set = parts_.own_tools.Find(*focus);
   const auto index = PageIndex(*focus);
   if (set == nullptr || !index) return {};
   // Seeing the page's tools is `read`; calling them, `act` too — or acting
   // there left to the person: the call asks them (its text is the page's,
   // which reading was granted for).
-  if (purpose != OwnToolsFor::kAnyway) {
-    if (!MayOnFocused(session, policy::Cap::kRead) || !policy_.Allows(session, policy::Cap::kRead, set->url)) return {};
-    if (purpose == OwnToolsFor::kCalling &&
-        (!ListsOnFocused(session, policy::Cap::kAct) ||
-         policy_.Check(session, policy::Cap::kAct, set->url) == PolicyGate::Verdict::kDenied)) {
+  if (purpose != For::kAnyway) {
+    if (!MayOnFocused(parts_.tabs, parts_.policy, session, policy::Cap::kRead) ||
+        !parts_.policy.Allows(session, policy::Cap::kRead, set->url))
+      return {};
+    if (purpose == For::kCalling &&
+        (!ListsOnFocused(parts_.tabs, parts_.policy, session, policy::Cap::kAct) ||
+         parts_.policy.Check(session, policy::Cap::kAct, set->url) == PolicyGate::Verdict::kDenied)) {
       return {};
     }
   }
   return own_tools::Offer(*set, *index, Reserved(), session.lists_own_tools());
 }
 
-std::string Host::OwnToolNamesNow(const Session& session) const {
-  if (const auto focus = session.focused_tab(); focus && Settling(*focus)) {
+OwnToolCalls::Listing OwnToolCalls::Listed(const Session& session) const {
+  Listing listing;
+  auto offered = OfferedTo(session);
+  // list_webmcp_tools and call_webmcp_tool only where the page has tools of
+  // its own that this list leaves out (over its budget, a schema too large,
+  // --disable-webmcp-auto-register): elsewhere tools/list already has all
+  // there is, and they would be bytes for nothing. A call to them works on
+  // any page.
+  listing.helpers = std::ranges::any_of(offered, [](const own_tools::Offered& o) { return !o.listed; });
+  for (auto& own : offered) {
+    if (own.listed) listing.tools.push_back(std::move(own.mcp_tool));  // the page's schema, as it gave it
+  }
+  return listing;
+}
+
+std::string OwnToolCalls::OwnToolNamesNow(const Session& session) const {
+  if (const auto focus = session.focused_tab(); focus && parts_.own_tools.Settling(*focus)) {
     return "not known yet (the new page is loading — call list_webmcp_tools in a moment)";
   }
   const auto offered = OfferedTo(session);
@@ -131,11 +155,11 @@ std::string Host::OwnToolNamesNow(const Session& session) const {
   return names;
 }
 
-std::optional<Session::ShownPage> Host::ShownPage(const Session& session, bool listed_only) const {
+std::optional<Session::ShownPage> OwnToolCalls::ShownPage(const Session& session, bool listed_only) const {
   const auto focus = session.focused_tab();
-  const own_tools::OwnToolSet* set = focus ? own_tools_.Find(*focus) : nullptr;
+  const own_tools::OwnToolSet* set = focus ? parts_.own_tools.Find(*focus) : nullptr;
   if (set == nullptr) return std::nullopt;
-  const auto offered = OfferedTo(session, OwnToolsFor::kSeeing);
+  const auto offered = OfferedTo(session, For::kSeeing);
   if (offered.empty()) return std::nullopt;
   if (listed_only && std::ranges::none_of(offered, [](const own_tools::Offered& o) { return o.listed; })) {
     return std::nullopt;
@@ -143,8 +167,8 @@ std::optional<Session::ShownPage> Host::ShownPage(const Session& session, bool l
   return Session::ShownPage{.document_id = set->document_id, .url = set->url, .answered_url = {}};
 }
 
-std::optional<Session::ShownPage> Host::CalledFor(const Session& session,
-                                                  std::optional<Session::ShownPage> given) const {
+std::optional<Session::ShownPage> OwnToolCalls::CalledFor(const Session& session,
+                                                          std::optional<Session::ShownPage> given) const {
   if (given) return given;
   auto page = session.shown_page() ? session.shown_page() : ShownPage(session);
   if (!page && session.answered_url().empty()) return std::nullopt;
@@ -153,8 +177,8 @@ std::optional<Session::ShownPage> Host::CalledFor(const Session& session,
   return page;
 }
 
-std::optional<Json> Host::OtherSiteAnswer(Session& session, const std::string& name,
-                                          const std::optional<Session::ShownPage>& shown) {
+std::optional<Json> OwnToolCalls::OtherSiteAnswer(Session& session, const std::string& name,
+                                                  const std::optional<Session::ShownPage>& shown) {
   auto now = ShownPage(session);
   if (!shown || !now) return std::nullopt;
   // Issue 29: a page sent the tab to another site with a tool of the same
@@ -170,11 +194,12 @@ std::optional<Json> Host::OtherSiteAnswer(Session& session, const std::string& n
                             " (list_webmcp_tools shows them with their schemas)");
 }
 
-bool Host::CallOwnTool(Session& session, const ToolCall& call, Reply& reply, std::optional<Session::ShownPage> shown) {
+bool OwnToolCalls::CallOwnTool(Session& session, const ToolCall& call, Reply& reply,
+                               std::optional<Session::ShownPage> shown) {
   const std::string& name = call.name;
   // The page the model had the list of when it made the call (a parked call keeps it).
   shown = CalledFor(session, std::move(shown));
-  const auto unfiltered = OfferedTo(session, OwnToolsFor::kAnyway);
+  const auto unfiltered = OfferedTo(session, For::kAnyway);
   const auto* known = FindOffered(unfiltered, name);
   const bool own =
       (known != nullptr && known->mcp_name == name) || session.was_told(name) || name.starts_with("webmcp_");
@@ -196,22 +221,20 @@ bool Host::CallOwnTool(Session& session, const ToolCall& call, Reply& reply, std
   // The page's own tools are `act` on the focused tab (tools::OwnToolPolicy):
   // a name the page offers (or offered) on a tab the policy keeps from this
   // session gets the denial.
-  gate_.AdmitOwn(
+  parts_.gate.AdmitOwn(
       session, call,
-      [this, shown](Session& s, const ToolCall& admitted, Reply r) {
-        OwnToolAdmitted(s, admitted, std::move(r), shown);
-      },
+      [this, shown](Session& s, const ToolCall& admitted, Reply r) { Admitted(s, admitted, std::move(r), shown); },
       std::move(reply));
   return true;
 }
 
-void Host::OwnToolAdmitted(Session& session, const ToolCall& call, Reply reply,
-                           std::optional<Session::ShownPage> shown) {
+void OwnToolCalls::Admitted(Session& session, const ToolCall& call, Reply reply,
+                            std::optional<Session::ShownPage> shown) {
   const std::string& name = call.name;
   const auto offered = OfferedTo(session);
   if (const auto* found = FindOffered(offered, name); found != nullptr && found->mcp_name == name) {
     if (auto other = OtherSiteAnswer(session, name, shown)) return reply(std::move(*other));
-    return RunOwnTool(session, call.key, *found, call.args, std::move(reply), shown);
+    return Run(session, call.key, *found, call.args, std::move(reply), shown);
   }
   // A name the session was given, or one shaped like a WebMCP tool's: the page
   // changed under the model. Say so, with what the page offers now.
@@ -220,15 +243,16 @@ void Host::OwnToolAdmitted(Session& session, const ToolCall& call, Reply reply,
                            " (list_webmcp_tools shows them with their schemas)"));
 }
 
-void Host::ListWebMcpTools(Session& session, const Json& args, Reply reply) {
+void OwnToolCalls::ListWebMcpTools(Session& session, const ToolCall& call, Reply reply) {
+  const Json& args = call.args;
   const auto focus = session.focused_tab();
-  if (!focus || tabs_.Find(*focus) == nullptr) {
+  if (!focus || parts_.tabs.Find(*focus) == nullptr) {
     return reply(tools::ErrorResult("list_webmcp_tools: no tab is focused — call focus_tab or open_tab first"));
   }
-  const auto offered = OfferedTo(session, OwnToolsFor::kSeeing);
-  const own_tools::OwnToolSet* set = own_tools_.Find(*focus);
+  const auto offered = OfferedTo(session, For::kSeeing);
+  const own_tools::OwnToolSet* set = parts_.own_tools.Find(*focus);
   // The previous page's list (a navigation settling) from a site this session may not read: none.
-  if (set != nullptr && !policy_.Allows(session, policy::Cap::kRead, set->url)) set = nullptr;
+  if (set != nullptr && !parts_.policy.Allows(session, policy::Cap::kRead, set->url)) set = nullptr;
   const std::string only = field::String(args, "name").value_or("");
   Json list = Json::array();
   std::size_t bytes = 0;
@@ -262,14 +286,14 @@ void Host::ListWebMcpTools(Session& session, const Json& args, Reply reply) {
   const std::size_t total = set != nullptr ? set->total : 0;
   Json result = {{"untrusted", own_tools::kUntrustedListNote},
                  {"tabId", *focus},
-                 {"url", set != nullptr ? set->url : tabs_.Find(*focus)->url},
+                 {"url", set != nullptr ? set->url : parts_.tabs.Find(*focus)->url},
                  {"api", set != nullptr && !set->api.empty() ? Json(set->api) : Json(nullptr)},
                  {"total", total},
                  {"listed", listed},
                  {"omitted", total - listed},
                  {"tools", std::move(list)}};
   // Still the previous page's list: the new one has not reported yet.
-  if (Settling(*focus)) result["loading"] = true;
+  if (parts_.own_tools.Settling(*focus)) result["loading"] = true;
   std::string note;
   if (schemas_left_out) note = "some schemas left out for size — pass name for one tool's schema";
   if (total > offered.size()) {
@@ -288,18 +312,22 @@ static void MarkUntrusted(Json& result) {
   result["content"].push_back({{"type", "text"}, {"text", std::string(own_tools::kUntrustedAnswerNote)}});
 }
 
-void Host::CallWebMcpTool(Session& session, const std::string& request_key, const Json& args, Reply reply,
-                          std::optional<Session::ShownPage> shown) {
+void OwnToolCalls::CallWebMcpTool(Session& session, const ToolCall& call, Reply reply) {
+  CallByName(session, call.key, call.args, std::move(reply));
+}
+
+void OwnToolCalls::CallByName(Session& session, const std::string& request_key, const Json& args, Reply reply,
+                              std::optional<Session::ShownPage> shown) {
   shown = CalledFor(session, std::move(shown));
   const auto focus = session.focused_tab();
-  if (!focus || tabs_.Find(*focus) == nullptr) {
+  if (!focus || parts_.tabs.Find(*focus) == nullptr) {
     return reply(tools::ErrorResult("call_webmcp_tool: no tab is focused — call focus_tab or open_tab first"));
   }
   const std::string name = field::String(args, "name").value_or("");
   if (WaitsForNewPage(session, name)) {
     return ParkForNewPage(session, request_key, name, std::move(reply),
                           [this, args, shown](Session& s, const std::string& key, Reply r) {
-                            CallWebMcpTool(s, key, args, std::move(r), shown);
+                            CallByName(s, key, args, std::move(r), shown);
                           });
   }
   const auto offered = OfferedTo(session);
@@ -311,19 +339,19 @@ void Host::CallWebMcpTool(Session& session, const std::string& request_key, cons
   if (auto other = OtherSiteAnswer(session, std::string(tools::kCallWebMcpTool), shown))
     return reply(std::move(*other));
   const Json* given = field::Find(args, "arguments");
-  RunOwnTool(session, request_key, *found, given == nullptr || given->is_null() ? Json::object() : *given,
-             std::move(reply), shown);
+  Run(session, request_key, *found, given == nullptr || given->is_null() ? Json::object() : *given, std::move(reply),
+      shown);
 }
 
-bool Host::WaitsForNewPage(const Session& session, const std::string& name) const {
+bool OwnToolCalls::WaitsForNewPage(const Session& session, const std::string& name) const {
   const auto focus = session.focused_tab();
-  if (!focus || !own_tools_.NewUntil(*focus)) return false;
-  if (Settling(*focus)) return true;
-  return FindOffered(OfferedTo(session, OwnToolsFor::kAnyway), name) == nullptr;
+  if (!focus || !parts_.own_tools.NewUntil(*focus)) return false;
+  if (parts_.own_tools.Settling(*focus)) return true;
+  return FindOffered(OfferedTo(session, For::kAnyway), name) == nullptr;
 }
 
-void Host::ParkForNewPage(Session& session, const std::string& request_key, const std::string& name, Reply reply,
-                          Rerun rerun) {
+void OwnToolCalls::ParkForNewPage(Session& session, const std::string& request_key, const std::string& name,
+                                  Reply reply, Rerun rerun) {
   const std::int64_t session_id = session.id();
   parked_calls_.push_back({session_id, *session.focused_tab(), request_key, name, std::move(reply), std::move(rerun)});
   session.SetCanceller(request_key, [this, session_id, request_key] {
@@ -333,16 +361,16 @@ void Host::ParkForNewPage(Session& session, const std::string& request_key, cons
   ResumeParkedCalls();  // arms the timer for its wait
 }
 
-void Host::ResumeParkedCalls() {
+void OwnToolCalls::ResumeParkedCalls() {
   if (parked_calls_.empty()) return parked_timer_.Stop();
   std::vector<ParkedCall> due;
   std::uint64_t next = UINT64_MAX;
   std::erase_if(parked_calls_, [&](ParkedCall& p) {
-    const Session* session = FindSession(p.session_id);
-    const auto until = own_tools_.NewUntil(p.tab_id);
+    const Session* session = parts_.sessions.Find(p.session_id);
+    const auto until = parts_.own_tools.NewUntil(p.tab_id);
     const bool waits =
         session != nullptr && until && session->focused_tab() == p.tab_id &&
-        (Settling(p.tab_id) || FindOffered(OfferedTo(*session, OwnToolsFor::kAnyway), p.name) == nullptr);
+        (parts_.own_tools.Settling(p.tab_id) || FindOffered(OfferedTo(*session, For::kAnyway), p.name) == nullptr);
     if (waits) {
       next = std::min(next, *until);
       return false;
@@ -351,31 +379,31 @@ void Host::ResumeParkedCalls() {
     return true;
   });
   if (next != UINT64_MAX) {
-    parked_timer_.Start(next - uv_now(loop_), [this] { ResumeParkedCalls(); });
+    parked_timer_.Start(next - uv_now(parts_.loop), [this] { ResumeParkedCalls(); });
   } else {
     parked_timer_.Stop();
   }
   for (auto& p : due) {
     // A session that ended has no one to answer (its reply sends nothing).
-    if (Session* session = FindSession(p.session_id)) p.rerun(*session, p.request_key, std::move(p.reply));
+    if (Session* session = parts_.sessions.Find(p.session_id)) p.rerun(*session, p.request_key, std::move(p.reply));
   }
 }
 
-void Host::RunOwnTool(Session& session, const std::string& request_key, const own_tools::Offered& offered,
-                      const Json& args, Reply reply, std::optional<Session::ShownPage> shown, bool retry) {
+void OwnToolCalls::Run(Session& session, const std::string& request_key, const own_tools::Offered& offered,
+                       const Json& args, Reply reply, std::optional<Session::ShownPage> shown, bool retry) {
   const std::string mcp_name = offered.mcp_name;
   if (auto ok = tools::CheckArguments(offered.mcp_tool, args, tools::Extra::kPerSchema); !ok) {
     return reply(tools::ErrorResult(mcp_name + ": " + ok.error()));
   }
   const std::int64_t tab_id = *session.focused_tab();
-  const own_tools::OwnToolSet& set = *own_tools_.Find(tab_id);  // OfferedTo found it
+  const own_tools::OwnToolSet& set = *parts_.own_tools.Find(tab_id);  // OfferedTo found it
   const std::int64_t session_id = session.id();
   Json params = {{"tabId", tab_id},
                  {"documentId", set.document_id},
                  {"name", offered.tool->name},
                  {"source", offered.tool->source},
                  {"arguments", args},
-                 {ext_method::kPolicyUrlParam, FocusedUrl(session).value_or("")}};
+                 {ext_method::kPolicyUrlParam, FocusedTabUrl(parts_.tabs, session).value_or("")}};
   // The model's order of the arguments, which Json's objects do not keep.
   if (auto ordered = own_tools::ArgumentsInOrder(session.ArgumentsText(request_key), args)) {
     params["argumentsText"] = std::move(*ordered);
@@ -384,7 +412,7 @@ void Host::RunOwnTool(Session& session, const std::string& request_key, const ow
   // answers once that page's own tools are in, and what the navigation
   // changed is told once, right before the answer (as a click's).
   const std::function<void()> release = session.HoldUntilReleased();
-  const auto call = gate_.CallExtension(
+  const auto call = parts_.gate.CallExtension(
       {.session_id = session_id,
        .tool = mcp_name,
        .cap = policy::Cap::kAct,
@@ -396,7 +424,7 @@ void Host::RunOwnTool(Session& session, const std::string& request_key, const ow
       reply,
       [this, mcp_name, tab_id, session_id, request_key, args, shown, retry](std::expected<Json, rpc::Error> outcome,
                                                                             Reply answer) {
-        Session* s = FindSession(session_id);
+        Session* s = parts_.sessions.Find(session_id);
         // The page it was made for was left before the call reached it: once,
         // run it on the new page when that offers the tool (and so the policy
         // allows it there). One that reached the page may have done its work.
@@ -414,7 +442,7 @@ void Host::RunOwnTool(Session& session, const std::string& request_key, const ow
                                   }
                                   // The same site only: the arguments were made for it.
                                   if (auto other = OtherSiteAnswer(again, mcp_name, shown)) return r(std::move(*other));
-                                  RunOwnTool(again, key, *found, args, std::move(r), shown, /*retry=*/false);
+                                  Run(again, key, *found, args, std::move(r), shown, /*retry=*/false);
                                 });
         }
         const std::string changed =
@@ -427,7 +455,7 @@ void Host::RunOwnTool(Session& session, const std::string& request_key, const ow
       });
   if (call == 0) return;  // answered at once: the extension is gone
   session.SetCanceller(request_key, [this, call, release] {
-    gate_.CancelExtension(call);  // its callback never runs
+    parts_.gate.CancelExtension(call);  // its callback never runs
     release();
   });
 }

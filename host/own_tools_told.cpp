@@ -7,7 +7,7 @@
 
 #include "common/protocol.h"
 #include "common/tool_catalog.h"
-#include "host/host.h"
+#include "host/own_tool_calls.h"
 
 namespace tb {
 namespace {
@@ -25,13 +25,14 @@ void Say(Json& result, Json told, std::string text) {
 
 }  // namespace
 
-Json Host::WithOwnToolsTold(Session& session, Json result) {
+Json OwnToolCalls::WithOwnToolsTold(Session& session, Json result) {
   if (session.surface() != tools::Surface::kDispatch || !result.is_object() || !result.contains("content") ||
       !result["content"].is_array()) {
     return result;
   }
-  const auto offered = session.focused_tab() && !Settling(*session.focused_tab()) ? OfferedTo(session)
-                                                                                  : std::vector<own_tools::Offered>{};
+  const auto offered = session.focused_tab() && !parts_.own_tools.Settling(*session.focused_tab())
+                           ? OfferedTo(session)
+                           : std::vector<own_tools::Offered>{};
   std::string now;
   for (const auto& o : offered) now += rpc::Dump(o.mcp_tool) + "\n";
   if (now == session.own_tools_told()) return result;

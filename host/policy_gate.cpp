@@ -36,6 +36,20 @@ std::string MessageOf(const Json& result) {
 
 }  // namespace
 
+Json PolicySummary(const policy::Policy& p) {
+  using Source = policy::Policy::Source;
+  Json summary = {{"path", p.path},
+                  {"state", p.source == Source::kNone   ? "none"
+                            : p.source == Source::kFile ? "file"
+                                                        : "malformed"},
+                  {"default", p.fallback == policy::Default::kAsk    ? "ask"
+                              : p.fallback == policy::Default::kDeny ? "deny"
+                                                                     : "allow"},
+                  {"rules", p.rules.size()}};
+  if (p.source == Source::kMalformed) summary["error"] = p.error;
+  return summary;
+}
+
 PolicyGate::PolicyGate(uv_loop_t* loop, std::string policy_path, std::string audit_path, std::uint64_t poll_ms)
     : loop_(loop), policy_path_(std::move(policy_path)), poll_ms_(poll_ms) {
   if (!audit_path.empty()) audit_.emplace(std::move(audit_path));

@@ -35,6 +35,10 @@ struct AuditNote {
   bool error_text = true;  // false for tools whose errors may quote typed values
 };
 
+// The policy this host enforces, for doctor and the popup (the browser's
+// environment chose the file): {path, state: none|file|malformed, rules, error?}.
+Json PolicySummary(const policy::Policy& p);
+
 class PolicyGate {
  public:
   // An empty `policy_path` means no file (everything allowed); an empty

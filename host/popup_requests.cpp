@@ -1,7 +1,5 @@
-// The popup's side of the host (docs/protocol.md "The popup"): host.state,
-// the view of the host the extension's popup and toolbar badge show, and the
-// requests behind the popup's buttons. Every request is answered at once; a
-// field of the wrong type gets -32602 naming it, and nothing else changes.
+#include "host/popup_requests.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,13 +9,12 @@
 #include "common/json_field.h"
 #include "common/protocol.h"
 #include "common/tool_catalog.h"
-#include "host/host.h"
 
 namespace tb {
 
-Json Host::HostState() const {
+Json PopupRequests::HostState() const {
   Json sessions = Json::array();
-  for (const auto& [id, session] : sessions_) {
+  for (const auto& [id, session] : parts_.sessions) {
     if (!session->helloed()) continue;  // not attached until it said who it is
     const auto focus = session->focused_tab();
     Json last = nullptr;
@@ -29,34 +26,28 @@ Json Host::HostState() const {
                         {"lastTool", std::move(last)}});
   }
   return {{"host", {{"version", kVersion}, {"pid", static_cast<long>(getpid())}}},
-          {"policy", PolicySummary(policy_.policy())},
-          {"grants", policy_.Grants()},
+          {"policy", PolicySummary(parts_.policy.policy())},
+          {"grants", parts_.policy.Grants()},
           {"sessions", std::move(sessions)},
           {ext_method::kHostStateNetworkLog, AnySessionHasNetwork()}};
 }
 
-bool Host::AnySessionHasNetwork() const {
-  for (const auto& [id, session] : sessions_) {
+bool PopupRequests::AnySessionHasNetwork() const {
+  for (const auto& [id, session] : parts_.sessions) {
     if (session->helloed() && std::ranges::find(session->caps(), tools::kCapNetwork) != session->caps().end())
       return true;
   }
   return false;
 }
 
-std::expected<Json, rpc::Error> Host::OnExtensionRequest(const std::string& method, const Json& params) {
-  if (!ready_) return std::unexpected(rpc::Error{rpc_error::kInvalidRequest, "send hello first", nullptr});
-  if (const auto request = requests_.find(method); request != requests_.end()) return request->second(params);
-  return std::unexpected(rpc::Error{rpc_error::kMethodNotFound, "the host does not serve " + method, nullptr});
-}
-
 // What the policy file lets an agent do on `url`, and what it lets each
 // attached session do there (--read-only narrows it): the popup's "may the
 // agent act here". The same decisions a call on that URL gets.
-std::expected<Json, rpc::Error> Host::CheckPolicy(const Json& params) const {
+std::expected<Json, rpc::Error> PopupRequests::CheckPolicy(const Json& params) const {
   const auto url = field::String(params, "url");
   if (!url)
     return std::unexpected(rpc::InvalidParams(std::string(ext_request::kPolicyCheck) + " needs params.url (a string)"));
-  const policy::Policy& file = policy_.policy();
+  const policy::Policy& file = parts_.policy.policy();
   Json caps = Json::object();
   for (const policy::Cap cap : policy::kAllCaps) {
     const policy::Decision decision = policy::Decide(file, cap, *url);
@@ -64,11 +55,11 @@ std::expected<Json, rpc::Error> Host::CheckPolicy(const Json& params) const {
         {"allowed", decision.allowed}, {"ask", decision.ask}, {"reason", decision.reason}};
   }
   Json sessions = Json::array();
-  for (const auto& [id, session] : sessions_) {
+  for (const auto& [id, session] : parts_.sessions) {
     if (!session->helloed()) continue;
     sessions.push_back({{"id", id},
-                        {"read", policy_.Allows(*session, policy::Cap::kRead, *url)},
-                        {"act", policy_.Allows(*session, policy::Cap::kAct, *url)}});
+                        {"read", parts_.policy.Allows(*session, policy::Cap::kRead, *url)},
+                        {"act", parts_.policy.Allows(*session, policy::Cap::kAct, *url)}});
   }
   const auto site = policy::SiteOf(*url);
   return Json{{"site", site ? site->Describe() : ""},
@@ -81,13 +72,13 @@ std::expected<Json, rpc::Error> Host::CheckPolicy(const Json& params) const {
 // "Detach from this tab": every session focused on the tab loses that focus,
 // as when the tab closes — its tool list shrinks (one list_changed) and a
 // notifications/message says why. The tab stays open; focus_tab takes it again.
-std::expected<Json, rpc::Error> Host::DetachTab(const Json& params) {
+std::expected<Json, rpc::Error> PopupRequests::DetachTab(const Json& params) {
   const auto tab_id = field::Int(params, "tabId");
   if (!tab_id)
     return std::unexpected(
         rpc::InvalidParams(std::string(ext_request::kDetachTab) + " needs params.tabId (an integer)"));
   Json detached = Json::array();
-  for (auto& [id, session] : sessions_) {
+  for (auto& [id, session] : parts_.sessions) {
     if (session->focused_tab() != *tab_id) continue;
     session->set_focused_tab(std::nullopt);
     detached.push_back(id);
@@ -102,7 +93,7 @@ std::expected<Json, rpc::Error> Host::DetachTab(const Json& params) {
   }
   if (!detached.empty()) {
     spdlog::info("popup: detached {} session(s) from tab {}", detached.size(), *tab_id);
-    AfterTabsChanged();  // list_changed to each, tabs.focused to the extension
+    parts_.after_tabs_changed();  // list_changed to each, tabs.focused to the extension
   }
   return Json{{"tabId", *tab_id}, {"detached", std::move(detached)}};
 }
@@ -110,13 +101,13 @@ std::expected<Json, rpc::Error> Host::DetachTab(const Json& params) {
 // "Disconnect": the host closes the session's socket. Its shim fails what was
 // running ("the browser connection was lost"), tells its client the tool list
 // changed, and answers "not connected" until connect_browser is called again.
-std::expected<Json, rpc::Error> Host::DisconnectSession(const Json& params) {
+std::expected<Json, rpc::Error> PopupRequests::DisconnectSession(const Json& params) {
   const auto session_id = field::Int(params, "sessionId");
   if (!session_id) {
     return std::unexpected(
         rpc::InvalidParams(std::string(ext_request::kDisconnectSession) + " needs params.sessionId (an integer)"));
   }
-  Session* session = FindSession(*session_id);
+  Session* session = parts_.sessions.Find(*session_id);
   if (session == nullptr) {
     return std::unexpected(rpc::Error{rpc_error::kInvalidArgument,
                                       "no session " + std::to_string(*session_id) + " is attached (it has ended)",
@@ -131,7 +122,7 @@ std::expected<Json, rpc::Error> Host::DisconnectSession(const Json& params) {
                                      "call connect_browser only if the user asks for it"}}}});
   session->TellUserDisconnected();
   spdlog::info("popup: disconnecting session {} ({})", *session_id, session->client());
-  RemoveSession(*session_id);
+  parts_.remove_session(*session_id);
   return Json{{"sessionId", *session_id}, {"disconnected", true}};
 }
 

@@ -25,8 +25,8 @@ class ReplyOnce {
   ReplyOnce() = default;
   // A wrapper: no answer of its own when dropped. Implicit: every answering lambda is one.
   template <typename F>
-  requires(!std::same_as<std::remove_cvref_t<F>, ReplyOnce> && std::invocable<F&, Json>) ReplyOnce(F&& send)
-      : ReplyOnce(Send(std::forward<F>(send)), nullptr) {}  // NOLINT(google-explicit-constructor)
+    requires(!std::same_as<std::remove_cvref_t<F>, ReplyOnce> && std::invocable<F&, Json>)
+  ReplyOnce(F&& send) : ReplyOnce(Send(std::forward<F>(send)), nullptr) {}  // NOLINT(google-explicit-constructor)
   // The call's own answer: `if_dropped` goes to `send` when every copy is gone unanswered.
   ReplyOnce(Send send, Json if_dropped);
 

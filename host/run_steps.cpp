@@ -151,7 +151,7 @@ void Step(const RunSteps::Parts& parts, const std::shared_ptr<RunState>& run) {
   ToolCall call{.session_id = run->session_id, .key = run->key, .name = name, .args = args};
   if (tools::Find(name) == nullptr) {
     // The page's own tools (WebMCP, forms): decided as a call of them is,
-    // on the page the model last heard of (Host::CallOwnTool).
+    // on the page the model last heard of (OwnToolCalls::CallOwnTool).
     if (!parts.call_own_tool(*session, call, reply)) {
       reply(tools::ErrorResult("Unknown tool: " + name + " (neither a page tool nor one of the page's own)"));
     }

@@ -69,7 +69,7 @@ class Session {
   // that listed some, list_webmcp_tools, or a call answered "the page changed
   // to …". A call of the page's own tools runs only on that page's site, and
   // on the site of the tab when the session's last answer left
-  // (Host::CallOwnTool); nullopt before any.
+  // (OwnToolCalls::CallOwnTool); nullopt before any.
   struct ShownPage {
     std::string document_id;
     std::string url;

@@ -1,5 +1,5 @@
 // Issue 29, finding 4: the page's own tools run only on the site whose list
-// the session was shown (Host::OtherSiteAnswer). `form_…` names carry no
+// the session was shown (OwnToolCalls::OtherSiteAnswer). `form_…` names carry no
 // site: page A (127.0.0.1) sends the tab to B (localhost, another site) with a
 // form of the same name; a call made with A's list must not run on B's form —
 // neither one that arrives after B reported, nor one parked while B loaded,
