@@ -6796,6 +6796,8 @@ function fromCallToolResult(name, value) {
 var NAV_START_MS = 1e3;
 var LOAD_GRACE_MS = 2e3;
 var LOOK_EVERY_MS = 250;
+var PREVENTED_LOOK_MS = 20;
+var PREVENTED_SETTLE_MS = 50;
 var MAIN_MAX_CHARS = 8e3;
 function readInPage(maxChars, mode) {
   const ready3 = document.readyState;
@@ -6830,12 +6832,43 @@ async function isDeclarativeForm(tabId, documentId, name) {
       target: { tabId, documentIds: [documentId] },
       world: "ISOLATED",
       injectImmediately: true,
-      func: (n) => [...document.forms].some((f) => f.hasAttribute("toolname") && (f.getAttribute("toolname") === n || f.getAttribute("toolname").replace(/\s+/g, " ").trim() === n)),
-      args: [name]
+      func: (n, key3) => {
+        const form = [...document.forms].find((f) => f.hasAttribute("toolname") && (f.getAttribute("toolname") === n || f.getAttribute("toolname").replace(/\s+/g, " ").trim() === n));
+        if (!form) return false;
+        const seen = globalThis[key3] ??= {};
+        seen[n] = null;
+        let navigating = false;
+        globalThis.navigation?.addEventListener("navigate", () => {
+          navigating = true;
+          seen[n] = false;
+        });
+        form.addEventListener("submit", (e) => {
+          setTimeout(() => {
+            seen[n] = e.defaultPrevented && !navigating;
+          }, 0);
+        }, { capture: true, once: true });
+        return true;
+      },
+      args: [name, SUBMIT_KEY]
     });
     return r?.result === true;
   } catch {
     return false;
+  }
+}
+var SUBMIT_KEY = "__tabbridgeSubmits";
+async function submitPrevented(tabId, documentId, name) {
+  try {
+    const [r] = await chrome.scripting.executeScript({
+      target: { tabId, documentIds: [documentId] },
+      world: "ISOLATED",
+      injectImmediately: true,
+      func: (n, key3) => globalThis[key3]?.[n] ?? null,
+      args: [name, SUBMIT_KEY]
+    });
+    return typeof r?.result === "boolean" ? r.result : null;
+  } catch {
+    return null;
   }
 }
 var siteAndPath = (url) => {
@@ -6885,7 +6918,7 @@ function watchResultPage(tabId, fromDocumentId) {
     if (r.result && r.result.ready !== "loading") noteRead(tabId, { documentId: r.documentId, url: r.result.url });
     return r.result;
   }, () => null);
-  async function read({ until, signal, startWithinMs = Infinity, mode = "form" }) {
+  async function read({ until, signal, startWithinMs = Infinity, mode = "form", prevented = null }) {
     const startBy = Date.now() + startWithinMs;
     const onAbort = () => {
       st.events++;
@@ -6893,6 +6926,7 @@ function watchResultPage(tabId, fromDocumentId) {
     };
     signal?.addEventListener("abort", onAbort);
     let parsedAt = null;
+    let preventedSince = null;
     try {
       for (; ; ) {
         if (signal?.aborted) return signal.reason?.name === "TimeoutError" ? { url: await urlNow(), timedOut: true } : { cancelled: true };
@@ -6908,11 +6942,18 @@ function watchResultPage(tabId, fromDocumentId) {
           }
         }
         if (st.failed && !page2) return { url: await urlNow(), failed: st.failed };
-        if (!st.started && Date.now() >= startBy) return { noNavigation: true };
+        if (!st.started && Date.now() >= startBy) return { noNavigation: true, why: "timer" };
+        if (!st.started && prevented) {
+          if (await prevented() === true) preventedSince ??= Date.now();
+          else preventedSince = null;
+          if (preventedSince !== null && Date.now() - preventedSince >= PREVENTED_SETTLE_MS && !st.started) {
+            return { noNavigation: true, why: "prevented" };
+          }
+        }
         if (Date.now() >= until) return { url: await urlNow(), timedOut: true };
         if (st.events !== seen) continue;
         const waitMs = Math.min(
-          LOOK_EVERY_MS,
+          prevented && !st.started ? PREVENTED_LOOK_MS : LOOK_EVERY_MS,
           until - Date.now(),
           st.started ? Infinity : startBy - Date.now(),
           parsedAt ? parsedAt + LOAD_GRACE_MS - Date.now() : Infinity
@@ -7704,6 +7745,8 @@ function whileDocumentLives(tabId, documentId) {
   });
   return { promise, stop };
 }
+var formWaits = [];
+globalThis.__tabbridgeFormWaits = formWaits;
 var NOTHING = /* @__PURE__ */ Symbol("returned nothing");
 async function runWebmcpTool(tabId, documentId, name, args, ctx = {}) {
   const startedAt = Date.now();
@@ -7721,7 +7764,16 @@ async function runWebmcpTool(tabId, documentId, name, args, ctx = {}) {
     }
     if ((left || r[NOTHING]) && await form) {
       const until = Math.min(ctx.deadline ?? Infinity, startedAt + Deadlines.OWN_TOOL_CALL_MS) - Deadlines.ANSWER_MARGIN_MS;
-      const page2 = await result.read({ until, signal: ctx.signal, startWithinMs: left ? Infinity : NAV_START_MS });
+      const page2 = await result.read({
+        until,
+        signal: ctx.signal,
+        startWithinMs: left ? Infinity : NAV_START_MS,
+        prevented: left ? null : () => submitPrevented(tabId, documentId, name)
+      });
+      if (page2.noNavigation) {
+        formWaits.push(page2.why);
+        if (formWaits.length > 20) formWaits.shift();
+      }
       if (page2.cancelled) throw new Error("cancelled");
       if (!page2.noNavigation) {
         return withNavigatedTo({ content: resultPageBlocks(toolLabel(name), page2) }, page2.url || await nav.navigatedTo());

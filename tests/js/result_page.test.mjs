@@ -79,7 +79,57 @@ describe('result_page.js: the result page of a declarative form', () => {
     top = { documentId: OLD, result: { ready: 'complete', text: 'the form' } };
     const w = watchResultPage(TAB, OLD);
     try {
-      assert.deepEqual(await w.read({ until: inMs(20_000), startWithinMs: 30 }), { noNavigation: true });
+      assert.deepEqual(await w.read({ until: inMs(20_000), startWithinMs: 30 }), { noNavigation: true, why: 'timer' });
+    } finally {
+      w.dispose();
+    }
+  });
+
+  // Issue 43: the wait ends when the page is known to have kept the submit.
+  it('a submit the page prevented ends the wait at once, not at startWithinMs', async () => {
+    top = { documentId: OLD, result: { ready: 'complete', text: 'the form' } };
+    const w = watchResultPage(TAB, OLD);
+    let asked = 0;
+    try {
+      const r = await w.read({ until: inMs(20_000), startWithinMs: 10_000, prevented: async () => (++asked, true) });
+      assert.deepEqual(r, { noNavigation: true, why: 'prevented' });
+      assert.ok(asked >= 2, 'asked again a moment later: a handler may send the form by script');
+    } finally {
+      w.dispose();
+    }
+  });
+
+  it('a prevented submit whose handler starts a navigation waits for the result page', async () => {
+    top = { documentId: OLD, result: { ready: 'complete', text: 'the form' } };
+    const w = watchResultPage(TAB, OLD);
+    try {
+      let asked = 0;
+      const reading = w.read({
+        until: inMs(20_000), startWithinMs: 10_000,
+        prevented: async () => {
+          if (++asked === 1) {
+            // The handler's form.submit(): its navigation starts before the second look.
+            nav('onBeforeNavigate');
+            top = { documentId: 'doc-new', result: { ready: 'complete', text: 'Booked' } };
+            nav('onCompleted');
+          }
+          return true;
+        },
+      });
+      assert.deepEqual(await reading, { url, text: 'Booked' });
+    } finally {
+      w.dispose();
+    }
+  });
+
+  it('a submit not yet seen, or let go, keeps waiting for a navigation until startWithinMs', async () => {
+    top = { documentId: OLD, result: { ready: 'complete', text: 'the form' } };
+    const w = watchResultPage(TAB, OLD);
+    try {
+      for (const answer of [null, false]) {
+        assert.deepEqual(await w.read({ until: inMs(20_000), startWithinMs: 60, prevented: async () => answer }),
+          { noNavigation: true, why: 'timer' });
+      }
     } finally {
       w.dispose();
     }

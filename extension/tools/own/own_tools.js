@@ -20,7 +20,7 @@ import { navGraceWithin, watchTopFrame, withNavigatedTo } from '../shared/naviga
 import { errorResult } from '../stack/results.js';
 import { readingDocument } from '../stack/document_reads.js';
 import { argumentsOf, callRoute, cleanTools, isFormSource, normalise, returnedNothing } from './own_tools_checks.js';
-import { NAV_START_MS, isDeclarativeForm, resultPageBlocks, watchResultPage } from './result_page.js';
+import { NAV_START_MS, isDeclarativeForm, resultPageBlocks, submitPrevented, watchResultPage } from './result_page.js';
 
 // The page's world lists WebMCP tools; ours finds the forms, result lists and
 // buttons and relays them all: the manifest's content scripts with these
@@ -279,6 +279,12 @@ function whileDocumentLives(tabId, documentId) {
   return { promise, stop };
 }
 
+// How the last waits for a declarative form's result page ended without one
+// ('prevented': the page prevented the submit; 'timer': no navigation
+// started in NAV_START_MS), for diagnostics (tests/e2e/own_tools_webmcp).
+const formWaits = [];
+globalThis.__tabbridgeFormWaits = formWaits;
+
 // Marks an answer of a tool that returned nothing (runWebmcpToolIn).
 const NOTHING = Symbol('returned nothing');
 
@@ -305,7 +311,14 @@ async function runWebmcpTool(tabId, documentId, name, args, ctx = {}) {
     }
     if ((left || r[NOTHING]) && (await form)) {
       const until = Math.min(ctx.deadline ?? Infinity, startedAt + Deadlines.OWN_TOOL_CALL_MS) - Deadlines.ANSWER_MARGIN_MS;
-      const page = await result.read({ until, signal: ctx.signal, startWithinMs: left ? Infinity : NAV_START_MS });
+      const page = await result.read({
+        until, signal: ctx.signal, startWithinMs: left ? Infinity : NAV_START_MS,
+        prevented: left ? null : () => submitPrevented(tabId, documentId, name),
+      });
+      if (page.noNavigation) {
+        formWaits.push(page.why);
+        if (formWaits.length > 20) formWaits.shift();
+      }
       if (page.cancelled) throw new Error('cancelled');
       if (!page.noNavigation) {
         return withNavigatedTo({ content: resultPageBlocks(toolLabel(name), page) }, page.url || (await nav.navigatedTo()));

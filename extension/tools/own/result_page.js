@@ -46,6 +46,10 @@ const LOAD_GRACE_MS = 2000;
 // Between two looks when no navigation event woke us (a missed event must not
 // cost the whole deadline).
 const LOOK_EVERY_MS = 250;
+// Between two questions whether the page prevented a declarative submit, and
+// how long it stays prevented before no navigation is taken to come.
+const PREVENTED_LOOK_MS = 20;
+const PREVENTED_SETTLE_MS = 50;
 
 // What the other tools answer of the new page at most, in characters: enough
 // for a page of results, not a whole site's page (read_page reads the rest).
@@ -88,19 +92,58 @@ function readInPage(maxChars, mode) {
 // Whether `name` is a declarative form of the document (a <form toolname> of
 // that name); false when the document cannot be asked. Asked before the call
 // runs: once the form is sent, its document may be gone.
+// On such a form it also starts watching the form's next submit, in our
+// isolated world (the page cannot reach it): once the submit event has gone
+// through every handler, whether the page prevented it — the browser then
+// navigates nowhere (submitPrevented).
 export async function isDeclarativeForm(tabId, documentId, name) {
   try {
     const [r] = await chrome.scripting.executeScript({
       target: { tabId, documentIds: [documentId] },
       world: 'ISOLATED',
       injectImmediately: true,
-      func: (n) => [...document.forms].some((f) => f.hasAttribute('toolname') &&
-        (f.getAttribute('toolname') === n || f.getAttribute('toolname').replace(/\s+/g, ' ').trim() === n)),
-      args: [name],
+      func: (n, key) => {
+        const form = [...document.forms].find((f) => f.hasAttribute('toolname') &&
+          (f.getAttribute('toolname') === n || f.getAttribute('toolname').replace(/\s+/g, ' ').trim() === n));
+        if (!form) return false;
+        const seen = (globalThis[key] ??= {});
+        seen[n] = null;
+        let navigating = false; // a navigation of this document began (a handler's form.submit(), location…)
+        globalThis.navigation?.addEventListener('navigate', () => {
+          navigating = true;
+          seen[n] = false;
+        });
+        form.addEventListener('submit', (e) => {
+          // After the event's dispatch: every handler has had its say.
+          setTimeout(() => { seen[n] = e.defaultPrevented && !navigating; }, 0);
+        }, { capture: true, once: true });
+        return true;
+      },
+      args: [name, SUBMIT_KEY],
     });
     return r?.result === true;
   } catch {
     return false;
+  }
+}
+
+const SUBMIT_KEY = '__tabbridgeSubmits';
+
+// Whether the submit of the declarative form `name` in documentId was
+// prevented by the page (true: no navigation comes), let go (false), or not
+// yet seen (null; also when the document went).
+export async function submitPrevented(tabId, documentId, name) {
+  try {
+    const [r] = await chrome.scripting.executeScript({
+      target: { tabId, documentIds: [documentId] },
+      world: 'ISOLATED',
+      injectImmediately: true,
+      func: (n, key) => globalThis[key]?.[n] ?? null,
+      args: [name, SUBMIT_KEY],
+    });
+    return typeof r?.result === 'boolean' ? r.result : null;
+  } catch {
+    return null;
   }
 }
 
@@ -158,7 +201,9 @@ export function watchResultPage(tabId, fromDocumentId) {
     return r.result;
   }, () => null);
 
-  async function read({ until, signal, startWithinMs = Infinity, mode = 'form' }) {
+  // prevented: () => Promise<true|false|null>, whether the page prevented
+  // the submit (submitPrevented): true ends the wait for a navigation at once.
+  async function read({ until, signal, startWithinMs = Infinity, mode = 'form', prevented = null }) {
     const startBy = Date.now() + startWithinMs;
     const onAbort = () => {
       st.events++;
@@ -166,6 +211,7 @@ export function watchResultPage(tabId, fromDocumentId) {
     };
     signal?.addEventListener('abort', onAbort);
     let parsedAt = null;
+    let preventedSince = null;
     try {
       for (;;) {
         if (signal?.aborted) return signal.reason?.name === 'TimeoutError' ? { url: await urlNow(), timedOut: true } : { cancelled: true };
@@ -183,10 +229,20 @@ export function watchResultPage(tabId, fromDocumentId) {
           }
         }
         if (st.failed && !page) return { url: await urlNow(), failed: st.failed };
-        if (!st.started && Date.now() >= startBy) return { noNavigation: true };
+        if (!st.started && Date.now() >= startBy) return { noNavigation: true, why: 'timer' };
+        if (!st.started && prevented) {
+          // Prevented, and still so a moment later: a handler that sends the
+          // form by script starts its navigation within it.
+          if ((await prevented()) === true) preventedSince ??= Date.now();
+          else preventedSince = null;
+          if (preventedSince !== null && Date.now() - preventedSince >= PREVENTED_SETTLE_MS && !st.started) {
+            return { noNavigation: true, why: 'prevented' };
+          }
+        }
         if (Date.now() >= until) return { url: await urlNow(), timedOut: true };
         if (st.events !== seen) continue; // something happened while we looked
-        const waitMs = Math.min(LOOK_EVERY_MS, until - Date.now(), st.started ? Infinity : startBy - Date.now(),
+        const waitMs = Math.min(prevented && !st.started ? PREVENTED_LOOK_MS : LOOK_EVERY_MS, until - Date.now(),
+          st.started ? Infinity : startBy - Date.now(),
           parsedAt ? parsedAt + LOAD_GRACE_MS - Date.now() : Infinity);
         await new Promise((resolve) => {
           const timer = setTimeout(resolve, Math.max(0, waitMs));

@@ -12,7 +12,7 @@ export const PRIMITIVES = [
       'tools/stack/inject.js': 'notes every frame that answered (readUrl, or document_reads.js)',
       'tools/stack/document_reads.js': 'asks a named document its URL (the provenance itself)',
       'tools/own/in_document.js': 'runs in one named document and notes the read with its URL',
-      'tools/own/result_page.js': 'notes the page it read with the URL its own script read; isDeclarativeForm answers a boolean',
+      'tools/own/result_page.js': 'notes the page it read with the URL its own script read; isDeclarativeForm and submitPrevented answer booleans',
       'tools/own/own_tools.js': 'the WebMCP call is noted (readingDocument); the other scripts install content scripts and read nothing',
       'tools/screenshot.js': 'devicePixelRatio: a number, not page text; the capture is noted with the pinned document',
       'tools/stack/frame_guard.js': 'the input broker\'s frame map (sites and boxes for the host\'s decision), no page text in answers',
