@@ -223,7 +223,8 @@ const tabbridge = {
   },
   // Only connect_browser is listed at first: it launches our browser, then open_tab.
   async open(s, url) {
-    s.state.browserPid = (await s.must('connect_browser', { launch: true })).structuredContent.browser.pid;
+    // Once per session: a second connect_browser is refused (already connected).
+    s.state.browserPid ??= (await s.must('connect_browser', { launch: true })).structuredContent.browser.pid;
     const result = await s.must('open_tab', { url });
     s.state.tabId = result.structuredContent?.tab?.id;
     return result;
