@@ -9,14 +9,22 @@
 // programs write (TABBRIDGE_LOG_FILE, "timeline:" lines) and from the
 // extension's own marks (hello's timing, tabs.create's timing).
 //
+// Chromium alone is timed in the same run (issue 43): the same browser and
+// flags, no extension, launched with --remote-debugging-port=0 and driven
+// over CDP — Page.navigate, then the document parsed (what open_tab waits
+// for) — so that what tabbridge adds on top of the browser is its own figure.
+//
 // Usage: node bench/first_page.mjs [buildDir]
 //   BENCH_FIRST_RUNS=5   BENCH_PEERS_ONLY=tabbridge,…  a subset   BENCH_KEEP_LOG=1: keep /tmp/bench-first-*/tabbridge.log
 // Prints figures only: it never fails on time.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveBenchPages } from './fixture_server.mjs';
-import { chosenServers, endSession, startSession } from './peer_servers.mjs';
+import { BENCH_BROWSER_ARGS } from './common.mjs';
+import { BROWSER, chosenServers, endSession, startSession } from './peer_servers.mjs';
+import { CdpConnection } from '../tests/e2e/lib/devtools.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const build = path.resolve(process.argv[2] || process.env.TABBRIDGE_BUILD_DIR || path.join(repo, 'build'));
@@ -94,9 +102,49 @@ async function firstPage(def, url, run) {
   return Object.fromEntries(Object.entries(marks).map(([k, v]) => [k, v - t0]));
 }
 
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Chromium alone: spawn to the page parsed, over CDP (ms).
+async function chromiumAlone(url) {
+  const dir = fs.mkdtempSync('/tmp/bench-chromium-');
+  const t0 = Date.now();
+  const child = spawn(BROWSER, [...BENCH_BROWSER_ARGS.split(/\s+/).filter(Boolean), `--user-data-dir=${dir}`,
+    '--remote-debugging-port=0', 'about:blank'], { stdio: 'ignore' });
+  try {
+    let port = 0;
+    while (!port) {
+      try {
+        port = Number(fs.readFileSync(path.join(dir, 'DevToolsActivePort'), 'utf8').split('\n')[0]);
+      } catch {
+        await sleep(5);
+      }
+    }
+    let page;
+    while (!page) {
+      const list = await fetch(`http://127.0.0.1:${port}/json/list`).then((r) => r.json(), () => []);
+      page = list.find((t) => t.type === 'page');
+      if (!page) await sleep(5);
+    }
+    const c = await CdpConnection.open(page.webSocketDebuggerUrl);
+    try {
+      await c.send('Page.navigate', { url });
+      while ((await c.evaluate(`location.href === ${JSON.stringify(url)} && document.readyState !== 'loading'`)) !== true) await sleep(5);
+    } finally {
+      c.close();
+    }
+    return Date.now() - t0;
+  } finally {
+    child.kill('SIGKILL');
+    await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const { server, origin } = await serveBenchPages();
 const url = `${origin}/rows?n=100`;
 const results = [];
+const alone = [];
+for (let r = 0; r < runs; r++) alone.push(await chromiumAlone(url));
 for (const def of chosenServers()) {
   const all = [];
   for (let r = 0; r < runs; r++) all.push(await firstPage(def, url, r));
@@ -107,9 +155,17 @@ server.close();
 console.log(`time to the first page (the 100-row page on 127.0.0.1), ms from spawning the server, median of ${runs}:`);
 console.log('| server | first page p50 | min | max |');
 console.log('|---|---|---|---|');
+console.log(`| Chromium alone (CDP: launch, navigate, parsed) | ${p50(alone)} | ${Math.min(...alone)} | ${Math.max(...alone)} |`);
 for (const { def, all } of results) {
   const t = all.map((m) => m['client: the first page answered']);
   console.log(`| ${def.name} | ${p50(t)} | ${Math.min(...t)} | ${Math.max(...t)} |`);
+}
+const oursFirst = results.find((r) => r.def.name === 'tabbridge');
+if (oursFirst) {
+  const t = p50(oursFirst.all.map((m) => m['client: the first page answered']));
+  const best = Math.min(...results.filter((r) => r.def.name !== 'tabbridge').map((r) => p50(r.all.map((m) => m['client: the first page answered']))));
+  console.log(`\ntabbridge's own part on top of Chromium alone: ${t - p50(alone)} ms (p50 ${t} − ${p50(alone)});` +
+    (Number.isFinite(best) ? ` the best peer's p50 / ours: ${(best / t).toFixed(2)}×` : ''));
 }
 const ours = results.find((r) => r.def.name === 'tabbridge');
 if (ours) {
