@@ -40,7 +40,7 @@ let lastDetachAt = -Infinity; // when the last of our attaches went away
 const pending = new Map(); // tabId -> {since, width, height}: the bar may still be on its way
 // Whether this browser shows no bar (known: true), read once from storage.session.
 let noBar = chrome.storage.session.get(NO_BAR_KEY).then((v) => v?.[NO_BAR_KEY] === true, () => false);
-// What the last waits did, for diagnostics (tests/e2e/launch_first_click): 'no-bar', 'resized', 'timed-out'.
+// What the last waits did, for diagnostics (tests/e2e/launch.test.mjs): 'no-bar', 'resized', 'left', 'timed-out'.
 const outcomes = [];
 globalThis.__tabbridgeBarWaits = outcomes;
 
