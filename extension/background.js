@@ -2780,10 +2780,9 @@ title: ${titleRead(tabId, tab)}
   if (!parsed) head += "loading: the page is still loading — this is what it has so far (wait_for, then snapshot again)\n";
   const dialog = dialogOf(tabId);
   if (dialog) {
-    const type = dialog.type === "beforeunload" ? "beforeunload" : dialog.type;
     return {
       blocks: [
-        { text: `${head}dialog: a ${type} dialog is open and blocks the page — call handle_dialog; it says:
+        { text: `${head}dialog: a ${dialog.type} dialog is open and blocks the page — call handle_dialog; it says:
 `, reads: [headRead] },
         { text: `${dialogRead(tabId, dialog)}
 `, reads: [dialogReadOf(dialog)] }
@@ -6841,7 +6840,7 @@ async function isDeclarativeForm(tabId, documentId, name) {
         globalThis.navigation?.addEventListener("navigate", () => {
           navigating = true;
           seen[n] = false;
-        });
+        }, { once: true });
         form.addEventListener("submit", (e) => {
           setTimeout(() => {
             seen[n] = e.defaultPrevented && !navigating;

@@ -203,10 +203,9 @@ async function snapshot(tabId, { maxChars = DEFAULT_MAX_CHARS, cursor, ref } = {
     // words, which are the document's that opened it — a frame the session
     // may not read has them left out by the host, and the rest still says a
     // dialog blocks the page.
-    const type = dialog.type === 'beforeunload' ? 'beforeunload' : dialog.type;
     return {
       blocks: [
-        { text: `${head}dialog: a ${type} dialog is open and blocks the page — call handle_dialog; it says:\n`, reads: [headRead] },
+        { text: `${head}dialog: a ${dialog.type} dialog is open and blocks the page — call handle_dialog; it says:\n`, reads: [headRead] },
         { text: `${dialogRead(tabId, dialog)}\n`, reads: [dialogReadOf(dialog)] },
       ],
     };

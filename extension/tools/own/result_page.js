@@ -112,7 +112,7 @@ export async function isDeclarativeForm(tabId, documentId, name) {
         globalThis.navigation?.addEventListener('navigate', () => {
           navigating = true;
           seen[n] = false;
-        });
+        }, { once: true }); // one per call: a page called many times does not gather them
         form.addEventListener('submit', (e) => {
           // After the event's dispatch: every handler has had its say.
           setTimeout(() => { seen[n] = e.defaultPrevented && !navigating; }, 0);
