@@ -2353,8 +2353,9 @@ onAttach(async (tabId, send4, { sessionId }) => {
   if (sessionId) return;
   const others = attachedTabs().filter((id) => id !== tabId);
   if (others.length > 0 || Date.now() - lastDetachAt < BAR_LINGER_MS) return;
+  const since = Date.now();
   const tab = await chrome.tabs.get(tabId).catch(() => null);
-  if (tab?.active) pending.set(tabId, { since: Date.now(), width: tab.width, height: tab.height });
+  if (tab) pending.set(tabId, { since, width: tab.width, height: tab.height });
 });
 onDetach((tabId) => {
   pending.delete(tabId);
@@ -7866,9 +7867,15 @@ function reconsider(tabId) {
   }, delay));
 }
 function onFocused({ tabIds, idleMs: ms }) {
+  const before = focused ?? /* @__PURE__ */ new Set();
   if (Array.isArray(tabIds)) focused = new Set(tabIds.filter(Number.isInteger));
   if (Number.isInteger(ms) && ms > 0) idleMs = ms;
   for (const tabId of attachedTabs()) reconsider(tabId);
+  for (const tabId of focused ?? []) if (!before.has(tabId) && !isAttached(tabId)) attachAhead(tabId);
+}
+function attachAhead(tabId) {
+  attach(tabId).then(() => reconsider(tabId), () => {
+  });
 }
 function registerDebuggerRelease() {
   registerNotification(Notification.TABS_FOCUSED, onFocused);

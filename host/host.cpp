@@ -10,6 +10,7 @@
 #include "common/json_field.h"
 #include "common/protocol.h"
 #include "common/tool_catalog.h"
+#include "host/browser_flags.h"
 
 namespace tb {
 
@@ -217,6 +218,10 @@ void Host::OnHello(const Json& params) {
     if (auto tab = TabFromJson(json)) tabs.push_back(*tab);
   }
   tabs_.Reset(tabs);
+  // A browser started with --silent-debugger-extension-api (by the person,
+  // or a launcher) shows no bar: no first click waits for it (debugger_bar.js).
+  if (HidesDebuggerBar(CommandLineOf(options_.browser_pid)))
+    extension_.Notify(ext_method::kNoDebuggerBar, Json::object());
   tab_tools_.SyncFocused(/*always=*/true);  // a new port: the extension knows nothing of focus yet
   state_.Start();
   state_.Publish(/*always=*/true);  // nor of the sessions (its popup and badge show them)

@@ -1,7 +1,6 @@
 #include "host/own_tool_calls.h"
 
 #include <algorithm>
-#include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -15,6 +14,7 @@
 #include "common/policy.h"
 #include "common/protocol.h"
 #include "common/tool_catalog.h"
+#include "host/browser_flags.h"
 #include "host/own_tool_names.h"
 #include "host/page_calls.h"
 #include "host/policy_checks.h"
@@ -50,19 +50,6 @@ std::string SiteName(const std::string& url) {
   return site ? site->Describe() : url;
 }
 
-// Whether the browser was started with WebMCP turned on (Linux: its command line).
-bool CommandLineEnablesWebMcp(long pid) {
-  if (pid <= 0) return false;
-  std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline", std::ios::binary);
-  std::string arg;
-  bool enabled = false;
-  while (std::getline(in, arg, '\0')) {
-    if (arg.starts_with("--enable-features=") && arg.find("WebMCP") != std::string::npos) enabled = true;
-    if (arg.starts_with("--disable-features=") && arg.find("WebMCP") != std::string::npos) return false;
-  }
-  return enabled;
-}
-
 }  // namespace
 
 OwnToolCalls::OwnToolCalls(Parts parts) : parts_(parts), parked_timer_(parts.loop) {}
@@ -82,7 +69,7 @@ void OwnToolCalls::OnOwnTools(const Json& params) {
 
 std::string OwnToolCalls::WebMcpStatus() const {
   const std::string& seen = parts_.own_tools.runtime_seen();
-  if (seen == "native" || CommandLineEnablesWebMcp(parts_.browser_pid)) return "native";
+  if (seen == "native" || EnablesWebMcp(CommandLineOf(parts_.browser_pid))) return "native";
   return seen.empty() ? "unknown" : seen;
 }
 

@@ -14,7 +14,10 @@
 // So an attach that brings the bar (none of ours was attached, and the last
 // went away long enough ago) marks the tab; barSettled(tabId) — called before
 // measuring for a pointer action — waits for the shown tab's size to change,
-// up to BAR_WAIT_MS after the attach.
+// up to BAR_WAIT_MS after the attach. A tab is attached when a session
+// focuses it (debugger_release.js), so the wait is mostly over before the
+// first click is asked for. A tab attached in the background and shown since
+// has its new size already: the change counts.
 //
 // A browser that shows no bar costs no wait: one a shim launched, started
 // with --silent-debugger-extension-api (the host says so, NO_DEBUGGER_BAR),
@@ -59,8 +62,9 @@ onAttach(async (tabId, send, { sessionId }) => {
   if (sessionId) return;
   const others = attachedTabs().filter((id) => id !== tabId);
   if (others.length > 0 || Date.now() - lastDetachAt < BAR_LINGER_MS) return;
+  const since = Date.now();
   const tab = await chrome.tabs.get(tabId).catch(() => null);
-  if (tab?.active) pending.set(tabId, { since: Date.now(), width: tab.width, height: tab.height });
+  if (tab) pending.set(tabId, { since, width: tab.width, height: tab.height });
 });
 
 onDetach((tabId) => {

@@ -1,7 +1,10 @@
-// When chrome.debugger lets go of a tab, so that the browser's "started
-// debugging this browser" bar does not outstay the agent (README "The
-// debugger bar"). The host says which tabs some session is focused on
-// (`tabs.focused`, docs/protocol.md); a tab is detached
+// When chrome.debugger takes hold of a tab and lets go of it, so that the
+// browser's "started debugging this browser" bar does not outstay the agent
+// (README "The debugger bar"). The host says which tabs some session is
+// focused on (`tabs.focused`, docs/protocol.md). A tab newly focused is
+// attached at once, ahead of its first call: the attach, its setup and the
+// bar it may bring (debugger_bar.js) happen while the model decides what to
+// do, not in its first click (issue 43). A tab is detached
 //   * at once when no session is focused on it any more (focus moved, the
 //     session ended) and no call uses it;
 //   * `idleMs` (DEBUGGER_IDLE_MS) after the last call, when one is;
@@ -16,7 +19,7 @@
 
 import { DEBUGGER_IDLE_MS, Notification } from './protocol.js';
 import { registerNotification } from './native_port.js';
-import { attachedTabs, detach, inUse, isAttached, onCdpEvent, onIdle, releaseOrphans } from './cdp.js';
+import { attach, attachedTabs, detach, inUse, isAttached, onCdpEvent, onIdle, releaseOrphans } from './cdp.js';
 import { dialogOf, dialogsRestored } from './dialogs.js';
 import { onTabCrashed } from './crash_watch.js';
 import { emulations } from './tab_state.js';
@@ -43,9 +46,17 @@ function reconsider(tabId) {
 }
 
 function onFocused({ tabIds, idleMs: ms }) {
+  const before = focused ?? new Set();
   if (Array.isArray(tabIds)) focused = new Set(tabIds.filter(Number.isInteger));
   if (Number.isInteger(ms) && ms > 0) idleMs = ms;
   for (const tabId of attachedTabs()) reconsider(tabId);
+  for (const tabId of focused ?? []) if (!before.has(tabId) && !isAttached(tabId)) attachAhead(tabId);
+}
+
+// A tab that cannot be attached (a chrome:// page, another debugger on it)
+// is left alone: its first call says why.
+function attachAhead(tabId) {
+  attach(tabId).then(() => reconsider(tabId), () => {});
 }
 
 // Must run synchronously at the service worker's top level.

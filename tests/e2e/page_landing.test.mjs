@@ -20,30 +20,58 @@ import { assertErrorMatches, bodyText, startPageBrowser } from './page_helpers.m
 const TRIES = 50;
 const BAR_EVERY = 5; // every 5th try waits for the bar to be gone first (~5 s): 10 tries where it arrives mid-call
 
+// The browser's active tab, as chrome.tabs says (its height shrinks by the bar).
+const activeTabOf = async (env) => JSON.parse(await workerEval(env.port,
+  'chrome.tabs.query({active: true}).then(([t]) => JSON.stringify({id: t.id, height: t.height}))'));
+
+// Brings a tab to the front, as the user clicking on it.
+async function activateTab(env, tab) {
+  const res = await fetch(`http://127.0.0.1:${env.port}/json/activate/${tab.targetId}`);
+  assert.ok(res.ok, `DevTools /json/activate: HTTP ${res.status}`);
+  await waitFor(async () => (await activeTabOf(env)).id === tab.tabId, { what: `tab ${tab.tabId} in front` });
+}
+
+// The person's own browser started with --silent-debugger-extension-api (not
+// by a shim): its host reads the flag off the browser's command line and
+// tells the extension, so the first click does not wait for a bar that cannot
+// come (issue 43; without it, a full second).
+describe("a person's browser started without the debugger bar", { timeout: 120_000 }, () => {
+  const h = useHarness();
+
+  it('takes its first click without waiting for a bar', async (t) => {
+    const env = await startPageBrowser(h, {
+      name: 'silent', env: { TABBRIDGE_DEBUGGER_BAR: 'show' }, extraBrowserArgs: ['--silent-debugger-extension-api'],
+    });
+    const tab = await env.open('/rows.html', { focus: false, t });
+    await activateTab(env, tab);
+    await env.s.callOk('focus_tab', { tabId: tab.tabId });
+    await env.s.pageOk('snapshot', { maxChars: 100_000 });
+    const r = await env.s.call('click', { selector: 'button[data-n="100"]' });
+    assert.ok(!r.isError, bodyText(r));
+    assert.deepEqual(JSON.parse(await tab.eval('JSON.stringify(window.hits)')), { 100: 1 }, 'the click landed on the last row');
+    const waits = JSON.parse(await workerEval(env.port, 'JSON.stringify(globalThis.__tabbridgeBarWaits)'));
+    assert.deepEqual(waits, ['no-bar'], 'the first click knew no bar comes');
+  });
+});
+
 describe('actions land where they say', { timeout: 600_000 }, () => {
   const h = useHarness();
   let env;
   let s;
+  let fullHeight; // the active tab's height without the bar
 
   before(async () => {
     // The bar the person's own browser shows (a launched one shows none).
     env = await startPageBrowser(h, { name: 'landing', env: { TABBRIDGE_DEBUGGER_BAR: 'show' } });
     s = env.s;
+    // Nothing attached yet: no bar. The tallest tab (the launch tab is reported short).
+    fullHeight = Number(await workerEval(env.port, 'chrome.tabs.query({}).then((ts) => Math.max(...ts.map((t) => t.height)))'));
   });
 
-  // The browser's active tab, as chrome.tabs says (its height shrinks by the bar).
-  const activeTab = async () => JSON.parse(await workerEval(env.port,
-    'chrome.tabs.query({active: true}).then(([t]) => JSON.stringify({id: t.id, height: t.height}))'));
-
-  // Brings a tab to the front, as the user clicking on it.
-  async function activate(tab) {
-    const res = await fetch(`http://127.0.0.1:${env.port}/json/activate/${tab.targetId}`);
-    assert.ok(res.ok, `DevTools /json/activate: HTTP ${res.status}`);
-    await waitFor(async () => (await activeTab()).id === tab.tabId, { what: `tab ${tab.tabId} in front` });
-  }
+  const activeTab = () => activeTabOf(env);
+  const activate = (tab) => activateTab(env, tab);
 
   it(`a fresh tab's first click on the last row reaches it, ${TRIES} times (the debugger bar arriving during ${TRIES / BAR_EVERY} of them)`, async () => {
-    const fullHeight = (await activeTab()).height; // nothing attached yet: no bar
     let barArrived = 0;
     for (let i = 0; i < TRIES; i++) {
       if (i % BAR_EVERY === 0) {
@@ -67,6 +95,26 @@ describe('actions land where they say', { timeout: 600_000 }, () => {
     }
     // The tries exercised the race: the bar came while the tab was open.
     assert.ok(barArrived >= TRIES / BAR_EVERY / 2, `the bar shrank the viewport during ${barArrived} tries`);
+  });
+
+  // Issue 43: the person's own browser shows the bar, and focus_tab attaches
+  // the tab at once — the bar has come before the first call is asked for,
+  // so the first click finds the viewport final and does not wait for it.
+  it("focus_tab on the person's tab brings the bar before any call; the first click then lands without waiting", async (t) => {
+    // A tab of its own: the browser's launch tab (which the first open_tab may
+    // take) is reported 56 px short from the start by headless Chromium.
+    await env.open('/a.html', { focus: false, t });
+    const tab = await env.open('/rows.html', { focus: false, t });
+    await activate(tab);
+    await waitFor(async () => (await activeTab()).height === fullHeight, { what: 'the debugger bar to go', timeoutMs: 15_000 });
+    await s.callOk('focus_tab', { tabId: tab.tabId });
+    await waitFor(async () => (await activeTab()).height < fullHeight, { what: 'the bar, with only focus_tab called' });
+    await s.pageOk('snapshot', { maxChars: 100_000 });
+    const r = await s.call('click', { selector: 'button[data-n="100"]' });
+    assert.ok(!r.isError, bodyText(r));
+    assert.deepEqual(JSON.parse(await tab.eval('JSON.stringify(window.hits)')), { 100: 1 }, 'the click landed on the last row');
+    const waits = JSON.parse(await workerEval(env.port, 'JSON.stringify(globalThis.__tabbridgeBarWaits)'));
+    assert.equal(waits.at(-1), 'resized', `the click found the bar there already: ${waits}`);
   });
 
   it('a covered button answers an error naming the cover, and the page gets no click', async (t) => {
