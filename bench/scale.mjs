@@ -25,7 +25,9 @@
 // Usage: node bench/scale.mjs [buildDir]
 //   BENCH_SCALE_ROWS=100,1000,10000   row counts;  BENCH_SCALE_OPS=140 (0: no api-docs page)
 //   BENCH_SCALE_RUNS=3                snapshots timed per page;  BENCH_PEERS_ONLY=tabbridge,…  a subset
+//   BENCH_SCALE_DUMP=dir              writes what each server answered per page (<server>-<page>.txt), to read
 // Prints figures only: it never fails on time.
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +41,7 @@ const rowCounts = (process.env.BENCH_SCALE_ROWS || '100,1000,10000').split(',').
 const ops = Number(process.env.BENCH_SCALE_OPS ?? 140);
 const runs = Number(process.env.BENCH_SCALE_RUNS || 3);
 const githubOps = Number(process.env.BENCH_SCALE_GITHUB_OPS ?? 127);
+const dumpDir = process.env.BENCH_SCALE_DUMP || null;
 
 const PAGES = [
   ...rowCounts.map((n) => ({
@@ -95,6 +98,11 @@ async function measurePage(s, def, page, url, first) {
     row.pages = pages.length;
     row.allMs = performance.now() - t0 + row.ms;
     row.landmarksFirst = ['banner', 'navigation', 'search', 'contentinfo'].filter((l) => new RegExp(`^\\s*- ${l}\\b`, 'm').test(answer));
+  }
+  if (dumpDir) {
+    fs.mkdirSync(dumpDir, { recursive: true });
+    const name = `${def.name}-${page.path.replace(/\W+/g, '-').replace(/^-|-$/g, '')}.txt`;
+    fs.writeFileSync(path.join(dumpDir, name), pages.join('\n----- next page -----\n'));
   }
   // The last element's ref, from the last page that has it (ours: from all
   // pages read together, a run's items below the header a page before).
