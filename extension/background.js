@@ -2647,9 +2647,9 @@ var MAX_FRAMES = 40;
 var SNAPSHOT_TIMEOUT_MS = 1e4;
 var cache = snapshotCache;
 var snapCounter = 0;
-var ITEM_REFS = /^( *)(e\d+(?: e\d+)*)(?=:|$)/;
+var ITEM_REFS = /^( *)(e\d+(?:-\d+)?(?: e\d+(?:-\d+)?)*)(?=:|$)/;
 var withPrefix = (line2, prefix) => prefix ? line2.replace(/\[ref=(e\d+)\]/g, `[ref=${prefix}$1]`).replace(ITEM_REFS, (m, pad2, refs) => pad2 + refs.replace(/e\d+/g, `${prefix}$&`)) : line2;
-var FOLD_NOTE = `(folded: "- N items like:" gives one item's lines, {1} {2}… where items differ, then a line per item: its refs (one per [ref], in order), ":", its values {1}|{2}…; snapshot {ref} shows an item, or the run by its header's ref, in full)
+var FOLD_NOTE = `(folded: "- N items like:" gives one item's lines, {1} {2}… where items differ, then a line per item: its refs (one per [ref], in order; e5-8 is e5 e6 e7 e8), ":", its values {1}|{2}…; snapshot {ref} shows an item, or the run by its header's ref, in full)
 `;
 var FOLD_HEAD2 = /^ *- \d+ items like(?: \[ref=\w+\])?:$/m;
 async function fullSnapshot(tabId, overview2 = 0, target = null, readable = async () => true) {

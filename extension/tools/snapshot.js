@@ -35,13 +35,13 @@ const cache = snapshotCache; // tabId -> {id, lines, onScreen, viewport, partial
 let snapCounter = 0;
 
 // A frame's refs get its prefix: `[ref=e3]`, and a folded item's line (`e3 e4: …`, snapshot_unfold.js).
-const ITEM_REFS = /^( *)(e\d+(?: e\d+)*)(?=:|$)/;
+const ITEM_REFS = /^( *)(e\d+(?:-\d+)?(?: e\d+(?:-\d+)?)*)(?=:|$)/; // e5-8: a range (page/agent/fold.js)
 const withPrefix = (line, prefix) => (prefix
   ? line.replace(/\[ref=(e\d+)\]/g, `[ref=${prefix}$1]`).replace(ITEM_REFS, (m, pad, refs) => pad + refs.replace(/e\d+/g, `${prefix}$&`))
   : line);
 // Said once at the head of an answer that holds a folded run.
 const FOLD_NOTE = '(folded: "- N items like:" gives one item\'s lines, {1} {2}… where items differ, then a line per item: its refs ' +
-  '(one per [ref], in order), ":", its values {1}|{2}…; snapshot {ref} shows an item, or the run by its header\'s ref, in full)\n';
+  '(one per [ref], in order; e5-8 is e5 e6 e7 e8), ":", its values {1}|{2}…; snapshot {ref} shows an item, or the run by its header\'s ref, in full)\n';
 const FOLD_HEAD = /^ *- \d+ items like(?: \[ref=\w+\])?:$/m;
 
 // Every frame snapshots its own document at once (same-origin child frames

@@ -199,6 +199,24 @@ describe('snapshot and tools/list', { timeout: 150_000 }, () => {
       assert.equal(await tab.eval('JSON.stringify(window.hits)'), '{"27":1}', 'only row 27 was clicked');
     });
 
+    // Four controls an operation, their refs one after another: a row says
+    // them as a range (e5-8 is e5 e6 e7 e8), and the third of a range is the
+    // third [ref] of the template.
+    it('an item\'s refs that follow on are a range; the third ref of a range clicks the third control', async (t) => {
+      const tab = await env.open('/folded-cards.html', { t });
+      const [text] = await env.snapshot();
+      assert.match(text, /e5-8 is e5 e6 e7 e8/, 'the head says how to read a range');
+      const RANGE = /^ {2}e(\d+)-(\d+): (GET|POST|PATCH|DELETE|PUT)\|/;
+      const rows = text.split('\n').map((l) => RANGE.exec(l)).filter(Boolean);
+      assert.equal(rows.length, 10, text);
+      for (const [, from, to] of rows) assert.equal(Number(to) - Number(from), 3, 'four refs a row');
+      const seventh = rows[6];
+      await env.s.pageOk('click', { ref: `e${Number(seventh[1]) + 2}` });
+      await tab.waitEval('window.hits["7:try"] === 1', 'the click on operation 7\'s third control');
+      assert.equal(await tab.eval('JSON.stringify(window.hits)'), '{"7:try":1}', 'only that control was clicked');
+      assert.ok(unfold(text).includes(`- button "Try delete /gists/{id}" [ref=e${Number(seventh[1]) + 2}]`), 'unfold reads the range back');
+    });
+
     it('read_page {ref} reads one row: the folded item a ref of it lies in', async (t) => {
       await env.open('/folded-rows.html', { t });
       const [text] = await env.snapshot();

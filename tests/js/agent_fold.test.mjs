@@ -122,6 +122,34 @@ describe('fold: slot templates and values', () => {
   });
 });
 
+describe('fold: refs that follow on', () => {
+  // A card of four elements with refs e(4i+1)…e(4i+4), as Swagger UI's operations.
+  const cards = (n, gap = 0) => Array.from({ length: n }, (_, i) => {
+    const r = 4 * i + 1;
+    return { lines: [
+      `- button "GET /x${i} Get x${i}" [ref=e${r}]`, `- button "Copy" [ref=e${r + 1}]`,
+      `- button "get /x${i}" [ref=e${r + 2 + gap}]`, `- link "Docs ${i}" [ref=e${r + 3 + gap}]`] };
+  });
+
+  it('three or more refs in a row are written as a range, and read back one by one', () => {
+    const segs = cards(5);
+    const [{ lines }] = fold(segs);
+    assert.ok(lines.includes('  e1-4: x0|0'), lines.join('\n'));
+    assert.deepEqual(unfold(lines.join('\n')), segs.flatMap((s) => s.lines));
+  });
+
+  it('two in a row, or a gap, stay refs of their own', () => {
+    const segs = cards(5, 1); // e1 e2 e4 e5: two pairs
+    const [{ lines }] = fold(segs);
+    assert.ok(lines.includes('  e1 e2 e4 e5: x0|0'), lines.join('\n'));
+    assert.deepEqual(unfold(lines.join('\n')), segs.flatMap((s) => s.lines));
+  });
+
+  it('a frame\'s range keeps its prefix on the first ref only', () => {
+    assert.deepEqual(parseItem('  f2e7-9 e11: x'), { refs: ['f2e7', 'f2e8', 'f2e9', 'e11'], values: ['x'] });
+  });
+});
+
 describe('overview with a folded run', () => {
   it('an item on screen brings its run\'s header and template along', () => {
     const [{ lines: run }] = fold(rows(50));

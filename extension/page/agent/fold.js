@@ -13,6 +13,9 @@
 //     e13: 2|shipped
 //     e14: 3|open
 //
+// An item's refs that follow on (three or more) are written as a range:
+// `e137-140` is e137 e138 e139 e140 (a card of four elements: 19 bytes
+// become 8, a sixth of a long list's answer).
 // A value that holds "|" or starts with a quote is written as a JSON string.
 (function (agent) {
   'use strict';
@@ -26,6 +29,24 @@
   const UNNAMED = /^( *- (?!text:)[a-z]+)(?= \[|:?$)/;
   const SLOT = '\u0000';
   const PAGE_MARKS = /\[ref\]|\{\d+\}/;
+
+  // ['e5', 'e6', 'e7', 'e9'] -> 'e5-7 e9': three or more refs that follow on as a range.
+  const RANGE_MIN = 3;
+  function refRanges(refs) {
+    const num = (r) => Number(r.slice(1));
+    const out = [];
+    for (let i = 0; i < refs.length;) {
+      let j = i;
+      while (j + 1 < refs.length && num(refs[j + 1]) === num(refs[j]) + 1) j++;
+      if (j - i + 1 >= RANGE_MIN) {
+        out.push(`${refs[i]}-${num(refs[j])}`);
+      } else {
+        out.push(...refs.slice(i, j + 1));
+      }
+      i = j + 1;
+    }
+    return out.join(' ');
+  }
 
   // A snapshot line -> {skel, vals, refs}: skel is the line with each value
   // replaced by SLOT and each ref by [ref]. null: a line that cannot fold (a
@@ -155,7 +176,7 @@
     const out = [`${pad}- ${items.length} items like${ref ? ` [ref=${ref}]` : ''}:`];
     for (const t of template) out.push(`${pad}  ${t}`);
     for (let i = 0; i < items.length; i++) {
-      const refs = items[i].shape.lines.flatMap((p) => p.refs).join(' ');
+      const refs = refRanges(items[i].shape.lines.flatMap((p) => p.refs));
       const vals = cols.map((c) => writeValue(c[i])).join('|');
       if (refs || vals) out.push(`${pad}  ${refs}${cols.length ? `: ${vals}` : ''}`);
     }

@@ -30,12 +30,21 @@ export function splitValues(s) {
   }
 }
 
+// 'f1e5-7' -> ['f1e5', 'f1e6', 'f1e7'] (a range of refs, page/agent/fold.js); any other ref as it is.
+function expandRange(ref) {
+  const m = /^(\w*?e)(\d+)-(\d+)$/.exec(ref);
+  if (!m) return [ref];
+  const out = [];
+  for (let n = Number(m[2]); n <= Number(m[3]); n++) out.push(`${m[1]}${n}`);
+  return out;
+}
+
 // An item's line -> {refs, values}.
 export function parseItem(line) {
   const body = line.trimStart();
   const colon = body.indexOf(': ');
   const refsPart = colon < 0 ? body : body.slice(0, colon);
-  const refs = refsPart ? refsPart.split(' ') : [];
+  const refs = refsPart ? refsPart.split(' ').flatMap(expandRange) : [];
   return { refs, values: colon < 0 ? [] : splitValues(body.slice(colon + 2)) };
 }
 
