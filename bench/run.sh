@@ -36,6 +36,7 @@ if [[ -d "$root/tests/e2e/node_modules" ]] && command -v node >/dev/null; then
   node "$root/bench/soak.mjs" "$build" || echo "(soak: errors or misrouted answers, listed above)"
   echo
   node "$root/bench/deadline_bench.mjs" "$build"    # answers on a hung renderer, a slow page, a 204
+  node "$root/bench/person_click.mjs" "$build"      # the first click where the debugger bar comes (the person's browser)
   echo
   # Side by side with Playwright MCP and chrome-devtools-mcp (pinned in bench/peers): speed and browser memory
   if [[ -d "$root/bench/peers/node_modules" ]]; then

@@ -664,8 +664,9 @@ function explain(tabId, method, e) {
 }
 var raw = (tabId, method, params, sessionId) => chrome.debugger.sendCommand(sessionId ? { tabId, sessionId } : { tabId }, method, params ?? {});
 async function doAttach(tabId) {
+  let before;
   try {
-    await chrome.tabs.get(tabId);
+    before = { tab: await chrome.tabs.get(tabId), at: Date.now() };
   } catch {
     throw tabGone(tabId);
   }
@@ -674,7 +675,7 @@ async function doAttach(tabId) {
   } catch (e) {
     if (!/already attached/i.test(e.message) || !await ownsDebugger(tabId)) throw explain(tabId, "attach", e);
   }
-  await setUpSession(tabId, void 0, void 0);
+  await setUpSession(tabId, void 0, void 0, before);
 }
 var reserved = null;
 var isReserved = (method) => reserved !== null && (reserved.methods.has(method) || reserved.prefixes.some((prefix) => String(method).startsWith(prefix)));
@@ -692,10 +693,10 @@ function reserveMethods(methods, prefixes = []) {
 var sender = (tabId, sessionId) => (method, params) => Promise.resolve().then(() => refuseReserved(method)).then(() => withTimeout(raw(tabId, method, params, sessionId), DEFAULT_TIMEOUT_MS, method).catch((e) => {
   throw explain(tabId, method, e);
 }));
-async function setUpSession(tabId, sessionId, targetInfo2) {
+async function setUpSession(tabId, sessionId, targetInfo2, before = void 0) {
   const send4 = sender(tabId, sessionId);
   for (const hook of attachHooks) {
-    const run3 = Promise.resolve().then(() => hook(tabId, send4, { sessionId, targetInfo: targetInfo2 }));
+    const run3 = Promise.resolve().then(() => hook(tabId, send4, { sessionId, targetInfo: targetInfo2, before }));
     if (!sessionId) run3.then(() => stalled.delete(tabId), () => {
     });
     try {
@@ -2349,17 +2350,15 @@ function knowNoBar() {
 function registerDebuggerBar() {
   registerNotification(Notification.NO_DEBUGGER_BAR, knowNoBar);
 }
-onAttach(async (tabId, send4, { sessionId }) => {
-  if (sessionId) return;
+onAttach((tabId, send4, { sessionId, before }) => {
+  if (sessionId || !before) return;
   const others = attachedTabs().filter((id) => id !== tabId);
-  if (others.length > 0 || Date.now() - lastDetachAt < BAR_LINGER_MS) return;
-  const since = Date.now();
-  const tab = await chrome.tabs.get(tabId).catch(() => null);
-  if (tab) pending.set(tabId, { since, width: tab.width, height: tab.height });
+  if (others.length > 0 || before.at - lastDetachAt < BAR_LINGER_MS) return;
+  pending.set(tabId, { since: before.at, width: before.tab.width, height: before.tab.height });
 });
 onDetach((tabId) => {
   pending.delete(tabId);
-  if (attachedTabs().length === 0) lastDetachAt = Date.now();
+  lastDetachAt = Date.now();
 });
 async function barSettled(tabId, signal) {
   const p = pending.get(tabId);
@@ -2368,13 +2367,13 @@ async function barSettled(tabId, signal) {
     pending.delete(tabId);
     return note2("no-bar");
   }
-  let outcome2 = "timed-out";
-  while (Date.now() - p.since < BAR_WAIT_MS && !signal?.aborted) {
+  let outcome2 = null;
+  while (!outcome2) {
     const tab = await chrome.tabs.get(tabId).catch(() => null);
     if (!tab || !tab.active) outcome2 = "left";
     else if (tab.width !== p.width || tab.height !== p.height) outcome2 = "resized";
-    if (outcome2 !== "timed-out") break;
-    await sleep(POLL_MS);
+    else if (Date.now() - p.since >= BAR_WAIT_MS || signal?.aborted) outcome2 = "timed-out";
+    else await sleep(POLL_MS);
   }
   pending.delete(tabId);
   note2(outcome2);

@@ -6,10 +6,13 @@
 //
 //   cdp(tabId, method, params?, {sessionId?, timeoutMs?}) -> result
 //   onCdpEvent(method, (tabId, params, sessionId) => ...)   ('*' gets every event as (tabId, params, sessionId, method))
-//   onAttach(async (tabId, send, {sessionId, targetInfo}) => ...)
+//   onAttach(async (tabId, send, {sessionId, targetInfo, before}) => ...)
 //       setup run on every (re)attach of the tab (sessionId undefined, before any
-//       command) and on every auto-attached child target (OOPIF iframes, workers:
-//       sessionId and targetInfo {type, url, targetId} set). Inside a hook use
+//       command; before: {tab, at}, chrome.tabs' tab and the time just before
+//       chrome.debugger.attach — the hooks run one after another, so what a
+//       late one would read may already show the attach's effects) and on every
+//       auto-attached child target (OOPIF iframes, workers: sessionId and
+//       targetInfo {type, url, targetId} set). Inside a hook use
 //       send(method, params?) — it talks to that session and never waits for the
 //       attach (cdp() would deadlock there).
 //   onDetach((tabId, reason) => ...)
@@ -158,8 +161,9 @@ const raw = (tabId, method, params, sessionId) =>
   chrome.debugger.sendCommand(sessionId ? { tabId, sessionId } : { tabId }, method, params ?? {});
 
 async function doAttach(tabId) {
+  let before;
   try {
-    await chrome.tabs.get(tabId);
+    before = { tab: await chrome.tabs.get(tabId), at: Date.now() };
   } catch {
     throw tabGone(tabId);
   }
@@ -169,7 +173,7 @@ async function doAttach(tabId) {
     // Our own earlier attach survived a service-worker restart: reuse it.
     if (!/already attached/i.test(e.message) || !(await ownsDebugger(tabId))) throw explain(tabId, 'attach', e);
   }
-  await setUpSession(tabId, undefined, undefined);
+  await setUpSession(tabId, undefined, undefined, before);
 }
 
 // The effectful methods, once the input broker reserved them.
@@ -192,10 +196,10 @@ export function reserveMethods(methods, prefixes = []) {
 const sender = (tabId, sessionId) => (method, params) => Promise.resolve().then(() => refuseReserved(method)).then(() =>
   withTimeout(raw(tabId, method, params, sessionId), DEFAULT_TIMEOUT_MS, method).catch((e) => { throw explain(tabId, method, e); }));
 
-async function setUpSession(tabId, sessionId, targetInfo) {
+async function setUpSession(tabId, sessionId, targetInfo, before = undefined) {
   const send = sender(tabId, sessionId);
   for (const hook of attachHooks) {
-    const run = Promise.resolve().then(() => hook(tabId, send, { sessionId, targetInfo }));
+    const run = Promise.resolve().then(() => hook(tabId, send, { sessionId, targetInfo, before }));
     // Finishing late means the page answers again.
     if (!sessionId) run.then(() => stalled.delete(tabId), () => {});
     try {

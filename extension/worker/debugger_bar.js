@@ -39,7 +39,10 @@ const POLL_MS = 25;
 
 const NO_BAR_KEY = 'debuggerBar.none';
 
-let lastDetachAt = -Infinity; // when the last of our attaches went away
+// When one of our attaches last went away. Every detach counts: focus moving
+// from tab A to tab B attaches B while A is let go, and the bar A brought
+// is still up when B's attach is done.
+let lastDetachAt = -Infinity;
 const pending = new Map(); // tabId -> {since, width, height}: the bar may still be on its way
 // Whether this browser shows no bar (known: true), read once from storage.session.
 let noBar = chrome.storage.session.get(NO_BAR_KEY).then((v) => v?.[NO_BAR_KEY] === true, () => false);
@@ -58,18 +61,18 @@ export function registerDebuggerBar() {
   registerNotification(Notification.NO_DEBUGGER_BAR, knowNoBar);
 }
 
-onAttach(async (tabId, send, { sessionId }) => {
-  if (sessionId) return;
+// The size from before the attach: the hooks before this one may take as
+// long as the bar (with the tab focused, the attach runs beside other work).
+onAttach((tabId, send, { sessionId, before }) => {
+  if (sessionId || !before) return;
   const others = attachedTabs().filter((id) => id !== tabId);
-  if (others.length > 0 || Date.now() - lastDetachAt < BAR_LINGER_MS) return;
-  const since = Date.now();
-  const tab = await chrome.tabs.get(tabId).catch(() => null);
-  if (tab) pending.set(tabId, { since, width: tab.width, height: tab.height });
+  if (others.length > 0 || before.at - lastDetachAt < BAR_LINGER_MS) return;
+  pending.set(tabId, { since: before.at, width: before.tab.width, height: before.tab.height });
 });
 
 onDetach((tabId) => {
   pending.delete(tabId);
-  if (attachedTabs().length === 0) lastDetachAt = Date.now();
+  lastDetachAt = Date.now();
 });
 
 // Resolves once the bar an attach brought has reached tabId's viewport (its
@@ -81,13 +84,13 @@ export async function barSettled(tabId, signal) {
     pending.delete(tabId);
     return note('no-bar');
   }
-  let outcome = 'timed-out';
-  while (Date.now() - p.since < BAR_WAIT_MS && !signal?.aborted) {
+  let outcome = null;
+  while (!outcome) {
     const tab = await chrome.tabs.get(tabId).catch(() => null);
     if (!tab || !tab.active) outcome = 'left';
     else if (tab.width !== p.width || tab.height !== p.height) outcome = 'resized';
-    if (outcome !== 'timed-out') break;
-    await sleep(POLL_MS);
+    else if (Date.now() - p.since >= BAR_WAIT_MS || signal?.aborted) outcome = 'timed-out';
+    else await sleep(POLL_MS);
   }
   pending.delete(tabId);
   note(outcome);

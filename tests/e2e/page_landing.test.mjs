@@ -117,6 +117,26 @@ describe('actions land where they say', { timeout: 600_000 }, () => {
     assert.equal(waits.at(-1), 'resized', `the click found the bar there already: ${waits}`);
   });
 
+  // Focus moving from a tab to another: the second attaches as the first is
+  // let go, and the bar the first brought stays — the first click there has
+  // no bar to wait for (it waited a full second when only the last detach of
+  // all counted).
+  it('focus moving on while the bar is up: the next tab\'s first click does not wait for a bar', async (t) => {
+    const one = await env.open('/a.html', { t });
+    await activate(one);
+    await waitFor(async () => (await activeTab()).height < fullHeight, { what: 'the bar the first tab brought' });
+    const two = await env.open('/rows.html', { focus: false, t });
+    await activate(two);
+    await s.callOk('focus_tab', { tabId: two.tabId });
+    await s.pageOk('snapshot', { maxChars: 100_000 });
+    await workerEval(env.port, 'globalThis.__tabbridgeBarWaits.length = 0'); // what this click's wait did, alone
+    const r = await s.call('click', { selector: 'button[data-n="100"]' });
+    assert.ok(!r.isError, bodyText(r));
+    assert.deepEqual(JSON.parse(await two.eval('JSON.stringify(window.hits)')), { 100: 1 }, 'the click landed on the last row');
+    const waits = JSON.parse(await workerEval(env.port, 'JSON.stringify(globalThis.__tabbridgeBarWaits)'));
+    assert.ok(!waits.includes('timed-out'), `the click waited for a bar that was up already: ${waits}`);
+  });
+
   it('a covered button answers an error naming the cover, and the page gets no click', async (t) => {
     const tab = await env.open('/landing.html?cover=modal', { t });
     const [, text] = await s.pageErr('click', { selector: '#plain' });
