@@ -7851,6 +7851,7 @@ async function explainScriptingError(tabId, documentId, e) {
 
 // extension/worker/debugger_release.js
 var focused = null;
+var ahead = /* @__PURE__ */ new Set();
 var idleMs = DEBUGGER_IDLE_MS;
 var timers = /* @__PURE__ */ new Map();
 var emulatedAndFocused = (tabId) => emulations.has(tabId) && (!focused || focused.has(tabId));
@@ -7865,12 +7866,13 @@ function reconsider(tabId) {
     if (mayDetach(tabId)) detach(tabId);
   }, delay));
 }
-function onFocused({ tabIds, idleMs: ms }) {
-  const before = focused ?? /* @__PURE__ */ new Set();
+function onFocused({ tabIds, attachAhead: aheadIds, idleMs: ms }) {
+  const before = ahead;
   if (Array.isArray(tabIds)) focused = new Set(tabIds.filter(Number.isInteger));
+  ahead = new Set(Array.isArray(aheadIds) ? aheadIds.filter((id) => Number.isInteger(id) && focused?.has(id)) : []);
   if (Number.isInteger(ms) && ms > 0) idleMs = ms;
   for (const tabId of attachedTabs()) reconsider(tabId);
-  for (const tabId of focused ?? []) if (!before.has(tabId) && !isAttached(tabId)) attachAhead(tabId);
+  for (const tabId of ahead) if (!before.has(tabId) && !isAttached(tabId)) attachAhead(tabId);
 }
 function attachAhead(tabId) {
   attach(tabId).then(() => reconsider(tabId), () => {

@@ -252,12 +252,19 @@ void TabTools::SyncFocused(bool always) {
   if (parts_.shutting_down()) return;
   parts_.note_state_changed();  // every focus change passes here; host.state shows focus too
   std::set<std::int64_t> focused;
+  std::set<std::int64_t> ahead;
   for (const auto& [id, session] : parts_.sessions) {
-    if (const auto tab = session->focused_tab()) focused.insert(*tab);
+    const auto tab = session->focused_tab();
+    if (!tab) continue;
+    focused.insert(*tab);
+    if (parts_.reads_focused && parts_.reads_focused(*session)) ahead.insert(*tab);
   }
-  if (!always && focused_told_ == focused) return;
+  if (!always && focused_told_ == focused && ahead_told_ == ahead) return;
   focused_told_ = focused;
-  parts_.extension.Notify(ext_method::kTabsFocused, {{"tabIds", Json(focused)}, {"idleMs", parts_.debugger_idle_ms}});
+  ahead_told_ = ahead;
+  parts_.extension.Notify(
+      ext_method::kTabsFocused,
+      {{"tabIds", Json(focused)}, {"attachAhead", Json(ahead)}, {"idleMs", parts_.debugger_idle_ms}});
 }
 
 }  // namespace tb

@@ -38,6 +38,11 @@ class TabTools {
     long browser_pid;
     // A tab as a session may see it (title and URL withheld where it may not read).
     std::function<Json(const Tab& tab, const Session& session)> tab_summary;
+    // Whether the session may read its focused tab without asking anyone: the
+    // extension attaches only such a tab ahead of its first call (tabs.focused
+    // attachAhead) — a site the person has not allowed sees no debugger until
+    // a call is let through.
+    std::function<bool(const Session& session)> reads_focused;
     std::function<void()> after_tabs_changed;  // focus, lists and tabs told to every session
     std::function<void()> note_state_changed;  // host.state
     std::function<bool()> shutting_down;
@@ -76,6 +81,7 @@ class TabTools {
   bool launch_noted_ = false;
   // The focused-tab set the extension was last told (tabs.focused).
   std::optional<std::set<std::int64_t>> focused_told_;
+  std::set<std::int64_t> ahead_told_;  // its attachAhead
 };
 
 }  // namespace tb

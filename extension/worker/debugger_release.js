@@ -1,10 +1,12 @@
 // When chrome.debugger takes hold of a tab and lets go of it, so that the
 // browser's "started debugging this browser" bar does not outstay the agent
 // (README "The debugger bar"). The host says which tabs some session is
-// focused on (`tabs.focused`, docs/protocol.md). A tab newly focused is
+// focused on (`tabs.focused`, docs/protocol.md). A tab newly focused whose
+// site the session may read without asking (the host's `attachAhead`) is
 // attached at once, ahead of its first call: the attach, its setup and the
 // bar it may bring (debugger_bar.js) happen while the model decides what to
-// do, not in its first click (issue 43). A tab is detached
+// do, not in its first click (issue 43). Any other waits for a call the
+// host let through. A tab is detached
 //   * at once when no session is focused on it any more (focus moved, the
 //     session ended) and no call uses it;
 //   * `idleMs` (DEBUGGER_IDLE_MS) after the last call, when one is;
@@ -25,6 +27,7 @@ import { onTabCrashed } from './crash_watch.js';
 import { emulations } from './tab_state.js';
 
 let focused = null; // Set of tabIds, once the host said
+let ahead = new Set(); // the focused tabs to attach ahead of their first call
 let idleMs = DEBUGGER_IDLE_MS;
 const timers = new Map(); // tabId -> timeout
 
@@ -45,12 +48,13 @@ function reconsider(tabId) {
   }, delay));
 }
 
-function onFocused({ tabIds, idleMs: ms }) {
-  const before = focused ?? new Set();
+function onFocused({ tabIds, attachAhead: aheadIds, idleMs: ms }) {
+  const before = ahead;
   if (Array.isArray(tabIds)) focused = new Set(tabIds.filter(Number.isInteger));
+  ahead = new Set(Array.isArray(aheadIds) ? aheadIds.filter((id) => Number.isInteger(id) && focused?.has(id)) : []);
   if (Number.isInteger(ms) && ms > 0) idleMs = ms;
   for (const tabId of attachedTabs()) reconsider(tabId);
-  for (const tabId of focused ?? []) if (!before.has(tabId) && !isAttached(tabId)) attachAhead(tabId);
+  for (const tabId of ahead) if (!before.has(tabId) && !isAttached(tabId)) attachAhead(tabId);
 }
 
 // A tab that cannot be attached (a chrome:// page, another debugger on it)

@@ -19,6 +19,7 @@ import {
   CdpConnection,
   cdpEvaluate,
   devToolsTargets,
+  openTabFromBrowser,
   expectListChangedEventually,
   stepper,
   useHarness,
@@ -189,6 +190,38 @@ describe('the debugger bar goes: focus moving away, session end (idle time 10 mi
     await env.s.close();
     await waitAttached(env, two.tabId, false, 'the last session ended');
   }));
+});
+
+// Attached ahead only where the session may read without asking: a site the
+// policy leaves to the person sees no debugger (no bar, no focus emulation)
+// until a call is let through.
+describe('attach ahead of the first call: only a site the session may read without asking', { timeout: 120_000 }, () => {
+  const h = useHarness();
+
+  it('focusing a tab of an asked site does not attach it; a tab of an allowed one is', async () => {
+    const env = await startPageBrowser(h, {
+      name: 'ahead', policy: { default: 'ask', rules: [{ sites: ['127.0.0.1'], allow: ['all'] }] },
+      env: { TABBRIDGE_DEBUGGER_IDLE_MS: '600000' },
+    });
+    const allowed = await env.open('/a.html', { focus: false });
+    const askedUrl = `${env.web.localhostOrigin}/b.html`;
+    await openTabFromBrowser(env.port, askedUrl);
+    // Its id as the browser says (list_tabs withholds the URL of a site the session may not read).
+    const askedId = await waitFor(async () => Number(await swEval(env,
+      `chrome.tabs.query({}).then((ts) => ts.find((t) => t.url === ${JSON.stringify(askedUrl)})?.id ?? 0)`)),
+    { what: 'the asked site\'s tab' });
+    const asked = { id: askedId };
+    await env.s.callOk('focus_tab', { tabId: asked.id });
+    // Another session focuses the allowed tab: told to the extension after the
+    // asked tab's focus, both staying focused. Once the allowed one is
+    // attached, an attach the first focus would have started (earlier, in
+    // order) is done too.
+    const other = await h.startSession({ name: 'ahead-other', socketDir: env.s.socketDir });
+    await other.callOk('connect_browser', {});
+    await other.callOk('focus_tab', { tabId: allowed.tabId });
+    await waitAttached(env, allowed.tabId, true, 'the allowed site\'s tab, focused, no call made');
+    assert.ok(!(await attachedTabs(env)).includes(asked.id), 'the asked site\'s tab is not attached');
+  });
 });
 
 describe('a service-worker restart keeps console and network history and an open dialog', { timeout: 180_000 }, () => {

@@ -67,6 +67,24 @@ TEST_F(PolicyHostTest, ReadsAreDeniedOnADeniedTabToo) {
   EXPECT_EQ(ext_.CountMethod("page.snapshot"), 0);
 }
 
+// tabs.focused names the focused tabs the extension attaches ahead of their
+// first call: a denied site's is not among them (nor an asked one's: the
+// same check, Allows).
+TEST_F(PolicyHostTest, OnlyAnAllowedFocusedTabIsAttachedAhead) {
+  StartWithTwoSites();
+  Peer& a = Session();
+  Peer& b = Session();
+  CallTool(a, "focus_tab", {{"tabId", 4}});
+  CallTool(b, "focus_tab", {{"tabId", 5}});
+  ASSERT_TRUE(PumpUntil([&] {
+    for (auto it = ext_.inbox.rbegin(); it != ext_.inbox.rend(); ++it) {
+      if (it->value("method", "") != ext_method::kTabsFocused) continue;
+      return (*it)["params"]["tabIds"] == Json::array({4, 5}) && (*it)["params"]["attachAhead"] == Json::array({4});
+    }
+    return false;
+  })) << "tabs.focused {tabIds: [4, 5], attachAhead: [4]}";
+}
+
 TEST_F(PolicyHostTest, AllowedCallsCarryTheUrlTheyWereCheckedFor) {
   StartWithTwoSites();
   Peer& s = Session();
