@@ -1067,14 +1067,14 @@ function heardOwnTools(tabId, token) {
 function askOwnTools(tabId, documentId, ms) {
   return new Promise((resolve) => {
     const token = ++lastToken;
-    const timer = setTimeout(() => done(false), ms);
-    const done = (heard) => {
+    const timer = setTimeout(() => done2(false), ms);
+    const done2 = (heard) => {
       clearTimeout(timer);
       waiters.delete(token);
       resolve(heard);
     };
-    waiters.set(token, { tabId, resolve: done });
-    chrome.tabs.sendMessage(tabId, { type: RESEND, token }, { documentId }).catch(() => done(false));
+    waiters.set(token, { tabId, resolve: done2 });
+    chrome.tabs.sendMessage(tabId, { type: RESEND, token }, { documentId }).catch(() => done2(false));
   });
 }
 async function ownToolsHeard(tabId, ms) {
@@ -2337,6 +2337,7 @@ var BAR_WAIT_MS = 1e3;
 var POLL_MS = 25;
 var NO_BAR_KEY = "debuggerBar.none";
 var lastDetachAt = -Infinity;
+var done = /* @__PURE__ */ new Set();
 var pending = /* @__PURE__ */ new Map();
 var noBar = chrome.storage.session.get(NO_BAR_KEY).then((v) => v?.[NO_BAR_KEY] === true, () => false);
 var outcomes = [];
@@ -2352,13 +2353,14 @@ function registerDebuggerBar() {
 }
 onAttach((tabId, send4, { sessionId, before }) => {
   if (sessionId || !before) return;
+  done.add(tabId);
   const others = attachedTabs().filter((id) => id !== tabId);
   if (others.length > 0 || before.at - lastDetachAt < BAR_LINGER_MS) return;
   pending.set(tabId, { since: before.at, width: before.tab.width, height: before.tab.height });
 });
-onDetach((tabId) => {
+onDetach((tabId, reason) => {
   pending.delete(tabId);
-  lastDetachAt = Date.now();
+  if (done.delete(tabId) && reason !== "canceled_by_user") lastDetachAt = Date.now();
 });
 async function barSettled(tabId, signal) {
   const p = pending.get(tabId);
@@ -2640,14 +2642,16 @@ function overview(lines, onScreen, budget) {
   return { lines: out, cut: cut2 };
 }
 
+// extension/tools/shared/frame_refs.js
+var ITEM_REFS = /^( *)(e\d+(?:-\d+)?(?: e\d+(?:-\d+)?)*)(?=:|$)/;
+var withPrefix = (line2, prefix) => prefix ? line2.replace(/\[ref=(e\d+)\]/g, `[ref=${prefix}$1]`).replace(ITEM_REFS, (m, pad2, refs) => pad2 + refs.replace(/e(\d+)(?:-(\d+))?/g, (r, from, to) => to ? `${prefix}e${from}-${prefix}e${to}` : `${prefix}${r}`)) : line2;
+
 // extension/tools/snapshot.js
 var DEFAULT_MAX_CHARS = PAGE_TOOLS.snapshot.defaults.maxChars;
 var MAX_FRAMES = 40;
 var SNAPSHOT_TIMEOUT_MS = 1e4;
 var cache = snapshotCache;
 var snapCounter = 0;
-var ITEM_REFS = /^( *)(e\d+(?:-\d+)?(?: e\d+(?:-\d+)?)*)(?=:|$)/;
-var withPrefix = (line2, prefix) => prefix ? line2.replace(/\[ref=(e\d+)\]/g, `[ref=${prefix}$1]`).replace(ITEM_REFS, (m, pad2, refs) => pad2 + refs.replace(/e\d+/g, `${prefix}$&`)) : line2;
 var FOLD_NOTE = `(folded: "- N items like:" gives one item's lines, {1} {2}… where items differ, then a line per item: its refs (one per [ref], in order; e5-8 is e5 e6 e7 e8), ":", its values {1}|{2}…; snapshot {ref} shows an item, or the run by its header's ref, in full)
 `;
 var FOLD_HEAD2 = /^ *- \d+ items like(?: \[ref=\w+\])?:$/m;
@@ -3653,7 +3657,7 @@ function fetchesSettled(tabId, sinceMs) {
   const busy = () => [...inflight.get(tabId)?.values() ?? []].some((r) => r.type === FETCH && r.start >= sinceMs);
   let check = null;
   const wasBusy = busy() || (lastFetchStarts.get(tabId) ?? -Infinity) >= sinceMs;
-  const done = new Promise((resolve) => {
+  const done2 = new Promise((resolve) => {
     check = (changed) => {
       if (changed !== void 0 && changed !== tabId) return;
       if (!busy()) resolve();
@@ -3661,8 +3665,8 @@ function fetchesSettled(tabId, sinceMs) {
     check();
   });
   idleWaiters.add(check);
-  done.then(() => idleWaiters.delete(check));
-  return { busy: wasBusy, done, dispose: () => idleWaiters.delete(check) };
+  done2.then(() => idleWaiters.delete(check));
+  return { busy: wasBusy, done: done2, dispose: () => idleWaiters.delete(check) };
 }
 function waitNetworkIdle(tabId, { quietMs = 500, signal } = {}) {
   return new Promise((resolve, reject) => {
@@ -3671,14 +3675,14 @@ function waitNetworkIdle(tabId, { quietMs = 500, signal } = {}) {
       if (changed !== void 0 && changed !== tabId) return;
       clearTimeout(timer);
       timer = null;
-      if (!inflight.get(tabId)?.size) timer = setTimeout(done, quietMs);
+      if (!inflight.get(tabId)?.size) timer = setTimeout(done2, quietMs);
     };
     const poll = setInterval(() => {
       if (inflight.get(tabId)?.size) {
         clearTimeout(timer);
         timer = null;
       } else if (!timer) {
-        timer = setTimeout(done, quietMs);
+        timer = setTimeout(done2, quietMs);
       }
     }, 50);
     const cleanup = () => {
@@ -3687,7 +3691,7 @@ function waitNetworkIdle(tabId, { quietMs = 500, signal } = {}) {
       idleWaiters.delete(check);
       signal?.removeEventListener("abort", onAbort);
     };
-    function done() {
+    function done2() {
       if (inflight.get(tabId)?.size) {
         timer = null;
         return;
@@ -4083,7 +4087,7 @@ async function fillFormTool(tabId, { fields, submit = false, submitRef }, { sign
     }
   });
   const submitting = submit || submitRef !== void 0;
-  const done = [];
+  const done2 = [];
   const secrets = /* @__PURE__ */ new Set();
   let failure = null;
   let how = "";
@@ -4099,7 +4103,7 @@ async function fillFormTool(tabId, { fields, submit = false, submitRef }, { sign
       if (signal?.aborted) return {};
       try {
         const r = await fillOne(tabId, fields[i], signal);
-        done.push(r.text);
+        done2.push(r.text);
         if (r.secret) secrets.add(r.secret);
         if (r.dialog) return r;
       } catch (e) {
@@ -4133,13 +4137,13 @@ async function fillFormTool(tabId, { fields, submit = false, submitRef }, { sign
   }, { minWaitMs: submitting ? 300 : 0, signal, recheckSite });
   const answer5 = (text2, isError, submitted2) => {
     const r = navResult(maskSecrets(textResult(text2, isError), secrets), fx);
-    r.structuredContent = { filled: done.length, submitted: submitted2 };
+    r.structuredContent = { filled: done2.length, submitted: submitted2 };
     return r;
   };
   if (failure) {
-    return answer5(account(failure, done.length ? `filled before it: ${done.join(", ")}` : "nothing was filled", fx.effects), true, false);
+    return answer5(account(failure, done2.length ? `filled before it: ${done2.join(", ")}` : "nothing was filled", fx.effects), true, false);
   }
-  const filled = `filled ${done.length} field${done.length === 1 ? "" : "s"}: ${done.join(", ")}`;
+  const filled = `filled ${done2.length} field${done2.length === 1 ? "" : "s"}: ${done2.join(", ")}`;
   if (!submitting) return answer5(account(filled, fx.effects), false, false);
   let state2 = null;
   if (watched && !fx.navigated && !fx.dialog) {
@@ -4201,12 +4205,12 @@ async function scrollTool(tabId, { ref, selector, dx, dy, x, y }, { signal, rech
   assertNoDialog(tabId);
   const targeted = ref !== void 0 || selector !== void 0;
   const run3 = (extra) => targeted ? onTarget(tabId, { ref, selector }, "scroll", extra, { signal }) : runAgent(tabId, 0, "scroll", extra, { signal });
-  const done = (r, how) => ({ ...textResult(`${how}; now at ${r.at}`), structuredContent: { x: r.x, y: r.y } });
+  const done2 = (r, how) => ({ ...textResult(`${how}; now at ${r.at}`), structuredContent: { x: r.x, y: r.y } });
   if (x !== void 0 || y !== void 0) {
     if ((dx ?? 0) !== 0 || (dy ?? 0) !== 0) throw new ToolError("give x/y (a position) or dx/dy (a distance), not both");
     await recheckSite?.();
     const r = await run3({ to: { x, y } });
-    return done(r, `scrolled ${r.what} to ${[x !== void 0 ? `x=${x}` : "", y !== void 0 ? `y=${y}` : ""].filter(Boolean).join(", ")}`);
+    return done2(r, `scrolled ${r.what} to ${[x !== void 0 ? `x=${x}` : "", y !== void 0 ? `y=${y}` : ""].filter(Boolean).join(", ")}`);
   }
   if (targeted && !dx && !dy) return textResult((await run3({})).text);
   const loc = targeted ? await locate(tabId, { ref, selector }, { signal }) : null;
@@ -4230,7 +4234,7 @@ async function scrollTool(tabId, { ref, selector, dx, dy, x, y }, { signal, rech
   }
   const moved2 = now.x !== before.x || now.y !== before.y;
   const by = [wheel.deltaX ? `dx=${wheel.deltaX}` : "", wheel.deltaY ? `dy=${wheel.deltaY}` : ""].filter(Boolean).join(", ");
-  return navResult(done(now, moved2 ? `scrolled ${now.what} by mouse wheel (${by})` : `${now.what} did not move (mouse wheel ${by})`), fx);
+  return navResult(done2(now, moved2 ? `scrolled ${now.what} by mouse wheel (${by})` : `${now.what} did not move (mouse wheel ${by})`), fx);
 }
 var tool7 = pageTool(scrollTool, { debugger: "required", name: "scroll", acts: true });
 
@@ -4594,40 +4598,40 @@ function watchNavigation(tabId, { report, total, startedAt }) {
   }
   async function until(waitUntil, timeoutMs, signal, responses) {
     const deadline = Date.now() + timeoutMs;
-    const done = (extra) => ({ state: nav ? { ...nav } : null, chain: chain.map((n) => ({ url: n.url, committed: !!n.committed })), ...extra });
+    const done2 = (extra) => ({ state: nav ? { ...nav } : null, chain: chain.map((n) => ({ url: n.url, committed: !!n.committed })), ...extra });
     for (; ; ) {
       if (tabClosed) throw tabGone(tabId);
       if (signal?.aborted) throw new DOMException("aborted", "AbortError");
       const dialog = dialogOf(tabId);
-      if (dialog) return done({ dialog });
+      if (dialog) return done2({ dialog });
       const now = Date.now();
       if (nav?.error) {
-        if (nav.error.error !== "net::ERR_ABORTED") return done({ error: nav.error });
+        if (nav.error.error !== "net::ERR_ABORTED") return done2({ error: nav.error });
         const why = responses.explain(nav.error.url);
-        if (why?.kind === "no-content") return done({ error: nav.error, why });
+        if (why?.kind === "no-content") return done2({ error: nav.error, why });
         if (now - nav.error.at >= ABORT_GRACE_MS) {
-          if (why) return done({ error: nav.error, why });
+          if (why) return done2({ error: nav.error, why });
           const tab = await chrome.tabs.get(tabId).catch(() => null);
           if (tab?.status === "loading") {
             delete nav.error;
             continue;
           }
-          return done({ error: nav.error });
+          return done2({ error: nav.error });
         }
       } else if (reached(waitUntil)) {
-        if (waitUntil !== "networkidle") return done();
+        if (waitUntil !== "networkidle") return done2();
         const idle = await idleOrTimeout(tabId, deadline - now, signal);
         if (tabClosed) throw tabGone(tabId);
         if (reached(waitUntil) && !nav.error) {
           if (idle) {
             report(5, total, "network idle");
-            return done();
+            return done2();
           }
-          return done({ timedOut: true, inflight: inflightRequests(tabId) });
+          return done2({ timedOut: true, inflight: inflightRequests(tabId) });
         }
         continue;
       }
-      if (now >= deadline) return done({ timedOut: true, inflight: inflightRequests(tabId) });
+      if (now >= deadline) return done2({ timedOut: true, inflight: inflightRequests(tabId) });
       const wait = Math.min(deadline - now, nav?.error ? ABORT_GRACE_MS : 1e3);
       await new Promise((resolve) => {
         const timer = setTimeout(resolve, wait);
@@ -7284,7 +7288,7 @@ async function run2(tabId, documentId, name, args, signal, secrets, whyStopped, 
   }
   const submits = d.source === "form" || t.autosubmit === true;
   const submitSel = typeof t.submit === "string" && t.submit ? t.submit : null;
-  const done = [];
+  const done2 = [];
   let failure = null;
   let aborted = false;
   let how = "";
@@ -7347,7 +7351,7 @@ async function run2(tabId, documentId, name, args, signal, secrets, whyStopped, 
       await stillHere();
       try {
         const r3 = await fillParam(key3, args[key3]);
-        done.push(r3.text);
+        done2.push(r3.text);
         if (r3.dialog) return r3;
       } catch (e) {
         if (e instanceof DocumentGone) {
@@ -7404,11 +7408,11 @@ async function run2(tabId, documentId, name, args, signal, secrets, whyStopped, 
     return {};
   }, { minWaitMs: submits ? 300 : 0, signal, recheckSite });
   const answer5 = (r2) => navResult(r2, fx);
-  const filled = done.length ? `filled ${done.length} field${done.length === 1 ? "" : "s"}: ${done.join(", ")}` : "filled no fields";
+  const filled = done2.length ? `filled ${done2.length} field${done2.length === 1 ? "" : "s"}: ${done2.join(", ")}` : "filled no fields";
   if (failure) {
-    return answer5(textResult(account(failure, done.length ? `filled before it: ${done.join(", ")}` : "nothing was filled", fx.effects), true));
+    return answer5(textResult(account(failure, done2.length ? `filled before it: ${done2.join(", ")}` : "nothing was filled", fx.effects), true));
   }
-  if (aborted) return answer5(textResult(account(whyStopped(), done.length ? `filled before: ${done.join(", ")}` : "nothing was filled", fx.effects), true));
+  if (aborted) return answer5(textResult(account(whyStopped(), done2.length ? `filled before: ${done2.join(", ")}` : "nothing was filled", fx.effects), true));
   if (!submits) {
     const sub = submitSel ? ` (selector ${JSON.stringify(submitSel)})` : "";
     return answer5(textResult(account(filled, `pending form submission: the page asks the user to review and submit it — ask the user to, or call click on its submit button${sub}`, fx.effects)));
@@ -7852,6 +7856,7 @@ async function explainScriptingError(tabId, documentId, e) {
 // extension/worker/debugger_release.js
 var focused = null;
 var ahead = /* @__PURE__ */ new Set();
+var unused = /* @__PURE__ */ new Set();
 var idleMs = DEBUGGER_IDLE_MS;
 var timers = /* @__PURE__ */ new Map();
 var emulatedAndFocused = (tabId) => emulations.has(tabId) && (!focused || focused.has(tabId));
@@ -7860,7 +7865,7 @@ function reconsider(tabId) {
   clearTimeout(timers.get(tabId));
   timers.delete(tabId);
   if (!mayDetach(tabId)) return;
-  const delay = focused && !focused.has(tabId) ? 0 : idleMs;
+  const delay = focused && !focused.has(tabId) || unused.has(tabId) && !ahead.has(tabId) ? 0 : idleMs;
   timers.set(tabId, setTimeout(() => {
     timers.delete(tabId);
     if (mayDetach(tabId)) detach(tabId);
@@ -7875,12 +7880,16 @@ function onFocused({ tabIds, attachAhead: aheadIds, idleMs: ms }) {
   for (const tabId of ahead) if (!before.has(tabId) && !isAttached(tabId)) attachAhead(tabId);
 }
 function attachAhead(tabId) {
-  attach(tabId).then(() => reconsider(tabId), () => {
-  });
+  unused.add(tabId);
+  attach(tabId).then(() => reconsider(tabId), () => unused.delete(tabId));
 }
 function registerDebuggerRelease() {
   registerNotification(Notification.TABS_FOCUSED, onFocused);
-  onIdle(reconsider);
+  onIdle((tabId) => {
+    unused.delete(tabId);
+    reconsider(tabId);
+  });
+  onDetach((tabId) => unused.delete(tabId));
   onCdpEvent("Page.javascriptDialogClosed", (tabId) => reconsider(tabId));
   onTabCrashed((tabId) => detach(tabId));
   releaseOrphans(dialogsRestored()).then(() => {

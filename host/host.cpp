@@ -45,11 +45,7 @@ Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions op
             {.grant_ask_ms = options_.grant_ask_ms,
              .find_session = [this](std::int64_t id) { return FindSession(id); },
              .person_can_answer = [this] { return PersonCanAnswer(); },
-             .after_person_answered =
-                 [this] {
-                   for (auto& [id, other] : sessions_) other->RefreshTools();
-                   NoteStateChanged();
-                 }}),
+             .after_person_answered = [this] { AfterPolicyChanged(); }}),
       tab_tools_(
           {.extension = extension_,
            .tabs = tabs_,
@@ -87,11 +83,7 @@ Host::Host(uv_loop_t* loop, std::unique_ptr<Transport> extension, HostOptions op
                .find_session = [this](std::int64_t id) { return FindSession(id); },
                .person_can_answer = [this] { return PersonCanAnswer(); },
                .tab_summary = [this](const Tab& tab, const Session& s) { return TabSummary(tab, s); },
-               .grants_changed =
-                   [this] {
-                     for (auto& [id, session] : sessions_) session->RefreshTools();
-                     NoteStateChanged();
-                   }}) {
+               .grants_changed = [this] { AfterPolicyChanged(); }}) {
   // Each tool's part, bound by its name: one signature, (session, call, reply).
   using Call = const ToolCall&;
   for (const auto& spec : tools::PageToolSpecs()) {
@@ -130,12 +122,17 @@ Host::~Host() {
 }
 
 void Host::Start() {
-  // A changed policy may change what each session's focused tab offers.
-  policy_.Start([this] {
-    for (auto& [id, session] : sessions_) session->RefreshTools();
-    NoteStateChanged();  // the popup shows the policy's state
-  });
+  policy_.Start([this] { AfterPolicyChanged(); });
   extension_.Start();
+}
+
+// A changed policy file, a person's answer, a grant revoked: what each
+// session's focused tab offers, which focused tabs are attached ahead of
+// their first call (tabs.focused), and the popup (it shows the policy's state).
+void Host::AfterPolicyChanged() {
+  for (auto& [id, session] : sessions_) session->RefreshTools();
+  tab_tools_.SyncFocused();
+  NoteStateChanged();
 }
 
 void Host::Shutdown(std::string_view why) {

@@ -135,6 +135,8 @@ class Host final : public SessionHost {
   // The same for a change the browser reported: sessions are told once per
   // kTabEventCoalesceMs (a burst of tab events is one list_changed).
   void AfterBrowserTabEvent();
+  // After the policy changed (its file, a person's answer, a grant revoked).
+  void AfterPolicyChanged();
 
   // A tab as `session` may see it: title and URL withheld where the policy denies it `read`.
   Json TabSummary(const Tab& tab, const Session& session) const;

@@ -24,6 +24,7 @@ import { getTab } from './stack/tab.js';
 import { framePrefix, runAgent, runAgentFrames } from './shared/targets.js';
 import { noteNext, readTarget } from './shared/refs.js';
 import { overview } from './shared/snapshot_overview.js';
+import { withPrefix } from './shared/frame_refs.js';
 import { PAGE_TOOLS } from '../worker/tool_catalog.js';
 import { READ_LOAD_WAIT_MS, topDocumentParsed } from '../worker/page_load.js';
 
@@ -34,11 +35,6 @@ const SNAPSHOT_TIMEOUT_MS = 10000;
 const cache = snapshotCache; // tabId -> {id, lines, onScreen, viewport, partial, reads} (tab_state.js drops it with the tab)
 let snapCounter = 0;
 
-// A frame's refs get its prefix: `[ref=e3]`, and a folded item's line (`e3 e4: …`, snapshot_unfold.js).
-const ITEM_REFS = /^( *)(e\d+(?:-\d+)?(?: e\d+(?:-\d+)?)*)(?=:|$)/; // e5-8: a range (page/agent/fold.js)
-const withPrefix = (line, prefix) => (prefix
-  ? line.replace(/\[ref=(e\d+)\]/g, `[ref=${prefix}$1]`).replace(ITEM_REFS, (m, pad, refs) => pad + refs.replace(/e\d+/g, `${prefix}$&`))
-  : line);
 // Said once at the head of an answer that holds a folded run.
 const FOLD_NOTE = '(folded: "- N items like:" gives one item\'s lines, {1} {2}… where items differ, then a line per item: its refs ' +
   '(one per [ref], in order; e5-8 is e5 e6 e7 e8), ":", its values {1}|{2}…; snapshot {ref} shows an item, or the run by its header\'s ref, in full)\n';

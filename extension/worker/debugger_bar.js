@@ -39,10 +39,12 @@ const POLL_MS = 25;
 
 const NO_BAR_KEY = 'debuggerBar.none';
 
-// When one of our attaches last went away. Every detach counts: focus moving
-// from tab A to tab B attaches B while A is let go, and the bar A brought
-// is still up when B's attach is done.
+// When one of our attaches last went away. Every detach of an attach that was
+// done counts: focus moving from tab A to tab B attaches B while A is let go,
+// and the bar A brought is still up when B's attach is done. Not one the
+// person ended with the bar's Cancel: that takes the bar down at once.
 let lastDetachAt = -Infinity;
+const done = new Set(); // tabs whose attach was set up (their hooks ran)
 const pending = new Map(); // tabId -> {since, width, height}: the bar may still be on its way
 // Whether this browser shows no bar (known: true), read once from storage.session.
 let noBar = chrome.storage.session.get(NO_BAR_KEY).then((v) => v?.[NO_BAR_KEY] === true, () => false);
@@ -65,14 +67,15 @@ export function registerDebuggerBar() {
 // long as the bar (with the tab focused, the attach runs beside other work).
 onAttach((tabId, send, { sessionId, before }) => {
   if (sessionId || !before) return;
+  done.add(tabId);
   const others = attachedTabs().filter((id) => id !== tabId);
   if (others.length > 0 || before.at - lastDetachAt < BAR_LINGER_MS) return;
   pending.set(tabId, { since: before.at, width: before.tab.width, height: before.tab.height });
 });
 
-onDetach((tabId) => {
+onDetach((tabId, reason) => {
   pending.delete(tabId);
-  lastDetachAt = Date.now();
+  if (done.delete(tabId) && reason !== 'canceled_by_user') lastDetachAt = Date.now();
 });
 
 // Resolves once the bar an attach brought has reached tabId's viewport (its

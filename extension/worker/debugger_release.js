@@ -21,13 +21,18 @@
 
 import { DEBUGGER_IDLE_MS, Notification } from './protocol.js';
 import { registerNotification } from './native_port.js';
-import { attach, attachedTabs, detach, inUse, isAttached, onCdpEvent, onIdle, releaseOrphans } from './cdp.js';
+import { attach, attachedTabs, detach, inUse, isAttached, onCdpEvent, onDetach, onIdle, releaseOrphans } from './cdp.js';
 import { dialogOf, dialogsRestored } from './dialogs.js';
 import { onTabCrashed } from './crash_watch.js';
 import { emulations } from './tab_state.js';
 
 let focused = null; // Set of tabIds, once the host said
 let ahead = new Set(); // the focused tabs to attach ahead of their first call
+// Tabs attached ahead that no call has used since: one the host takes out of
+// `ahead` (its page went to a site the session may not read without asking,
+// a grant was revoked) is let go at once — it got the debugger only on the
+// promise of that site.
+const unused = new Set();
 let idleMs = DEBUGGER_IDLE_MS;
 const timers = new Map(); // tabId -> timeout
 
@@ -41,7 +46,7 @@ function reconsider(tabId) {
   clearTimeout(timers.get(tabId));
   timers.delete(tabId);
   if (!mayDetach(tabId)) return;
-  const delay = focused && !focused.has(tabId) ? 0 : idleMs;
+  const delay = (focused && !focused.has(tabId)) || (unused.has(tabId) && !ahead.has(tabId)) ? 0 : idleMs;
   timers.set(tabId, setTimeout(() => {
     timers.delete(tabId);
     if (mayDetach(tabId)) detach(tabId);
@@ -60,13 +65,18 @@ function onFocused({ tabIds, attachAhead: aheadIds, idleMs: ms }) {
 // A tab that cannot be attached (a chrome:// page, another debugger on it)
 // is left alone: its first call says why.
 function attachAhead(tabId) {
-  attach(tabId).then(() => reconsider(tabId), () => {});
+  unused.add(tabId);
+  attach(tabId).then(() => reconsider(tabId), () => unused.delete(tabId));
 }
 
 // Must run synchronously at the service worker's top level.
 export function registerDebuggerRelease() {
   registerNotification(Notification.TABS_FOCUSED, onFocused);
-  onIdle(reconsider);
+  onIdle((tabId) => {
+    unused.delete(tabId); // a call used it: the host let that call through
+    reconsider(tabId);
+  });
+  onDetach((tabId) => unused.delete(tabId));
   onCdpEvent('Page.javascriptDialogClosed', (tabId) => reconsider(tabId));
   onTabCrashed((tabId) => detach(tabId));
   // A previous worker's attaches: released, unless a dialog needs them.

@@ -197,12 +197,18 @@ describe('the debugger bar goes: focus moving away, session end (idle time 10 mi
 // until a call is let through.
 describe('attach ahead of the first call: only a site the session may read without asking', { timeout: 120_000 }, () => {
   const h = useHarness();
+  let env;
 
-  it('focusing a tab of an asked site does not attach it; a tab of an allowed one is', async () => {
-    const env = await startPageBrowser(h, {
+  before(async () => {
+    // 127.0.0.1 allowed, localhost (the same pages) left to the person; an idle time no test waits for.
+    env = await startPageBrowser(h, {
       name: 'ahead', policy: { default: 'ask', rules: [{ sites: ['127.0.0.1'], allow: ['all'] }] },
       env: { TABBRIDGE_DEBUGGER_IDLE_MS: '600000' },
     });
+    env.web.vars.DENIED_ORIGIN = env.web.localhostOrigin;
+  });
+
+  it('focusing a tab of an asked site does not attach it; a tab of an allowed one is', async () => {
     const allowed = await env.open('/a.html', { focus: false });
     const askedUrl = `${env.web.localhostOrigin}/b.html`;
     await openTabFromBrowser(env.port, askedUrl);
@@ -221,6 +227,19 @@ describe('attach ahead of the first call: only a site the session may read witho
     await other.callOk('focus_tab', { tabId: allowed.tabId });
     await waitAttached(env, allowed.tabId, true, 'the allowed site\'s tab, focused, no call made');
     assert.ok(!(await attachedTabs(env)).includes(asked.id), 'the asked site\'s tab is not attached');
+    await other.close();
+  });
+
+  // The attach's focus emulation shows a background page; this one goes to
+  // the asked site when shown. The host takes it out of attachAhead, and a
+  // tab no call has used is let go at once (not after the idle time).
+  it('a tab attached ahead whose page goes to an asked site is let go before any call', async () => {
+    const url = env.web.url('/attack-capture-visible.html?ahead');
+    const opened = await env.s.callOk('open_tab', { url, focus: true });
+    const tabId = opened.tab.id;
+    await waitFor(async () => (await swEval(env, `chrome.tabs.get(${tabId}).then((t) => t.url)`)).startsWith(env.web.localhostOrigin),
+      { what: 'the page, shown by the attach, to go to the asked site' });
+    await waitAttached(env, tabId, false, 'the tab on the asked site, no call made');
   });
 });
 

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 
 import { loadAgent } from './page_agent_vm.mjs';
 import { unfold, splitValues, parseItem } from '../../extension/tools/shared/snapshot_unfold.js';
+import { withPrefix } from '../../extension/tools/shared/frame_refs.js';
 import { overview } from '../../extension/tools/shared/snapshot_overview.js';
 
 const agentFold = loadAgent().agent.fold;
@@ -145,8 +146,19 @@ describe('fold: refs that follow on', () => {
     assert.deepEqual(unfold(lines.join('\n')), segs.flatMap((s) => s.lines));
   });
 
-  it('a frame\'s range keeps its prefix on the first ref only', () => {
-    assert.deepEqual(parseItem('  f2e7-9 e11: x'), { refs: ['f2e7', 'f2e8', 'f2e9', 'e11'], values: ['x'] });
+  it('a frame\'s lines get its prefix on every ref, both ends of a range too; unfold reads them back', () => {
+    assert.equal(withPrefix('  e7-9 e11: x|y', 'f2'), '  f2e7-f2e9 f2e11: x|y');
+    assert.equal(withPrefix('- button "e7-9: e3" [ref=e4]', 'f2'), '- button "e7-9: e3" [ref=f2e4]', 'a name is not refs');
+    assert.equal(withPrefix('  e7-9: x', ''), '  e7-9: x');
+    const run = ['- 3 items like [ref=e9]:', '  - button "{1}" [ref]', '  - button "Copy" [ref]', '  - link "{1}" [ref]',
+      '  e1-3: a', '  e4-6: b', '  e7-9: c'];
+    assert.deepEqual(unfold(run.map((l) => withPrefix(l, 'f1')).join('\n')).slice(0, 3),
+      ['- button "a" [ref=f1e1]', '- button "Copy" [ref=f1e2]', '- link "a" [ref=f1e3]']);
+  });
+
+  it('a frame\'s range has its prefix on both ends', () => {
+    assert.deepEqual(parseItem('  f2e7-f2e9 e11: x'), { refs: ['f2e7', 'f2e8', 'f2e9', 'e11'], values: ['x'] });
+    assert.deepEqual(parseItem('  e7-9: x'), { refs: ['e7', 'e8', 'e9'], values: ['x'] });
   });
 });
 

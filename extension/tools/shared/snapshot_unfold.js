@@ -30,9 +30,10 @@ export function splitValues(s) {
   }
 }
 
-// 'f1e5-7' -> ['f1e5', 'f1e6', 'f1e7'] (a range of refs, page/agent/fold.js); any other ref as it is.
+// 'e5-7' -> ['e5', 'e6', 'e7'], a frame's 'f1e5-f1e7' -> ['f1e5', 'f1e6', 'f1e7'] (a range of refs,
+// page/agent/fold.js, tools/snapshot.js withPrefix); any other ref as it is.
 function expandRange(ref) {
-  const m = /^(\w*?e)(\d+)-(\d+)$/.exec(ref);
+  const m = /^(\w*?e)(\d+)-(?:\1)?(\d+)$/.exec(ref);
   if (!m) return [ref];
   const out = [];
   for (let n = Number(m[2]); n <= Number(m[3]); n++) out.push(`${m[1]}${n}`);
