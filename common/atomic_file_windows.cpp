@@ -1,5 +1,6 @@
 // ReplaceFile on Windows: the profile's own directory is the user's alone
 // (its ACL), so a fixed temporary name beside the file is enough there.
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <system_error>
@@ -27,6 +28,29 @@ std::expected<void, std::string> ReplaceFile(const std::string& path, std::strin
     return std::unexpected("cannot replace " + Utf8String(file) + ": " + error.message());
   }
   return {};
+}
+
+FileStamp StampOf(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  fs::path file = Utf8Path(path);
+  if (fs::is_symlink(fs::symlink_status(file, error))) file = fs::weakly_canonical(file, error);
+  const auto size = fs::file_size(file, error);
+  if (error) return {};
+  const auto time = fs::last_write_time(file, error);
+  if (error) return {};
+  return {.exists = true,
+          .size = static_cast<std::uint64_t>(size),
+          .mtime_ns = static_cast<std::int64_t>(
+              std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count())};
+}
+
+// No exchange on Windows: the compare runs just before the rename.
+std::expected<bool, std::string> ReplaceFileIf(const std::string& path, std::string_view text, const FileStamp& read) {
+  if (StampOf(path) != read) return false;
+  auto ok = ReplaceFile(path, text);
+  if (!ok) return std::unexpected(ok.error());
+  return true;
 }
 
 }  // namespace tb

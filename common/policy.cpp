@@ -520,9 +520,10 @@ std::expected<Pattern, std::string> ParsePattern(std::string_view text) {
 }
 
 // Other spellings of this machine's loopback that reach what a rule names
-// (docs/policy.md "Sites"): 127.0.0.1 stands for 127.0.0.0/8 and 0.0.0.0,
-// localhost for *.localhost (RFC 6761). localhost and 127.0.0.1 stay two
-// sites: a rule names each one it means.
+// (docs/policy.md "Sites"): in a deny, 127.0.0.1 stands for 127.0.0.0/8 and
+// 0.0.0.0, localhost for *.localhost (RFC 6761); an allow names its address
+// only (an "Always" for 127.0.0.1:8000 is not 127.0.0.2:8000, maybe another
+// program). localhost and 127.0.0.1 stay two sites: a rule names each one it means.
 static bool LoopbackAlias(std::string_view pattern_host, std::string_view site_host) {
   if (pattern_host == "127.0.0.1")
     return site_host == "0.0.0.0" || (site_host.starts_with("127.") && IsIpHost(site_host));
@@ -530,14 +531,14 @@ static bool LoopbackAlias(std::string_view pattern_host, std::string_view site_h
   return false;
 }
 
-bool Matches(const Pattern& pattern, const Site& site) {
+bool Matches(const Pattern& pattern, const Site& site, bool aliases) {
   bool match = false;
   if (pattern.any) {
     match = site.scheme != "file";  // "*" is the web; local files are named (file:)
   } else if (pattern.file) {
     match = site.scheme == "file";
   } else if (!site.host.empty() && !pattern.host.empty()) {
-    match = site.host == pattern.host || LoopbackAlias(pattern.host, site.host) ||
+    match = site.host == pattern.host || (aliases && LoopbackAlias(pattern.host, site.host)) ||
             (pattern.subdomains && site.host.size() > pattern.host.size() && site.host.ends_with(pattern.host) &&
              site.host[site.host.size() - pattern.host.size() - 1] == '.');
   }
@@ -603,17 +604,23 @@ Decision Decide(const Policy& policy, Cap cap, std::string_view url) {
   }
   // No URL or no parsable one: a site without scheme or host, which only "*" matches.
   const Site site = parsed.value_or(Site{});
+  // matching: the rules whose sites reach it, loopback aliases too (their
+  // denials count); exact: without the aliases (their allows count).
   std::vector<std::size_t> matching;
+  std::vector<std::size_t> exact;
   for (std::size_t i = 0; i < policy.rules.size(); ++i) {
     const auto& patterns = policy.rules[i].sites;
-    if (std::any_of(patterns.begin(), patterns.end(), [&](const Pattern& p) { return Matches(p, site); })) {
+    if (std::any_of(patterns.begin(), patterns.end(), [&](const Pattern& p) { return Matches(p, site, true); })) {
       matching.push_back(i);
+    }
+    if (std::any_of(patterns.begin(), patterns.end(), [&](const Pattern& p) { return Matches(p, site, false); })) {
+      exact.push_back(i);
     }
   }
   for (std::size_t i : matching) {
     if (Has(policy.rules[i].deny, cap)) return {.allowed = false, .rule = i, .reason = RuleReason(policy, i)};
   }
-  for (std::size_t i : matching) {
+  for (std::size_t i : exact) {
     if (Has(policy.rules[i].allow, cap)) return {.allowed = true, .rule = i, .reason = RuleReason(policy, i)};
   }
   if (!matching.empty()) {

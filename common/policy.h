@@ -46,7 +46,9 @@ struct Pattern {
   std::optional<int> port;
 };
 std::expected<Pattern, std::string> ParsePattern(std::string_view text);
-bool Matches(const Pattern& pattern, const Site& site);
+// aliases: the loopback spellings a rule's host stands for count (a deny's
+// reach); without them, the host itself (an allow's).
+bool Matches(const Pattern& pattern, const Site& site, bool aliases = true);
 
 struct Rule {
   std::vector<Pattern> sites;

@@ -3,13 +3,21 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <system_error>
 
 #include <nlohmann/json.hpp>
+
+#ifndef _WIN32
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+#endif
 
 #include "common/atomic_file.h"
 #include "common/utf8_path.h"
@@ -50,9 +58,55 @@ std::expected<Ordered, std::string> ReadFile(const std::string& path) {
   return json;
 }
 
-// The file replaced whole (common/atomic_file.h): a reader sees the old or the new.
-std::expected<void, std::string> WriteFile(const std::string& path, const Ordered& json) {
-  return ReplaceFile(path, json.dump(2) + "\n");
+// Writers of the file among themselves (tabbridge allow, the person's
+// "Always" in each host) take turns: an advisory lock on its directory. An
+// editor takes no lock; ReplaceFileIf catches its save (common/atomic_file.h).
+class DirLock {
+ public:
+  explicit DirLock(const fs::path& file) {
+#ifndef _WIN32
+    std::error_code error;
+    fs::create_directories(file.parent_path(), error);
+    fd_ = ::open(file.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd_ >= 0) {
+      while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+      }
+    }
+#else
+    (void)file;
+#endif
+  }
+  ~DirLock() {
+#ifndef _WIN32
+    if (fd_ >= 0) ::close(fd_);  // lets go of the lock
+#endif
+  }
+  DirLock(const DirLock&) = delete;
+  DirLock& operator=(const DirLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+// Reads the file, lets `change` edit it (false: nothing to write) and writes
+// it back — read again and redone when someone else saved it meanwhile, so
+// that no edit of theirs is lost. -> whether it was written.
+constexpr int kEditTries = 20;
+std::expected<bool, std::string> Edit(const std::string& path,
+                                      const std::function<std::expected<bool, std::string>(Ordered&)>& change) {
+  const DirLock lock(Utf8Path(path));
+  for (int attempt = 0; attempt < kEditTries; ++attempt) {
+    const FileStamp stamp = StampOf(path);
+    auto json = ReadFile(path);
+    if (!json) return std::unexpected(json.error());
+    auto changed = change(*json);
+    if (!changed) return std::unexpected(changed.error());
+    if (!*changed) return false;
+    auto replaced = ReplaceFileIf(path, json->dump(2) + "\n", stamp);
+    if (!replaced) return std::unexpected(replaced.error());
+    if (*replaced) return true;
+  }
+  return std::unexpected(ShortPath(path) + " kept changing while it was written: nothing was written");
 }
 
 bool IsGrantJson(const Ordered& rule, std::string_view site) {
@@ -142,41 +196,42 @@ std::expected<std::string, std::string> AddGrant(const std::string& path, std::s
   if (const auto pattern = ParsePattern(site); !pattern || pattern->any || pattern->subdomains || pattern->file) {
     return std::unexpected("\"" + std::string(site) + "\" is not one site (write a host such as github.com)");
   }
-  auto json = ReadFile(path);
-  if (!json) return std::unexpected(json.error());
-  Ordered& rules = (*json)["rules"];
-  auto found = std::find_if(rules.begin(), rules.end(), [&](const Ordered& rule) { return IsGrantJson(rule, site); });
-  if (found == rules.end()) {
-    rules.push_back(Ordered{{"sites", Ordered::array({std::string(site)})}, {"allow", Ordered::array()}});
-    found = rules.end() - 1;
-  }
-  Ordered& allow = (*found)["allow"];
-  for (const Cap cap : caps) {
-    const std::string name(Name(cap));
-    const bool has = std::any_of(allow.begin(), allow.end(), [&](const Ordered& c) { return c == name || c == "all"; });
-    if (!has) allow.push_back(name);
-  }
-  const std::size_t index = static_cast<std::size_t>(found - rules.begin());
-  const Policy check = Parse(json->dump(), path);
-  if (check.source != Policy::Source::kFile) return std::unexpected("the grant would break the file: " + check.error);
-  if (auto ok = WriteFile(path, *json); !ok) return std::unexpected(ok.error());
-  return check.rules[index].Describe();
+  std::string described;
+  auto written = Edit(path, [&](Ordered& json) -> std::expected<bool, std::string> {
+    Ordered& rules = json["rules"];
+    auto found = std::find_if(rules.begin(), rules.end(), [&](const Ordered& rule) { return IsGrantJson(rule, site); });
+    if (found == rules.end()) {
+      rules.push_back(Ordered{{"sites", Ordered::array({std::string(site)})}, {"allow", Ordered::array()}});
+      found = rules.end() - 1;
+    }
+    Ordered& allow = (*found)["allow"];
+    for (const Cap cap : caps) {
+      const std::string name(Name(cap));
+      const bool has =
+          std::any_of(allow.begin(), allow.end(), [&](const Ordered& c) { return c == name || c == "all"; });
+      if (!has) allow.push_back(name);
+    }
+    const std::size_t index = static_cast<std::size_t>(found - rules.begin());
+    const Policy check = Parse(json.dump(), path);
+    if (check.source != Policy::Source::kFile) return std::unexpected("the grant would break the file: " + check.error);
+    described = check.rules[index].Describe();
+    return true;
+  });
+  if (!written) return std::unexpected(written.error());
+  return described;
 }
 
 std::expected<bool, std::string> RemoveGrant(const std::string& path, std::string_view site) {
-  const fs::path file = Utf8Path(path);
   std::error_code error;
-  if (!fs::exists(file, error)) return false;
-  auto json = ReadFile(path);
-  if (!json) return std::unexpected(json.error());
-  Ordered& rules = (*json)["rules"];
-  const auto before = rules.size();
-  for (auto it = rules.begin(); it != rules.end();) {
-    it = IsGrantJson(*it, site) ? rules.erase(it) : it + 1;
-  }
-  if (rules.size() == before) return false;
-  if (auto ok = WriteFile(path, *json); !ok) return std::unexpected(ok.error());
-  return true;
+  if (!fs::exists(Utf8Path(path), error)) return false;
+  return Edit(path, [&](Ordered& json) -> std::expected<bool, std::string> {
+    Ordered& rules = json["rules"];
+    const auto before = rules.size();
+    for (auto it = rules.begin(); it != rules.end();) {
+      it = IsGrantJson(*it, site) ? rules.erase(it) : it + 1;
+    }
+    return rules.size() != before;
+  });
 }
 
 }  // namespace tb::policy

@@ -9,11 +9,40 @@
 
 #include <cerrno>
 #include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <utility>
 
 namespace tb::policy {
+namespace {
+
+// Why another user could change a file or directory, or nothing: owned by
+// someone else (root aside), writable by everyone (a directory with the
+// sticky bit aside: others cannot replace what is ours there), or by a group
+// that is not ours.
+std::optional<std::string> WritableByAnother(const struct stat& st, const std::string& what) {
+  const auto mode = [&] {
+    char text[8];
+    std::snprintf(text, sizeof(text), "%04o", static_cast<unsigned>(st.st_mode & 07777));
+    return std::string(text);
+  };
+  if (st.st_uid != ::geteuid() && st.st_uid != 0) {
+    return what + " belongs to another user (uid " + std::to_string(st.st_uid) + "): only your own file is obeyed";
+  }
+  const bool sticky_dir = S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX) != 0;
+  if ((st.st_mode & S_IWOTH) != 0 && !sticky_dir) {
+    return what + " can be written by every user (mode " + mode() + "): chmod o-w it";
+  }
+  if ((st.st_mode & S_IWGRP) != 0 && st.st_gid != ::getegid() && !sticky_dir) {
+    return what + " can be written by group " + std::to_string(st.st_gid) + " (mode " + mode() + "): chmod g-w it";
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 Policy Load(const std::string& path) {
   Policy policy;
@@ -51,6 +80,18 @@ Policy Load(const std::string& path) {
   if (::fstat(fd, &st) != 0) return malformed("cannot read it: " + errno_text(errno));
   if (S_ISDIR(st.st_mode)) return malformed("it is a directory, not a file");
   if (!S_ISREG(st.st_mode)) return malformed("it is not a regular file");
+  // The person's file, as the socket directory is theirs: one another user
+  // can write (or replace, through its directory) is not obeyed.
+  if (auto foreign = WritableByAnother(st, "it")) return malformed(*foreign);
+  {
+    std::error_code error;
+    const auto real = std::filesystem::canonical(path, error);  // a link's target's directory
+    const std::string dir = (error ? std::filesystem::path(path) : real).parent_path().string();
+    struct stat dst {};
+    if (::stat(dir.empty() ? "." : dir.c_str(), &dst) == 0) {
+      if (auto foreign = WritableByAnother(dst, "its directory " + dir)) return malformed(*foreign);
+    }
+  }
   const std::string too_large = "too large (over " + std::to_string(kMaxFileBytes >> 20) + " MiB)";
   if (static_cast<std::uint64_t>(st.st_size) > kMaxFileBytes) return malformed(too_large);
   std::string text;

@@ -66,10 +66,17 @@ void CallGate::Admit(Session& session, ToolCall call, Run run, Reply reply) {
   if (tool == nullptr || declared == nullptr) return reply(tools::ErrorResult("the host has no tool " + call.name));
   // 1. A page tool is checked against this session's variant of it (caps
   // widen some schemas, e.g. read_page's html mode); one it lacks, against
-  // the base schema, and then its part says which capability turns it on.
+  // the base schema, and then the answer says which capability turns it on.
   const std::optional<Json> variant = tools::PageTool(call.name, session.caps());
   if (auto ok = tools::CheckArguments(variant ? *variant : *tool, call.args); !ok) {
     return reply(tools::ErrorResult(call.name + ": " + ok.error()));
+  }
+  // A page tool this session's caps do not turn on goes no further: no
+  // question to the person for a capability the session does not have (an
+  // "Always" for eval asked by a session without --caps eval).
+  if (tools::IsPageTool(call.name) && !variant) {
+    return reply(tools::ErrorResult(call.name + " is not enabled — start tabbridge with --caps " +
+                                    std::string(tools::RequiredCap(call.name))));
   }
   // 2. The files go with the call: the extension gets the bytes and names, no
   // path; the resolved paths stay for the audit line (the files sent,

@@ -46,10 +46,6 @@ void PageCalls::Call(Session& session, const ToolCall& call, Reply reply) {
     return reply(
         tools::ErrorResult(name + ": no tab is focused — call focus_tab (ids from list_tabs) or open_tab first"));
   }
-  if (!tools::PageTool(name, session.caps())) {
-    return reply(tools::ErrorResult(name + " is not enabled — start tabbridge with --caps " +
-                                    std::string(tools::RequiredCap(name))));
-  }
   Json params = call.args;
   params["tabId"] = *focus;
   params[ext_method::kPolicyUrlParam] = parts_.tabs.Find(*focus)->url;  // what the gate's policy check approved

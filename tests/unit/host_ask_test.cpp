@@ -284,5 +284,17 @@ TEST_F(AskHostTest, ASessionLeavingTakesItsQuestionsAway) {
   EXPECT_EQ(Shown(ext_method::kPersonClose)["askId"], asked["askId"]);
 }
 
+// Issue 44: no question for a capability the session does not have — a
+// session without --caps eval once got an "Always" for eval written.
+TEST_F(AskHostTest, NoQuestionForAToolTheSessionsCapsDoNotTurnOn) {
+  Peer& s = Focused();
+  const Json result = CallTool(s, "evaluate", {{"expression", "1"}});
+  EXPECT_TRUE(result.value("isError", false)) << result;
+  EXPECT_EQ(Text(result), "evaluate is not enabled — start tabbridge with --caps eval");
+  EXPECT_EQ(CountShown(ext_method::kPersonAsk), 0) << "the person was asked";
+  EXPECT_EQ(ext_.CountMethod("page.evaluate"), 0);
+  EXPECT_FALSE(std::filesystem::exists(policy_path_));
+}
+
 }  // namespace
 }  // namespace tb::testing_host

@@ -129,6 +129,41 @@ TEST(PolicyLoad, FileIsParsed) {
   EXPECT_EQ(policy.rules.size(), 3u);
 }
 
+// Issue 44: the file is the person's. One another user can write — or
+// replace through its directory — is not obeyed (everything denied, said why).
+TEST(PolicyLoad, AFileOthersCanWriteIsRefused) {
+  const TempDir dir;
+  const std::string path = dir.Write("policy.json", kExample);
+  ASSERT_EQ(::chmod(path.c_str(), 0666), 0);
+  const Policy policy = Load(path);
+  EXPECT_EQ(policy.source, Policy::Source::kMalformed);
+  EXPECT_EQ(policy.error, "it can be written by every user (mode 0666): chmod o-w it");
+  ASSERT_EQ(::chmod(path.c_str(), 0664), 0);  // our own group: a user's private group
+  ASSERT_EQ(::chown(path.c_str(), static_cast<uid_t>(-1), ::getegid()), 0);
+  EXPECT_EQ(Load(path).source, Policy::Source::kFile) << Load(path).error;
+}
+
+TEST(PolicyLoad, ADirectoryOthersCanWriteIsRefusedUnlessSticky) {
+  const TempDir dir;
+  const std::string path = dir.Write("policy.json", kExample);
+  ASSERT_EQ(::chmod(dir.path().c_str(), 0777), 0);
+  const Policy policy = Load(path);
+  EXPECT_EQ(policy.source, Policy::Source::kMalformed);
+  EXPECT_EQ(policy.error, "its directory " + dir.path() + " can be written by every user (mode 0777): chmod o-w it");
+  ASSERT_EQ(::chmod(dir.path().c_str(), 01777), 0);  // as /tmp: others cannot replace what is ours
+  EXPECT_EQ(Load(path).source, Policy::Source::kFile) << Load(path).error;
+}
+
+TEST(PolicyLoad, AnotherUsersFileIsRefused) {
+  if (::geteuid() != 0) GTEST_SKIP() << "only root can give a file away";
+  const TempDir dir;
+  const std::string path = dir.Write("policy.json", kExample);
+  ASSERT_EQ(::chown(path.c_str(), 4242, static_cast<gid_t>(-1)), 0);
+  const Policy policy = Load(path);
+  EXPECT_EQ(policy.source, Policy::Source::kMalformed);
+  EXPECT_EQ(policy.error, "it belongs to another user (uid 4242): only your own file is obeyed");
+}
+
 TEST(PolicyLoad, BadFileIsMalformed) {
   const TempDir dir;
   const Policy policy = Load(dir.Write("policy.json", R"({"rules": [{"sites": ["*"], "alow": ["read"]}]})"));

@@ -4,11 +4,16 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
+#include <thread>
 
 #include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
 
 #include "common/jsonrpc.h"
 #include "host/session_grants.h"
@@ -127,6 +132,37 @@ TEST(SessionGrants, ADenyWinsOverAnEarlierAllow) {
   EXPECT_EQ(grants.Decides("a.test", Cap::kAct), false);
   EXPECT_EQ(grants.Decides("a.test", Cap::kRead), true);
   EXPECT_EQ(grants.Decides("b.test", Cap::kRead), std::nullopt);
+}
+
+// Issue 44 (P1): the person saves the file in an editor (its own copy plus a
+// deny rule, written beside and renamed over, as editors do) while a grant
+// is written. The deny must never be lost: the grant's writer reads the file
+// again when it changed under it. 100 rounds, the save landing anywhere in
+// the writer's first 4 ms.
+TEST_F(GrantFile, AnEditorsSaveDuringAGrantIsNeverLost) {
+  Write(R"({"default": "ask", "rules": []})");
+  std::mt19937 random(44);
+  for (int round = 0; round < 100; ++round) {
+    const std::string deny = "d" + std::to_string(round) + ".test";
+    std::string buffer = Read();  // the editor's copy, before the grant
+    auto json = nlohmann::ordered_json::parse(buffer);
+    json["rules"].push_back({{"sites", {deny}}, {"deny", {"all"}}});
+    const auto delay = std::chrono::microseconds(random() % 4000);
+    std::thread editor([&, text = json.dump(2)] {
+      std::this_thread::sleep_for(delay);
+      const std::string temporary = path_ + ".editor";
+      std::ofstream(temporary) << text;
+      std::filesystem::rename(temporary, path_);
+    });
+    const auto grant = AddGrant(path_, "g" + std::to_string(round) + ".test", Allowed(Access::kRead));
+    editor.join();
+    ASSERT_TRUE(grant) << grant.error();
+    ASSERT_NE(Read().find("\"" + deny + "\""), std::string::npos)
+        << "round " << round << ": the person's deny was lost";
+  }
+  for (int round = 0; round < 100; ++round) {
+    EXPECT_NE(Read().find("\"d" + std::to_string(round) + ".test\""), std::string::npos) << round;
+  }
 }
 
 }  // namespace

@@ -471,6 +471,26 @@ TEST(PolicyMatch, Ipv4PatternMatchesTheAddressInAnyForm) {
   EXPECT_FALSE(M("127.0.0.1", "http://localhost/"));
 }
 
+// Issue 44: an alias of the loopback (127.0.0.2, 0.0.0.0, app.localhost)
+// widens a deny, never an allow — an "Always" for 127.0.0.1:8000 is that
+// address and port, not another program on 127.0.0.2:8000.
+TEST(PolicyDecide, LoopbackAliasesWidenADenyNotAnAllow) {
+  const Policy allow =
+      FromJson(R"({"default": "ask", "rules": [{"sites": ["127.0.0.1:8000", "localhost:3000"], "allow": ["all"]}]})");
+  EXPECT_TRUE(Decide(allow, Cap::kRead, "http://127.0.0.1:8000/").allowed);
+  EXPECT_TRUE(Decide(allow, Cap::kRead, "http://127.1:8000/").allowed) << "the same address, spelt otherwise";
+  for (const char* url : {"http://127.0.0.2:8000/", "http://0.0.0.0:8000/", "http://app.localhost:3000/"}) {
+    const Decision d = Decide(allow, Cap::kRead, url);
+    EXPECT_FALSE(d.allowed) << url;
+    EXPECT_TRUE(d.ask) << url << ": " << d.reason;
+  }
+  const Policy deny =
+      FromJson(R"({"default": "allow", "rules": [{"sites": ["127.0.0.1", "localhost"], "deny": ["all"]}]})");
+  for (const char* url : {"http://127.0.0.2:8000/", "http://0.0.0.0/", "http://app.localhost:3000/"}) {
+    EXPECT_FALSE(Decide(deny, Cap::kRead, url).allowed) << url;
+  }
+}
+
 TEST(PolicyMatch, FilePatternMatchesFileUrlsOnly) {
   EXPECT_TRUE(M("file:", "file:///home/me/a.html"));
   EXPECT_TRUE(M("file://", "file://server/share/a.html"));
