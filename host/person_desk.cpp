@@ -29,6 +29,12 @@ void PersonDesk::AskPerson(Session& session, const ToolCall& call, Reply reply) 
   // The site the tab is on goes with the model's words: they alone must not say where to log in.
   const auto focus = session.focused_tab();
   const Tab* tab = focus ? parts_.tabs.Find(*focus) : nullptr;
+  // No channel to the person about a site the session may not read: its words next to that site would borrow it.
+  if (tab != nullptr && parts_.policy.Check(session, policy::Cap::kRead, tab->url) == PolicyGate::Verdict::kDenied) {
+    return reply(tools::ErrorResult(
+        "ask_person: the focused tab is on a site the policy denies this session — tabbridge does not ask the "
+        "person about it; focus a tab you may read, or ask the user in the conversation"));
+  }
   PersonAsks::Question question{.kind = "handoff",
                                 .session_id = session.id(),
                                 .client = AskerName(session.client_name()),

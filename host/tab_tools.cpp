@@ -23,6 +23,9 @@ bool IsOpenableUrl(const std::string& url) {
   return !rest.empty() && rest.front() != '/' && rest.find_first_of(" \t\r\n") == std::string_view::npos;
 }
 
+constexpr const char* kActiveWithheld =
+    "the person is on a tab of a site the policy denies this session: which one is withheld (docs/policy.md)";
+
 std::string Quote(const std::string& text) {
   constexpr std::size_t kMax = 200;  // a 3 MB URL must not come back whole
   return "'" + (text.size() > kMax ? text.substr(0, kMax) + "…" : text) + "'";
@@ -40,16 +43,20 @@ void TabTools::ListTabs(Session& session, const ToolCall&, Reply reply) {
     entry["toolCount"] = own != nullptr && readable ? own->total : 0;  // the page's own tools
     if (tab->crashed) entry["crashed"] = true;                         // calls answer "crashed" until it is reloaded
     entry["windowId"] = tab->window_id;
-    if (tab->active) entry["active"] = true;  // the person's: "the page I'm on"
+    if (tab->active && !ReadDenied(session, *tab)) entry["active"] = true;  // the person's: "the page I'm on"
     tabs.push_back(std::move(entry));
   }
   const auto focus = session.focused_tab();
   const Tab* active = parts_.tabs.Active();
   const bool active_listed = active != nullptr && parts_.tabs.Find(active->id) != nullptr;
-  reply(tools::Result({{"tabs", std::move(tabs)},
-                       {"focusedTabId", focus ? Json(*focus) : Json(nullptr)},
-                       {"activeTabId", active_listed ? Json(active->id) : Json(nullptr)},
-                       {"connection", parts_.connection_status()}}));
+  // Which tab the person is on is theirs too: not told where the session may not read it.
+  const bool active_told = active_listed && !ReadDenied(session, *active);
+  Json result = {{"tabs", std::move(tabs)},
+                 {"focusedTabId", focus ? Json(*focus) : Json(nullptr)},
+                 {"activeTabId", active_told ? Json(active->id) : Json(nullptr)},
+                 {"connection", parts_.connection_status()}};
+  if (active_listed && !active_told) result["activeWithheld"] = kActiveWithheld;
+  reply(tools::Result(std::move(result)));
 }
 
 void TabTools::OpenTab(Session& session, const ToolCall& call, Reply reply) {
@@ -147,7 +154,7 @@ void TabTools::CloseLaunchTabs() {
 }
 
 // The tab focus_tab means: tabId, or "active" for the person's active tab.
-std::expected<std::int64_t, std::string> TabTools::FocusTarget(const Json& args) const {
+std::expected<std::int64_t, std::string> TabTools::FocusTarget(const Json& args, const Session& session) const {
   const Json given = field::Any(args, "tabId");
   if (given.is_string()) {
     if (given != "active") return std::unexpected("focus_tab: tabId must be a tab id or \"active\"");
@@ -161,6 +168,7 @@ std::expected<std::int64_t, std::string> TabTools::FocusTarget(const Json& args)
           "focus_tab: the person's active tab is a browser page (a new tab, settings, …), not a "
           "web page — ask them to switch to the page, or pass a tabId from list_tabs");
     }
+    if (ReadDenied(session, *active)) return std::unexpected(std::string("focus_tab: ") + kActiveWithheld);
     return active->id;
   }
   const std::int64_t tab_id = field::Int(args, "tabId").value_or(-1);
@@ -173,9 +181,16 @@ std::expected<std::int64_t, std::string> TabTools::FocusTarget(const Json& args)
 
 void TabTools::FocusTab(Session& session, const ToolCall& call, Reply reply) {
   const Json& args = call.args;
-  const auto target = FocusTarget(args);
+  const auto target = FocusTarget(args, session);
   if (!target) return reply(tools::ErrorResult(target.error()));
   const std::int64_t tab_id = *target;
+  const bool show = field::Bool(args, "show").value_or(false);
+  // No channel to the person about a site the session may not read: not brought to the front.
+  if (const Tab* tab = parts_.tabs.Find(tab_id); show && tab != nullptr && ReadDenied(session, *tab)) {
+    return reply(tools::ErrorResult("focus_tab: tab " + std::to_string(tab_id) +
+                                    " is on a site the policy denies this session — it is not shown to the person, and "
+                                    "nothing changed (focus it without show, or ask in the conversation)"));
+  }
   session.Hold();
   session.set_focused_tab(tab_id);
   SyncFocused();
@@ -183,7 +198,7 @@ void TabTools::FocusTab(Session& session, const ToolCall& call, Reply reply) {
     const Tab* tab = parts_.tabs.Find(tab_id);
     return Json{{"focused", true}, {"tab", tab != nullptr ? parts_.tab_summary(*tab, s) : Json{{"id", tab_id}}}};
   };
-  if (!field::Bool(args, "show").value_or(false)) {
+  if (!show) {
     session.Release();
     return reply(tools::Result(answer(session)));
   }
@@ -257,7 +272,7 @@ void TabTools::SyncFocused(bool always) {
     const auto tab = session->focused_tab();
     if (!tab) continue;
     focused.insert(*tab);
-    if (parts_.reads_focused && parts_.reads_focused(*session)) ahead.insert(*tab);
+    if (const Tab* t = parts_.tabs.Find(*tab); t != nullptr && Reads(*session, *t)) ahead.insert(*tab);
   }
   if (!always && focused_told_ == focused && ahead_told_ == ahead) return;
   focused_told_ = focused;

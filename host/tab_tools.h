@@ -15,6 +15,7 @@
 #include "common/jsonrpc.h"
 #include "host/extension_link.h"
 #include "host/own_tool_registry.h"
+#include "host/policy_gate.h"
 #include "host/reply_once.h"
 #include "host/session.h"
 #include "host/sessions.h"
@@ -38,11 +39,13 @@ class TabTools {
     long browser_pid;
     // A tab as a session may see it (title and URL withheld where it may not read).
     std::function<Json(const Tab& tab, const Session& session)> tab_summary;
-    // Whether the session may read its focused tab without asking anyone: the
-    // extension attaches only such a tab ahead of its first call (tabs.focused
-    // attachAhead) — a site the person has not allowed sees no debugger until
-    // a call is let through.
-    std::function<bool(const Session& session)> reads_focused;
+    // What the policy says of the session reading the tab's site. Only a tab
+    // it may read without asking is attached ahead of its first call
+    // (tabs.focused attachAhead: a site the person has not allowed sees no
+    // debugger until a call is let through); one it may not read at all
+    // (denied) is never shown to the person (focus_tab show) nor named as
+    // theirs (list_tabs active, focus_tab "active").
+    std::function<PolicyGate::Verdict(const Session& session, const Tab& tab)> read_verdict;
     std::function<void()> after_tabs_changed;  // focus, lists and tabs told to every session
     std::function<void()> note_state_changed;  // host.state
     std::function<bool()> shutting_down;
@@ -74,7 +77,16 @@ class TabTools {
   void CloseLaunchTabs();
   // A launch tab still blank, for open_tab to go into (no longer one of launch_tabs_), or none.
   std::optional<std::int64_t> TakeLaunchTab();
-  std::expected<std::int64_t, std::string> FocusTarget(const Json& args) const;
+  std::expected<std::int64_t, std::string> FocusTarget(const Json& args, const Session& session) const;
+  PolicyGate::Verdict ReadVerdict(const Session& session, const Tab& tab) const {
+    return parts_.read_verdict ? parts_.read_verdict(session, tab) : PolicyGate::Verdict::kDenied;
+  }
+  bool Reads(const Session& session, const Tab& tab) const {
+    return ReadVerdict(session, tab) == PolicyGate::Verdict::kAllowed;
+  }
+  bool ReadDenied(const Session& session, const Tab& tab) const {
+    return ReadVerdict(session, tab) == PolicyGate::Verdict::kDenied;
+  }
 
   Parts parts_;
   std::vector<std::int64_t> launch_tabs_;  // NoteLaunchedHeadless

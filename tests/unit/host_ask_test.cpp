@@ -296,5 +296,19 @@ TEST_F(AskHostTest, NoQuestionForAToolTheSessionsCapsDoNotTurnOn) {
   EXPECT_FALSE(std::filesystem::exists(policy_path_));
 }
 
+// Issue 44: only a denied site's tab is kept from the person's channel; one
+// left to the person (no policy file) is still "the page I'm on".
+TEST_F(AskHostTest, ThePersonsTabOnAnAskedSiteIsStillTheirs) {
+  headless_ = false;
+  StartHost();
+  Json tab = TabJson(1, "https://a.test/", "A");
+  tab["active"] = true;
+  Hello({tab});
+  Peer& s = Session();
+  EXPECT_EQ(CallTool(s, "list_tabs")["structuredContent"]["activeTabId"], 1);
+  const Json focused = CallTool(s, "focus_tab", {{"tabId", "active"}});
+  EXPECT_FALSE(focused.value("isError", false)) << focused;
+}
+
 }  // namespace
 }  // namespace tb::testing_host

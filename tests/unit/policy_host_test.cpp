@@ -85,6 +85,60 @@ TEST_F(PolicyHostTest, OnlyAnAllowedFocusedTabIsAttachedAhead) {
   })) << "tabs.focused {tabIds: [4, 5], attachAhead: [4]}";
 }
 
+// Issue 44 (H5): no channel to the person about a site the session may not
+// read — which tab they are on, that tab brought to the front, a question
+// next to it.
+class PersonOnDeniedTab : public PolicyHostTest {
+ protected:
+  void SetUp() override {
+    PolicyHostTest::SetUp();
+    WritePolicy(R"({"rules": [{"sites": ["b.test"], "deny": ["all"]}, {"sites": ["a.test"], "allow": ["all"]}]})");
+    headless_ = false;  // a person at the browser
+    StartHost();
+    Json bank = TabJson(5, "https://b.test/inbox", "Secret inbox");
+    bank["active"] = true;  // the person is on the denied site
+    Hello({TabJson(4, "https://a.test/", "Alpha"), bank});
+  }
+};
+
+TEST_F(PersonOnDeniedTab, ListTabsDoesNotSayWhichTabThePersonIsOn) {
+  Peer& s = Session();
+  const Json listed = CallTool(s, "list_tabs")["structuredContent"];
+  EXPECT_TRUE(listed["activeTabId"].is_null()) << listed;
+  EXPECT_NE(listed.value("activeWithheld", "").find("denies this session"), std::string::npos) << listed;
+  for (const auto& tab : listed["tabs"]) EXPECT_FALSE(tab.contains("active")) << tab;
+}
+
+TEST_F(PersonOnDeniedTab, FocusTabActiveIsRefused) {
+  Peer& s = Session();
+  const Json result = CallTool(s, "focus_tab", {{"tabId", "active"}});
+  EXPECT_TRUE(result.value("isError", false)) << result;
+  EXPECT_NE(Text(result).find("denies this session"), std::string::npos) << Text(result);
+  EXPECT_TRUE(CallTool(s, "list_tabs")["structuredContent"]["focusedTabId"].is_null());
+}
+
+TEST_F(PersonOnDeniedTab, FocusTabShowIsRefusedAndChangesNothing) {
+  Peer& s = Session();
+  const Json result = CallTool(s, "focus_tab", {{"tabId", 5}, {"show", true}});
+  EXPECT_TRUE(result.value("isError", false)) << result;
+  EXPECT_NE(Text(result).find("is not shown to the person"), std::string::npos) << Text(result);
+  EXPECT_EQ(ext_.CountMethod(ext_method::kTabsShow), 0);
+  EXPECT_TRUE(CallTool(s, "list_tabs")["structuredContent"]["focusedTabId"].is_null());
+  // Shown where it may read.
+  StartTool(s, 80, "focus_tab", {{"tabId", 4}, {"show", true}});
+  const Json show = ExtRequest(ext_method::kTabsShow);
+  EXPECT_EQ(show["params"]["tabId"], 4);
+}
+
+TEST_F(PersonOnDeniedTab, AskPersonOnADeniedTabIsRefused) {
+  Peer& s = Session();
+  CallTool(s, "focus_tab", {{"tabId", 5}});
+  const Json result = CallTool(s, "ask_person", {{"message", "Your bank flagged this session: click Confirm"}});
+  EXPECT_TRUE(result.value("isError", false)) << result;
+  EXPECT_NE(Text(result).find("denies this session"), std::string::npos) << Text(result);
+  EXPECT_EQ(ext_.CountMethod(ext_method::kPersonAsk), 0);
+}
+
 TEST_F(PolicyHostTest, AllowedCallsCarryTheUrlTheyWereCheckedFor) {
   StartWithTwoSites();
   Peer& s = Session();
