@@ -220,6 +220,16 @@ std::string Clean(std::string_view text, Lines lines) {
   return cleaned ? std::move(*cleaned) : std::string(text);
 }
 
+std::string Cut(std::string text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  std::size_t end = max_bytes > 3 ? max_bytes - 3 : 0;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  text.resize(end);
+  return text + "…";
+}
+
+std::string Name(std::string_view text, std::size_t max_bytes) { return Cut(Clean(text, Lines::kJoin), max_bytes); }
+
 namespace {
 
 // The key of `object` that holds base64, if it is an MCP content block that has one.

@@ -41,6 +41,14 @@ std::optional<std::string> Cleaned(std::string_view text, Lines lines = Lines::k
 // The same, always as a string.
 std::string Clean(std::string_view text, Lines lines = Lines::kKeep);
 
+// `text` cut to at most `max_bytes` on a whole UTF-8 sequence, "…" included.
+std::string Cut(std::string text, std::size_t max_bytes);
+
+// A name something chose for itself (the MCP client's, issue 44), as the
+// person sees it on the surface, in a tab group's title and in the popup: one
+// line, nothing invisible or direction-changing, at most `max_bytes`.
+std::string Name(std::string_view text, std::size_t max_bytes);
+
 // Cleans every string of `value` in place (kKeep), object keys included,
 // without recursion (a page's result may nest deep). Left alone: the base64
 // `data` of an image or audio content block and the `blob` of a resource

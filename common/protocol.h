@@ -237,6 +237,9 @@ inline constexpr std::string_view kUserDisconnected = "tabbridge/userDisconnecte
 // ({site, access, choice: once|always|deny} -> {granted, rule?}).
 inline constexpr std::string_view kGrant = "tabbridge/grant";
 }  // namespace shim_method
+// The most of the client's clientInfo name (and version) the host keeps, cleaned
+// (page_text::Name): what the person sees of it on the surface and in tab groups.
+inline constexpr std::size_t kMaxClientNameBytes = 48;
 // tabbridge/hello's params (docs/protocol.md §2 "Handshake").
 namespace hello_param {
 inline constexpr std::string_view kProtocol = "protocol";

@@ -8053,8 +8053,9 @@ var AskQueue = class {
 // extension/worker/person_surface.js
 var SURFACE_PAGE = "surface/surface.html";
 var SURFACE_PORT = "tabbridge.surface";
-var WIDTH = 460;
-var HEIGHT = 300;
+var WIDTH = 480;
+var HEIGHT = 360;
+var SURFACE_SIZE = Object.freeze({ width: WIDTH, height: HEIGHT });
 var queue2 = new AskQueue();
 var windowId = null;
 var opening = null;
@@ -8074,15 +8075,38 @@ async function bringForward(tabId) {
   await chrome.windows.update(tab.windowId, { focused: true });
   await chrome.tabs.update(tabId, { active: true });
 }
+var randomBelow = (n) => crypto.getRandomValues(new Uint32Array(1))[0] % Math.max(1, Math.floor(n));
+var isInt = (v) => Number.isSafeInteger(v);
+var isArea = (a) => a && [a.left, a.top, a.width, a.height].every(isInt) && a.width > 0 && a.height > 0;
+function placeIn(area, point = null, random = randomBelow) {
+  const margin = 48;
+  for (let i = 0; i < 32; i++) {
+    const left = area.left + random(Math.max(1, area.width - WIDTH));
+    const top = area.top + random(Math.max(1, area.height - HEIGHT));
+    const covers = point && point.x >= left - margin && point.x <= left + WIDTH + margin && point.y >= top - margin && point.y <= top + HEIGHT + margin;
+    if (!covers) return { left, top };
+  }
+  return null;
+}
+async function firstPlace() {
+  const last = await chrome.windows.getLastFocused({ windowTypes: ["normal"] }).catch(() => null);
+  return isArea(last) ? placeIn(last) ?? {} : {};
+}
 async function openWindow(askId) {
   const created = await chrome.windows.create({
     type: "popup",
     url: chrome.runtime.getURL(`${SURFACE_PAGE}?ask=${askId}`),
     focused: true,
     width: WIDTH,
-    height: HEIGHT
+    height: HEIGHT,
+    ...await firstPlace()
   });
   return created.id;
+}
+async function moveAway({ x, y, screen: area }) {
+  if (windowId === null || !isInt(x) || !isInt(y) || !isArea(area)) return;
+  const place = placeIn(area, { x, y });
+  if (place) await chrome.windows.update(windowId, place);
 }
 async function ensureWindow(askId) {
   if (windowId !== null) {
@@ -8172,6 +8196,8 @@ async function onConnect(port) {
   port.onMessage.addListener((msg) => {
     if (msg?.op === "answer" && Number.isSafeInteger(msg.askId) && typeof msg.choice === "string") {
       answer4(msg.askId, msg.choice);
+    } else if (msg?.op === "moveAway") {
+      moveAway(msg).catch((e) => log("cannot move the window", e));
     }
   });
   push2();

@@ -150,7 +150,7 @@ void CallGate::AskGrant(Session& session, const ToolCall& call, const tools::Too
   const policy::Access access = policy::AccessFor(cap);
   PersonAsks::Question question{.kind = "grant",
                                 .session_id = session.id(),
-                                .client = AskerName(session.client_name()),
+                                .client = session.client_name(),
                                 .tab_id = session.focused_tab(),
                                 .site = site,
                                 .access = std::string(policy::Name(access)),

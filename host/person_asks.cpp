@@ -9,19 +9,6 @@
 
 namespace tb {
 
-std::string CutUtf8(std::string text, std::size_t max) {
-  if (text.size() <= max) return text;
-  std::size_t end = max > 3 ? max - 3 : 0;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
-  text.resize(end);
-  return text + "…";
-}
-
-std::string AskerName(const std::string& client_name) {
-  const std::string name = CutUtf8(page_text::Clean(client_name, page_text::Lines::kJoin), 48);
-  return name.empty() ? "An MCP client" : name;
-}
-
 std::string TooManyQuestions(const std::string& tool) {
   return tool + ": " + std::to_string(kMaxOpenQuestions) +
          " questions of this session are already waiting for the person — wait for their answers, then call again";

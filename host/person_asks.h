@@ -29,12 +29,6 @@ namespace tb {
 inline constexpr std::size_t kMaxOpenQuestions = 3;
 // What a call answers when its session has kMaxOpenQuestions waiting already.
 std::string TooManyQuestions(const std::string& tool);
-// Who asks, as the surface shows it next to the site: the client's own name,
-// on one line, without invisible or direction-changing characters (a name
-// must not make the sentence read as another site), short.
-std::string AskerName(const std::string& client_name);
-// `text` cut to at most `max` bytes on a whole UTF-8 sequence, "…" included.
-std::string CutUtf8(std::string text, std::size_t max);
 
 class PersonAsks {
  public:

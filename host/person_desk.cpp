@@ -15,7 +15,7 @@ namespace tb {
 
 void PersonDesk::AskPerson(Session& session, const ToolCall& call, Reply reply) {
   const Json& args = call.args;
-  const std::string message = CutUtf8(field::String(args, "message").value_or(""), kMaxAskPersonMessageChars);
+  const std::string message = page_text::Cut(field::String(args, "message").value_or(""), kMaxAskPersonMessageChars);
   const auto seconds = std::clamp<std::int64_t>(
       field::Int(args, "timeoutSeconds").value_or(static_cast<std::int64_t>(kAskPersonDefaultSeconds)), 1,
       static_cast<std::int64_t>(kAskPersonMaxSeconds));
@@ -37,7 +37,7 @@ void PersonDesk::AskPerson(Session& session, const ToolCall& call, Reply reply) 
   }
   PersonAsks::Question question{.kind = "handoff",
                                 .session_id = session.id(),
-                                .client = AskerName(session.client_name()),
+                                .client = session.client_name(),
                                 .tab_id = focus,
                                 .site = tab != nullptr ? policy::GrantSite(tab->url) : "",
                                 .access = "",

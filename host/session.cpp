@@ -215,8 +215,9 @@ void Session::OnRequest(rpc::Message& msg) {
     surface_ = tools::ParseSurface(field::String(msg.params, hello_param::kSurface).value_or("state"))
                    .value_or(tools::Surface::kState);
     const Json client = field::Object(msg.params, hello_param::kClient);
-    client_name_ = field::String(client, "name").value_or("");
-    client_version_ = field::String(client, "version").value_or("");
+    // The client's own words, shown to the person (surface, tab group, popup): cleaned once, here.
+    client_name_ = page_text::Name(field::String(client, "name").value_or(""), kMaxClientNameBytes);
+    client_version_ = page_text::Name(field::String(client, "version").value_or(""), kMaxClientNameBytes);
     Tell(host_.ToolsFor(*this));
     Send(rpc::MakeResult(msg.id, host_.HelloResult()));
     host_.NoteStateChanged();  // attached: the popup lists it

@@ -26,7 +26,7 @@ fi
 packages=(build-essential cmake pkg-config nlohmann-json3-dev libuv1-dev libboost-dev libspdlog-dev)
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(googletest chromium clang-16 libclang-rt-16-dev clang-format-16 ccache)  # clang: the libFuzzer targets (fuzz/); clang-format: tests/lint.sh; ccache: CMakeLists.txt
-  packages+=(xvfb)  # a display for the headful browser of the person's surface (tests/e2e/lib/xvfb.mjs)
+  packages+=(xvfb xdotool)  # a display for the headful browser of the person's surface (tests/e2e/lib/xvfb.mjs), a real pointer on it (lib/pointer.mjs)
   packages+=(openssh-server openssh-client)  # the remote-dev-box walk: a real sshd forwarding the socket (tests/e2e/remote.test.mjs)
   command -v node >/dev/null || packages+=(nodejs)
   command -v npm >/dev/null || packages+=(npm)

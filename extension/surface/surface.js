@@ -1,77 +1,195 @@
 // The surface page: shows the ask the worker (worker/person_surface.js)
-// pushes over its port and sends back the button the person clicked. Only a
-// trusted click counts (a script's click() is not one), and only once the ask
-// has been on screen for ARM_MS (a click meant for what was there before does
-// not answer a question that just appeared). The model's and the page's words
-// go in as text only. The worker gone (the port closes): the window closes.
+// pushes over its port and sends back the person's answer. Only a trusted
+// click or key counts, and only a deliberate one (arming.js): the question on
+// screen a moment, the pointer moved inside the window and rested on the
+// button (or the keyboard's Tab rested on it). A click with a pointer that
+// has not moved since the window appeared is one meant for what was there
+// before: the window moves away from it. "Always" is a second step: its box
+// ticked shows the confirm button. The buttons' order and places vary from
+// one question to the next. The model's and the page's words go in as text
+// only. The worker gone (the port closes): the window closes.
 
+import { ARM_MS, Arming, REST_MS, Refusal } from './arming.js';
 import { viewOf } from './ask_view.js';
 
 const PORT_NAME = 'tabbridge.surface'; // worker/person_surface.js SURFACE_PORT
-const ARM_MS = 500;
 
 const $ = (id) => document.getElementById(id);
 const port = chrome.runtime.connect({ name: PORT_NAME });
+const arming = new Arming();
+const now = () => performance.now();
 
 let shown = null; // the ask on screen
-let armTimer = null;
 let sent = false; // this ask's answer went out
+let armTimer = null;
+let readyTimer = null;
+let tabPressed = false; // a Tab keydown whose focus move has not come yet
+
+const HINTS = Object.freeze({
+  [Refusal.EARLY]: 'Not yet: the question has only just appeared.',
+  [Refusal.STILL]: 'That click did not count: move the pointer onto a button first.',
+  [Refusal.REST]: 'That click did not count: hold the pointer on the button a moment, then click.',
+  [Refusal.KEY]: 'That key did not count: Tab to a button and wait a moment before Enter.',
+});
+
+const randomBelow = (n) => crypto.getRandomValues(new Uint32Array(1))[0] % Math.max(1, n);
+const controls = () => [...document.querySelectorAll('#controls [data-control]')];
+const controlOf = (target) => target?.closest?.('[data-control]')?.dataset.control ?? null;
 
 function setArmed(on) {
   document.body.dataset.armed = String(on);
-  for (const b of $('buttons').querySelectorAll('button')) b.disabled = !on || sent;
 }
 
-// A pointer pressed while the question arms starts the wait again: a page
-// that keeps the person clicking in one spot cannot time a click onto a button.
-document.addEventListener('pointerdown', () => {
-  if (shown && !sent && document.body.dataset.armed !== 'true') arm();
-}, true);
-
+// The question is (again) on screen: every condition from the start.
 function arm() {
   clearTimeout(armTimer);
   setArmed(false);
-  if (document.visibilityState !== 'visible') return; // armed when it shows
+  markReady(null);
+  if (document.visibilityState !== 'visible' || !shown || sent) {
+    arming.hide();
+    return;
+  }
+  arming.show(now());
   armTimer = setTimeout(() => setArmed(true), ARM_MS);
 }
 
-function choose(event, choice) {
-  // detail 0: a key (Enter, Space on a focused button) or a script, not a pointer: the
-  // person typing elsewhere when the window took the focus must not answer.
-  if (!event.isTrusted || event.detail === 0 || sent || document.body.dataset.armed !== 'true' || !shown) return;
+// The control a click would now count on, outlined.
+function markReady(control) {
+  for (const c of controls()) c.dataset.ready = String(c.dataset.control === control);
+}
+
+function watchRest() {
+  clearTimeout(readyTimer);
+  markReady(arming.restingOn(now()));
+  readyTimer = setTimeout(() => markReady(arming.restingOn(now())), REST_MS + 10);
+}
+
+document.addEventListener('pointermove', (e) => {
+  if (!e.isTrusted || !shown || sent) return;
+  arming.pointer(now(), e.screenX, e.screenY, controlOf(e.target));
+  watchRest();
+}, true);
+
+// A press before the question armed starts the wait again; one with a pointer that has not
+// moved since the window appeared was meant for the page under it: the window moves away.
+document.addEventListener('pointerdown', (e) => {
+  if (!e.isTrusted || !shown || sent || !arming.shown) return;
+  arming.pointer(now(), e.screenX, e.screenY, controlOf(e.target));
+  if (arming.still) {
+    port.postMessage({
+      op: 'moveAway',
+      askId: shown.askId,
+      x: e.screenX,
+      y: e.screenY,
+      screen: { left: screen.availLeft, top: screen.availTop, width: screen.availWidth, height: screen.availHeight },
+    });
+    arm();
+  } else if (!arming.armed(now())) {
+    arm();
+  }
+}, true);
+
+document.addEventListener('keydown', (e) => {
+  if (e.isTrusted && e.key === 'Tab') tabPressed = true;
+}, true);
+document.addEventListener('keyup', () => { tabPressed = false; }, true);
+document.addEventListener('focusin', (e) => {
+  arming.focus(now(), controlOf(e.target), tabPressed);
+  tabPressed = false;
+}, true);
+
+// Whether this click is the person's deliberate one; says why not when it is not.
+function counts(event, control) {
+  if (!event.isTrusted || sent || !shown) return false;
+  // detail 0: a key (Enter, Space on a focused button), not a pointer.
+  const refusal = event.detail === 0 ? arming.keyClick(now(), control) : arming.pointerClick(now(), control);
+  $('hint').textContent = refusal ? HINTS[refusal] ?? '' : '';
+  return refusal === null;
+}
+
+function answer(choice) {
   sent = true;
   setArmed(false);
+  markReady(null);
+  for (const c of controls()) c.disabled = true;
   port.postMessage({ op: 'answer', askId: shown.askId, choice });
   $('note').textContent = 'Sent.';
 }
 
+function button({ choice, label }, control = choice) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.textContent = label;
+  b.className = choice;
+  b.dataset.choice = choice;
+  b.dataset.control = control;
+  b.addEventListener('click', (e) => {
+    if (counts(e, control)) answer(choice);
+  });
+  return b;
+}
+
+// "Always": the box, ticked deliberately, shows its confirm button (itself a deliberate click away).
+function alwaysStep(always) {
+  const box = $('always-box');
+  box.hidden = always === null;
+  $('always-step').hidden = true;
+  $('always-step').replaceChildren();
+  if (!always) return;
+  const toggle = document.createElement('button');
+  toggle.type = 'button';
+  toggle.id = 'always';
+  toggle.className = 'box';
+  toggle.setAttribute('role', 'checkbox');
+  toggle.setAttribute('aria-checked', 'false');
+  toggle.dataset.control = 'always-box';
+  toggle.textContent = `☐ ${always.box}`;
+  toggle.addEventListener('click', (e) => {
+    if (!counts(e, 'always-box')) return;
+    const on = toggle.getAttribute('aria-checked') !== 'true';
+    toggle.setAttribute('aria-checked', String(on));
+    toggle.textContent = `${on ? '☑' : '☐'} ${always.box}`;
+    $('always-step').hidden = !on;
+    // The next step needs its own move and rest (or its own Tab).
+    arming.step(e.detail === 0 ? null : e.screenX, e.detail === 0 ? null : e.screenY);
+    markReady(null);
+  });
+  box.replaceChildren(toggle);
+  const confirm = button(always);
+  confirm.style.marginLeft = `${randomBelow(120)}px`;
+  $('always-step').replaceChildren(confirm);
+}
+
 function render({ ask, waiting }) {
   $('waiting').textContent = waiting > 0 ? `${waiting} more waiting` : '';
-  if (ask && shown && ask.askId === shown.askId) return; // the same question: leave it armed
+  if (ask && shown && ask.askId === shown.askId) return; // the same question: leave it as it is
   shown = ask;
   sent = false;
   $('none').hidden = ask !== null;
   $('ask').hidden = ask === null;
+  $('hint').textContent = '';
   document.body.dataset.askId = ask ? String(ask.askId) : '';
   if (!ask) {
     $('buttons').replaceChildren();
+    alwaysStep(null);
+    arm();
     return;
   }
   const v = viewOf(ask);
   document.body.dataset.kind = v.kind;
   $('heading').textContent = v.heading;
-  $('message').hidden = v.message === null;
+  $('asker').hidden = !v.asker;
+  $('asker').textContent = v.asker;
+  $('agent').hidden = v.message === null;
   $('message').textContent = v.message ?? '';
   $('note').textContent = v.note;
-  $('buttons').replaceChildren(...v.buttons.map(({ choice, label }) => {
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.textContent = label;
-    b.dataset.choice = choice;
-    b.className = choice;
-    b.addEventListener('click', (e) => choose(e, choice));
-    return b;
-  }));
+  // Places vary: a page that learnt where a button was cannot count on it.
+  const buttons = v.buttons.map((b) => button(b));
+  if (randomBelow(2) === 1) buttons.reverse();
+  $('buttons').replaceChildren(...buttons);
+  $('controls').style.marginLeft = `${randomBelow(90)}px`;
+  $('controls').style.marginTop = `${randomBelow(24)}px`;
+  alwaysStep(v.always);
   document.title = `tabbridge: ${v.heading}`;
   arm();
 }
@@ -80,7 +198,5 @@ port.onMessage.addListener((msg) => {
   if (msg?.op === 'show') render(msg);
 });
 port.onDisconnect.addListener(() => window.close());
-// Hidden: disarmed; shown again: armed after ARM_MS again.
-document.addEventListener('visibilitychange', () => {
-  if (shown && !sent) arm();
-});
+// Hidden: disarmed; shown again: armed from the start.
+document.addEventListener('visibilitychange', () => arm());

@@ -5,6 +5,10 @@
 // Asks queue in that one window, oldest first ("2 more waiting"), so several
 // agents' questions never pile windows over the page; a hand-off brings its
 // tab forward (tab active, its window focused) before the window shows it.
+// The window opens at a random place over the browser window the person last
+// used, not at a spot a page could work out from its own window's place, and
+// moves elsewhere when the page reports a click of a pointer at rest under it
+// (a click meant for the page that was there: surface/arming.js).
 // The surface page talks to this module over a chrome.runtime port, accepted
 // only from the surface page in the window this module opened; its answer
 // goes to the host as `person.answer`. `person.close` takes an ask off (timed
@@ -18,8 +22,9 @@ import { AskQueue, REFUSAL, isChoice, normaliseAsk } from './person_asks.js';
 
 export const SURFACE_PAGE = 'surface/surface.html';
 export const SURFACE_PORT = 'tabbridge.surface';
-const WIDTH = 460;
-const HEIGHT = 300;
+const WIDTH = 480;
+const HEIGHT = 360;
+export const SURFACE_SIZE = Object.freeze({ width: WIDTH, height: HEIGHT });
 
 const queue = new AskQueue();
 let windowId = null; // the surface window, once created
@@ -47,6 +52,30 @@ async function bringForward(tabId) {
   await chrome.tabs.update(tabId, { active: true });
 }
 
+const randomBelow = (n) => crypto.getRandomValues(new Uint32Array(1))[0] % Math.max(1, Math.floor(n));
+const isInt = (v) => Number.isSafeInteger(v);
+const isArea = (a) => a && [a.left, a.top, a.width, a.height].every(isInt) && a.width > 0 && a.height > 0;
+
+// A random place for the window inside `area` ({left, top, width, height}) whose
+// rectangle, with a margin, leaves `point` out (null: any); null when none was found.
+export function placeIn(area, point = null, random = randomBelow) {
+  const margin = 48;
+  for (let i = 0; i < 32; i++) {
+    const left = area.left + random(Math.max(1, area.width - WIDTH));
+    const top = area.top + random(Math.max(1, area.height - HEIGHT));
+    const covers = point && point.x >= left - margin && point.x <= left + WIDTH + margin &&
+      point.y >= top - margin && point.y <= top + HEIGHT + margin;
+    if (!covers) return { left, top };
+  }
+  return null;
+}
+
+// Over the browser window the person last used, at a random place; Chrome's place when there is none.
+async function firstPlace() {
+  const last = await chrome.windows.getLastFocused({ windowTypes: ['normal'] }).catch(() => null);
+  return isArea(last) ? placeIn(last) ?? {} : {};
+}
+
 async function openWindow(askId) {
   const created = await chrome.windows.create({
     type: 'popup',
@@ -54,8 +83,16 @@ async function openWindow(askId) {
     focused: true,
     width: WIDTH,
     height: HEIGHT,
+    ...await firstPlace(),
   });
   return created.id;
+}
+
+// The page saw a click of a pointer that had not moved since the window appeared: elsewhere on the screen.
+async function moveAway({ x, y, screen: area }) {
+  if (windowId === null || !isInt(x) || !isInt(y) || !isArea(area)) return;
+  const place = placeIn(area, { x, y });
+  if (place) await chrome.windows.update(windowId, place);
 }
 
 async function ensureWindow(askId) {
@@ -158,6 +195,8 @@ async function onConnect(port) {
   port.onMessage.addListener((msg) => {
     if (msg?.op === 'answer' && Number.isSafeInteger(msg.askId) && typeof msg.choice === 'string') {
       answer(msg.askId, msg.choice);
+    } else if (msg?.op === 'moveAway') {
+      moveAway(msg).catch((e) => log('cannot move the window', e));
     }
   });
   push();

@@ -43,13 +43,25 @@ const SURFACE_PATH = '/surface/surface.html';
 const WAITS_FOR_PERSON = { timeoutMs: 70_000 };
 const isSurface = (target, surfaceUrl) => target.url.startsWith(surfaceUrl) && target.title.startsWith('tabbridge');
 
-/** A trusted click (Input.dispatchMouseEvent) at the middle of `selector`'s box in a CDP target. */
+// The person's pace: how long they hold the pointer on a button before they click
+// (the surface takes a click only after REST_MS, extension/surface/arming.js).
+const PERSON_REST_MS = 700;
+
+/**
+ * A person's click (Input.dispatchMouseEvent: trusted events) at the middle of
+ * `selector`'s box in a CDP target: the pointer comes in from the side, rests
+ * on it a moment, then clicks (consent_pointer.test.mjs drives a real X pointer).
+ */
 export async function trustedClick(cdp, selector) {
   const box = await cdp.evaluate(`(() => {
     const r = document.querySelector(${JSON.stringify(selector)})?.getBoundingClientRect();
     return r && r.width > 0 ? { x: r.x + r.width / 2, y: r.y + r.height / 2 } : null;
   })()`);
   assert.ok(box, `nothing to click at ${selector}`);
+  for (let i = 4; i >= 0; i--) {
+    await cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: Math.max(1, box.x - i * 12), y: Math.max(1, box.y - i * 6) });
+  }
+  await new Promise((r) => setTimeout(r, PERSON_REST_MS));
   for (const type of ['mousePressed', 'mouseReleased']) {
     await cdp.send('Input.dispatchMouseEvent', { type, x: box.x, y: box.y, button: 'left', clickCount: 1 });
   }
@@ -147,7 +159,10 @@ describe('asking the person on the surface', { timeout: 300_000 }, () => {
     const read = () => cdp.evaluate(`({
       askId: document.body.dataset.askId, kind: document.body.dataset.kind, armed: document.body.dataset.armed,
       heading: document.getElementById('heading').textContent,
-      message: document.getElementById('message').hidden ? null : document.getElementById('message').textContent,
+      asker: document.getElementById('asker').textContent,
+      alwaysBox: document.getElementById('always')?.textContent ?? null,
+      confirmShown: document.querySelector('button.always')?.getClientRects().length > 0,
+      message: document.getElementById('agent').hidden ? null : document.getElementById('message').textContent,
       messageElements: document.getElementById('message').children.length,
       buttons: [...document.querySelectorAll('#buttons button')].map((b) => b.textContent),
     })`);
@@ -184,14 +199,20 @@ describe('asking the person on the surface', { timeout: 300_000 }, () => {
     t.after(() => cdp.close());
     const shown = await read();
     assert.equal(shown.kind, 'grant');
-    assert.match(shown.heading, new RegExp(`^tabbridge-e2e wants to .+ ${siteA.replace(/\./g, '\\.')}$`));
-    assert.deepEqual(shown.buttons, ['Allow once', 'Always', 'Deny']);
+    assert.match(shown.heading, new RegExp(`^Let an agent .+ ${siteA.replace(/\./g, '\\.')}\\?$`));
+    assert.equal(shown.asker, 'Asked by the MCP client that calls itself: tabbridge-e2e');
+    assert.deepEqual(shown.buttons.sort(), ['Allow once', 'Deny'], 'one step each; "Always" is a box, then its confirm');
+    assert.equal(shown.alwaysBox, `☐ Always allow ${siteA}, in every session`);
+    assert.equal(shown.confirmShown, false, 'no confirm of "Always" before its box is ticked');
     savePicture('grant-prompt.png', Buffer.from((await cdp.send('Page.captureScreenshot', { format: 'png' })).data, 'base64'));
-    await cdp.evaluate("document.querySelector('button.always').click(), true"); // a script's click
+    await cdp.evaluate("document.querySelector('#always').click(), document.querySelector('button.once').click(), true"); // a script's clicks
     const after = await read(); // a click the surface takes disarms it at once, in the click
     assert.equal(after.armed, 'true', 'a script\'s click answered nothing');
     assert.equal(after.askId, shown.askId);
     assert.equal(call.done, false);
+    await trustedClick(cdp, '#always'); // "Always": the box, then its confirm
+    await waitFor(() => cdp.evaluate("document.querySelector('button.always').getClientRects().length > 0"), { what: 'the confirm button' });
+    assert.equal(call.done, false, 'the box alone answers nothing');
     await trustedClick(cdp, 'button.always');
     const result = await call.promise;
     assert.notEqual(result.isError, true, errorText(result));
@@ -205,7 +226,7 @@ describe('asking the person on the surface', { timeout: 300_000 }, () => {
     const { cdp, read } = await surface();
     t.after(() => cdp.close());
     const asked = await read();
-    assert.match(asked.heading, new RegExp(`${siteC.replace(/\./g, '\\.')}$`));
+    assert.match(asked.heading, new RegExp(`${siteC.replace(/\./g, '\\.')}\\?$`));
     // The hostile page, brought forward, tries on a person's click.
     const page = (await devToolsPages(env.port)).find((p) => p.url === hostile.url);
     const pageCdp = await CdpConnection.open(targetWsUrl(env.port, page));
@@ -250,7 +271,7 @@ describe('asking the person on the surface', { timeout: 300_000 }, () => {
     assert.equal(shown.message, message);
     assert.equal(shown.messageElements, 0, 'no markup from the message');
     assert.equal(await cdp.evaluate('window.pwned === undefined'), true);
-    assert.deepEqual(shown.buttons, ['Done', 'I can\'t']);
+    assert.deepEqual(shown.buttons.sort(), ['Done', 'I can\'t'].sort());
     const page = (await devToolsPages(env.port)).find((p) => p.url === hostile.url);
     assert.equal(await CdpConnection.open(targetWsUrl(env.port, page)).then(async (c) => {
       try {

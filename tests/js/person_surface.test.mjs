@@ -55,6 +55,7 @@ globalThis.chrome = {
       return { id: nextWindowId++ };
     },
     update: async (id, opts) => { calls.push(['windows.update', id, opts]); },
+    getLastFocused: async () => ({ id: 3, left: 100, top: 50, width: 1200, height: 800 }),
     remove: async (id) => { calls.push(['windows.remove', id]); },
   },
   tabs: {
@@ -64,10 +65,10 @@ globalThis.chrome = {
 };
 
 const nativePort = await import(path.join(EXTENSION, 'worker/native_port.js'));
-const { registerPersonSurface, surfaceState, SURFACE_PAGE, SURFACE_PORT } =
+const { SURFACE_SIZE: { width: W, height: H }, placeIn, registerPersonSurface, surfaceState, SURFACE_PAGE, SURFACE_PORT } =
   await import(path.join(EXTENSION, 'worker/person_surface.js'));
 const { AskQueue, normaliseAsk } = await import(path.join(EXTENSION, 'worker/person_asks.js'));
-const { viewOf } = await import(path.join(EXTENSION, 'surface/ask_view.js'));
+const { asciiSite, viewOf } = await import(path.join(EXTENSION, 'surface/ask_view.js'));
 
 registerPersonSurface();
 nativePort.start(async () => ({ protocol: 2 }));
@@ -135,17 +136,49 @@ describe('person_asks', () => {
     assert.equal(q.head(), null);
   });
 
-  it('the surface says what the grant lets the agent do, and shows the model\'s message as it is', () => {
+  it('the heading is the site and the access; the client\'s name is a labelled line of its own', () => {
     const v = viewOf(normaliseAsk(grant(1)));
-    assert.equal(v.heading, 'claude-code wants to read and act on github.com');
-    assert.deepEqual(v.buttons.map((b) => [b.choice, b.label]), [['once', 'Allow once'], ['always', 'Always'], ['deny', 'Deny']]);
-    const sentences = ['read', 'eval', 'download'].map((access) => viewOf(normaliseAsk({ ...grant(1), access })).heading);
-    assert.deepEqual(sentences, ['claude-code wants to read github.com', 'claude-code wants to run JavaScript on github.com',
-      'claude-code wants to download from github.com']);
+    assert.equal(v.heading, 'Let an agent read and act on github.com?');
+    assert.equal(v.asker, 'Asked by the MCP client that calls itself: claude-code');
+    assert.deepEqual(v.buttons.map((b) => [b.choice, b.label]), [['once', 'Allow once'], ['deny', 'Deny']]);
+    assert.deepEqual([v.always.choice, v.always.box], ['always', 'Always allow github.com, in every session'],
+      '"Always" is a box to tick, then its confirm button');
+    const headings = ['read', 'eval', 'download'].map((access) => viewOf(normaliseAsk({ ...grant(1), access })).heading);
+    assert.deepEqual(headings, ['Let an agent read github.com?', 'Let an agent run JavaScript on github.com?',
+      'Let an agent download from github.com?']);
+    // A name that reads as a sentence of ours stays in its labelled line; the heading is unchanged.
+    const posing = viewOf(normaliseAsk({ ...grant(1), client: 'tabbridge: your bank asks' }));
+    assert.equal(posing.heading, 'Let an agent read and act on github.com?');
+    assert.equal(viewOf(normaliseAsk({ ...grant(1), client: '' })).asker, '');
+  });
+
+  it('a site in Unicode is shown in punycode', () => {
+    assert.equal(asciiSite('аpple.com'), 'xn--pple-43d.com');
+    assert.equal(asciiSite('bücher.example:8080'), 'xn--bcher-kva.example:8080');
+    assert.equal(viewOf(normaliseAsk(grant(1, 'аpple.com'))).heading, 'Let an agent read and act on xn--pple-43d.com?');
+  });
+
+  it('a hand-off shows the model\'s message as the agent\'s, as it is', () => {
     const h = viewOf(normaliseAsk({ ...handoff(2), message: '<img src=x onerror=alert(1)>', client: '' }));
     assert.equal(h.message, '<img src=x onerror=alert(1)>');
     assert.equal(h.heading, 'An agent hands the browser to you');
+    assert.equal(h.always, null);
     assert.deepEqual(h.buttons.map((b) => b.choice), ['done', 'cannot']);
+  });
+
+  it('the window goes to a random place inside the area, never over the point it must avoid', () => {
+    const area = { left: 0, top: 0, width: 1280, height: 900 };
+    const seen = new Set();
+    for (let i = 0; i < 50; i++) {
+      const p = placeIn(area, { x: 640, y: 450 });
+      assert.ok(p, 'a place was found');
+      assert.ok(p.left >= 0 && p.left + W <= 1280 && p.top >= 0 && p.top + H <= 900, JSON.stringify(p));
+      const covers = 640 >= p.left - 48 && 640 <= p.left + W + 48 && 450 >= p.top - 48 && 450 <= p.top + H + 48;
+      assert.equal(covers, false, `${JSON.stringify(p)} covers the point`);
+      seen.add(`${p.left},${p.top}`);
+    }
+    assert.ok(seen.size > 40, 'places vary');
+    assert.equal(placeIn({ left: 0, top: 0, width: W, height: H }, { x: 10, y: 10 }), null, 'no room: none');
   });
 });
 
@@ -158,6 +191,8 @@ describe('person_surface', () => {
     assert.equal(opts.type, 'popup');
     assert.equal(opts.url, `${ORIGIN}${SURFACE_PAGE}?ask=1`);
     assert.equal(opts.focused, true);
+    assert.ok(opts.left >= 100 && opts.left <= 100 + 1200 - W && opts.top >= 50 && opts.top <= 50 + 800 - H,
+      `over the browser window the person last used: ${JSON.stringify(opts)}`);
     ask(grant(2, 'example.org'));
     await settle();
     assert.equal(taken('windows.create').length, 0, 'one window for the queue');

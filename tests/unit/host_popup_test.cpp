@@ -78,6 +78,18 @@ TEST_F(PopupHostTest, HelloIsAnsweredWithTheHostStateAtOnce) {
   EXPECT_EQ(state["sessions"], Json::array());
 }
 
+TEST_F(PopupHostTest, TheClientsNameIsOneCleanShortLine) {
+  StartWithTabs();
+  // A name that turns the text around, breaks the line and runs long: the person sees it cleaned, cut.
+  Client("Claude\u202e moc.knab\nCode " + std::string(100, 'x'), "1\u200b.0");
+  const Json client = SessionIn(LastState(), NewestSessionId(1))["client"];
+  const std::string name = client["name"];
+  EXPECT_EQ(name.rfind("Claude moc.knab Code xx", 0), 0U) << name;
+  EXPECT_LE(name.size(), kMaxClientNameBytes);
+  EXPECT_EQ(name.substr(name.size() - 3), "…");
+  EXPECT_EQ(client["version"], "1.0");
+}
+
 TEST_F(PopupHostTest, StateFollowsASessionsClientFocusLastToolAndEnd) {
   StartWithTabs();
   Peer& s = Client("claude-code", "2.0.1");

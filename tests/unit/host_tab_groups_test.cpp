@@ -41,6 +41,13 @@ class TabGroupsTest : public HostTest {
   }
 };
 
+TEST_F(TabGroupsTest, AGroupsTitleIsTheClientsNameCleaned) {
+  StartHost();
+  Hello();
+  Peer& a = Client("Claude\u202e moc.knab\nCode\u200b");
+  EXPECT_EQ(OpenTab(a, 11, 5)["group"]["title"], "Claude moc.knab Code");
+}
+
 TEST_F(TabGroupsTest, EachSessionsTabsGoIntoAGroupOfItsClientsNameAndItsOwnColour) {
   StartHost();
   Hello();

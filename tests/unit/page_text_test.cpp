@@ -193,5 +193,13 @@ TEST(PageText, AnyInputComesOutValidCleanAndStable) {
   }
 }
 
+TEST(PageTextName, IsOneCleanLineCutOnACharacter) {
+  EXPECT_EQ(Name("a\u202e b\n\tc\u200b", 48), "a b c");
+  EXPECT_EQ(Name("", 48), "");
+  const std::string cut = Name(std::string(40, 'x') + "漢漢漢漢", 48);  // 40 + 12 bytes
+  EXPECT_LE(cut.size(), 48U);
+  EXPECT_EQ(cut, std::string(40, 'x') + "漢…");
+}
+
 }  // namespace
 }  // namespace tb::page_text

@@ -1,0 +1,112 @@
+// When a click or a key on the surface is the person's answer (docs/policy.md
+// "Asking the person"). A page knows when the surface opens (its own window
+// loses focus) and may keep the person clicking in one spot, or typing: a
+// click or key that was meant for the page must not answer. So a control
+// takes a pointer click only once the question has been on screen ARM_MS,
+// the pointer has moved MOVE_PX inside the window since then (a pointer at
+// rest where the window appeared has not), and it has rested on that control
+// REST_MS since that move; it takes a key (Enter, Space) only once the
+// keyboard's Tab put the focus on it, REST_MS before. A step taken (the
+// "Always" box) asks the same again of the next one. Pure: surface.js feeds
+// it the events and the clock.
+
+export const ARM_MS = 500;
+export const REST_MS = 400;
+export const MOVE_PX = 16;
+
+// Why a click did not count (the surface says so): null when it did.
+export const Refusal = Object.freeze({
+  HIDDEN: 'hidden',
+  EARLY: 'early', // the question has not been on screen ARM_MS
+  STILL: 'still', // the pointer has not moved inside the window since it showed (or since the last step)
+  REST: 'rest', // the pointer has not rested on this control REST_MS
+  KEY: 'key', // the keyboard's Tab has not rested on this control REST_MS
+});
+
+export class Arming {
+  #shownAt = null; // when the question showed (null: not on screen)
+  #anchor = null; // the first pointer position since then: {x, y}
+  #moved = false; // the pointer went MOVE_PX from the anchor
+  #over = null; // {control, since}: the control under the pointer, since the move or its entry
+  #tabbed = null; // {control, since}: the control the keyboard's Tab focused
+  #still = true; // the pointer has not moved since the question showed (steps aside)
+
+  // The question is on screen (again): every condition from the start.
+  show(now) {
+    this.#shownAt = now;
+    this.#still = true;
+    this.step();
+  }
+
+  hide() {
+    this.#shownAt = null;
+    this.step();
+  }
+
+  get shown() {
+    return this.#shownAt !== null;
+  }
+
+  armed(now) {
+    return this.#shownAt !== null && now - this.#shownAt >= ARM_MS;
+  }
+
+  // Whether the pointer moved inside the window since the question (or the last step).
+  get moved() {
+    return this.#moved;
+  }
+
+  // Whether the pointer has not moved since the question showed: a press now was meant for
+  // what was under it before the window came (the surface moves away from it).
+  get still() {
+    return this.#still;
+  }
+
+  // A step counted: the next control needs its own move and rest, its own Tab.
+  step(x = null, y = null) {
+    this.#anchor = x === null ? null : { x, y };
+    this.#moved = false;
+    this.#over = null;
+    this.#tabbed = null;
+  }
+
+  // A trusted pointer event at (x, y) (screen pixels) over `control` (null: none).
+  pointer(now, x, y, control) {
+    if (this.#shownAt === null) return;
+    if (!this.#anchor) this.#anchor = { x, y };
+    if (!this.#moved && Math.hypot(x - this.#anchor.x, y - this.#anchor.y) >= MOVE_PX) {
+      this.#moved = true;
+      this.#still = false;
+      this.#over = null; // the rest starts after the move
+    }
+    if (!this.#moved) return;
+    if (control !== this.#over?.control) this.#over = control === null ? null : { control, since: now };
+  }
+
+  // The focus went to `control` (null: elsewhere); byTab: the keyboard's Tab moved it.
+  focus(now, control, byTab) {
+    this.#tabbed = byTab && control !== null ? { control, since: now } : null;
+  }
+
+  // The control the pointer rests on, once it has rested REST_MS: for the surface to show it ready.
+  restingOn(now) {
+    return this.#over && now - this.#over.since >= REST_MS ? this.#over.control : null;
+  }
+
+  // A pointer's click on `control`: null when it counts, else a Refusal.
+  pointerClick(now, control) {
+    if (this.#shownAt === null) return Refusal.HIDDEN;
+    if (!this.armed(now)) return Refusal.EARLY;
+    if (!this.#moved) return Refusal.STILL;
+    if (this.#over?.control !== control || now - this.#over.since < REST_MS) return Refusal.REST;
+    return null;
+  }
+
+  // A key's click (Enter, Space) on `control`: null when it counts, else a Refusal.
+  keyClick(now, control) {
+    if (this.#shownAt === null) return Refusal.HIDDEN;
+    if (!this.armed(now)) return Refusal.EARLY;
+    if (this.#tabbed?.control !== control || now - this.#tabbed.since < REST_MS) return Refusal.KEY;
+    return null;
+  }
+}

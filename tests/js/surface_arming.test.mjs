@@ -1,0 +1,97 @@
+// extension/surface/arming.js: when a click or a key on the person's surface
+// is their answer. A page may keep the person clicking in one spot, or typing,
+// while the surface opens: such a click or key must not answer.
+
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const EXTENSION = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../extension');
+const { ARM_MS, Arming, MOVE_PX, REST_MS, Refusal } = await import(path.join(EXTENSION, 'surface/arming.js'));
+
+const shownAt = (t = 0) => {
+  const a = new Arming();
+  a.show(t);
+  return a;
+};
+
+describe('arming', () => {
+  it('a pointer that moved in and rested on the button clicks it', () => {
+    const a = shownAt();
+    a.pointer(100, 0, 0, null); // came in at the edge
+    a.pointer(200, 60, 40, 'once');
+    assert.equal(a.pointerClick(200 + REST_MS, 'once'), null);
+  });
+
+  it('a click before the question was on screen ARM_MS does not count', () => {
+    const a = shownAt();
+    a.pointer(10, 0, 0, null);
+    a.pointer(20, 60, 40, 'once');
+    assert.equal(a.pointerClick(ARM_MS - 1, 'once'), Refusal.EARLY);
+  });
+
+  it('a pointer at rest where the window appeared never clicks, however long it waits', () => {
+    const a = shownAt();
+    for (let t = 0; t < 60_000; t += 333) {
+      a.pointer(t, 500 + (t % 2), 400, 'once'); // a jitter of a pixel
+      assert.equal(a.pointerClick(t, 'once'), t < ARM_MS ? Refusal.EARLY : Refusal.STILL);
+    }
+    assert.equal(a.moved, false);
+    assert.equal(a.still, true, 'the surface moves away from a press of this pointer');
+  });
+
+  it('a click that did not rest on its button does not count', () => {
+    const a = shownAt();
+    a.pointer(600, 0, 0, null);
+    a.pointer(700, 60, 40, 'once');
+    assert.equal(a.pointerClick(700 + REST_MS - 1, 'once'), Refusal.REST, 'too soon');
+    assert.equal(a.pointerClick(700 + REST_MS, 'deny'), Refusal.REST, 'another button');
+    a.pointer(800, 160, 40, 'deny');
+    assert.equal(a.pointerClick(800 + REST_MS, 'once'), Refusal.REST, 'the pointer left it');
+    assert.equal(a.pointerClick(800 + REST_MS, 'deny'), null);
+  });
+
+  it('the rest starts after the move: a button the window appeared under waits for a move, then a rest', () => {
+    const a = shownAt();
+    a.pointer(0, 500, 400, 'once');
+    a.pointer(2000, 500 + MOVE_PX, 400, 'once'); // moved within the button
+    assert.equal(a.pointerClick(2000 + REST_MS - 1, 'once'), Refusal.REST);
+    assert.equal(a.pointerClick(2000 + REST_MS, 'once'), null);
+  });
+
+  it('a step asks for a new move and rest: "Always" is never two clicks in one spot', () => {
+    const a = shownAt();
+    a.pointer(600, 0, 0, null);
+    a.pointer(700, 60, 40, 'always-box');
+    assert.equal(a.pointerClick(1200, 'always-box'), null);
+    a.step(60, 40);
+    a.pointer(1300, 62, 41, 'always'); // the confirm button came up under the pointer
+    assert.equal(a.pointerClick(3000, 'always'), Refusal.STILL);
+    assert.equal(a.still, false, 'a second press in one spot is not one meant for the page: the window stays');
+    a.pointer(3100, 60, 90, 'always');
+    assert.equal(a.pointerClick(3100 + REST_MS, 'always'), null);
+  });
+
+  it('hidden, nothing counts; shown again, every condition from the start', () => {
+    const a = shownAt();
+    a.pointer(600, 0, 0, null);
+    a.pointer(700, 60, 40, 'once');
+    a.hide();
+    assert.equal(a.pointerClick(2000, 'once'), Refusal.HIDDEN);
+    a.show(3000);
+    assert.equal(a.pointerClick(3000 + ARM_MS, 'once'), Refusal.STILL);
+  });
+
+  it('a key counts only on a button the keyboard\'s Tab put the focus on, a moment before', () => {
+    const a = shownAt();
+    assert.equal(a.keyClick(1000, 'once'), Refusal.KEY, 'Enter typed for the page');
+    a.focus(1000, 'once', false); // focus by a click or a script
+    assert.equal(a.keyClick(2000, 'once'), Refusal.KEY);
+    a.focus(2000, 'once', true);
+    assert.equal(a.keyClick(2000 + REST_MS - 1, 'once'), Refusal.KEY, 'Tab then Enter at once');
+    assert.equal(a.keyClick(2000 + REST_MS, 'once'), null);
+    a.step();
+    assert.equal(a.keyClick(3000, 'once'), Refusal.KEY, 'after a step, a Tab again');
+  });
+});
