@@ -117,7 +117,12 @@ std::expected<bool, std::string> ReplaceFileIf(const std::string& path, std::str
       ::unlink(temporary->c_str());
       return true;
     }
-    ::renameat2(AT_FDCWD, temporary->c_str(), AT_FDCWD, file.c_str(), RENAME_EXCHANGE);  // theirs back
+    // Theirs back. Should that fail, their save stays whole at `temporary` (never unlinked): say where.
+    if (::renameat2(AT_FDCWD, temporary->c_str(), AT_FDCWD, file.c_str(), RENAME_EXCHANGE) != 0) {
+      return std::unexpected("the file changed while it was written, and putting the other save back failed (" +
+                             std::string(std::strerror(errno)) + "): it is at " + *temporary + "; move it over " +
+                             file.string());
+    }
     return changed();
   }
   // A file system without the exchange (EINVAL): the compare just before the rename.

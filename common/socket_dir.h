@@ -3,6 +3,7 @@
 
 #include <expected>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,11 @@ bool SlotTaken(int uv_error);
 // takes; a taken slot (SlotTaken) moves on to the next, any other error ends
 // the search with that error. Pure: the Windows host's slot choice, tested
 // with injected failures (Wine does not enforce FIRST_PIPE_INSTANCE).
-std::expected<int, std::string> ChooseSlot(const std::function<int(int slot)>& bind, const std::string& where);
+// Every slot taken: `squatter(slot)` (when given) says who serves a slot when
+// that is another user (Windows pipe names are machine-wide: another user can
+// take them all first), and the error names the first such one.
+using SquatterOf = std::function<std::optional<std::string>(int slot)>;
+std::expected<int, std::string> ChooseSlot(const std::function<int(int slot)>& bind, const std::string& where,
+                                           const SquatterOf& squatter = nullptr);
 
 }  // namespace tb

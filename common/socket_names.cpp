@@ -32,13 +32,22 @@ namespace tb {
 
 bool SlotTaken(int uv_error) { return uv_error == UV_EADDRINUSE || uv_error == UV_EACCES; }
 
-std::expected<int, std::string> ChooseSlot(const std::function<int(int slot)>& bind, const std::string& where) {
+std::expected<int, std::string> ChooseSlot(const std::function<int(int slot)>& bind, const std::string& where,
+                                           const SquatterOf& squatter) {
   for (int slot = 0; slot < kMaxSlots; ++slot) {
     const int rc = bind(slot);
     if (rc == 0) return slot;
     if (!SlotTaken(rc)) return std::unexpected("cannot listen on " + SocketPath(where, slot) + ": " + uv_strerror(rc));
   }
-  return std::unexpected("no free slot for " + where + " (" + std::to_string(kMaxSlots) + " taken)");
+  const std::string none_free = "no free slot for " + where + " (" + std::to_string(kMaxSlots) + " taken)";
+  for (int slot = 0; squatter && slot < kMaxSlots; ++slot) {
+    if (auto who = squatter(slot)) {
+      return std::unexpected(none_free + ": another user holds tabbridge's names — " + *who +
+                             ". Stop that user's process (Task Manager, Details, the User name column) and start the "
+                             "browser again");
+    }
+  }
+  return std::unexpected(none_free);
 }
 
 }  // namespace tb

@@ -65,7 +65,18 @@ std::expected<void, std::string> SocketServer::Listen(const std::string& dir, On
         listener_ = listener;
         return 0;
       },
-      dir);
+      dir,
+      [&](int taken) -> std::optional<std::string> {
+        // Opened as a client that checks its server before sending anything: our own
+        // host's pipe opens (and is closed at once); another user's is refused, by name.
+        auto opened = windows::OpenOwnPipe(SocketPath(dir, taken), 1, user_sid_, windows::PipeServerSid, false);
+        if (opened) {
+          ::CloseHandle(*opened);
+          return std::nullopt;
+        }
+        if (opened.error().refused) return opened.error().message;
+        return std::nullopt;
+      });
   if (!slot) return std::unexpected(protect_error.empty() ? slot.error() : protect_error);
   slot_ = *slot;
   path_ = SocketPath(dir, slot_);

@@ -13,6 +13,9 @@
 export const ARM_MS = 500;
 export const REST_MS = 400;
 export const MOVE_PX = 16;
+// A touch or a pen without hover sends no move before it presses: there, a
+// press held HOLD_MS on the control (begun once the question armed) counts.
+export const HOLD_MS = 700;
 
 // Why a click did not count (the surface says so): null when it did.
 export const Refusal = Object.freeze({
@@ -21,6 +24,7 @@ export const Refusal = Object.freeze({
   STILL: 'still', // the pointer has not moved inside the window since it showed (or since the last step)
   REST: 'rest', // the pointer has not rested on this control REST_MS
   KEY: 'key', // the keyboard's Tab has not rested on this control REST_MS
+  HOLD: 'hold', // a touch or pen press was not held HOLD_MS on this control
 });
 
 export class Arming {
@@ -30,6 +34,8 @@ export class Arming {
   #over = null; // {control, since}: the control under the pointer, since the move or its entry
   #tabbed = null; // {control, since}: the control the keyboard's Tab focused
   #still = true; // the pointer has not moved since the question showed (steps aside)
+  #last = null; // the last pointer position: an event at the same place is no move
+  #held = null; // {control, since}: a touch or pen press, and where
 
   // The question is on screen (again): every condition from the start.
   show(now) {
@@ -65,15 +71,32 @@ export class Arming {
   // A step counted: the next control needs its own move and rest, its own Tab.
   step(x = null, y = null) {
     this.#anchor = x === null ? null : { x, y };
+    this.#last = this.#anchor;
     this.#moved = false;
     this.#over = null;
     this.#tabbed = null;
+    this.#held = null;
+  }
+
+  // The pointer left the window, or the window lost or took the focus (another window may
+  // have covered it): its move and rest start again.
+  leave() {
+    this.#anchor = null;
+    this.#last = null;
+    this.#moved = false;
+    this.#over = null;
+    this.#held = null;
   }
 
   // A trusted pointer event at (x, y) (screen pixels) over `control` (null: none).
   pointer(now, x, y, control) {
     if (this.#shownAt === null) return;
     if (!this.#anchor) this.#anchor = { x, y };
+    // The same place: Chrome's own move (a layout change, a window shown or uncovered under a
+    // pointer at rest), not the person's: it starts no rest.
+    const same = this.#last !== null && this.#last.x === x && this.#last.y === y;
+    this.#last = { x, y };
+    if (same) return;
     if (!this.#moved && Math.hypot(x - this.#anchor.x, y - this.#anchor.y) >= MOVE_PX) {
       this.#moved = true;
       this.#still = false;
@@ -83,9 +106,20 @@ export class Arming {
     if (control !== this.#over?.control) this.#over = control === null ? null : { control, since: now };
   }
 
-  // The focus went to `control` (null: elsewhere); byTab: the keyboard's Tab moved it.
+  // A press: where a pointer with no move yet is anchored (it never starts a rest).
+  press(x, y) {
+    if (this.#shownAt !== null && !this.#anchor) this.#anchor = this.#last = { x, y };
+  }
+
+  // A touch or pen press began on `control` (null: none), or ended (control null).
+  hold(now, control) {
+    this.#held = control !== null && this.armed(now) ? { control, since: now } : null;
+  }
+
+  // The focus went to `control` (null: elsewhere, or any key but Tab: the focus must be
+  // fresh from a Tab); byTab: the keyboard's Tab moved it, once the question armed.
   focus(now, control, byTab) {
-    this.#tabbed = byTab && control !== null ? { control, since: now } : null;
+    this.#tabbed = byTab && control !== null && this.armed(now) ? { control, since: now } : null;
   }
 
   // The control the pointer rests on, once it has rested REST_MS: for the surface to show it ready.
@@ -99,6 +133,14 @@ export class Arming {
     if (!this.armed(now)) return Refusal.EARLY;
     if (!this.#moved) return Refusal.STILL;
     if (this.#over?.control !== control || now - this.#over.since < REST_MS) return Refusal.REST;
+    return null;
+  }
+
+  // A touch's or pen's click on `control`, the press it ends begun at `held`: null when it counts.
+  holdClick(now, control) {
+    if (this.#shownAt === null) return Refusal.HIDDEN;
+    if (!this.armed(now)) return Refusal.EARLY;
+    if (this.#held?.control !== control || now - this.#held.since < HOLD_MS) return Refusal.HOLD;
     return null;
   }
 

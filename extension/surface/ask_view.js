@@ -44,7 +44,7 @@ export function grantHeading(ask) {
 
 const seconds = (ms) => `${Math.round(ms / 1000)} s`;
 
-const HOW_TO_CLICK = 'Rest the pointer on a button a moment, then click (or Tab to it, wait, then Enter).';
+const HOW_TO_CLICK = 'Rest the pointer on a button a moment, then click (touch: press and hold; keys: Tab to it, wait, Enter).';
 
 // {kind, heading, asker, message (null: none), note, buttons: [{choice, label}] (one step each),
 //  always: null | {box, choice, label} (the box to tick, then its confirm button)}

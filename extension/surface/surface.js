@@ -30,6 +30,7 @@ const HINTS = Object.freeze({
   [Refusal.STILL]: 'That click did not count: move the pointer onto a button first.',
   [Refusal.REST]: 'That click did not count: hold the pointer on the button a moment, then click.',
   [Refusal.KEY]: 'That key did not count: Tab to a button and wait a moment before Enter.',
+  [Refusal.HOLD]: 'That touch did not count: press and hold the button a moment.',
 });
 
 const randomBelow = (n) => crypto.getRandomValues(new Uint32Array(1))[0] % Math.max(1, n);
@@ -64,17 +65,29 @@ function watchRest() {
   readyTimer = setTimeout(() => markReady(arming.restingOn(now())), REST_MS + 10);
 }
 
+let pressType = 'mouse'; // the pointer type of the last press: a click after a touch is a held press
+
 document.addEventListener('pointermove', (e) => {
   if (!e.isTrusted || !shown || sent) return;
-  arming.pointer(now(), e.screenX, e.screenY, controlOf(e.target));
-  watchRest();
+  if (e.pointerType === 'mouse') {
+    arming.pointer(now(), e.screenX, e.screenY, controlOf(e.target));
+    watchRest();
+  } else if (controlOf(document.elementFromPoint(e.clientX, e.clientY)) !== controlOf(e.target)) {
+    arming.hold(now(), null); // the finger slid off the control it pressed
+  }
 }, true);
 
-// A press before the question armed starts the wait again; one with a pointer that has not
-// moved since the window appeared was meant for the page under it: the window moves away.
+// A mouse press before the question armed starts the wait again; one with a pointer that has
+// not moved since the window appeared was meant for the page under it: the window moves away.
+// A press starts no rest. A touch or pen press starts a hold on its control.
 document.addEventListener('pointerdown', (e) => {
   if (!e.isTrusted || !shown || sent || !arming.shown) return;
-  arming.pointer(now(), e.screenX, e.screenY, controlOf(e.target));
+  pressType = e.pointerType;
+  if (e.pointerType !== 'mouse') {
+    arming.hold(now(), controlOf(e.target));
+    return;
+  }
+  arming.press(e.screenX, e.screenY);
   if (arming.still) {
     port.postMessage({
       op: 'moveAway',
@@ -88,22 +101,52 @@ document.addEventListener('pointerdown', (e) => {
     arm();
   }
 }, true);
-
-document.addEventListener('keydown', (e) => {
-  if (e.isTrusted && e.key === 'Tab') tabPressed = true;
+document.addEventListener('pointercancel', () => arming.hold(now(), null), true);
+// The pointer left the window: its move and rest start again when it comes back.
+document.addEventListener('pointerout', (e) => {
+  if (e.isTrusted && e.relatedTarget === null) {
+    arming.leave();
+    markReady(null);
+  }
 }, true);
-document.addEventListener('keyup', () => { tabPressed = false; }, true);
+// The window lost the focus (another window may cover it now): the same, and the keyboard's Tab
+// too. (Not on taking it: a person's first click on the window gives it the focus.)
+window.addEventListener('blur', (e) => {
+  if (e.target !== window) return;
+  tabPressed = false;
+  arming.leave();
+  arming.focus(now(), null, false);
+  markReady(null);
+});
+
+const MODIFIERS = new Set(['Shift', 'Control', 'Alt', 'Meta', 'AltGraph', 'CapsLock']);
+document.addEventListener('keydown', (e) => {
+  if (!e.isTrusted) return;
+  if (e.key === 'Tab' && !e.repeat) {
+    tabPressed = true; // for the focus move this keydown makes, and no later one
+    setTimeout(() => { tabPressed = false; }, 0);
+  } else if (e.repeat) {
+    e.preventDefault(); // a key held down answers nothing
+    arming.focus(now(), null, false);
+  } else if (e.key !== 'Enter' && e.key !== ' ' && !MODIFIERS.has(e.key)) {
+    arming.focus(now(), null, false); // typing: the Tab's focus no longer counts
+  }
+}, true);
 document.addEventListener('focusin', (e) => {
   arming.focus(now(), controlOf(e.target), tabPressed);
   tabPressed = false;
 }, true);
+document.addEventListener('focusout', () => arming.focus(now(), null, false), true);
 
 // Whether this click is the person's deliberate one; says why not when it is not.
 function counts(event, control) {
   if (!event.isTrusted || sent || !shown) return false;
   // detail 0: a key (Enter, Space on a focused button), not a pointer.
-  const refusal = event.detail === 0 ? arming.keyClick(now(), control) : arming.pointerClick(now(), control);
+  const key = event.detail === 0;
+  const refusal = key ? arming.keyClick(now(), control)
+    : pressType === 'mouse' ? arming.pointerClick(now(), control) : arming.holdClick(now(), control);
   $('hint').textContent = refusal ? HINTS[refusal] ?? '' : '';
+  if (refusal && key) arming.focus(now(), null, false); // a refused key ends the Tab's turn too
   return refusal === null;
 }
 
@@ -156,7 +199,7 @@ function alwaysStep(always) {
   });
   box.replaceChildren(toggle);
   const confirm = button(always);
-  confirm.style.marginLeft = `${randomBelow(120)}px`;
+  confirm.style.marginLeft = `${randomBelow(160)}px`;
   $('always-step').replaceChildren(confirm);
 }
 
@@ -187,8 +230,8 @@ function render({ ask, waiting }) {
   const buttons = v.buttons.map((b) => button(b));
   if (randomBelow(2) === 1) buttons.reverse();
   $('buttons').replaceChildren(...buttons);
-  $('controls').style.marginLeft = `${randomBelow(90)}px`;
-  $('controls').style.marginTop = `${randomBelow(24)}px`;
+  $('controls').style.marginLeft = `${randomBelow(160)}px`;
+  $('controls').style.marginTop = `${randomBelow(40)}px`;
   alwaysStep(v.always);
   document.title = `tabbridge: ${v.heading}`;
   arm();

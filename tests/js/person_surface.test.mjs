@@ -110,6 +110,7 @@ function page(windowId, { url = `${ORIGIN}${SURFACE_PAGE}?ask=1`, id = globalThi
     postMessage: (msg) => p.shown.push(msg),
     disconnect: () => { p.disconnected = true; },
     click: (askId, choice) => onMessage.fire('m', { op: 'answer', askId, choice }),
+    say: (msg) => onMessage.fire('m', msg),
   };
   fire('runtime.onConnect', p);
   return p;
@@ -216,6 +217,24 @@ describe('person_surface', () => {
     assert.equal(ours.shown.at(-1).ask.askId, 1);
     assert.equal(ours.shown.at(-1).waiting, 1);
     globalThis.surfacePage = ours;
+  });
+
+  it('the page\'s moveAway moves the window off the point it names; a malformed one moves nothing', async () => {
+    const ours = globalThis.surfacePage;
+    const { windowId } = surfaceState();
+    const area = { left: 0, top: 0, width: 1280, height: 900 };
+    taken('windows.update');
+    for (const bad of [{ x: '1', y: 2, screen: area }, { x: 1, y: 2, screen: { ...area, width: 0 } }, { x: 1, y: 2 }]) {
+      ours.say({ op: 'moveAway', ...bad });
+    }
+    await settle();
+    assert.deepEqual(taken('windows.update'), []);
+    ours.say({ op: 'moveAway', askId: 1, x: 640, y: 450, screen: area });
+    await settle();
+    const [[, id, place]] = taken('windows.update');
+    assert.equal(id, windowId);
+    assert.ok(640 < place.left - 48 || 640 > place.left + W + 48 || 450 < place.top - 48 || 450 > place.top + H + 48,
+      `moved off the point: ${JSON.stringify(place)}`);
   });
 
   it('a click sends person.answer once; a wrong choice or an unknown ask sends nothing', async () => {

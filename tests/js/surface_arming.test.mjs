@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const EXTENSION = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../extension');
-const { ARM_MS, Arming, MOVE_PX, REST_MS, Refusal } = await import(path.join(EXTENSION, 'surface/arming.js'));
+const { ARM_MS, Arming, HOLD_MS, MOVE_PX, REST_MS, Refusal } = await import(path.join(EXTENSION, 'surface/arming.js'));
 
 const shownAt = (t = 0) => {
   const a = new Arming();
@@ -83,9 +83,50 @@ describe('arming', () => {
     assert.equal(a.pointerClick(3000 + ARM_MS, 'once'), Refusal.STILL);
   });
 
+  it('a move the pointer did not make (same place: a layout change, a window uncovered) starts no rest', () => {
+    const a = shownAt();
+    a.pointer(600, 0, 0, null);
+    a.pointer(700, 60, 40, null); // moved, beside the buttons
+    a.pointer(800, 60, 40, 'once'); // the button came under the resting pointer
+    assert.equal(a.pointerClick(5000, 'once'), Refusal.REST);
+  });
+
+  it('a press starts no rest, and a pointer that left the window moves and rests again', () => {
+    const a = shownAt();
+    a.pointer(600, 0, 0, null);
+    a.pointer(700, 60, 40, null);
+    a.press(60, 40);
+    assert.equal(a.pointerClick(2000, 'once'), Refusal.REST, 'the press did not put the pointer on a button');
+    a.leave(); // out of the window (or it lost the focus: covered)
+    a.pointer(3000, 100, 40, 'once'); // back, at rest on the button
+    assert.equal(a.pointerClick(5000, 'once'), Refusal.STILL);
+    assert.equal(a.still, false, 'it moved since the question showed: the window stays');
+  });
+
+  it('a touch counts when held on its button, not when tapped', () => {
+    const a = shownAt();
+    a.hold(100, 'once');
+    assert.equal(a.holdClick(100 + HOLD_MS, 'once'), Refusal.HOLD, 'pressed before the question armed');
+    a.hold(600, 'once');
+    assert.equal(a.holdClick(700, 'once'), Refusal.HOLD, 'a tap');
+    assert.equal(a.holdClick(600 + HOLD_MS, 'deny'), Refusal.HOLD, 'another button');
+    assert.equal(a.holdClick(600 + HOLD_MS, 'once'), null);
+    a.hold(2000, null); // slid off
+    assert.equal(a.holdClick(4000, 'once'), Refusal.HOLD);
+  });
+
+  it('a Tab before the question armed does not count', () => {
+    const a = shownAt();
+    a.focus(100, 'once', true);
+    assert.equal(a.keyClick(100 + 2 * REST_MS + ARM_MS, 'once'), Refusal.KEY);
+  });
+
   it('a key counts only on a button the keyboard\'s Tab put the focus on, a moment before', () => {
     const a = shownAt();
     assert.equal(a.keyClick(1000, 'once'), Refusal.KEY, 'Enter typed for the page');
+    a.focus(1000, 'once', true);
+    a.focus(1100, null, false); // a letter typed: surface.js clears the Tab's focus
+    assert.equal(a.keyClick(2000, 'once'), Refusal.KEY, 'Tab, then typing, then Enter');
     a.focus(1000, 'once', false); // focus by a click or a script
     assert.equal(a.keyClick(2000, 'once'), Refusal.KEY);
     a.focus(2000, 'once', true);

@@ -2,7 +2,9 @@
 // Wine alike: whose pipe peer is allowed, which slot a host takes when names
 // are busy, and what the "socket path" of a slot is on Windows.
 #include <map>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <uv.h>
@@ -76,6 +78,29 @@ TEST(ChooseSlot, EverySlotTakenIsAnError) {
   const auto slot = ChooseSlot([](int) { return UV_EADDRINUSE; }, "\\\\.\\pipe\\tabbridge-ann");
   ASSERT_FALSE(slot);
   EXPECT_NE(slot.error().find("no free slot"), std::string::npos) << slot.error();
+}
+
+TEST(ChooseSlot, EverySlotSquattedNamesTheSquatter) {
+  const std::string where = "\\\\.\\pipe\\tabbridge-ann";
+  std::vector<int> asked;
+  const auto slot = ChooseSlot([](int) { return UV_EADDRINUSE; }, where,
+                               [&](int s) -> std::optional<std::string> {
+                                 asked.push_back(s);
+                                 if (s < 3) return std::nullopt;  // hosts of ours
+                                 return SocketPath(where, s) +
+                                        ": the process serving it runs as user S-1-5-21-9-9-9-1001, not as you";
+                               });
+  ASSERT_FALSE(slot);
+  EXPECT_NE(slot.error().find("another user holds tabbridge's names"), std::string::npos) << slot.error();
+  EXPECT_NE(slot.error().find("S-1-5-21-9-9-9-1001"), std::string::npos) << slot.error();
+  EXPECT_EQ(asked, (std::vector<int>{0, 1, 2, 3})) << "the first squatter is named";
+}
+
+TEST(ChooseSlot, EverySlotOursIsNoSquatter) {
+  const auto slot = ChooseSlot([](int) { return UV_EADDRINUSE; }, "x",
+                               [](int) -> std::optional<std::string> { return std::nullopt; });
+  ASSERT_FALSE(slot);
+  EXPECT_EQ(slot.error().find("another user"), std::string::npos) << slot.error();
 }
 
 TEST(SocketPathFor, IsThePipeNameOnWindows) {
