@@ -215,7 +215,10 @@ describe('a click that was not meant cannot grant', { timeout: 420_000 }, () => 
     await pointer.key('Tab', 'Return'); // Tab and Enter at once: not a deliberate choice
     await waitFor(async () => /did not count/.test((await read()).hint), { what: 'the surface to say the key did not count' });
     assert.equal(call.done, false, 'Tab and Enter at once answered nothing');
-    for (let i = 0; i < 4 && (await read()).focused !== 'once'; i++) await pointer.key('Tab');
+    // The refused Enter ended that Tab's turn: a fresh Tab onto "Allow once", within the page (a Tab
+    // that comes in from the browser's own controls moves the focus with no key the page sees).
+    if ((await read()).focused === 'once') await pointer.key('Tab', 'shift+Tab');
+    for (let i = 0; i < 2 && (await read()).focused !== 'once'; i++) await pointer.key('Tab');
     assert.equal((await read()).focused, 'once', 'Tab reaches "Allow once"');
     await pause(PERSON_REST_MS);
     await pointer.key('Return');
