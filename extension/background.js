@@ -8110,7 +8110,7 @@ async function moveAway({ x, y, screen: area }) {
 }
 async function ensureWindow(askId) {
   if (windowId !== null) {
-    await chrome.windows.update(windowId, { focused: true });
+    await chrome.windows.update(windowId, { focused: true, ...await firstPlace() });
     return;
   }
   opening ??= openWindow(askId).catch((e) => {

@@ -13,6 +13,8 @@
 export const ARM_MS = 500;
 export const REST_MS = 400;
 export const MOVE_PX = 16;
+// Resting is still: a move of more than this on the control starts its rest again.
+export const REST_SLACK_PX = 4;
 // A touch or a pen without hover sends no move before it presses: there, a
 // press held HOLD_MS on the control (begun once the question armed) counts.
 export const HOLD_MS = 700;
@@ -31,7 +33,8 @@ export class Arming {
   #shownAt = null; // when the question showed (null: not on screen)
   #anchor = null; // the first pointer position since then: {x, y}
   #moved = false; // the pointer went MOVE_PX from the anchor
-  #over = null; // {control, since}: the control under the pointer, since the move or its entry
+  #over = null; // {control, since, at}: the control under the pointer, still there since `since`, at `at`
+  #pressRested = null; // the control the pointer had rested on when it was last pressed
   #tabbed = null; // {control, since}: the control the keyboard's Tab focused
   #still = true; // the pointer has not moved since the question showed (steps aside)
   #last = null; // the last pointer position: an event at the same place is no move
@@ -74,6 +77,7 @@ export class Arming {
     this.#last = this.#anchor;
     this.#moved = false;
     this.#over = null;
+    this.#pressRested = null;
     this.#tabbed = null;
     this.#held = null;
   }
@@ -85,6 +89,7 @@ export class Arming {
     this.#last = null;
     this.#moved = false;
     this.#over = null;
+    this.#pressRested = null;
     this.#held = null;
   }
 
@@ -103,12 +108,20 @@ export class Arming {
       this.#over = null; // the rest starts after the move
     }
     if (!this.#moved) return;
-    if (control !== this.#over?.control) this.#over = control === null ? null : { control, since: now };
+    const over = this.#over;
+    if (control !== over?.control || Math.hypot(x - over.at.x, y - over.at.y) > REST_SLACK_PX) {
+      this.#over = control === null ? null : { control, since: now, at: { x, y } };
+    }
   }
 
-  // A press: where a pointer with no move yet is anchored (it never starts a rest).
-  press(x, y) {
-    if (this.#shownAt !== null && !this.#anchor) this.#anchor = this.#last = { x, y };
+  // A press: where a pointer with no move yet is anchored. The click it makes counts on the
+  // control the pointer had rested on before it; the press itself starts that rest again, so
+  // presses in a rhythm faster than REST_MS never count, however long the pointer stays.
+  press(now, x, y) {
+    if (this.#shownAt === null) return;
+    if (!this.#anchor) this.#anchor = this.#last = { x, y };
+    this.#pressRested = this.restingOn(now);
+    if (this.#over) this.#over = { ...this.#over, since: now };
   }
 
   // A touch or pen press began on `control` (null: none), or ended (control null).
@@ -132,7 +145,7 @@ export class Arming {
     if (this.#shownAt === null) return Refusal.HIDDEN;
     if (!this.armed(now)) return Refusal.EARLY;
     if (!this.#moved) return Refusal.STILL;
-    if (this.#over?.control !== control || now - this.#over.since < REST_MS) return Refusal.REST;
+    if (this.#pressRested !== control || this.#over?.control !== control) return Refusal.REST;
     return null;
   }
 

@@ -65,7 +65,9 @@ function watchRest() {
   readyTimer = setTimeout(() => markReady(arming.restingOn(now())), REST_MS + 10);
 }
 
-let pressType = 'mouse'; // the pointer type of the last press: a click after a touch is a held press
+let pressType = 'mouse'; // the pointer type of the last press: a click after a touch or pen press is its own
+const acts = new Map(); // control -> what it does once it counts (a click, a key, a held touch)
+let refusals = 0; // clicks and keys that did not count, for the tests (body[data-refused])
 
 document.addEventListener('pointermove', (e) => {
   if (!e.isTrusted || !shown || sent) return;
@@ -78,8 +80,9 @@ document.addEventListener('pointermove', (e) => {
 }, true);
 
 // A mouse press before the question armed starts the wait again; one with a pointer that has
-// not moved since the window appeared was meant for the page under it: the window moves away.
-// A press starts no rest. A touch or pen press starts a hold on its control.
+// not moved since the window appeared was meant for the page under it: the window moves away
+// (and the click it makes is refused: the pointer did not move). A press restarts the rest.
+// A touch or pen press starts a hold on its control, decided when it lifts.
 document.addEventListener('pointerdown', (e) => {
   if (!e.isTrusted || !shown || sent || !arming.shown) return;
   pressType = e.pointerType;
@@ -87,24 +90,37 @@ document.addEventListener('pointerdown', (e) => {
     arming.hold(now(), controlOf(e.target));
     return;
   }
-  arming.press(e.screenX, e.screenY);
+  arming.press(now(), e.screenX, e.screenY);
+  markReady(null);
   if (arming.still) {
     port.postMessage({
       op: 'moveAway',
       askId: shown.askId,
-      x: e.screenX,
-      y: e.screenY,
+      x: Math.round(e.screenX),
+      y: Math.round(e.screenY),
       screen: { left: screen.availLeft, top: screen.availTop, width: screen.availWidth, height: screen.availHeight },
     });
-    arm();
   } else if (!arming.armed(now())) {
     arm();
   }
 }, true);
 document.addEventListener('pointercancel', () => arming.hold(now(), null), true);
-// The pointer left the window: its move and rest start again when it comes back.
+// A touch or pen lifted on the control it pressed, held long enough: that control's answer.
+// (Decided here, not on a click: after a long press Chrome may send a context menu, no click.)
+document.addEventListener('pointerup', (e) => {
+  if (!e.isTrusted || e.pointerType === 'mouse' || !shown || sent) return;
+  const control = controlOf(document.elementFromPoint(e.clientX, e.clientY));
+  const refusal = control === null ? null : arming.holdClick(now(), control);
+  arming.hold(now(), null);
+  if (control === null) return;
+  say(refusal);
+  if (refusal === null) acts.get(control)?.(null);
+}, true);
+document.addEventListener('contextmenu', (e) => e.preventDefault());
+// A mouse pointer left the window: its move and rest start again when it comes back. (A touch or
+// pen without hover "leaves" after every lift: that is no leaving.)
 document.addEventListener('pointerout', (e) => {
-  if (e.isTrusted && e.relatedTarget === null) {
+  if (e.isTrusted && e.pointerType === 'mouse' && e.relatedTarget === null) {
     arming.leave();
     markReady(null);
   }
@@ -138,20 +154,28 @@ document.addEventListener('focusin', (e) => {
 }, true);
 document.addEventListener('focusout', () => arming.focus(now(), null, false), true);
 
-// Whether this click is the person's deliberate one; says why not when it is not.
+function say(refusal) {
+  $('hint').textContent = refusal ? HINTS[refusal] ?? '' : '';
+  if (refusal) document.body.dataset.refused = String(++refusals);
+}
+
+// Whether this click is the person's deliberate one; says why not when it is not. A touch's or
+// pen's is decided when it lifts (pointerup), never by its click.
 function counts(event, control) {
   if (!event.isTrusted || sent || !shown) return false;
   // detail 0: a key (Enter, Space on a focused button), not a pointer.
   const key = event.detail === 0;
-  const refusal = key ? arming.keyClick(now(), control)
-    : pressType === 'mouse' ? arming.pointerClick(now(), control) : arming.holdClick(now(), control);
-  $('hint').textContent = refusal ? HINTS[refusal] ?? '' : '';
+  if (!key && pressType !== 'mouse') return false;
+  const refusal = key ? arming.keyClick(now(), control) : arming.pointerClick(now(), control);
+  say(refusal);
   if (refusal && key) arming.focus(now(), null, false); // a refused key ends the Tab's turn too
   return refusal === null;
 }
 
 function answer(choice) {
   sent = true;
+  clearTimeout(readyTimer);
+  arming.hide();
   setArmed(false);
   markReady(null);
   for (const c of controls()) c.disabled = true;
@@ -166,6 +190,7 @@ function button({ choice, label }, control = choice) {
   b.className = choice;
   b.dataset.choice = choice;
   b.dataset.control = control;
+  acts.set(control, () => answer(choice));
   b.addEventListener('click', (e) => {
     if (counts(e, control)) answer(choice);
   });
@@ -187,15 +212,19 @@ function alwaysStep(always) {
   toggle.setAttribute('aria-checked', 'false');
   toggle.dataset.control = 'always-box';
   toggle.textContent = `☐ ${always.box}`;
-  toggle.addEventListener('click', (e) => {
-    if (!counts(e, 'always-box')) return;
+  // e null: a held touch. The next step needs its own move and rest (or its own Tab, or hold).
+  const flip = (e) => {
     const on = toggle.getAttribute('aria-checked') !== 'true';
     toggle.setAttribute('aria-checked', String(on));
     toggle.textContent = `${on ? '☑' : '☐'} ${always.box}`;
     $('always-step').hidden = !on;
-    // The next step needs its own move and rest (or its own Tab).
-    arming.step(e.detail === 0 ? null : e.screenX, e.detail === 0 ? null : e.screenY);
+    const pointer = e !== null && e.detail !== 0;
+    arming.step(pointer ? e.screenX : null, pointer ? e.screenY : null);
     markReady(null);
+  };
+  acts.set('always-box', flip);
+  toggle.addEventListener('click', (e) => {
+    if (counts(e, 'always-box')) flip(e);
   });
   box.replaceChildren(toggle);
   const confirm = button(always);
@@ -212,6 +241,7 @@ function render({ ask, waiting }) {
   $('ask').hidden = ask === null;
   $('hint').textContent = '';
   document.body.dataset.askId = ask ? String(ask.askId) : '';
+  acts.clear();
   if (!ask) {
     $('buttons').replaceChildren();
     alwaysStep(null);
@@ -233,6 +263,13 @@ function render({ ask, waiting }) {
   $('controls').style.marginLeft = `${randomBelow(160)}px`;
   $('controls').style.marginTop = `${randomBelow(40)}px`;
   alwaysStep(v.always);
+  // The keys' order varies too: no fixed run of Tabs reaches a button, or "Always".
+  const order = controls();
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = randomBelow(i + 1);
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  order.forEach((c, i) => { c.tabIndex = i + 1; });
   document.title = `tabbridge: ${v.heading}`;
   arm();
 }

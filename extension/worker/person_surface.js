@@ -97,7 +97,8 @@ async function moveAway({ x, y, screen: area }) {
 
 async function ensureWindow(askId) {
   if (windowId !== null) {
-    await chrome.windows.update(windowId, { focused: true });
+    // A new question, a new place: a page that learnt where the last one was cannot count on it.
+    await chrome.windows.update(windowId, { focused: true, ...await firstPlace() });
     return;
   }
   opening ??= openWindow(askId).catch((e) => {

@@ -27,6 +27,7 @@ import {
   targetWsUrl,
   useHarness,
   waitFor,
+  workerEval,
 } from './harness.mjs';
 import { startPageBrowser } from './page_helpers.mjs';
 import { openTabFromBrowser } from './lib/devtools.mjs';
@@ -69,6 +70,7 @@ describe('a click that was not meant cannot grant', { timeout: 420_000 }, () => 
       always: document.getElementById('always')?.getAttribute('aria-checked') ?? null,
       confirmShown: document.querySelector('button.always')?.getClientRects().length > 0,
       focused: document.activeElement?.dataset?.control ?? null,
+      refused: Number(document.body.dataset.refused ?? 0),
     })`);
     // The middle of `selector` on the screen: the window's place, its frame (measured once), the element's box.
     const box = async (selector) => {
@@ -80,6 +82,15 @@ describe('a click that was not meant cannot grant', { timeout: 420_000 }, () => 
       return { x: r.x + frame.x, y: r.y + frame.y };
     };
     return { cdp, read, box };
+  }
+
+  // The pointer off every browser window (the surface opens over one): a question shows under no pointer.
+  async function parkOutsideTheBrowser() {
+    const w = await workerEval(env.port,
+      "chrome.windows.getLastFocused({ windowTypes: ['normal'] }).then((w) => ({ l: w.left, t: w.top, r: w.left + w.width, b: w.top + w.height }))");
+    const spot = [[1275, 895], [1275, 5], [5, 895], [5, 5]].find(([x, y]) => x < w.l - 4 || x > w.r + 4 || y < w.t - 4 || y > w.b + 4);
+    assert.ok(spot, `a place on the screen outside the browser window ${JSON.stringify(w)}`);
+    await pointer.moveTo(...spot);
   }
 
   const surfaceGone = () => waitFor(async () => !(await devToolsPages(env.port)).some((p) => isSurface(p, surfaceUrl)), {
@@ -117,7 +128,7 @@ describe('a click that was not meant cannot grant', { timeout: 420_000 }, () => 
       await probe.evaluate(`window.probe = null; addEventListener('pointermove',
         (e) => { window.probe = { x: e.screenX - e.clientX - screenX, y: e.screenY - e.clientY - screenY }; }, true); true`);
       const w = await probe.evaluate('({ x: screenX, y: screenY, w: outerWidth, h: outerHeight })');
-      await pointer.moveTo(w.x - 40, w.y + w.h / 2); // the person's pointer, left of the window
+      await pointer.moveTo(w.x >= 60 ? w.x - 40 : w.x + w.w + 40, w.y + w.h / 2); // the person's pointer, beside the window
       await pointer.glideTo(w.x + w.w / 2, w.y + w.h / 2);
       frame = await waitFor(() => probe.evaluate('window.probe'), { what: 'a pointer event in the surface' });
       return surface(t);
@@ -139,6 +150,7 @@ describe('a click that was not meant cannot grant', { timeout: 420_000 }, () => 
       const origin = perSecond === 1 ? env.web.origin : env.peer.origin;
       const site = new URL(origin).host;
       await game.send('Page.bringToFront');
+      await parkOutsideTheBrowser();
       const blursBefore = await game.evaluate('window.blurs');
       const call = track(env.s.call('open_tab', { url: `${origin}/a.html?attack=${perSecond}` }, WAITS_FOR_PERSON));
       const { read, box } = await surface(t);
@@ -148,9 +160,15 @@ describe('a click that was not meant cannot grant', { timeout: 420_000 }, () => 
       const started = Date.now();
       let clicks = 0;
       let moved = null;
+      let firstRefusal = null;
       while (Date.now() - started < ATTACK_MS) {
         await pointer.click();
         clicks++;
+        if (clicks === 1) {
+          firstRefusal = await waitFor(async () => ((await read()).refused > 0 ? (await read()).hint : null), {
+            what: 'the surface to refuse the first click',
+          });
+        }
         if (moved === null && !call.done) {
           const now = await read().catch(() => null);
           if (now && (now.at[0] !== first.at[0] || now.at[1] !== first.at[1])) moved = now;
@@ -162,6 +180,7 @@ describe('a click that was not meant cannot grant', { timeout: 420_000 }, () => 
       assert.equal(result.isError, true, `no grant: ${JSON.stringify(result.structuredContent ?? errorText(result))}`);
       assert.match(errorText(result), /did not answer/, 'the question ran out unanswered');
       assert.ok(!rules().includes(site), 'no rule');
+      assert.match(firstRefusal, /move the pointer onto a button/, 'refused: the pointer never moved in the window');
       assert.ok(moved, 'the window moved away from the pointer at rest under it');
       const gameSaw = await game.evaluate('({ blurs: window.blurs, clicks: window.clicks })');
       assert.ok(gameSaw.blurs > blursBefore, 'the page learnt when the window opened (the attack\'s premise)');
@@ -177,7 +196,7 @@ describe('a click that was not meant cannot grant', { timeout: 420_000 }, () => 
     const { read, box } = await surface(t);
     const w = await read();
     assert.equal(w.confirmShown, false, 'no confirm before the box is ticked');
-    await pointer.moveTo(w.at[0] - 40, w.at[1] + 100);
+    await pointer.moveTo(w.at[0] >= 60 ? w.at[0] - 40 : w.at[0] + 520, w.at[1] + 100); // beside the window
     const tick = await box('#always');
     await pointer.glideTo(tick.x, tick.y);
     await pause(PERSON_REST_MS);
@@ -212,13 +231,37 @@ describe('a click that was not meant cannot grant', { timeout: 420_000 }, () => 
     await pointer.key('space');
     await waitFor(() => cdp.evaluate('window.keysSeen >= 2'), { what: 'the keys to reach the surface' });
     assert.equal(call.done, false, 'an Enter typed for the page answered nothing');
+    // Moves the focus onto `control` by Tab and shift+Tab within the page, the last key landing it
+    // there (a Tab that comes in from the browser's own controls reaches the page as no key).
+    const tabTo = async (control) => {
+      for (let keys = 0; keys < 8; keys++) {
+        const { order, at } = await cdp.evaluate(`(() => ({
+          order: [...document.querySelectorAll('#controls [data-control]')].filter((c) => c.getClientRects().length)
+            .sort((a, b) => a.tabIndex - b.tabIndex).map((c) => c.dataset.control),
+          at: document.activeElement?.dataset?.control ?? null,
+        }))()`);
+        const want = order.indexOf(control);
+        const here = order.indexOf(at);
+        if (here === want && keys > 0) return;
+        if (here === -1) await pointer.key('Tab'); // from the page's body: the first in order
+        else if (here < want || (here === want && here < order.length - 1)) await pointer.key('Tab');
+        else await pointer.key('shift+Tab');
+      }
+      assert.fail(`could not Tab to ${control}`);
+    };
+    const refusedAfter = async (before) => waitFor(async () => (await read()).refused > before, { what: 'a key refused' });
+    let r = (await read()).refused;
     await pointer.key('Tab', 'Return'); // Tab and Enter at once: not a deliberate choice
-    await waitFor(async () => /did not count/.test((await read()).hint), { what: 'the surface to say the key did not count' });
+    await refusedAfter(r);
     assert.equal(call.done, false, 'Tab and Enter at once answered nothing');
-    // The refused Enter ended that Tab's turn: a fresh Tab onto "Allow once", within the page (a Tab
-    // that comes in from the browser's own controls moves the focus with no key the page sees).
-    if ((await read()).focused === 'once') await pointer.key('Tab', 'shift+Tab');
-    for (let i = 0; i < 2 && (await read()).focused !== 'once'; i++) await pointer.key('Tab');
+    await tabTo('once');
+    await pointer.key('a'); // typing for the page after the Tab
+    await pause(PERSON_REST_MS);
+    r = (await read()).refused;
+    await pointer.key('Return');
+    await refusedAfter(r);
+    assert.equal(call.done, false, 'Tab, typing, then Enter answered nothing');
+    await tabTo('once');
     assert.equal((await read()).focused, 'once', 'Tab reaches "Allow once"');
     await pause(PERSON_REST_MS);
     await pointer.key('Return');

@@ -17,7 +17,8 @@ export function xPointer(display) {
     timeout: 10_000,
   })).stdout;
   return {
-    moveTo: (x, y) => xdo('mousemove', '--sync', Math.round(x), Math.round(y)),
+    // On the screen (xdotool's --sync would wait for ever for a place the pointer cannot reach).
+    moveTo: (x, y) => xdo('mousemove', '--sync', Math.max(0, Math.round(x)), Math.max(0, Math.round(y))),
     click: () => xdo('click', '1'),
     key: (...names) => xdo('key', ...names),
     /** Gives the keyboard focus to the window titled `title`… (what a window manager does for a window that asks for it). */
