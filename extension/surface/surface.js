@@ -93,6 +93,7 @@ document.addEventListener('pointerdown', (e) => {
   arming.press(now(), e.screenX, e.screenY);
   markReady(null);
   if (arming.still) {
+    say(Refusal.STILL); // said now: the window may be gone from under the pointer before its click
     port.postMessage({
       op: 'moveAway',
       askId: shown.askId,
