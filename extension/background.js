@@ -8088,7 +8088,7 @@ function placeIn(area, point = null, random = randomBelow) {
   }
   return null;
 }
-async function firstPlace() {
+async function randomPlace() {
   const last = await chrome.windows.getLastFocused({ windowTypes: ["normal"] }).catch(() => null);
   return isArea(last) ? placeIn(last) ?? {} : {};
 }
@@ -8099,7 +8099,7 @@ async function openWindow(askId) {
     focused: true,
     width: WIDTH,
     height: HEIGHT,
-    ...await firstPlace()
+    ...await randomPlace()
   });
   return created.id;
 }
@@ -8110,7 +8110,7 @@ async function moveAway({ x, y, screen: area }) {
 }
 async function ensureWindow(askId) {
   if (windowId !== null) {
-    await chrome.windows.update(windowId, { focused: true, ...await firstPlace() });
+    await chrome.windows.update(windowId, { focused: true, ...await randomPlace() });
     return;
   }
   opening ??= openWindow(askId).catch((e) => {

@@ -4,7 +4,6 @@
 #include <array>
 #include <string_view>
 
-#include "common/page_text.h"
 #include "common/protocol.h"
 
 namespace tb {

@@ -4,11 +4,12 @@
 // click or key that was meant for the page must not answer. So a control
 // takes a pointer click only once the question has been on screen ARM_MS,
 // the pointer has moved MOVE_PX inside the window since then (a pointer at
-// rest where the window appeared has not), and it has rested on that control
-// REST_MS since that move; it takes a key (Enter, Space) only once the
-// keyboard's Tab put the focus on it, REST_MS before. A step taken (the
-// "Always" box) asks the same again of the next one. Pure: surface.js feeds
-// it the events and the clock.
+// rest where the window appeared has not), and it has rested on that control,
+// still, REST_MS since that move and since the last press; it takes a key
+// (Enter, Space) only once the keyboard's Tab put the focus on it, REST_MS
+// before, with no other key since; a touch or pen only when held HOLD_MS on
+// it. A step taken (the "Always" box) asks the same again of the next one.
+// Pure: surface.js feeds it the events and the clock.
 
 export const ARM_MS = 500;
 export const REST_MS = 400;

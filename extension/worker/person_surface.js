@@ -70,8 +70,9 @@ export function placeIn(area, point = null, random = randomBelow) {
   return null;
 }
 
-// Over the browser window the person last used, at a random place; Chrome's place when there is none.
-async function firstPlace() {
+// Over the browser window the person last used, at a random place (for every new question);
+// Chrome's place when there is none.
+async function randomPlace() {
   const last = await chrome.windows.getLastFocused({ windowTypes: ['normal'] }).catch(() => null);
   return isArea(last) ? placeIn(last) ?? {} : {};
 }
@@ -83,7 +84,7 @@ async function openWindow(askId) {
     focused: true,
     width: WIDTH,
     height: HEIGHT,
-    ...await firstPlace(),
+    ...await randomPlace(),
   });
   return created.id;
 }
@@ -98,7 +99,7 @@ async function moveAway({ x, y, screen: area }) {
 async function ensureWindow(askId) {
   if (windowId !== null) {
     // A new question, a new place: a page that learnt where the last one was cannot count on it.
-    await chrome.windows.update(windowId, { focused: true, ...await firstPlace() });
+    await chrome.windows.update(windowId, { focused: true, ...await randomPlace() });
     return;
   }
   opening ??= openWindow(askId).catch((e) => {

@@ -22,7 +22,6 @@ import {
   CdpConnection,
   devToolsPages,
   errorText,
-  extensionWorker,
   stepper,
   targetWsUrl,
   useHarness,
@@ -32,16 +31,10 @@ import {
 import { startPageBrowser } from './page_helpers.mjs';
 import { openTabFromBrowser } from './lib/devtools.mjs';
 import { xPointer } from './lib/pointer.mjs';
+import { isSurface, PERSON_REST_MS, surfaceUrlOf, WAITS_FOR_PERSON } from './lib/surface.mjs';
 import { startXvfb } from './lib/xvfb.mjs';
 
-const SURFACE_PATH = '/surface/surface.html';
-const WAITS_FOR_PERSON = { timeoutMs: 70_000 };
-// The person's pace (extension/surface/arming.js REST_MS is 400): how long a person
-// holds the pointer on a button before clicking. Not a wait for the browser.
-const PERSON_REST_MS = 700;
 const ATTACK_MS = 60_000;
-
-const isSurface = (t, surfaceUrl) => t.url.startsWith(surfaceUrl) && t.title.startsWith('tabbridge');
 
 describe('a click that was not meant cannot grant', { timeout: 420_000 }, () => {
   const h = useHarness();
@@ -104,7 +97,7 @@ describe('a click that was not meant cannot grant', { timeout: 420_000 }, () => 
     fs.writeFileSync(policyPath, JSON.stringify({ default: 'ask', rules: [] }));
     env = await startPageBrowser(h, { name: 'consent-pointer', display, peer: true, extraBrowserArgs: ['--test-type'],
       env: { TABBRIDGE_POLICY: policyPath } });
-    surfaceUrl = `chrome-extension://${new URL((await extensionWorker(env.port)).url).host}${SURFACE_PATH}`;
+    surfaceUrl = await surfaceUrlOf(env.port);
     // The game, opened by the person (not the agent): in front, the pointer on its star.
     await openTabFromBrowser(env.port, env.web.url('/consent-game.html'));
     const page = await waitFor(async () => (await devToolsPages(env.port)).find((p) => p.url.endsWith('/consent-game.html')), {

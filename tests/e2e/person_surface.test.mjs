@@ -25,7 +25,6 @@ import {
   devToolsPages,
   devToolsTargets,
   errorText,
-  extensionWorker,
   stepper,
   targetWsUrl,
   useHarness,
@@ -33,19 +32,10 @@ import {
   workerEval,
 } from './harness.mjs';
 import { startPageBrowser } from './page_helpers.mjs';
+import { isSurface, PERSON_REST_MS, SURFACE_PATH, surfaceUrlOf, WAITS_FOR_PERSON } from './lib/surface.mjs';
 import { startXvfb } from './lib/xvfb.mjs';
 import { stillScreenPng } from './lib/xwd.mjs';
 
-const SURFACE_PATH = '/surface/surface.html';
-// The surface's DevTools page target (title "tabbridge…"): not a blocked
-// attempt of a page to open its URL, which keeps the URL on an error page.
-// A call that waits for the person: longer than the host's wait for an answer (kGrantAskTimeoutMs, 50 s).
-const WAITS_FOR_PERSON = { timeoutMs: 70_000 };
-const isSurface = (target, surfaceUrl) => target.url.startsWith(surfaceUrl) && target.title.startsWith('tabbridge');
-
-// The person's pace: how long they hold the pointer on a button before they click
-// (the surface takes a click only after REST_MS, extension/surface/arming.js).
-const PERSON_REST_MS = 700;
 
 /**
  * A person's click (Input.dispatchMouseEvent: trusted events) at the middle of
@@ -108,7 +98,7 @@ describe('the person\'s surface, headful', { timeout: 240_000 }, () => {
   before(async () => {
     const { display } = await startXvfb(h);
     env = await startPageBrowser(h, { name: 'surface', display }); // the harness's policy: nobody is asked here
-    surfaceUrl = `chrome-extension://${new URL((await extensionWorker(env.port)).url).host}${SURFACE_PATH}`;
+    surfaceUrl = await surfaceUrlOf(env.port);
   });
 
   it('hello says a person can see the browser', step(async () => {
@@ -187,7 +177,7 @@ describe('asking the person on the surface', { timeout: 300_000 }, () => {
     // --test-type: no "unsupported command-line flag" bar over the pictures.
     env = await startPageBrowser(h, { name: 'surface-asks', display, extraBrowserArgs: ['--test-type'],
       env: { TABBRIDGE_POLICY: policyPath } });
-    surfaceUrl = `chrome-extension://${new URL((await extensionWorker(env.port)).url).host}${SURFACE_PATH}`;
+    surfaceUrl = await surfaceUrlOf(env.port);
     siteA = `127.0.0.1:${env.web.port}`;
     siteC = `localhost:${env.web.port}`;
   });
