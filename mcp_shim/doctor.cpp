@@ -1,6 +1,8 @@
 #include "mcp_shim/doctor.h"
 
+#ifndef _WIN32
 #include <unistd.h>
+#endif
 
 #include <cstdio>
 #include <filesystem>
@@ -12,6 +14,7 @@
 #include "common/policy.h"
 #include "common/protocol.h"
 #include "common/socket_dir.h"
+#include "common/utf8_path.h"
 #include "mcp_shim/doctor_report.h"
 #include "mcp_shim/extension_id.h"
 #include "mcp_shim/host_probe.h"
@@ -20,12 +23,55 @@
 #include "mcp_shim/paths.h"
 
 namespace tb {
+namespace {
+
+#ifdef _WIN32
+constexpr const char* kReinstall = "run install.ps1 from tabbridge-windows.zip again";
+constexpr const char* kEndpoint = "pipe";
+bool IsProgram(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(Utf8Path(path), ec);
+}
+#else
+constexpr const char* kReinstall = "run install/install.sh again";
+constexpr const char* kEndpoint = "socket";
+bool IsProgram(const std::string& path) { return ::access(path.c_str(), X_OK) == 0; }
+#endif
+
+// Where hosts listen. POSIX: the socket directory, which must be 0700 and
+// ours. Windows: named pipes, nothing to check before connecting (each pipe
+// grants our account alone and every connection checks its server's SID).
+// False when there is nothing to probe.
+bool CheckEndpoints(DoctorReport& report, const std::string& dir, const std::string& override_socket) {
+  if (!override_socket.empty()) {
+    report.Note("TABBRIDGE_HOST_SOCKET=" + override_socket + ": only the host there is used (" + dir +
+                " is not looked at)");
+    return true;
+  }
+#ifdef _WIN32
+  report.Ok("pipes: " + dir + "-browser-<n> (each grants your account alone; every connection checks its server)");
+  return true;
+#else
+  if (!std::filesystem::exists(dir)) {
+    report.Note("socket directory " + dir + " does not exist yet (no host has run)");
+    return false;
+  }
+  if (auto ok = CheckPrivateDir(dir); !ok) {
+    report.Fail("socket directory: " + ok.error(), "chmod 700 " + dir + " (or remove it; the host recreates it)");
+    return false;
+  }
+  report.Ok("socket directory: " + dir + " (0700, yours)");
+  return true;
+#endif
+}
+
+}  // namespace
+
 int RunDoctor() {
   DoctorReport report;
-  constexpr const char* kReinstall = "run install/install.sh again";
 
   // 1. The programs.
-  if (::access(HostBinary().c_str(), X_OK) == 0)
+  if (IsProgram(HostBinary()))
     report.Ok("host binary: " + HostBinary());
   else
     report.Fail("tabbridge-host is not next to tabbridge (" + HostBinary() + ")", kReinstall);
@@ -55,22 +101,10 @@ int RunDoctor() {
     report.Note("launch: " + plan.error());
   }
 
-  // 4. The socket directory (or the one socket the user named).
+  // 4. Where hosts listen (or the one socket the user named).
   const std::string override_socket = HostSocketOverride();
   const std::string dir = SocketDir();
-  bool dir_ok = false;
-  if (!override_socket.empty()) {
-    report.Note("TABBRIDGE_HOST_SOCKET=" + override_socket + ": only the host there is used (the socket directory " +
-                dir + " is not looked at)");
-    dir_ok = true;
-  } else if (!std::filesystem::exists(dir)) {
-    report.Note("socket directory " + dir + " does not exist yet (no host has run)");
-  } else if (auto ok = CheckPrivateDir(dir); !ok) {
-    report.Fail("socket directory: " + ok.error(), "chmod 700 " + dir + " (or remove it; the host recreates it)");
-  } else {
-    report.Ok("socket directory: " + dir + " (0700, yours)");
-    dir_ok = true;
-  }
+  const bool dir_ok = CheckEndpoints(report, dir, override_socket);
 
   // 5. Live hosts.
   if (dir_ok) {
@@ -118,7 +152,11 @@ int RunDoctor() {
                     "browser with --enable-features=WebMCP for native ones (connect_browser {launch: true} does)");
       }
     }
-    for (const auto& why : refused) report.Fail("refused " + why, "remove that socket; only your own hosts are used");
+    for (const auto& why : refused) {
+      report.Fail("refused " + why, std::string("stop whatever serves that ") + kEndpoint +
+                                        " (on Windows: Task Manager, Details, the User name column); only your own "
+                                        "hosts are used");
+    }
     if (override_socket.empty() && live.size() < slots.size()) {
       report.Note(std::to_string(slots.size() - live.size()) +
                   " stale socket(s) from crashed hosts; the next host replaces them");
@@ -161,7 +199,8 @@ int RunDoctor() {
   report.Note(
       "policy does not cover: frames of other sites inside an allowed page are read with it "
       "(acting in them is decided for their own site); \"*\" is the web, local files only where a rule "
-      "names file:; any process of your own user can connect to the socket and drive every session");
+      "names file:; any process of your own user can connect to the " +
+      std::string(kEndpoint) + " and drive every session");
 
   // 7. What MCP clients can speak to this shim.
   report.Ok("MCP revisions spoken: " + mcp::ProtocolVersionList() + " (tabbridge " + std::string(kVersion) + ")");

@@ -4,7 +4,10 @@
 // extension answers, close, with one list_changed per change of the tool
 // list; two shims on one host; the host killed and the shim saying so.
 // Runs once mcp_shim builds for Windows (tests/windows/CMakeLists.txt).
+#include <io.h>
+
 #include "common/protocol.h"
+#include "tests/fake_extension/child_process.h"
 #include "tests/host/harness.h"
 
 namespace tb::test {
@@ -45,7 +48,23 @@ void ExpectNoListChanged(fake::McpDriver& shim, const std::string& after) {
   }
 }
 
-class ShimWalkTest : public HostTest {};
+class ShimWalkTest : public HostTest {
+ protected:
+  // `tabbridge.exe doctor` on this test's pipes, run to its end: what it printed.
+  std::string Doctor() {
+    auto child = fake::ChildProcess::Spawn({.argv = {TB_SHIM_BINARY, "doctor"},
+                                            .env = {{"TABBRIDGE_SOCKET_DIR", socket_dir_}},
+                                            .stderr_path = work_.Join("doctor.log")});
+    if (!child) ADD_FAILURE() << child.error();
+    if (!child) return "";
+    (*child)->CloseStdin();
+    std::string out;
+    char buffer[4096];
+    for (int n; (n = ::_read((*child)->stdout_fd(), buffer, sizeof buffer)) > 0;) out.append(buffer, n);
+    EXPECT_TRUE((*child)->WaitExit(kWait)) << "doctor did not end";
+    return out;
+  }
+};
 
 TEST_F(ShimWalkTest, ConnectListOpenFocusPageToolCloseWithOneListChangedPerChange) {
   StartServingExtension(0, AnsweringPageTools(1));
@@ -103,6 +122,23 @@ TEST_F(ShimWalkTest, AKilledHostIsReportedByTheShim) {
   const auto again = shim.CallTool("connect_browser", Json::object(), kWait);
   ASSERT_TRUE(again);
   EXPECT_TRUE(fake::IsToolError(*again)) << "no host to connect to: " << again->dump();
+}
+
+// install.ps1 sends every user to doctor: with a host serving, it must find it
+// over the pipe (it once looked for the pipe prefix as a directory).
+TEST_F(ShimWalkTest, DoctorFindsTheLiveHostOverThePipe) {
+  StartServingExtension(0, AnsweringPageTools(3));
+  const std::string out = Doctor();
+  EXPECT_THAT(out, HasSubstr("ok    pipes: " + socket_dir_ + "-browser-<n>"));
+  EXPECT_THAT(out, HasSubstr("ok    live host "));
+  EXPECT_THAT(out, HasSubstr(", 3 tabs"));
+  EXPECT_THAT(out, Not(HasSubstr("no browser is running")));
+}
+
+TEST_F(ShimWalkTest, DoctorSaysNoBrowserRunsWithoutAHost) {
+  const std::string out = Doctor();
+  EXPECT_THAT(out, HasSubstr("FAIL  no browser is running the tabbridge extension"));
+  EXPECT_THAT(out, Not(HasSubstr("live host")));
 }
 
 }  // namespace
