@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Installs the Debian packages tabbridge needs: `deps.sh` for building,
 # `deps.sh --test` also for the tests (Chromium, Node.js), `deps.sh --windows`
-# what cross-compiling for Windows needs (install/windows_deps.sh). Does nothing where
+# what cross-compiling for Windows and its tests under Wine need, and
+# `deps.sh --windows-package` only what the Windows zip needs (no Wine, no
+# GoogleTest; install/windows.sh) (install/windows_deps.sh). Does nothing where
 # everything is present already, and nothing on systems without apt-get.
 # On macOS it installs the same libraries with Homebrew.
 set -euo pipefail
 
-# --windows: the mingw-w64 cross toolchain, Wine and the Windows libraries (install/windows_deps.sh).
+# --windows: the mingw-w64 cross toolchain, Wine and the Windows libraries (install/windows_deps.sh);
+# --windows-package: the toolchain, libuv and the header libraries only.
 [[ "${1:-}" == "--windows" ]] && exec bash "$(dirname "${BASH_SOURCE[0]}")/windows_deps.sh"
+[[ "${1:-}" == "--windows-package" ]] && exec bash "$(dirname "${BASH_SOURCE[0]}")/windows_deps.sh" --package
 
 if [[ $(uname -s) == Darwin ]]; then
   # macOS: Homebrew's formulae (Xcode's command-line tools bring the compiler).

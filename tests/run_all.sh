@@ -49,8 +49,9 @@ set -m  # job control: the background job gets a process group of its own
   stage "deps (Windows)" nice -n 19 install/deps.sh --windows  # first: mostly downloads
   cmake -S . -B build-package -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTABBRIDGE_TESTS=OFF >/dev/null
   stage "build (package)" nice -n 19 cmake --build build-package -j "$jobs"
+  # Tests on, explicitly: install/windows.sh builds the same directory without them.
   cmake -S . -B build-windows -G Ninja -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64.cmake -DCMAKE_BUILD_TYPE=Release \
-    >/dev/null
+    -DTABBRIDGE_TESTS=ON >/dev/null
   stage "build (Windows)" nice -n 19 cmake --build build-windows -j "$jobs"
   stage "build (fuzz)" nice -n 19 fuzz/run.sh --build-only
 ) >"$background_log" 2>&1 &
@@ -82,9 +83,14 @@ else
 fi
 unset ASAN_OPTIONS UBSAN_OPTIONS
 
-if ! wait "$background"; then
+background_status=0
+wait "$background" || background_status=$?
+if ((background_status != 0)); then
   background=""
-  echo "a background build failed:" >&2
+  # Its last "== stage" line names the stage that failed; a stage killed
+  # from outside (a signal: status above 128) may have written nothing more.
+  echo "a background build failed (status $background_status), in its stage" \
+    "'$(grep '^== ' "$background_log" | tail -n 1 | cut -c4-)'; the end of $background_log:" >&2
   tail -n 80 "$background_log" >&2
   exit 1
 fi

@@ -2,9 +2,9 @@
 # The Windows package (ctest: windows_package): install/windows_zip.cmake
 # makes tabbridge-windows.zip from the built programs, and its listing
 # (unzip -l) must hold tabbridge.exe and tabbridge-host.exe (each a PE32+
-# x86-64 file), install.ps1 and uninstall.ps1 (which call register and
-# unregister), and every file of extension/. Skipped (77) until both
-# programs are built.
+# x86-64 file, stripped: no .debug_* section), install.ps1 and uninstall.ps1
+# (which call register and unregister), and every file of extension/.
+# Skipped (77) until both programs are built.
 #   package_test.sh BIN_DIR SOURCE_DIR
 set -euo pipefail
 
@@ -42,7 +42,14 @@ for exe in tabbridge.exe tabbridge-host.exe; do
   offset=$(od -An -tu4 -j60 -N4 "$work/$exe" | tr -d ' ')
   signature=$(od -An -tx1 -j"$offset" -N6 "$work/$exe" | tr -d ' \n')
   [[ $signature == 504500006486 ]] || fail "$exe is not a PE x86-64 file (at $offset: $signature)"
-  echo "$exe: PE x86-64, $(stat -c %s "$work/$exe") bytes"
+  sections=$(x86_64-w64-mingw32-objdump -h "$work/$exe")
+  grep -q ' \.text ' <<<"$sections" || fail "objdump -h lists no .text in $exe: $sections"
+  if grep -q ' \.debug_' <<<"$sections"; then
+    fail "$exe in the zip is not stripped: $(grep -o '\.debug_[a-z_]*' <<<"$sections" | tr '\n' ' ')"
+  fi
+  built=$(x86_64-w64-mingw32-objdump -h "$bin/$exe" | grep -c ' \.debug_' || true)
+  echo "$exe: PE x86-64, $(stat -c %s "$work/$exe") bytes (built: $(stat -c %s "$bin/$exe") bytes," \
+    "$built .debug_* sections), no .debug_* section"
 done
 
 # shellcheck disable=SC2016 # PowerShell's $exe, literally
@@ -58,6 +65,6 @@ echo "== the zip holds the ${#expected[@]} files"
 folder="$work/Zoë-Ω"
 mkdir "$folder"
 (cd "$folder" && unzip -q "$zip")
-doctor=$(cd "$folder" && env -u TABBRIDGE_EXTENSION_DIR WINEDEBUG=-all /usr/lib/wine/wine64 ./tabbridge.exe doctor 2>&1 || true)
+doctor=$(cd "$folder" && { env -u TABBRIDGE_EXTENSION_DIR WINEDEBUG=-all /usr/lib/wine/wine64 ./tabbridge.exe doctor 2>&1 || true; })
 grep -q 'extension: .*Zoë-Ω.extension (ID ' <<<"$doctor" || fail "doctor did not find the extension next to tabbridge.exe: $doctor"
 echo "== unzipped into $folder, tabbridge.exe doctor finds its extension"

@@ -23,8 +23,9 @@ stage() {
 }
 
 stage deps bash "$root/install/deps.sh" --windows
+# Tests on, explicitly: install/windows.sh builds the same directory without them.
 stage configure cmake -S "$root" -B "$build" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$root/cmake/mingw-w64.cmake" \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTABBRIDGE_TESTS=ON
 stage build cmake --build "$build" -j"$jobs"
 status=0
 stage ctest ctest --test-dir "$build" --output-on-failure || status=$?
