@@ -9,8 +9,6 @@
 // clang-format off
 #include <windows.h>
 // clang-format on
-
-#include <tlhelp32.h>
 #else
 #include <unistd.h>
 #endif
@@ -28,6 +26,7 @@
 #include "common/policy.h"
 #include "common/protocol.h"
 #include "common/socket_dir.h"
+#include "host/browser_pid.h"
 #include "host/host.h"
 
 namespace {
@@ -45,26 +44,8 @@ std::uint64_t MillisFromEnv(const char* name, std::uint64_t fallback) {
 }
 
 #ifdef _WIN32
-// Chrome, which started us (Windows has no getppid): our entry in a process snapshot.
-long ParentPid() {
-  const HANDLE snapshot = ::CreateToolhelp32Snapshot(TH32CS_SNAPPROCESS, 0);
-  if (snapshot == INVALID_HANDLE_VALUE) return 0;
-  PROCESSENTRY32W entry{};
-  entry.dwSize = sizeof(entry);
-  long parent = 0;
-  const DWORD self = ::GetCurrentProcessId();
-  for (BOOL more = ::Process32FirstW(snapshot, &entry); more; more = ::Process32NextW(snapshot, &entry)) {
-    if (entry.th32ProcessID == self) {
-      parent = static_cast<long>(entry.th32ParentProcessID);
-      break;
-    }
-  }
-  ::CloseHandle(snapshot);
-  return parent;
-}
 long OwnUid() { return -1; }  // the pipe checks SIDs instead (host/socket_server_windows.cpp)
 #else
-long ParentPid() { return static_cast<long>(getppid()); }
 long OwnUid() { return static_cast<long>(getuid()); }
 #endif
 
@@ -108,7 +89,7 @@ int main(int argc, char** argv) {
         loop, std::move(stdio),
         {.socket_dir = tb::SocketDir(),
          .allowed_uid = OwnUid(),
-         .browser_pid = ParentPid(),
+         .browser_pid = tb::BrowserPid(),
          // Tests change these timings (README "Configuration"): a silent extension fails
          // fast, a list_changed provably comes from the new page's report and not the
          // hold running out, detach-after-idle and a wedged extension are quick to see.

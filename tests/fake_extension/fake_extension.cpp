@@ -33,7 +33,8 @@ Json Event(std::string_view method, Json params) {
 std::expected<std::unique_ptr<FakeExtension>, std::string> FakeExtension::Start(FakeExtensionOptions options) {
   ::signal(SIGPIPE, SIG_IGN);  // a host that died is a failed write, not our death
   SpawnOptions spawn;
-  spawn.argv = {options.host_binary, "chrome-extension://" + std::string(kExtensionId) + "/"};
+  spawn.argv = options.launcher;
+  spawn.argv.insert(spawn.argv.end(), {options.host_binary, "chrome-extension://" + std::string(kExtensionId) + "/"});
   spawn.env = options.env;
   spawn.env.emplace_back("TABBRIDGE_SOCKET_DIR", options.socket_dir);
   spawn.stderr_path = options.stderr_path;

@@ -44,6 +44,9 @@ struct FakeExtensionOptions {
   std::vector<std::pair<std::string, std::string>> env;  // more host environment
   std::string stderr_path;                               // the host's stderr; empty inherits ours
   bool answer_page_tools = false;                        // page.<tool>: a text result naming tool and tab
+  // Put before the host's argv: what starts it, as Chrome on Windows starts
+  // hosts through `cmd.exe /d /s /c` (host_pid() is then the launcher's).
+  std::vector<std::string> launcher;
 };
 
 // One message from the host, after reassembly.
