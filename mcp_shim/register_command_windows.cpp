@@ -73,6 +73,7 @@ int RunUnregister(const std::vector<std::string>& args) {
   const auto registry = CurrentUserRegistry();
   const auto done = windows::Unregister(*registry, LocalAppData());
   for (const auto& what : done.removed) std::printf("removed %s\n", what.c_str());
+  for (const auto& what : done.left) std::printf("left %s\n", what.c_str());
   for (const auto& error : done.errors) std::fprintf(stderr, "error: %s\n", error.c_str());
   return done.errors.empty() ? 0 : 1;
 }

@@ -4,6 +4,7 @@
 
 #include "common/protocol.h"
 #include "common/utf8_path.h"
+#include "common/windows_names.h"
 #include "mcp_shim/native_manifest.h"
 
 namespace tb::windows {
@@ -42,18 +43,37 @@ std::expected<Registration, std::string> Register(Registry& registry, std::strin
   return Registration{manifest, PointKeys(registry, manifest)};
 }
 
-Removal Unregister(Registry& registry, std::string_view local_app_data) {
-  Removal done = DeleteKeys(registry);
-  if (const auto dir = InstallDir(local_app_data); dir) {
-    std::error_code ec;
-    const std::string manifest = ManifestFile(*dir);
-    if (std::filesystem::remove(Utf8Path(manifest), ec)) {
-      done.removed.push_back(manifest);
-    } else if (ec) {
-      done.errors.push_back("cannot remove " + manifest + ": " + ec.message());
+Unregistration Unregister(Registry& registry, std::string_view local_app_data) {
+  Unregistration done;
+  const auto dir = InstallDir(local_app_data);
+  if (!dir) {
+    done.errors.push_back(dir.error() + ": no key was removed (which are this install's is unknown)");
+    return done;
+  }
+  const std::string manifest = ManifestFile(*dir);
+  for (const auto& key : NativeMessagingKeys()) {
+    const auto value = registry.GetDefault(key.path);
+    if (!value) {
+      done.errors.push_back(value.error());
+      continue;
     }
-  } else {
-    done.errors.push_back(dir.error() + ": the manifest was not looked for");
+    if (!value->has_value()) continue;  // absent, or no default value: not ours
+    if (!SamePath(**value, manifest)) {
+      done.left.push_back("HKCU\\" + key.path + " (" + key.browser + "): it points at " + **value +
+                          ", not at this install's " + manifest);
+      continue;
+    }
+    if (const auto deleted = registry.Delete(key.path); !deleted) {
+      done.errors.push_back(deleted.error());
+    } else if (*deleted) {
+      done.removed.push_back("HKCU\\" + key.path);
+    }
+  }
+  std::error_code ec;
+  if (std::filesystem::remove(Utf8Path(manifest), ec)) {
+    done.removed.push_back(manifest);
+  } else if (ec) {
+    done.errors.push_back("cannot remove " + manifest + ": " + ec.message());
   }
   return done;
 }

@@ -33,7 +33,16 @@ struct Registration {
 std::expected<Registration, std::string> Register(Registry& registry, std::string_view local_app_data,
                                                   const std::string& host_path, const std::string& extension_id);
 
-// Deletes every browser's key and the manifest.
-Removal Unregister(Registry& registry, std::string_view local_app_data);
+struct Unregistration {
+  std::vector<std::string> removed;  // what existed and is gone (HKCU\..., the manifest)
+  std::vector<std::string> left;     // keys another install's manifest owns, each with why
+  std::vector<std::string> errors;
+};
+// Deletes the browsers' keys whose default value is this install's manifest
+// (InstallDir's; case and separators aside), and the manifest. A key that
+// points elsewhere (another install, another user's tool) is left, and said;
+// one without a default value is no one's, and left too. Without
+// %LOCALAPPDATA% nothing is ours to tell: nothing is deleted.
+Unregistration Unregister(Registry& registry, std::string_view local_app_data);
 
 }  // namespace tb::windows

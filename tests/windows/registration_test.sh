@@ -7,7 +7,8 @@
 # key, which `reg query` then no longer finds. Then the same through
 # `tabbridge.exe register` / `unregister` (the manifest written to
 # %LOCALAPPDATA%\tabbridge, naming tabbridge-host.exe), once tabbridge.exe
-# is built.
+# is built; unregister removes only the keys that name this install's
+# manifest (in any case), and leaves one that names another install's.
 #   registration_test.sh PROBE.exe TABBRIDGE.exe EXTENSION_DIR
 set -euo pipefail
 
@@ -115,11 +116,30 @@ else  # the probe named a host that is not there
   grep -q '^FAIL  manifest: .*tabbridge-host.exe, which is not an executable' <<<"$out" ||
     fail "doctor missed the missing host"
 fi
-echo "== unregister"
-"$wine" "${unregister[@]}" | tr -d '\r'
-for key in "${keys[@]}"; do
-  if out=$(reg_query "$key"); then fail "HKCU\\$key is still there: $out"; fi
+echo "== unregister: only the keys that point at this install's manifest"
+# Four keys name our manifest in another spelling (lower case, '/': Windows
+# paths are case-insensitive), which is still ours; Vivaldi's names another
+# install's manifest, which unregister must leave, and say so.
+variant=${manifest//\\//}
+variant=${variant,,}
+"$wine" "$probe" point "$variant" | tr -d '\r' >/dev/null
+other='D:\other install\tabbridge\com.tabbridge.host.json'
+vivaldi=${keys[4]}
+"$wine" reg add "HKCU\\$vivaldi" /ve /d "$other" /f | tr -d '\r'
+out=$(reg_query "$vivaldi") || fail "reg query HKCU\\$vivaldi: $out"
+grep -qF "REG_SZ    $other" <<<"$out" || fail "could not point Vivaldi's key elsewhere: $out"
+out=$("$wine" "${unregister[@]}" | tr -d '\r')
+echo "$out"
+for key in "${keys[@]:0:4}"; do
+  if found=$(reg_query "$key"); then fail "HKCU\\$key (pointing at $variant) is still there: $found"; fi
 done
+found=$(reg_query "$vivaldi") || fail "unregister removed HKCU\\$vivaldi, which points at another install: $found"
+grep -qF "REG_SZ    $other" <<<"$found" || fail "HKCU\\$vivaldi changed: $found"
+grep -qF "left HKCU\\$vivaldi (Vivaldi): it points at $other, not at this install's $manifest" <<<"$out" ||
+  fail "unregister did not say it left Vivaldi's key"
+[[ $(grep -c '^removed HKCU' <<<"$out") == 4 ]] || fail "unregister should say it removed 4 keys: $out"
+echo "the key pointing at another install's manifest survived unregister, and was named"
+"$wine" reg delete "HKCU\\$vivaldi" /f | tr -d '\r'
 [[ ! -e $manifest_dir/com.tabbridge.host.json ]] || fail "unregister left the manifest"
 out=$("$wine" "$probe" doctor | tr -d '\r') && fail "doctor passed with nothing registered: $out"
 [[ $(grep -c '^FAIL  .*: HKCU\\.* is absent' <<<"$out") == 5 ]] || fail "doctor should find all 5 keys absent: $out"
