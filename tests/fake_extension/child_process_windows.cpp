@@ -8,6 +8,7 @@
 #include <io.h>
 #include <psapi.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 
@@ -17,6 +18,9 @@
 
 namespace tb::fake {
 namespace {
+
+// CreateProcessW attempts when Wine reports ERROR_INTERNAL_ERROR (below).
+constexpr int kSpawnAttempts = 4;
 
 // One argument quoted the way CommandLineToArgvW (and the C runtime) reads it back.
 std::wstring Quote(const std::wstring& arg) {
@@ -94,8 +98,24 @@ std::expected<std::unique_ptr<ChildProcess>, std::string> ChildProcess::Spawn(co
   startup.hStdOutput = out_write;
   startup.hStdError = err;
   PROCESS_INFORMATION info{};
-  const BOOL ok = ::CreateProcessW(Utf16(options.argv[0]).c_str(), command.data(), nullptr, nullptr, TRUE,
-                                   CREATE_UNICODE_ENVIRONMENT | CREATE_NO_WINDOW, env.data(), nullptr, &startup, &info);
+  const std::wstring program = Utf16(options.argv[0]);
+  BOOL ok = FALSE;
+  for (int attempt = 1;; ++attempt) {
+    ok = ::CreateProcessW(program.c_str(), command.data(), nullptr, nullptr, TRUE,
+                          CREATE_UNICODE_ENVIRONMENT | CREATE_NO_WINDOW, env.data(), nullptr, &startup, &info);
+    if (ok) break;
+    const DWORD failure = ::GetLastError();
+    if (failure != ERROR_INTERNAL_ERROR || attempt == kSpawnAttempts) break;
+    // Wine 8 under load has failed a process creation with
+    // ERROR_INTERNAL_ERROR (1359), transiently (the same spawn passes in
+    // every other run); it is no answer about the program, so only that
+    // code is tried again. The last attempt's error is the one reported.
+    std::fprintf(stderr,
+                 "fake extension: Wine: CreateProcess failed with ERROR_INTERNAL_ERROR (1359) under load; "
+                 "retrying (attempt %d of %d) to start %s\n",
+                 attempt + 1, kSpawnAttempts, options.argv[0].c_str());
+    ::Sleep(static_cast<DWORD>(50 * attempt));  // a back-off, not a wait for anything
+  }
   const std::string error = ok ? "" : windows::LastError("cannot start " + options.argv[0]);
   ::CloseHandle(in_read);
   ::CloseHandle(out_write);
