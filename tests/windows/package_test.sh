@@ -3,7 +3,8 @@
 # makes tabbridge-windows.zip from the built programs, and its listing
 # (unzip -l) must hold tabbridge.exe and tabbridge-host.exe (each a PE32+
 # x86-64 file, stripped: no .debug_* section), install.ps1 and uninstall.ps1
-# (which call register and unregister), and every file of extension/.
+# (which call register and unregister), and every file of extension/; the
+# libuv they link rejects remote pipe clients (libuv_patch_test.sh).
 # Skipped (77) until both programs are built.
 #   package_test.sh BIN_DIR SOURCE_DIR
 set -euo pipefail
@@ -50,6 +51,15 @@ for exe in tabbridge.exe tabbridge-host.exe; do
   built=$(x86_64-w64-mingw32-objdump -h "$bin/$exe" | grep -c ' \.debug_' || true)
   echo "$exe: PE x86-64, $(stat -c %s "$work/$exe") bytes (built: $(stat -c %s "$bin/$exe") bytes," \
     "$built .debug_* sections), no .debug_* section"
+done
+
+# The host in the zip links the deps cache's libuv: the one patched with
+# PIPE_REJECT_REMOTE_CLIENTS (libuv_patch_test.sh), read from this build's cache.
+deps=$(sed -n 's/^TABBRIDGE_WINDOWS_DEPS:PATH=//p' "$bin/../CMakeCache.txt")
+[[ -n $deps ]] || fail "no TABBRIDGE_WINDOWS_DEPS in $bin/../CMakeCache.txt"
+bash "$source/tests/windows/libuv_patch_test.sh" "$deps"
+for exe in tabbridge.exe tabbridge-host.exe; do
+  [[ ! $deps/lib/libuv.a -nt $bin/$exe ]] || fail "$bin/$exe was linked before the patched libuv.a: build again"
 done
 
 # shellcheck disable=SC2016 # PowerShell's $exe, literally
