@@ -40,8 +40,8 @@ std::expected<bool, std::string> ExistingPrivateDir(const std::string& dir);
 
 std::string SlotName(int slot);  // "browser-<slot>"
 // Where slot `slot` listens: <dir>/browser-<slot>.sock; on Windows `dir` is a
-// pipe prefix (\\.\pipe\tabbridge-<user>, windows::PipePrefix) and this is
-// <dir>-browser-<slot>, the pipe's name (windows::PipeName).
+// pipe prefix (the user's private \\.\pipe\tabbridge-<user>-<random>,
+// windows::PrivatePipePrefix) and this is <dir>-browser-<slot>, the pipe's name.
 std::string SocketPathFor(Platform platform, const std::string& dir, int slot);
 std::string SocketPath(const std::string& dir, int slot);  // for this platform
 std::string LockPath(const std::string& dir, int slot);

@@ -1,23 +1,99 @@
 // socket_dir.h on Windows: no directory. A host listens on a named pipe
-// \\.\pipe\tabbridge-<user>-browser-<slot> (windows::PipeName) whose own DACL
-// keeps it the user's (windows_pipe.h), so the "directory" is the pipe
-// prefix \\.\pipe\tabbridge-<user>, and there is nothing to create or check:
-// the private-directory calls succeed as they are. Live hosts are the slots
-// whose pipe exists (no pipe outlives its server, so none is stale).
-#include <cstdlib>
+// <prefix>-browser-<slot> whose own DACL keeps it the user's (windows_pipe.h),
+// so the "directory" is the pipe prefix and there is nothing to create or
+// check: the private-directory calls succeed as they are. The prefix is the
+// user's private one, random once and kept in %LOCALAPPDATA%\tabbridge\pipe-prefix
+// (windows::PrivatePipePrefix: a name another user cannot know cannot be
+// taken first). Live hosts are the slots whose pipe exists (no pipe outlives
+// its server, so none is stale).
+#include <windows.h>
 
+#include <bcrypt.h>
+#undef ReplaceFile  // windows.h's macro, not our tb::ReplaceFile
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <spdlog/spdlog.h>
+
+#include "common/atomic_file.h"
 #include "common/socket_dir.h"
+#include "common/utf16_windows.h"
+#include "common/utf8_path.h"
 #include "common/windows_names.h"
 #include "common/windows_pipe.h"
 #include "common/windows_sid.h"
 
 namespace tb {
 
+namespace {
+
+// The file's first line when it is the user's private prefix.
+std::optional<std::string> ReadPrefix(const std::filesystem::path& file, std::string_view user) {
+  std::ifstream in(file, std::ios::binary);
+  std::string line;
+  if (!in || !std::getline(in, line)) return std::nullopt;
+  while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.pop_back();
+  if (!windows::IsPrivatePipePrefix(line, user)) return std::nullopt;
+  return line;
+}
+
+}  // namespace
+
+namespace windows {
+
+std::expected<std::string, std::string> LoadPrivatePipePrefix(const std::string& dir, std::string_view user) {
+  const std::filesystem::path file = Utf8Path(dir) / "pipe-prefix";
+  if (auto prefix = ReadPrefix(file, user)) return *prefix;
+  unsigned char random[16];
+  if (const NTSTATUS status = ::BCryptGenRandom(nullptr, random, sizeof random, BCRYPT_USE_SYSTEM_PREFERRED_RNG);
+      status != 0) {
+    return std::unexpected("BCryptGenRandom failed (" + std::to_string(static_cast<long>(status)) + ")");
+  }
+  const std::string made = PrivatePipePrefix(user, random);
+  std::error_code ec;
+  std::filesystem::create_directories(Utf8Path(dir), ec);
+  // Written beside it, then moved in without replacing: when a host and a
+  // shim make theirs at once, one wins and both read the winner's.
+  const std::filesystem::path temp = file.parent_path() / ("pipe-prefix." + made.substr(made.size() - 8) + ".new");
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    out << made << "\n";
+    if (!out.flush()) return std::unexpected("cannot write " + Utf8String(temp));
+  }
+  const bool moved = ::MoveFileExW(temp.c_str(), file.c_str(), MOVEFILE_WRITE_THROUGH) != 0;
+  const DWORD error = moved ? 0 : ::GetLastError();
+  std::filesystem::remove(temp, ec);
+  if (auto prefix = ReadPrefix(file, user)) return *prefix;
+  if (error == ERROR_ALREADY_EXISTS || error == ERROR_FILE_EXISTS) {
+    // Something else is there (an old or edited file): replace it whole.
+    spdlog::warn("{} is not a pipe prefix of {}: making a new one", Utf8String(file), user);
+    if (auto ok = ReplaceFile(Utf8String(file), made + "\n"); !ok) return std::unexpected(ok.error());
+    if (auto prefix = ReadPrefix(file, user)) return *prefix;
+  }
+  return std::unexpected("cannot keep the pipe prefix in " + Utf8String(file) +
+                         (error != 0 ? ": " + ErrorText("MoveFileExW", error) : std::string()));
+}
+
+}  // namespace windows
+
 // $TABBRIDGE_SOCKET_DIR (a pipe prefix such as \\.\pipe\tb-test-1; tests
-// keep their hosts apart with it), else \\.\pipe\tabbridge-<user>.
+// keep their hosts apart with it), else the user's private prefix. Read once
+// per process: a host and its shims must agree for their whole lives.
 std::string SocketDir() {
   if (const char* dir = std::getenv("TABBRIDGE_SOCKET_DIR"); dir != nullptr && *dir != '\0') return dir;
-  return windows::PipePrefix(windows::CurrentUserName());
+  static const std::string prefix = [] {
+    const std::string user = windows::CurrentUserName();
+    const std::string local = EnvUtf8("LOCALAPPDATA");
+    std::expected<std::string, std::string> made = std::unexpected("%LOCALAPPDATA% is not set");
+    if (!local.empty()) made = windows::LoadPrivatePipePrefix(local + "\\tabbridge", user);
+    if (made) return *made;
+    // Still works, with the name another user could take first (docs/windows.md).
+    spdlog::warn("{}; using the shared pipe prefix {}", made.error(), windows::PipePrefix(user));
+    return windows::PipePrefix(user);
+  }();
+  return prefix;
 }
 
 std::expected<void, std::string> EnsurePrivateDir(const std::string&) { return {}; }

@@ -19,6 +19,23 @@ std::string PipePrefix(std::string_view user) {
   return "\\\\.\\pipe\\tabbridge-" + safe;
 }
 
+std::string PrivatePipePrefix(std::string_view user, const unsigned char (&random)[16]) {
+  constexpr std::string_view kHex = "0123456789abcdef";
+  std::string prefix = PipePrefix(user) + "-";
+  for (const unsigned char byte : random) {
+    prefix += kHex[byte >> 4];
+    prefix += kHex[byte & 0xf];
+  }
+  return prefix;
+}
+
+bool IsPrivatePipePrefix(std::string_view text, std::string_view user) {
+  const std::string base = PipePrefix(user) + "-";
+  if (text.size() != base.size() + 32 || !text.starts_with(base)) return false;
+  return std::ranges::all_of(text.substr(base.size()),
+                             [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+
 bool IsSid(std::string_view sid) {
   if (!sid.starts_with("S-1-")) return false;
   int parts = 0;
@@ -36,8 +53,11 @@ bool IsSid(std::string_view sid) {
 std::expected<std::string, std::string> PipeSecurityDescriptor(std::string_view user_sid) {
   if (!IsSid(user_sid)) return std::unexpected("not a SID: " + std::string(user_sid));
   const std::string sid(user_sid);
-  // O: owner, G: group, D:P protected DACL; (A;;GA;;;sid) allow generic-all.
-  return "O:" + sid + "G:" + sid + "D:P(A;;GA;;;" + sid + ")";
+  // O: owner, G: group, D:P protected DACL. (D;;GA;;;NU) first: deny the
+  // NETWORK logon SID everything, so our own account from another machine
+  // (SMB) is refused even where PIPE_REJECT_REMOTE_CLIENTS is missing; then
+  // (A;;GA;;;sid) allow the user generic-all.
+  return "O:" + sid + "G:" + sid + "D:P(D;;GA;;;NU)(A;;GA;;;" + sid + ")";
 }
 
 std::vector<RegistryKey> NativeMessagingKeys() {

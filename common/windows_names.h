@@ -16,16 +16,28 @@ namespace tb::windows {
 // machine-wide, unlike a 0700 directory) and per browser, as the socket
 // slots on Linux. Characters outside [A-Za-z0-9._-] in `user` become '_'.
 std::string PipeName(std::string_view user, int slot);
-// \\.\pipe\tabbridge-<user>: what PipeName puts before "-browser-<slot>",
-// the Windows "socket directory" (SocketDir, SocketPathFor).
+// \\.\pipe\tabbridge-<user>: what PipeName puts before "-browser-<slot>";
+// the base of PrivatePipePrefix, and the Windows "socket directory" only
+// where no private prefix can be kept (SocketDir, SocketPathFor).
 std::string PipePrefix(std::string_view user);
+
+// The user's private pipe prefix: PipePrefix(user) + "-" + 32 hex digits of
+// `random` (16 bytes). Pipe names are machine-wide, so another local user
+// who knows a name can create it first (and take all 64 slots); a name
+// made random once per user, and kept where only the user can read it
+// (%LOCALAPPDATA%\tabbridge\pipe-prefix, socket_dir_windows.cpp), cannot be
+// taken ahead of time. A SID in the name would not do: SIDs are public.
+std::string PrivatePipePrefix(std::string_view user, const unsigned char (&random)[16]);
+// Whether `text` is a PrivatePipePrefix of `user` (the file's one line).
+bool IsPrivatePipePrefix(std::string_view text, std::string_view user);
 
 // True for a SID string such as S-1-5-21-1004336348-1177238915-682003330-512.
 bool IsSid(std::string_view sid);
 
 // The SDDL of the pipe's security descriptor: owned by the user, a protected
-// DACL (no inherited entries) granting the user alone full access — no
-// Everyone, no Administrators, no other session's processes.
+// DACL (no inherited entries) that first denies network logons everything,
+// then grants the user alone full access — no Everyone, no Administrators,
+// no other session's processes, not the user from another machine.
 std::expected<std::string, std::string> PipeSecurityDescriptor(std::string_view user_sid);
 
 struct RegistryKey {

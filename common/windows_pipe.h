@@ -44,6 +44,11 @@ std::expected<int, PipeOpenError> OpenOwnPipeFd(const std::string& name, unsigne
                                                 std::string_view our_sid,
                                                 const PipeSidLookup& server_sid = PipeServerSid);
 
+// The user's private pipe prefix (windows::PrivatePipePrefix) kept in
+// `dir`\pipe-prefix: read when the file holds one, else made from the
+// system's random generator and written (socket_dir_windows.cpp).
+std::expected<std::string, std::string> LoadPrivatePipePrefix(const std::string& dir, std::string_view user);
+
 // Whether a pipe of exactly this full name (\\.\pipe\…) exists now
 // (WaitNamedPipeW with a 1 ms wait: it connects to nothing).
 bool PipeExists(const std::string& name);

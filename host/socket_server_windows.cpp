@@ -1,5 +1,5 @@
-// SocketServer on Windows: a named pipe, \\.\pipe\tabbridge-<user>-browser-<slot>
-// (SocketPath of the pipe prefix SocketDir gives; docs/windows.md).
+// SocketServer on Windows: a named pipe, <prefix>-browser-<slot> (SocketPath
+// of the user's private pipe prefix SocketDir gives; docs/windows.md).
 //
 // * The slot: libuv creates a pipe's first instance with
 //   FILE_FLAG_FIRST_PIPE_INSTANCE, so a name that exists (a live host of ours,
@@ -11,7 +11,9 @@
 //   the default descriptor (for pipes it also lets Everyone read). Before
 //   uv_listen — before libuv creates the other instances and waits for
 //   clients — the pipe gets a protected DACL granting our SID alone
-//   (windows::ProtectPipe; libuv's instances are created with WRITE_DAC).
+//   (windows::ProtectPipe; libuv's instances are created with WRITE_DAC),
+//   after an entry that denies network logons (the account on another
+//   machine; libuv's pipe.c is patched for PIPE_REJECT_REMOTE_CLIENTS too).
 //   Windows keeps one security descriptor per pipe name, set with its first
 //   instance: the instances libuv creates later (pipe_alloc_accept, NULL
 //   attributes) are instances of the same pipe and are opened against it.

@@ -26,10 +26,31 @@ TEST(IsSid, AcceptsSidsAndNothingElse) {
   EXPECT_FALSE(IsSid("WD"));
 }
 
+TEST(PrivatePipePrefix, IsTheUsersPrefixAndSixteenRandomBytesInHex) {
+  const unsigned char random[16] = {0x00, 0x01, 0x7f, 0x80, 0xff, 0xab, 0xcd, 0xef,
+                                    0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x99};
+  const std::string prefix = PrivatePipePrefix("Zoë Doe", random);
+  EXPECT_EQ(prefix, "\\\\.\\pipe\\tabbridge-Zo___Doe-00017f80ffabcdef1020304050607099");
+  EXPECT_TRUE(IsPrivatePipePrefix(prefix, "Zoë Doe"));
+  EXPECT_FALSE(IsPrivatePipePrefix(prefix, "ann")) << "another user's";
+}
+
+TEST(PrivatePipePrefix, OnlyItsOwnShapeIsAccepted) {
+  const std::string base = "\\\\.\\pipe\\tabbridge-ann-";
+  EXPECT_TRUE(IsPrivatePipePrefix(base + std::string(32, 'a'), "ann"));
+  EXPECT_FALSE(IsPrivatePipePrefix(base + std::string(31, 'a'), "ann")) << "too short";
+  EXPECT_FALSE(IsPrivatePipePrefix(base + std::string(33, 'a'), "ann")) << "too long";
+  EXPECT_FALSE(IsPrivatePipePrefix(base + std::string(31, 'a') + "A", "ann")) << "upper case";
+  EXPECT_FALSE(IsPrivatePipePrefix(base + std::string(31, 'a') + "\\", "ann")) << "a path";
+  EXPECT_FALSE(IsPrivatePipePrefix("\\\\.\\pipe\\tabbridge-ann", "ann")) << "the guessable one";
+  EXPECT_FALSE(IsPrivatePipePrefix("", "ann"));
+}
+
 TEST(PipeSecurityDescriptor, GivesTheUserAloneAProtectedDacl) {
   const auto sddl = PipeSecurityDescriptor("S-1-5-21-1-2-3-1001");
   ASSERT_TRUE(sddl) << sddl.error();
-  EXPECT_EQ(*sddl, "O:S-1-5-21-1-2-3-1001G:S-1-5-21-1-2-3-1001D:P(A;;GA;;;S-1-5-21-1-2-3-1001)");
+  // The deny entry comes first: Windows reads a DACL in order (canonical form).
+  EXPECT_EQ(*sddl, "O:S-1-5-21-1-2-3-1001G:S-1-5-21-1-2-3-1001D:P(D;;GA;;;NU)(A;;GA;;;S-1-5-21-1-2-3-1001)");
   EXPECT_EQ(sddl->find(";WD)"), std::string::npos);  // not Everyone
   EXPECT_FALSE(PipeSecurityDescriptor("S-1-5-21-1)(A;;GA;;;WD"));
 }

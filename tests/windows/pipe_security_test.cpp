@@ -152,8 +152,16 @@ TEST(ListSlots, FindsOurPipesAndNothingElse) {
   EXPECT_TRUE(ListSlots(prefix).empty()) << "no pipe outlives its last handle";
 }
 
-TEST(SocketDir, IsTheUsersPipePrefix) {
-  EXPECT_EQ(SocketPath(SocketDir(), 0), windows::PipeName(windows::CurrentUserName(), 0));
+// Without TABBRIDGE_SOCKET_DIR: the user's private prefix, the one kept in
+// %LOCALAPPDATA%\tabbridge\pipe-prefix (not the guessable PipePrefix).
+TEST(SocketDir, IsTheUsersPrivatePipePrefix) {
+  ASSERT_EQ(std::getenv("TABBRIDGE_SOCKET_DIR"), nullptr);
+  const std::string user = windows::CurrentUserName();
+  EXPECT_TRUE(windows::IsPrivatePipePrefix(SocketDir(), user)) << SocketDir();
+  EXPECT_NE(SocketDir(), windows::PipePrefix(user));
+  const auto kept = windows::LoadPrivatePipePrefix(EnvUtf8("LOCALAPPDATA") + "\\tabbridge", user);
+  ASSERT_TRUE(kept) << kept.error();
+  EXPECT_EQ(SocketDir(), *kept);
 }
 
 TEST_F(Fixture, OurOwnClientPassesTheRealSidChecksOnBothSides) {
@@ -181,8 +189,10 @@ TEST_F(Fixture, ThePipesDaclIsProtectedAndNamesOnlyOurSid) {
   const std::string sid = OurSid();
   const std::string entries = DaclOf(sddl);
   ASSERT_FALSE(entries.empty()) << sddl;
-  EXPECT_EQ(std::count(entries.begin(), entries.end(), '('), 1) << "one entry only: " << sddl;
-  EXPECT_NE(entries.find("(A;;GA;;;"), std::string::npos) << "an allow entry: " << sddl;
+  EXPECT_EQ(std::count(entries.begin(), entries.end(), '('), 2) << "two entries only: " << sddl;
+  // First the network logons denied (the account from another machine), then
+  // the one allow entry.
+  EXPECT_NE(entries.find("(D;;GA;;;NU)(A;;GA;;;"), std::string::npos) << "deny network, then allow: " << sddl;
   EXPECT_TRUE(entries.ends_with(";;;" + sid + ")")) << "granted to our SID alone: " << sddl;
   EXPECT_EQ(entries.find("WD"), std::string::npos) << "no Everyone: " << sddl;
   EXPECT_EQ(entries.find("BA"), std::string::npos) << "no Administrators: " << sddl;
@@ -211,7 +221,8 @@ TEST(PipeDescriptor, ARawPipesDefaultIsNotTheProtectedOne) {
   ASSERT_TRUE(protect) << protect.error();
   const auto protected_sddl = windows::SecurityDescriptorOf(raw);
   ASSERT_TRUE(protected_sddl) << protected_sddl.error();
-  EXPECT_TRUE(DaclOf(*protected_sddl).ends_with("(A;;GA;;;" + OurSid() + ")")) << *protected_sddl;
+  EXPECT_EQ(DaclOf(*protected_sddl).substr(DaclOf(*protected_sddl).find('(')), "(D;;GA;;;NU)(A;;GA;;;" + OurSid() + ")")
+      << *protected_sddl;
   ::CloseHandle(raw);
 }
 

@@ -16,7 +16,10 @@
 #include <gtest/gtest.h>
 
 #include "common/policy.h"
+#include "common/socket_dir.h"
 #include "common/user_dirs.h"
+#include "common/windows_names.h"
+#include "common/windows_pipe.h"
 
 namespace tb {
 namespace {
@@ -157,6 +160,44 @@ TEST(WindowsUserDirs, NoAppDataFallsBackToHome) {
 
 namespace tb {
 namespace {
+
+// The private pipe prefix (socket_dir_windows.cpp): made once, random,
+// kept; read back the same by every later process of the user.
+TEST(PrivatePipePrefixFile, IsMadeOnceAndReadBackTheSame) {
+  const TempDir dir;
+  const auto first = windows::LoadPrivatePipePrefix(dir.path() + "\\tabbridge", "Zoë");
+  ASSERT_TRUE(first) << first.error();
+  EXPECT_TRUE(windows::IsPrivatePipePrefix(*first, "Zoë")) << *first;
+  std::ifstream in(std::filesystem::path(dir.path()) / "tabbridge" / "pipe-prefix", std::ios::binary);
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line)) << "the prefix is kept in a file";
+  EXPECT_EQ(line, *first);
+  const auto again = windows::LoadPrivatePipePrefix(dir.path() + "\\tabbridge", "Zoë");
+  ASSERT_TRUE(again) << again.error();
+  EXPECT_EQ(*again, *first);
+}
+
+TEST(PrivatePipePrefixFile, DiffersBetweenUsersAndMachines) {
+  const TempDir one, two;
+  const auto a = windows::LoadPrivatePipePrefix(one.path(), "ann");
+  const auto b = windows::LoadPrivatePipePrefix(two.path(), "ann");
+  ASSERT_TRUE(a && b);
+  EXPECT_NE(*a, *b) << "random, not derived from the name";
+}
+
+TEST(PrivatePipePrefixFile, AFileThatIsNoPrefixIsReplaced) {
+  const TempDir dir;
+  dir.Write("pipe-prefix", "\\\\.\\pipe\\tabbridge-ann\n");  // the guessable name, planted
+  const auto prefix = windows::LoadPrivatePipePrefix(dir.path(), "ann");
+  ASSERT_TRUE(prefix) << prefix.error();
+  EXPECT_TRUE(windows::IsPrivatePipePrefix(*prefix, "ann")) << *prefix;
+}
+
+TEST(PrivatePipePrefixFile, SocketDirUsesItUnlessTheTestNamesOne) {
+  const TempDir dir;
+  const ScopedEnv socket_dir("TABBRIDGE_SOCKET_DIR", "\\\\.\\pipe\\tb-named");
+  EXPECT_EQ(SocketDir(), "\\\\.\\pipe\\tb-named");
+}
 
 // cmake/windows_utf8.manifest is in every .exe (this one too): narrow
 // strings (argv, getenv, std::filesystem) are UTF-8.
