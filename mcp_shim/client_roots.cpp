@@ -4,11 +4,13 @@
 
 #include "common/json_field.h"
 #include "mcp_shim/upload_files.h"
+#include "mcp_shim/upload_paths.h"
 
 namespace tb {
 
-ClientRoots::ClientRoots(uv_loop_t* loop, std::function<void(const Json&)> send)
-    : send_(std::move(send)), deadline_(loop) {}
+ClientRoots::ClientRoots(uv_loop_t* loop, std::function<void(const Json&)> send, Platform platform,
+                         std::string wsl_distro)
+    : send_(std::move(send)), deadline_(loop), platform_(platform), wsl_distro_(std::move(wsl_distro)) {}
 
 void ClientRoots::WhenKnown(std::function<void()> then) {
   if (known_) return then();
@@ -58,17 +60,26 @@ bool ClientRoots::OnResponse(const rpc::Message& msg) {
   }
   std::vector<std::string> paths;
   std::string skipped;
+  std::string wsl_dropped;  // why WSL roots were left out, for the upload's refusal
   for (const Json& root : field::Array(msg.result, "roots")) {
     const std::string uri = field::String(root, "uri").value_or("");
-    if (auto path = PathOfFileUri(uri)) {
+    if (auto path = PathOfFileUri(uri, platform_)) {
       paths.push_back(std::move(*path));
+    } else if (platform_ == Platform::kWindows && PathOfFileUri(uri, Platform::kLinux)) {
+      // A POSIX path on Windows: a client inside WSL.
+      if (auto windows = wsl::WindowsPathOfUri(uri, wsl_distro_)) {
+        paths.push_back(std::move(*windows));
+      } else {
+        spdlog::warn("the client's root {} left out: {}", uri, windows.error());
+        wsl_dropped += (wsl_dropped.empty() ? "" : "; ") + windows.error();
+      }
     } else {
       skipped += (skipped.empty() ? "" : ", ") + uri;
     }
   }
   spdlog::info("the client's roots: {} local director{}{}", paths.size(), paths.size() == 1 ? "y" : "ies",
                skipped.empty() ? std::string() : "; left out (not local directories): " + skipped);
-  Settle(std::move(paths), "");
+  Settle(std::move(paths), wsl_dropped.empty() ? "" : "a root was left out: " + wsl_dropped);
   return true;
 }
 

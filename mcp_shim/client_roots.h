@@ -2,7 +2,10 @@
 // (upload_files.h): asked when an upload first needs them, kept, and asked
 // again at once on notifications/roots/list_changed. A client that declared
 // the capability and does not answer in time is taken to have none (the
-// refusal of the upload says so).
+// refusal of the upload says so). On Windows the WSL paths a client inside
+// WSL sends (file:///home/u/proj, file:///mnt/c/x) are translated
+// (wsl_roots.h); without the distro those outside /mnt are left out, and
+// the note says how to fix it.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +16,9 @@
 #include <uv.h>
 
 #include "common/jsonrpc.h"
+#include "common/platform.h"
 #include "common/uv_util.h"
+#include "mcp_shim/wsl_roots.h"
 
 namespace tb {
 
@@ -22,8 +27,9 @@ inline constexpr std::uint64_t kRootsDeadlineMs = 10'000;
 
 class ClientRoots {
  public:
-  // `send` writes one message to the client.
-  ClientRoots(uv_loop_t* loop, std::function<void(const Json&)> send);
+  // `send` writes one message to the client; `wsl_distro`: --wsl-distro (Windows only).
+  ClientRoots(uv_loop_t* loop, std::function<void(const Json&)> send, Platform platform = kThisPlatform,
+              std::string wsl_distro = wsl::DistroFromEnvironment());
 
   // initialize's capabilities.roots.
   void SetDeclared(bool declared) { declared_ = declared; }
@@ -34,7 +40,9 @@ class ClientRoots {
   void WhenKnown(std::function<void()> then);
   bool known() const { return known_; }
   const std::vector<std::string>& paths() const { return paths_; }  // local directories
-  const std::string& note() const { return note_; }                 // why there are none, when the client failed
+  const std::string& note() const {
+    return note_;
+  }  // why there are none or fewer: the client failed, WSL roots dropped
 
   void OnListChanged();
   // A response from the client: true when it answered our roots/list.
@@ -48,6 +56,8 @@ class ClientRoots {
 
   std::function<void(const Json&)> send_;
   Timer deadline_;
+  Platform platform_;
+  std::string wsl_distro_;
   bool declared_ = false;
   bool known_ = false;
   std::vector<std::string> paths_;

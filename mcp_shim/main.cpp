@@ -25,6 +25,7 @@
 #include "common/tool_catalog.h"
 #include "mcp_shim/audit_command.h"
 #include "mcp_shim/browser_command.h"
+#include "mcp_shim/console.h"
 #include "mcp_shim/doctor.h"
 #include "mcp_shim/mcp_server.h"
 #include "mcp_shim/native_manifest.h"
@@ -35,12 +36,14 @@
 #include "mcp_shim/tools_command.h"
 #include "mcp_shim/usage.h"
 #include "mcp_shim/wsl_command.h"
+#include "mcp_shim/wsl_roots.h"
 
 namespace {
 
 constexpr std::string_view kDisableAutoRegister = "--disable-webmcp-auto-register";
 constexpr std::string_view kReadOnly = "--read-only";
 constexpr std::string_view kUploadRoot = "--upload-root";
+constexpr std::string_view kWslDistro = "--wsl-distro";
 
 // --caps LIST (or all): the less common page tools (tools::kAllCaps).
 std::expected<std::vector<std::string>, std::string> ParseCaps(const std::string& list) {
@@ -139,6 +142,23 @@ int ServeWithOptions(const std::vector<std::string>& args) {
         return 2;
       }
       options.upload_roots.push_back(std::filesystem::absolute(dir, ec).lexically_normal().string());
+    } else if (arg == kWslDistro || arg.starts_with("--wsl-distro=")) {
+      // The `claude mcp add` line `tabbridge wsl` prints: the client runs in this WSL distro (wsl_roots.h).
+      const bool inline_value = arg.starts_with("--wsl-distro=");
+      if (!inline_value && i + 1 >= args.size()) {
+        std::fprintf(stderr, "tabbridge: --wsl-distro needs a name\n\n%s", tb::Usage().c_str());
+        return 2;
+      }
+      const std::string distro = inline_value ? arg.substr(kWslDistro.size() + 1) : args[++i];
+      if (distro.empty()) {  // "$WSL_DISTRO_NAME" unset where the line was pasted: serve anyway
+        std::fprintf(stderr,
+                     "tabbridge: --wsl-distro is empty: the client's WSL roots outside /mnt are left out (give the "
+                     "name `wsl.exe -l` lists)\n");
+      } else if (!tb::wsl::IsDistroName(distro)) {
+        std::fprintf(stderr, "tabbridge: --wsl-distro %s: not a WSL distro's name\n", distro.c_str());
+        return 2;
+      }
+      SetEnv(tb::wsl::kDistroVariable, distro);
     } else if (arg == "--surface" || arg.starts_with("--surface=")) {
       const bool inline_value = arg.starts_with("--surface=");
       if (!inline_value && i + 1 >= args.size()) {
@@ -178,10 +198,11 @@ int ServeWithOptions(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  tb::console::UseUtf8Output();  // Windows: UTF-8 on a console; pipes and files untouched
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0].starts_with("--caps") || args[0].starts_with("--host-socket") ||
       args[0].starts_with("--surface") || args[0] == kDisableAutoRegister || args[0] == kReadOnly ||
-      args[0].starts_with(kUploadRoot)) {
+      args[0].starts_with(kUploadRoot) || args[0].starts_with(kWslDistro)) {
     return ServeWithOptions(args);
   }
   const std::string& command = args[0];

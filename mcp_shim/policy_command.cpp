@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "common/policy_grants.h"
+#include "mcp_shim/wsl_policy.h"
 
 namespace tb {
 
@@ -53,12 +54,15 @@ std::string DescribePolicy(const policy::Policy& p, const std::string& url) {
   return out;
 }
 
-int RunAllow(const std::vector<std::string>& args) {
+int RunAllow(const std::vector<std::string>& given) {
+  std::vector<std::string> args = given;
+  if (const auto routed = wsl::RouteInWsl("allow", args)) return *routed;
   const char* usage =
-      "usage: tabbridge allow SITE [read|act|eval|download]\n"
+      "usage: tabbridge allow [--linux] SITE [read|act|eval|download]\n"
       "  writes a rule into the policy file so agents may read SITE (and go to its pages), or also act\n"
       "  there, run JavaScript or download (eval and download still need --caps); SITE is a host such\n"
-      "  as github.com or localhost:3000\n";
+      "  as github.com or localhost:3000. In WSL the Windows tabbridge.exe runs it (the browser's host\n"
+      "  on Windows obeys the Windows file); --linux writes this Linux's file instead\n";
   if (args.empty() || args.size() > 2 || args[0].starts_with("-")) {
     std::fputs(usage, stderr);
     return 2;
@@ -78,9 +82,14 @@ int RunAllow(const std::vector<std::string>& args) {
   return 0;
 }
 
-int RunPolicy(const std::vector<std::string>& args) {
+int RunPolicy(const std::vector<std::string>& given) {
+  std::vector<std::string> args = given;
+  if (const auto routed = wsl::RouteInWsl("policy", args)) return *routed;
   if (args.size() > 1 || (!args.empty() && args[0].starts_with("-"))) {
-    std::fputs("usage: tabbridge policy [URL]\n", stderr);
+    std::fputs(
+        "usage: tabbridge policy [--linux] [URL]\n  in WSL the Windows tabbridge.exe answers (the browser's "
+        "host on Windows obeys the Windows file); --linux reads this Linux's\n",
+        stderr);
     return 2;
   }
   const auto p = policy::Load(policy::DefaultPath());

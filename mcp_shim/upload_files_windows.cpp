@@ -24,6 +24,7 @@
 #include "common/utf8_path.h"
 #include "mcp_shim/paths.h"
 #include "mcp_shim/upload_files.h"
+#include "mcp_shim/wsl_roots.h"
 
 namespace tb {
 namespace {
@@ -66,7 +67,23 @@ std::optional<std::string> InBrowserProfile(const std::string& path) {
 
 std::optional<std::string> RefusalOf(const std::string& path) {
   if (auto why = WindowsRefusal(path, Refused(), HomeDir())) return why;
+  // Inside a WSL distro's share: its Linux homes' dot-files (~/.ssh) as %USERPROFILE%'s.
+  if (const auto share = WslShareOf(path)) {
+    if (auto why = WindowsRefusal(path, {}, *share)) return why;
+  }
   return InBrowserProfile(path);
+}
+
+// A client inside WSL names its files as WSL paths (/home/u/a.png,
+// /mnt/c/x): their Windows path (wsl_roots.h), or an error; nullopt when
+// `given` is no such path (or one outside /mnt without --wsl-distro: it is
+// then taken as Windows takes "\x", on the current drive).
+std::optional<std::expected<std::string, std::string>> FromWsl(const std::string& given) {
+  if (!given.starts_with('/') || given.starts_with("//")) return std::nullopt;
+  const std::string distro = wsl::DistroFromEnvironment();
+  auto windows = wsl::WindowsPathOf(given, distro);
+  if (!windows && distro.empty()) return std::nullopt;
+  return windows;
 }
 
 std::string LastError(DWORD error) {
@@ -157,7 +174,9 @@ std::expected<Json, std::string> ReadUploadFiles(const Json& paths, const Upload
   for (const Json& item : paths) {
     if (!item.is_string() || item.get<std::string>().empty()) return std::unexpected("each path must be a file's path");
     const std::string given = item.get<std::string>();
-    const std::string absolute = Absolute(given);
+    const auto from_wsl = FromWsl(given);
+    if (from_wsl && !from_wsl->has_value()) return std::unexpected(from_wsl->error());
+    const std::string absolute = from_wsl ? **from_wsl : Absolute(given);
     std::string shown = absolute == given ? given : given + " (" + absolute + ")";
     const auto refused = [&](const std::string& why) {
       return std::unexpected(shown + " is refused: " + why +

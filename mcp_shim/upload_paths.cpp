@@ -103,6 +103,18 @@ bool WindowsUnder(std::string_view path, std::string_view dir) {
   return p.starts_with(prefix);
 }
 
+std::optional<std::string> WslShareOf(std::string_view path) {
+  const std::string shown = WindowsNormal(path, false);
+  const std::string lowered = WindowsComparable(path);
+  for (const std::string_view server : {"\\\\wsl.localhost\\", "\\\\wsl$\\"}) {
+    if (!lowered.starts_with(server)) continue;
+    const std::size_t end = std::min(lowered.find('\\', server.size()), lowered.size());
+    if (end == server.size()) return std::nullopt;  // no distro named
+    return shown.substr(0, end);
+  }
+  return std::nullopt;
+}
+
 std::vector<RefusedDir> WindowsRefusedDirs(const WindowsUserDirs& dirs) {
   std::vector<RefusedDir> out;
   const auto add = [&](const std::string& dir, const std::string& why) {

@@ -28,6 +28,11 @@ bool IsWindowsAbsolute(std::string_view path);
 // `path` is `dir` or inside it, both compared as above.
 bool WindowsUnder(std::string_view path, std::string_view dir);
 
+// "\\wsl.localhost\Ubuntu" (or "\\wsl$\Ubuntu") for a path inside a WSL
+// distro's share, in the path's case; nullopt for any other path. A Linux
+// home is in there, so its dot-files are refused as %USERPROFILE%'s are.
+std::optional<std::string> WslShareOf(std::string_view path);
+
 // What a Windows user's secrets are kept under, as the environment names it.
 struct WindowsUserDirs {
   std::string profile;                       // %USERPROFILE% (HomeDir)

@@ -18,8 +18,12 @@ class ClientRootsTest : public ::testing::Test {
     uv_run(&loop_, UV_RUN_DEFAULT);  // lets the closed timer go
     uv_loop_close(&loop_);
   }
-  ClientRoots& Roots() {
-    if (!roots_) roots_ = std::make_unique<ClientRoots>(&loop_, [this](const Json& m) { sent_.push_back(m); });
+  // Linux unless the test says: the same roots read on every platform the tests run on.
+  ClientRoots& Roots(Platform platform = Platform::kLinux, std::string wsl_distro = "") {
+    if (!roots_) {
+      roots_ = std::make_unique<ClientRoots>(
+          &loop_, [this](const Json& m) { sent_.push_back(m); }, platform, std::move(wsl_distro));
+    }
     return *roots_;
   }
   static rpc::Message Response(Json id) {
@@ -103,6 +107,35 @@ TEST_F(ClientRootsTest, AFailedAnswerIsNoRootsAndSaysWhy) {
   EXPECT_TRUE(roots.known());
   EXPECT_TRUE(roots.paths().empty());
   EXPECT_EQ(roots.note(), "your MCP client's roots/list failed (Method not found)");
+}
+
+// Claude Code inside WSL running tabbridge.exe sends WSL paths (wsl_roots.h).
+TEST_F(ClientRootsTest, OnWindowsAWslClientsRootsAreTranslated) {
+  ClientRoots& roots = Roots(Platform::kWindows, "Ubuntu");
+  roots.SetDeclared(true);
+  roots.WhenKnown([] {});
+  roots.OnResponse(Answer(RootList({"file:///home/zo%C3%AB/proj", "file:///mnt/c/src/x", "file:///C:/work"})));
+  EXPECT_EQ(roots.paths(),
+            (std::vector<std::string>{"\\\\wsl.localhost\\Ubuntu\\home\\zo\xC3\xAB\\proj", "C:\\src\\x", "C:\\work"}));
+  EXPECT_EQ(roots.note(), "");
+}
+
+TEST_F(ClientRootsTest, OnWindowsWithoutTheDistroAWslRootIsLeftOutAndTheNoteSaysTheFix) {
+  ClientRoots& roots = Roots(Platform::kWindows, "");
+  roots.SetDeclared(true);
+  roots.WhenKnown([] {});
+  roots.OnResponse(Answer(RootList({"file:///home/u/proj", "file:///mnt/d/data"})));
+  EXPECT_EQ(roots.paths(), (std::vector<std::string>{"D:\\data"}));
+  EXPECT_NE(roots.note().find("/home/u/proj"), std::string::npos) << roots.note();
+  EXPECT_NE(roots.note().find("--wsl-distro"), std::string::npos) << roots.note();
+}
+
+TEST_F(ClientRootsTest, OnLinuxPosixRootsStayAsTheyAre) {
+  ClientRoots& roots = Roots(Platform::kLinux, "Ubuntu");
+  roots.SetDeclared(true);
+  roots.WhenKnown([] {});
+  roots.OnResponse(Answer(RootList({"file:///home/u/proj", "file:///mnt/c/x"})));
+  EXPECT_EQ(roots.paths(), (std::vector<std::string>{"/home/u/proj", "/mnt/c/x"}));
 }
 
 TEST_F(ClientRootsTest, OtherResponsesAndUndeclaredChangesAreNotOurs) {

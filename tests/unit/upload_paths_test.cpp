@@ -105,5 +105,22 @@ TEST(WindowsRefusedDirs, OnlyAbsoluteDirectories) {
   EXPECT_TRUE(refused.empty());
 }
 
+// A WSL distro's share, whose Linux homes' dot-files upload_files_windows.cpp refuses.
+TEST(WslShare, TheServerAndDistroInTheirCase) {
+  EXPECT_EQ(WslShareOf("\\\\wsl.localhost\\Ubuntu\\home\\u\\.ssh\\id_ed25519").value(), "\\\\wsl.localhost\\Ubuntu");
+  EXPECT_EQ(WslShareOf("//WSL$/Debian/home/u").value(), "\\\\WSL$\\Debian");
+  EXPECT_EQ(WslShareOf("\\\\?\\UNC\\wsl.localhost\\Ubuntu\\x").value(), "\\\\wsl.localhost\\Ubuntu");
+  EXPECT_EQ(WslShareOf("\\\\wsl.localhost\\Ubuntu").value(), "\\\\wsl.localhost\\Ubuntu");
+  EXPECT_FALSE(WslShareOf("\\\\wsl.localhost\\"));
+  EXPECT_FALSE(WslShareOf("\\\\wsl.localhostx\\Ubuntu\\x"));
+  EXPECT_FALSE(WslShareOf("\\\\server\\share\\x"));
+  EXPECT_FALSE(WslShareOf("C:\\wsl.localhost\\x"));
+  // The hidden-file rule with the share as the home, as upload_files_windows.cpp applies it.
+  const std::string key = "\\\\wsl.localhost\\Ubuntu\\home\\u\\.ssh\\id_ed25519";
+  EXPECT_NE(WindowsRefusal(key, {}, *WslShareOf(key)), std::nullopt);
+  const std::string plain = "\\\\wsl.localhost\\Ubuntu\\home\\u\\proj\\a.png";
+  EXPECT_EQ(WindowsRefusal(plain, {}, *WslShareOf(plain)), std::nullopt);
+}
+
 }  // namespace
 }  // namespace tb

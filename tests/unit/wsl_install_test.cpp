@@ -87,6 +87,17 @@ TEST(WslFind, NothingInstalledIsEmpty) {
   EXPECT_TRUE(FindInstalled(machine.probe()).empty());
 }
 
+TEST(WslLine, PassesTheDistroAfterTheExe) {
+  EXPECT_EQ(McpAddLine("/mnt/c/Users/me/AppData/Local/tabbridge/tabbridge.exe", ShellWord("Ubuntu-22.04")),
+            "claude mcp add tabbridge -- /mnt/c/Users/me/AppData/Local/tabbridge/tabbridge.exe --wsl-distro "
+            "Ubuntu-22.04");
+  // Printed on Windows: the WSL shell it is pasted into expands it.
+  EXPECT_EQ(McpAddLine("/mnt/c/Users/Zoë/AppData/Local/tabbridge/tabbridge.exe", kDistroFromShell),
+            "claude mcp add tabbridge -- '/mnt/c/Users/Zoë/AppData/Local/tabbridge/tabbridge.exe' --wsl-distro "
+            "\"$WSL_DISTRO_NAME\"");
+  EXPECT_EQ(ShellWord("my distro"), "'my distro'");
+}
+
 TEST(WslLine, QuotesAPathThatNeedsIt) {
   EXPECT_EQ(McpAddLine("/mnt/c/Users/me/AppData/Local/tabbridge/tabbridge.exe"),
             "claude mcp add tabbridge -- /mnt/c/Users/me/AppData/Local/tabbridge/tabbridge.exe");
@@ -97,16 +108,67 @@ TEST(WslLine, QuotesAPathThatNeedsIt) {
 }
 
 TEST(WslHint, NamesTheInstalledExeOrTheTemplate) {
-  const std::string found = NoBrowserHint({"/mnt/c/Users/me/AppData/Local/tabbridge/tabbridge.exe"});
+  const std::string found =
+      NoBrowserHint({"/mnt/c/Users/me/AppData/Local/tabbridge/tabbridge.exe"}, Interop::kEnabled, "Ubuntu");
   EXPECT_NE(found.find("This is WSL"), std::string::npos);
-  EXPECT_NE(found.find("`claude mcp add tabbridge -- /mnt/c/Users/me/AppData/Local/tabbridge/tabbridge.exe`"),
+  EXPECT_NE(found.find("`claude mcp add tabbridge -- /mnt/c/Users/me/AppData/Local/tabbridge/tabbridge.exe "
+                       "--wsl-distro Ubuntu`"),
             std::string::npos)
       << found;
-  const std::string none = NoBrowserHint({});
+  EXPECT_EQ(found.find("Exec format error"), std::string::npos) << "interop works: " << found;
+  const std::string none = NoBrowserHint({}, Interop::kEnabled, "");
   EXPECT_NE(none.find("install.ps1"), std::string::npos);
   EXPECT_NE(none.find("`claude mcp add tabbridge -- '/mnt/c/Users/<you>/AppData/Local/tabbridge/tabbridge.exe'`"),
             std::string::npos)
       << none;
+}
+
+TEST(WslHint, SaysWhenWindowsProgramsCannotRun) {
+  const std::string hint =
+      NoBrowserHint({"/mnt/c/Users/me/AppData/Local/tabbridge/tabbridge.exe"}, Interop::kDisabled, "Ubuntu");
+  EXPECT_NE(hint.find("Windows programs cannot run from this WSL"), std::string::npos) << hint;
+  EXPECT_NE(hint.find("Exec format error"), std::string::npos) << hint;
+  EXPECT_NE(hint.find("[interop]"), std::string::npos) << hint;
+  EXPECT_NE(hint.find("wsl --shutdown"), std::string::npos) << hint;
+  EXPECT_NE(hint.find("echo 1 > /proc/sys/fs/binfmt_misc/WSLInterop"), std::string::npos) << hint;
+}
+
+// The binfmt_misc entries as the kernel shows them.
+TEST(WslInterop, EnabledOnlyWhenAnEntrySaysSo) {
+  const std::string enabled = "enabled\ninterpreter /init\nflags: PF\noffset 0\nmagic 4d5a\n";
+  EXPECT_EQ(InteropFrom(enabled, std::nullopt), Interop::kEnabled);
+  EXPECT_EQ(InteropFrom(std::nullopt, enabled), Interop::kEnabled);  // WSLInterop-late (systemd)
+  EXPECT_EQ(InteropFrom("disabled\ninterpreter /init\n", std::nullopt), Interop::kDisabled);
+  EXPECT_EQ(InteropFrom("disabled\n", enabled), Interop::kEnabled);
+  EXPECT_EQ(InteropFrom("", std::nullopt), Interop::kDisabled);
+  EXPECT_EQ(InteropFrom("interpreter /init\nenabled\n", std::nullopt), Interop::kDisabled) << "the first line";
+  EXPECT_EQ(InteropFrom(std::nullopt, std::nullopt), Interop::kMissing);
+  EXPECT_EQ(InteropProblem(Interop::kEnabled), "");
+  EXPECT_NE(InteropProblem(Interop::kMissing).find("WSLInterop is missing"), std::string::npos);
+  EXPECT_NE(InteropProblem(Interop::kDisabled).find("is not \"enabled\""), std::string::npos);
+}
+
+// cmd.exe's output, after chcp 65001 or not.
+TEST(WslLocalAppData, ReadsAUtf8PathAndRefusesAnotherCodePage) {
+  EXPECT_EQ(ParseLocalAppData("C:\\Users\\Zo\xC3\xAB\\AppData\\Local\r\n").value(),
+            "C:\\Users\\Zo\xC3\xAB\\AppData\\Local");
+  EXPECT_EQ(ParseLocalAppData("Active code page: 65001\r\nC:\\Users\\me\\AppData\\Local\r\n").value(),
+            "C:\\Users\\me\\AppData\\Local");
+  EXPECT_FALSE(ParseLocalAppData("C:\\Users\\Zo\x89\\AppData\\Local\r\n"));  // OEM 850's "ë"
+  EXPECT_FALSE(ParseLocalAppData("C:\\Users\\Zo\xEB\\AppData\\Local\r\n"));  // Windows-1252's
+  EXPECT_FALSE(ParseLocalAppData("%LOCALAPPDATA%\r\n"));                     // unset
+  EXPECT_FALSE(ParseLocalAppData(""));
+}
+
+TEST(WslLocalAppData, Utf8Validity) {
+  EXPECT_TRUE(IsValidUtf8("plain"));
+  EXPECT_TRUE(IsValidUtf8("Zo\xC3\xAB \xE2\x82\xAC \xF0\x9F\x98\x80"));
+  EXPECT_FALSE(IsValidUtf8("\xC3"));              // cut short
+  EXPECT_FALSE(IsValidUtf8("\xC0\xAF"));          // overlong "/"
+  EXPECT_FALSE(IsValidUtf8("\xE0\x80\xAF"));      // overlong "/"
+  EXPECT_FALSE(IsValidUtf8("\xED\xA0\x80"));      // a surrogate
+  EXPECT_FALSE(IsValidUtf8("\xF4\x90\x80\x80"));  // beyond U+10FFFF
+  EXPECT_FALSE(IsValidUtf8("\x80"));
 }
 
 TEST(WslDetect, ProcVersionOfWsl2AndWsl1AndPlainLinux) {
