@@ -195,3 +195,16 @@ describe('uninstall.ps1', () => {
     assert.match(body, /still in use, so not removed/);
   });
 });
+
+describe("docs/clients.md's Windows Claude Desktop example", () => {
+  it('is JSON whose command is the path install.ps1 prints for Claude Code', () => {
+    const doc = read('docs/clients.md');
+    const windows = doc.slice(doc.indexOf('**Windows**'));
+    const added = windows.match(/claude mcp add tabbridge -- "([^"]+)"/);
+    const block = windows.match(/```json\n([\s\S]*?)\n```/);
+    assert.ok(added && block, 'the Claude Code line and the JSON block');
+    const config = JSON.parse(block[1]);
+    assert.equal(config.mcpServers.tabbridge.command, added[1]);
+    assert.match(added[1], /^C:\\Users\\Zoë\\AppData\\Local\\tabbridge\\tabbridge\.exe$/);
+  });
+});
