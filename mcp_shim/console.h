@@ -18,7 +18,9 @@ std::optional<unsigned> OutputCodePageToSet(bool stdout_is_console, bool stderr_
 
 #ifdef _WIN32
 // Sets it (console_windows.cpp) and restores the previous one at exit or
-// Ctrl+C.
+// Ctrl+C. (argv and getenv are UTF-8 already: every .exe's manifest makes
+// UTF-8 its ANSI code page, cmake/windows_utf8.manifest; the console's
+// output code page is not the ANSI one.)
 void UseUtf8Output();
 #else
 inline void UseUtf8Output() {}  // a terminal takes the bytes as they are
