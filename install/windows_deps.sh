@@ -218,7 +218,8 @@ tb_windows_deps_main() {
     [[ $(id -u) -ne 0 ]] && sudo=(sudo)
     echo "tabbridge: installing ${missing[*]} (log: $logs/apt-install.log)"
     tb_step apt-update "${sudo[@]}" apt-get update -q
-    tb_step apt-install env DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q \
+    # env after sudo: sudo's env_reset would drop a variable set before it.
+    tb_step apt-install "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
       --no-install-recommends -o DPkg::Lock::Timeout=600 "${missing[@]}"
   fi
 
