@@ -194,3 +194,34 @@ grep -q 'configuring' "$logs/demo.log" || fail "the step's output is not in its 
 tb_step quiet echo fine
 grep -q fine "$logs/quiet.log" || fail "a passing step's output is not in its log"
 echo "ok    a failing step says what failed, with its log's tail"
+
+# What each mode installs, with stand-ins for dpkg-query (nothing installed),
+# apt-get and sudo, and a cache that has its libraries already: --package asks
+# for the compiler and the headers, not Wine or GoogleTest; the full mode for both.
+stubs=$work/stubs
+mkdir -p "$stubs"
+printf '#!/bin/sh\nexit 1\n' >"$stubs/dpkg-query"
+printf '#!/bin/sh\necho "apt-get $*" >>"%s/apt.log"\n' "$work" >"$stubs/apt-get"
+printf '#!/bin/sh\nexec "$@"\n' >"$stubs/sudo"
+chmod +x "$stubs"/*
+cache=$work/cache
+mkdir -p "$cache/lib/cmake/GTest"
+# shellcheck disable=SC2154 # set by windows_deps.sh, sourced above
+touch "$cache/lib/libuv.a" "$cache/lib/$tb_libuv_patch_stamp" "$cache/lib/cmake/GTest/GTestConfig.cmake"
+for mode in --package full; do
+  rm -f "$work/apt.log"
+  args=()
+  [[ $mode == --package ]] && args=(--package)
+  out=$(PATH="$stubs:$PATH" TABBRIDGE_WINDOWS_DEPS=$cache bash "$root/install/windows_deps.sh" "${args[@]}" 2>&1) ||
+    fail "windows_deps.sh $mode with stand-ins: $out"
+  install=$(grep ' install ' "$work/apt.log") || fail "$mode: no apt-get install: $(cat "$work/apt.log")"
+  grep -q 'g++-mingw-w64-x86-64-posix' <<<"$install" || fail "$mode: no compiler asked for: $install"
+  grep -q 'libspdlog-dev' <<<"$install" || fail "$mode: no headers asked for: $install"
+  if [[ $mode == --package ]]; then
+    grep -qE 'wine64|googletest' <<<"$install" && fail "--package asks for Wine or GoogleTest: $install"
+  else
+    { grep -q wine64 <<<"$install" && grep -q googletest <<<"$install"; } || fail "the full mode lacks Wine or GoogleTest: $install"
+  fi
+  grep -q "Windows dependencies (${mode#--}) in $cache" <<<"$out" || fail "$mode: $out"
+  echo "ok    windows_deps.sh $mode installs: ${install#*--no-install-recommends }"
+done
