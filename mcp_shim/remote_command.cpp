@@ -4,6 +4,7 @@
 
 #include <uv.h>
 
+#include "common/platform.h"
 #include "common/socket_dir.h"
 #include "mcp_shim/host_probe.h"
 
@@ -30,6 +31,11 @@ constexpr const char* kUsage =
     "  the socket there goes into HOST's $XDG_RUNTIME_DIR, else ~/.tabbridge (0700), unless PATH is given\n";
 
 }  // namespace
+
+const char* const kRemoteUnavailable =
+    "tabbridge remote: not available on Windows — ssh -R forwards to a Unix socket and the host here listens on a "
+    "named pipe. Run the agent on this machine (or in WSL: `tabbridge.exe wsl` prints the line), or run the browser "
+    "on a Linux or macOS machine and `tabbridge remote` there.\n";
 
 std::string ShellQuote(const std::string& word) {
   if (!word.empty() &&
@@ -89,6 +95,12 @@ std::string RemoteInstructions(const RemoteSetup& s) {
 }
 
 int RunRemote(const std::vector<std::string>& args) {
+  if (kThisPlatform == Platform::kWindows) {
+    // ssh -R forwards to a Unix socket, and the host here listens on a named
+    // pipe: nothing on this side could take the forwarded connections.
+    std::fputs(kRemoteUnavailable, stderr);
+    return 1;
+  }
   RemoteSetup setup;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--remote-socket" && i + 1 < args.size()) {

@@ -34,6 +34,9 @@ std::string RemoteInstructions(const RemoteSetup& setup);
 // A word as a POSIX shell reads it back (quoted only when it must be).
 std::string ShellQuote(const std::string& word);
 
+// What `remote` says on Windows instead, where it cannot work (stderr, exit 1).
+extern const char* const kRemoteUnavailable;
+
 int RunRemote(const std::vector<std::string>& args);
 
 }  // namespace tb

@@ -1,8 +1,45 @@
 #include "mcp_shim/usage.h"
 
 #include "common/capabilities.h"
+#include "common/platform.h"
 
 namespace tb {
+namespace {
+
+constexpr bool kWindows = kThisPlatform == Platform::kWindows;
+
+// The lines that differ on Windows: a pipe not a socket, the registry not
+// manifest directories, no ssh forwarding, where files live.
+const char* Registration() {
+  return kWindows ? "       tabbridge register        write the manifest to %LOCALAPPDATA%\\tabbridge and point every\n"
+                    "                                 Chrome-family browser's HKCU key at it (install.ps1 does)\n"
+                    "       tabbridge unregister      remove the keys that point at it, and the manifest\n"
+                  : "       tabbridge register [DIR]  write the native-messaging manifest for every browser found\n"
+                    "                                 (or into DIR, a NativeMessagingHosts directory)\n"
+                    "       tabbridge register --system [--root R] [--host-path P]\n"
+                    "                                 into every browser's system-wide directory (as root; the .deb\n"
+                    "                                 ships these); --print shows the manifest instead\n"
+                    "       tabbridge unregister [--system]\n"
+                    "                                 remove those manifests\n";
+}
+
+const char* Remote() {
+  return kWindows
+             ? "       tabbridge remote          not on Windows (ssh forwards Unix sockets; the host here has a pipe)\n"
+             : "       tabbridge remote [--remote-socket PATH] [USER@]HOST\n"
+               "                                 the ssh command that lets an agent on HOST drive this machine's "
+               "browser\n";
+}
+
+const char* Files() {
+  return kWindows
+             ? "             TABBRIDGE_POLICY (the policy file, else %APPDATA%\\tabbridge\\policy.json), "
+               "XDG_STATE_HOME\n"
+               "             (the audit log, else %LOCALAPPDATA%\\tabbridge\\audit.jsonl)\n"
+             : "             TABBRIDGE_POLICY (the policy file), XDG_CONFIG_HOME, XDG_STATE_HOME (the audit log)\n";
+}
+
+}  // namespace
 
 std::string Usage() {
   return std::string(
@@ -28,30 +65,22 @@ std::string Usage() {
              "                                 (repeatable); by default only under the MCP client's roots, or\n"
              "                                 the working directory when the client has none. Never: browser\n"
              "                                 profiles, hidden files under ~, tabbridge's own, /proc /sys /dev\n"
-             "       tabbridge doctor          check every link: manifests, extension, socket, live host, policy\n"
+             "       tabbridge doctor          check every link: registration, extension, host, policy\n"
              "       tabbridge policy [URL]    print the effective policy; with URL, what is allowed there and why\n"
              "       tabbridge allow SITE [read|act|eval|download]\n"
              "                                 let agents use SITE without asking (a rule in the policy file)\n"
              "       tabbridge audit [-n N] [--json]\n"
              "                                 the last N (20) entries of the audit log\n"
              "       tabbridge tools [--json]  the tools tabbridge serves, with the policy capability each needs\n"
-             "       tabbridge browser         the browser connect_browser {launch: true} would start here\n"
-             "       tabbridge remote [--remote-socket PATH] [USER@]HOST\n"
-             "                                 the ssh command that lets an agent on HOST drive this machine's "
-             "browser\n"
-             "       tabbridge register [DIR]  write the native-messaging manifest for every browser found\n"
-             "                                 (or into DIR, a NativeMessagingHosts directory)\n"
-             "       tabbridge register --system [--root R] [--host-path P]\n"
-             "                                 into every browser's system-wide directory (as root; the .deb\n"
-             "                                 ships these); --print shows the manifest instead\n"
-             "       tabbridge unregister [--system]\n"
-             "                                 remove those manifests\n"
-             "       tabbridge wsl             inside WSL: the `claude mcp add` line for the Windows tabbridge.exe\n"
-             "       tabbridge --version\n"
-             "\n"
-             "environment: TABBRIDGE_BROWSER, TABBRIDGE_BROWSER_ARGS, TABBRIDGE_PROFILE_DIR, TABBRIDGE_HOST_SOCKET,\n"
-             "             TABBRIDGE_EXTENSION_DIR, TABBRIDGE_SOCKET_DIR, TABBRIDGE_LOG_FILE, TABBRIDGE_LOG_LEVEL,\n"
-             "             TABBRIDGE_POLICY (the policy file), XDG_CONFIG_HOME, XDG_STATE_HOME (the audit log)\n");
+             "       tabbridge browser         the browser connect_browser {launch: true} would start here\n") +
+         Remote() + Registration() +
+         "       tabbridge wsl             the `claude mcp add` line for Claude Code inside WSL (on Windows or in\n"
+         "                                 WSL)\n"
+         "       tabbridge --version\n"
+         "\n"
+         "environment: TABBRIDGE_BROWSER, TABBRIDGE_BROWSER_ARGS, TABBRIDGE_PROFILE_DIR, TABBRIDGE_HOST_SOCKET,\n"
+         "             TABBRIDGE_EXTENSION_DIR, TABBRIDGE_SOCKET_DIR, TABBRIDGE_LOG_FILE, TABBRIDGE_LOG_LEVEL,\n" +
+         Files();
 }
 
 }  // namespace tb

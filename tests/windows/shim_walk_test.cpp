@@ -6,6 +6,9 @@
 // Runs once mcp_shim builds for Windows (tests/windows/CMakeLists.txt).
 #include <io.h>
 
+#include <fstream>
+#include <iterator>
+
 #include "common/protocol.h"
 #include "tests/fake_extension/child_process.h"
 #include "tests/host/harness.h"
@@ -50,20 +53,27 @@ void ExpectNoListChanged(fake::McpDriver& shim, const std::string& after) {
 
 class ShimWalkTest : public HostTest {
  protected:
-  // `tabbridge.exe doctor` on this test's pipes, run to its end: what it printed.
-  std::string Doctor() {
-    auto child = fake::ChildProcess::Spawn({.argv = {TB_SHIM_BINARY, "doctor"},
-                                            .env = {{"TABBRIDGE_SOCKET_DIR", socket_dir_}},
-                                            .stderr_path = work_.Join("doctor.log")});
-    if (!child) ADD_FAILURE() << child.error();
-    if (!child) return "";
-    (*child)->CloseStdin();
+  struct Ran {
     std::string out;
+    int exit_code = -1;
+  };
+  // tabbridge.exe with `args` on this test's pipes, run to its end.
+  Ran RunShim(std::vector<std::string> args) {
+    args.insert(args.begin(), TB_SHIM_BINARY);
+    auto child = fake::ChildProcess::Spawn(
+        {.argv = args, .env = {{"TABBRIDGE_SOCKET_DIR", socket_dir_}}, .stderr_path = work_.Join("shim-run.log")});
+    if (!child) ADD_FAILURE() << child.error();
+    if (!child) return {};
+    (*child)->CloseStdin();
+    Ran ran;
     char buffer[4096];
-    for (int n; (n = ::_read((*child)->stdout_fd(), buffer, sizeof buffer)) > 0;) out.append(buffer, n);
-    EXPECT_TRUE((*child)->WaitExit(kWait)) << "doctor did not end";
-    return out;
+    for (int n; (n = ::_read((*child)->stdout_fd(), buffer, sizeof buffer)) > 0;) ran.out.append(buffer, n);
+    const auto status = (*child)->WaitExit(kWait);
+    EXPECT_TRUE(status) << "tabbridge.exe did not end";
+    if (status && status->exited) ran.exit_code = status->code;
+    return ran;
   }
+  std::string Doctor() { return RunShim({"doctor"}).out; }
 };
 
 TEST_F(ShimWalkTest, ConnectListOpenFocusPageToolCloseWithOneListChangedPerChange) {
@@ -139,6 +149,17 @@ TEST_F(ShimWalkTest, DoctorSaysNoBrowserRunsWithoutAHost) {
   const std::string out = Doctor();
   EXPECT_THAT(out, HasSubstr("FAIL  no browser is running the tabbridge extension"));
   EXPECT_THAT(out, Not(HasSubstr("live host")));
+}
+
+// ssh -R forwards to a Unix socket; the host here has a pipe: remote says it
+// cannot work, rather than print a forward that never connects.
+TEST_F(ShimWalkTest, RemoteSaysItIsNotAvailableOnWindows) {
+  const Ran ran = RunShim({"remote", "ann@build-box"});
+  EXPECT_EQ(ran.exit_code, 1);
+  EXPECT_EQ(ran.out, "") << "no ssh command";
+  std::ifstream log(work_.Join("shim-run.log"));
+  const std::string said((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  EXPECT_THAT(said, HasSubstr("not available on Windows"));
 }
 
 }  // namespace
