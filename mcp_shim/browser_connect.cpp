@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include "common/json_field.h"
+#include "common/platform.h"
 #include "common/protocol.h"
 #include "common/socket_dir.h"  // SocketDir, for the advice
 #include "common/tool_catalog.h"
@@ -110,7 +111,10 @@ void BrowserConnect::Round() {
     }
     if (found->hosts.empty() && !found->refused.empty() && !launch_) {
       return Fail("refused " + found->refused.front(),
-                  "remove that socket if you did not expect it; `tabbridge doctor` checks the setup");
+                  kThisPlatform == Platform::kWindows
+                      ? "stop the process of another user that serves that pipe (Task Manager, Details, the User "
+                        "name column); `tabbridge doctor` checks the setup"
+                      : "remove that socket if you did not expect it; `tabbridge doctor` checks the setup");
     }
     OnRound(std::move(found->hosts));
   });

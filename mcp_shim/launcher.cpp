@@ -133,10 +133,14 @@ std::expected<LaunchPlan, std::string> PlanLaunch() {
   plan.executable = env_browser != nullptr && *env_browser != '\0' ? env_browser : DetectBrowser();
   if (plan.executable.empty()) {
     const std::string install = BrowserInstallCommand();
+    // Windows finds browsers where their installers put them, not on PATH, and has no install.sh.
+    constexpr bool kWindows = kThisPlatform == Platform::kWindows;
     return std::unexpected(
-        "no Chrome-family browser found on PATH — " +
+        std::string(kWindows ? "no Chrome, Edge, Brave, Vivaldi or Chromium found in Program Files or %LOCALAPPDATA% — "
+                             : "no Chrome-family browser found on PATH — ") +
         (install.empty() ? std::string("install Chrome or Chromium") : "install one with `" + install + "`") +
-        " (or run install/install.sh, which does), or set TABBRIDGE_BROWSER to a browser's path");
+        (kWindows ? "" : " (or run install/install.sh, which does)") +
+        ", or set TABBRIDGE_BROWSER to a browser's path");
   }
   if (!IsExecutable(plan.executable)) {
     return std::unexpected("TABBRIDGE_BROWSER=" + plan.executable + " is not an executable");
