@@ -24,27 +24,6 @@ namespace {
 
 constexpr std::string_view kInstallTail = "/AppData/Local/tabbridge/tabbridge.exe";
 
-#ifndef _WIN32
-// Runs `exe` with `args`, its stdin, stdout and stderr ours; its exit status.
-int RunWindowsExe(const std::string& exe, const std::vector<std::string>& args) {
-  std::vector<char*> argv;
-  argv.push_back(const_cast<char*>(exe.c_str()));
-  for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  if (const int error = ::posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv.data(), environ); error != 0) {
-    std::fprintf(stderr, "tabbridge: cannot run %s: %s\n", exe.c_str(), std::strerror(error));
-    return 1;
-  }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return 1;
-  }
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-}
-#endif
-
 }  // namespace
 
 PolicyRoute RoutePolicyCommand(bool is_wsl, bool linux_flag, Interop interop, bool windows_exe_found) {
@@ -80,37 +59,70 @@ std::string WindowsPolicyExplanation(std::string_view command, const std::vector
   return text;
 }
 
-std::optional<int> RouteInWsl(std::string_view command, std::vector<std::string>& args) {
+std::optional<int> RouteInWsl(std::string_view command, std::vector<std::string>& args, const PolicyMachine& machine) {
   const auto flag = std::ranges::find(args, kLinuxFlag);
   const bool linux_flag = flag != args.end();
   if (linux_flag) args.erase(flag);
-#ifdef _WIN32
-  if (linux_flag) args.emplace(args.begin(), kLinuxFlag);  // means nothing on Windows: the usage says so
-  return std::nullopt;
-#else
-  std::ifstream in("/proc/version");
-  std::string version;
-  std::getline(in, version);
-  const bool is_wsl = windows::IsWsl(version);
-  if (RoutePolicyCommand(is_wsl, linux_flag, Interop::kEnabled, true) == PolicyRoute::kHere) return std::nullopt;
-  const Interop interop = ReadInterop();
-  const auto installed = FindInstalled(SystemProbe(interop == Interop::kEnabled));
-  switch (RoutePolicyCommand(is_wsl, linux_flag, interop, !installed.empty())) {
+  // Nothing asked of Windows (interop, cmd.exe) unless this is WSL without --linux.
+  if (RoutePolicyCommand(machine.is_wsl, linux_flag, Interop::kEnabled, true) == PolicyRoute::kHere) {
+    return std::nullopt;
+  }
+  const Interop interop = machine.interop();
+  const auto installed = machine.installed(interop);
+  switch (RoutePolicyCommand(machine.is_wsl, linux_flag, interop, !installed.empty())) {
     case PolicyRoute::kHere:
       return std::nullopt;
     case PolicyRoute::kForward: {
-      std::fprintf(stderr, "tabbridge %s: this is WSL: running the Windows %s, whose policy file the host obeys\n",
-                   std::string(command).c_str(), installed.front().c_str());
+      machine.say("tabbridge " + std::string(command) + ": this is WSL: running the Windows " + installed.front() +
+                  ", whose policy file the browser's host obeys\n");
       std::vector<std::string> forwarded{std::string(command)};
       forwarded.insert(forwarded.end(), args.begin(), args.end());
-      return RunWindowsExe(installed.front(), forwarded);
+      return machine.run(installed.front(), forwarded);
     }
     case PolicyRoute::kExplain:
-      std::fputs(WindowsPolicyExplanation(command, installed, interop, policy::DefaultPath()).c_str(), stderr);
+      machine.say(WindowsPolicyExplanation(command, installed, interop, machine.linux_file));
       return 1;
   }
   return 1;
-#endif
 }
+
+#ifdef _WIN32
+std::optional<int> RouteInWsl(std::string_view /*command*/, std::vector<std::string>& /*args*/) {
+  return std::nullopt;  // --linux means nothing here: the usage refuses it
+}
+#else
+int RunWithOurStdio(const std::string& exe, const std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  argv.push_back(const_cast<char*>(exe.c_str()));
+  for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (const int error = ::posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv.data(), environ); error != 0) {
+    std::fprintf(stderr, "tabbridge: cannot run %s: %s\n", exe.c_str(), std::strerror(error));
+    return 1;
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return 1;
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+std::optional<int> RouteInWsl(std::string_view command, std::vector<std::string>& args) {
+  std::ifstream in("/proc/version");
+  std::string version;
+  std::getline(in, version);
+  PolicyMachine machine{
+      .is_wsl = windows::IsWsl(version),
+      .interop = ReadInterop,
+      .installed = [](Interop interop) { return FindInstalled(SystemProbe(interop == Interop::kEnabled)); },
+      .run = RunWithOurStdio,
+      .say = [](const std::string& text) { std::fputs(text.c_str(), stderr); },
+      .linux_file = policy::DefaultPath(),
+  };
+  return RouteInWsl(command, args, machine);
+}
+#endif
 
 }  // namespace tb::wsl

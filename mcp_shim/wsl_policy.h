@@ -6,6 +6,7 @@
 // where that file is. `--linux` keeps it here, for a Linux browser in WSLg.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,9 +37,27 @@ std::optional<std::string> WindowsPolicyFile(std::string_view installed_exe);
 std::string WindowsPolicyExplanation(std::string_view command, const std::vector<std::string>& installed,
                                      Interop interop, std::string_view linux_file);
 
-// For RunAllow and RunPolicy: takes --linux out of `args`, then on this
-// machine either runs the command through the Windows tabbridge.exe or
-// explains (its exit status), or nullopt: run it here.
+// What RouteInWsl asks of the machine (tests inject one).
+struct PolicyMachine {
+  bool is_wsl = false;                                                          // windows::IsWsl(/proc/version)
+  std::function<Interop()> interop;                                             // ReadInterop
+  std::function<std::vector<std::string>(Interop)> installed;                   // FindInstalled, best first
+  std::function<int(const std::string&, const std::vector<std::string>&)> run;  // exe, args: its exit status
+  std::function<void(const std::string&)> say;                                  // to stderr
+  std::string linux_file;                                                       // policy::DefaultPath()
+};
+
+// For RunAllow and RunPolicy: takes --linux out of `args`, then either runs
+// `tabbridge.exe <command> <args>` (its exit status) or explains (1), or
+// nullopt: run it here.
+std::optional<int> RouteInWsl(std::string_view command, std::vector<std::string>& args, const PolicyMachine& machine);
+// The same on this machine (on Windows: always nullopt, --linux left in for the usage to refuse).
 std::optional<int> RouteInWsl(std::string_view command, std::vector<std::string>& args);
+
+#ifndef _WIN32
+// Runs `exe` with `args`, its stdin, stdout and stderr ours: its exit status
+// (128 + the signal that ended it), or 1 when it cannot start (said on stderr).
+int RunWithOurStdio(const std::string& exe, const std::vector<std::string>& args);
+#endif
 
 }  // namespace tb::wsl
