@@ -5,7 +5,8 @@
 # user's PATH. Your data stays unless -RemoveData is given: the audit log
 # (%LOCALAPPDATA%\tabbridge\audit.jsonl), the launch profile
 # (%LOCALAPPDATA%\tabbridge\profile, the browser profile tabbridge launches)
-# and the policy (%APPDATA%\tabbridge\policy.json); what stays is listed.
+# the policy (%APPDATA%\tabbridge\policy.json) and the pipe names' private
+# prefix (%LOCALAPPDATA%\tabbridge\pipe-prefix); what stays is listed.
 #   powershell -ExecutionPolicy Bypass -File "$env:LOCALAPPDATA\tabbridge\uninstall.ps1" [-RemoveData]
 # (This file is ASCII: Windows PowerShell reads it in the ANSI code page.)
 param(
@@ -24,9 +25,10 @@ $exe = Join-Path -Path $target -ChildPath 'tabbridge.exe'
 # unregister not have removed it); the rest is data.
 $programs = @('tabbridge.exe', 'tabbridge-host.exe', 'extension', 'com.tabbridge.host.json', 'uninstall.ps1')
 $data = @(
-  @{ Path = (Join-Path -Path $target -ChildPath 'audit.jsonl'); What = 'the audit log' },
+  @{ Path = (Join-Path -Path $target -ChildPath 'audit.jsonl'); What = 'the audit log (and its older parts, audit.jsonl.<n>)' },
   @{ Path = (Join-Path -Path $target -ChildPath 'profile'); What = 'the launch profile (the browser tabbridge starts)' },
-  @{ Path = (Join-Path -Path $config -ChildPath 'policy.json'); What = 'the policy' }
+  @{ Path = (Join-Path -Path $config -ChildPath 'policy.json'); What = 'the policy' },
+  @{ Path = (Join-Path -Path $target -ChildPath 'pipe-prefix'); What = 'the pipe names'' private prefix (a running host listens under it)' }
 )
 
 if (Test-Path -LiteralPath $exe) {
@@ -108,7 +110,8 @@ if ($RemoveData) {
     if ($rest.Count -eq 0) {
       Remove-Item -LiteralPath $dir -Force
     } elseif ($busy.Count -eq 0) {
-      $others = @($rest | Where-Object { $path = $_.FullName; -not @($data | Where-Object { $_.Path -eq $path }).Count })
+      $others = @($rest | Where-Object { $path = $_.FullName; -not @($data | Where-Object { $_.Path -eq $path }).Count } |
+          Where-Object { $_.Name -notmatch '^audit\.jsonl\.\d+$' })
       if ($others.Count -gt 0) { Write-Host "  and in ${dir}: $(@($others | ForEach-Object { $_.Name }) -join ', ')" }
     }
   }

@@ -167,13 +167,18 @@ describe('uninstall.ps1', () => {
   });
 
   it('names as data the files the programs write there, and removes only programs without -RemoveData', () => {
-    // The names the C++ uses on Windows.
-    assert.match(read('common/audit_log_windows.cpp'), /\/tabbridge\/audit\.jsonl/);
-    assert.match(read('common/policy.cpp'), /\/tabbridge\/policy\.json/);
-    assert.match(read('mcp_shim/paths.cpp'), /\\\\tabbridge\\\\profile/);
+    // The names the C++ uses on Windows (the names only: how it joins the
+    // folders to them may change).
+    assert.match(read('common/audit_log_windows.cpp'), /audit\.jsonl"/);
+    assert.match(read('common/audit_entry.cpp'), /path \+ "\." \+ std::to_string\(i\)/, 'rotated: audit.jsonl.<n>');
+    assert.match(body, /-notmatch '\^audit\\\.jsonl\\\.\\d\+\$'/);
+    assert.match(read('common/policy.cpp'), /policy\.json"/);
+    assert.match(read('mcp_shim/paths.cpp'), /tabbridge\W+profile"/);
     assert.match(body, /Join-Path -Path \$target -ChildPath 'audit\.jsonl'/);
     assert.match(body, /Join-Path -Path \$target -ChildPath 'profile'/);
     assert.match(body, /Join-Path -Path \$config -ChildPath 'policy\.json'/);
+    assert.match(read('common/socket_dir_windows.cpp'), /"pipe-prefix"/);
+    assert.match(body, /Join-Path -Path \$target -ChildPath 'pipe-prefix'/);
     assert.match(body, /\$config = Join-Path -Path \$env:APPDATA -ChildPath 'tabbridge'/);
     const programs = body.match(/\$programs = @\(([^)]*)\)/);
     assert.ok(programs);
