@@ -33,7 +33,7 @@ std::string Failed(std::string_view what, const std::string& path) {
 
 // %LOCALAPPDATA%\tabbridge\audit.jsonl unless XDG_STATE_HOME says otherwise
 // (common/user_dirs_windows.cpp).
-std::string DefaultPath() { return XdgDir("XDG_STATE_HOME", ".local/state") + "/tabbridge/audit.jsonl"; }
+std::string DefaultPath() { return XdgDir("XDG_STATE_HOME", ".local/state") + "\\tabbridge\\audit.jsonl"; }
 
 std::expected<void, std::string> Log::Append(const Entry& entry) try {
   const std::string line = ToLine(entry) + "\n";

@@ -44,6 +44,7 @@
 
 #include "common/host_name.h"
 #include "common/json_field.h"
+#include "common/platform.h"
 #include "common/user_dirs.h"
 
 namespace tb::policy {
@@ -578,7 +579,9 @@ std::string DefaultPath() {
   if (std::string path = Env("TABBRIDGE_POLICY"); !path.empty()) return path;
   std::string config = XdgDir("XDG_CONFIG_HOME", ".config");
   while (config.size() > 1 && config.back() == '/') config.pop_back();
-  return config + "/tabbridge/policy.json";
+  // Windows takes either separator; a person reads the path better with one.
+  const char slash = kThisPlatform == Platform::kWindows ? '\\' : '/';
+  return config + slash + "tabbridge" + slash + "policy.json";
 }
 
 Decision Decide(const Policy& policy, Cap cap, std::string_view url) {

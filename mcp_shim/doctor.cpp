@@ -1,9 +1,5 @@
 #include "mcp_shim/doctor.h"
 
-#ifndef _WIN32
-#include <unistd.h>
-#endif
-
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -11,10 +7,10 @@
 #include <uv.h>
 
 #include "common/json_field.h"
+#include "common/platform.h"
 #include "common/policy.h"
 #include "common/protocol.h"
 #include "common/socket_dir.h"
-#include "common/utf8_path.h"
 #include "mcp_shim/doctor_report.h"
 #include "mcp_shim/extension_id.h"
 #include "mcp_shim/host_probe.h"
@@ -28,14 +24,9 @@ namespace {
 #ifdef _WIN32
 constexpr const char* kReinstall = "run install.ps1 from tabbridge-windows.zip again";
 constexpr const char* kEndpoint = "pipe";
-bool IsProgram(const std::string& path) {
-  std::error_code ec;
-  return std::filesystem::is_regular_file(Utf8Path(path), ec);
-}
 #else
 constexpr const char* kReinstall = "run install/install.sh again";
 constexpr const char* kEndpoint = "socket";
-bool IsProgram(const std::string& path) { return ::access(path.c_str(), X_OK) == 0; }
 #endif
 
 // Where hosts listen. POSIX: the socket directory, which must be 0700 and
@@ -71,7 +62,7 @@ int RunDoctor() {
   DoctorReport report;
 
   // 1. The programs.
-  if (IsProgram(HostBinary()))
+  if (IsExecutable(HostBinary()))
     report.Ok("host binary: " + HostBinary());
   else
     report.Fail("tabbridge-host is not next to tabbridge (" + HostBinary() + ")", kReinstall);
@@ -90,7 +81,8 @@ int RunDoctor() {
 
   // 3. Registration: how the browsers find tabbridge-host (doctor_registration*.cpp).
   const std::string allowed_id = id.value_or(std::string(kExtensionId));
-  if (CheckRegistration(report, allowed_id) == 0)
+  // Windows registers with every browser's key whether it is installed or not; each key said its state.
+  if (CheckRegistration(report, allowed_id) == 0 && kThisPlatform != Platform::kWindows)
     report.Note("no Chrome-family browser found to register with; connect_browser {launch: true} still works");
 
   // 3b. What a launched browser would be, and what this machine makes it do.

@@ -64,7 +64,7 @@ bool IsExecutable(const std::string& path) {
 }
 
 std::string HostBinary() {
-  return ExecutableDir() + (kThisPlatform == Platform::kWindows ? "/tabbridge-host.exe" : "/tabbridge-host");
+  return ExecutableDir() + (kThisPlatform == Platform::kWindows ? "\\tabbridge-host.exe" : "/tabbridge-host");
 }
 
 std::string ExtensionDir() {

@@ -149,6 +149,12 @@ TEST_F(ShimWalkTest, DoctorSaysNoBrowserRunsWithoutAHost) {
   const std::string out = Doctor();
   EXPECT_THAT(out, HasSubstr("FAIL  no browser is running the tabbridge extension"));
   EXPECT_THAT(out, Not(HasSubstr("live host")));
+  // Every line true on Windows: the keys are written for every browser, so
+  // none "found to register with" is not the problem it would be on Linux.
+  EXPECT_THAT(out, Not(HasSubstr("found to register with")));
+  EXPECT_THAT(out, HasSubstr("\\tabbridge-host.exe\r\n"));
+  EXPECT_THAT(out, Not(HasSubstr("/tabbridge-host.exe"))) << "one kind of separator in the host's path";
+  EXPECT_THAT(out, HasSubstr("\\tabbridge\\policy.json")) << "and in the policy's";
 }
 
 // ssh -R forwards to a Unix socket; the host here has a pipe: remote says it
