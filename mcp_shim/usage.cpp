@@ -44,7 +44,7 @@ const char* Files() {
 std::string Usage() {
   return std::string(
              "usage: tabbridge [--caps LIST] [--read-only] [--disable-webmcp-auto-register] [--host-socket PATH]\n"
-             "                 [--upload-root DIR]... [--surface S]\n"
+             "                 [--upload-root DIR]... [--surface S] [--wsl-distro NAME]\n"
              "                                 serve MCP on stdin/stdout (what MCP clients run)\n"
              "                                 LIST: comma-separated extra page tools, or all:\n") +
          caps::SessionCapsHelp("                                   ", 100) +
@@ -65,10 +65,15 @@ std::string Usage() {
              "                                 (repeatable); by default only under the MCP client's roots, or\n"
              "                                 the working directory when the client has none. Never: browser\n"
              "                                 profiles, hidden files under ~, tabbridge's own, /proc /sys /dev\n"
+             "                                 --wsl-distro NAME (tabbridge.exe run from WSL; `tabbridge wsl`\n"
+             "                                 puts it in the line): the client's roots in WSL become\n"
+             "                                 \\\\wsl.localhost\\NAME\\… paths\n"
              "       tabbridge doctor          check every link: registration, extension, host, policy\n"
-             "       tabbridge policy [URL]    print the effective policy; with URL, what is allowed there and why\n"
-             "       tabbridge allow SITE [read|act|eval|download]\n"
-             "                                 let agents use SITE without asking (a rule in the policy file)\n"
+             "       tabbridge policy [--linux] [URL]\n"
+             "                                 print the effective policy; with URL, what is allowed there and why\n"
+             "       tabbridge allow [--linux] SITE [read|act|eval|download]\n"
+             "                                 let agents use SITE without asking (a rule in the policy file); in\n"
+             "                                 WSL both go to the Windows tabbridge.exe unless --linux\n"
              "       tabbridge audit [-n N] [--json]\n"
              "                                 the last N (20) entries of the audit log\n"
              "       tabbridge tools [--json]  the tools tabbridge serves, with the policy capability each needs\n"
