@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <utility>
 
 #include <spdlog/spdlog.h>
 
@@ -39,6 +40,22 @@ std::optional<std::string> ReadPrefix(const std::filesystem::path& file, std::st
   return line;
 }
 
+// A new private prefix for `user`, from the system's random generator.
+std::expected<std::string, std::string> NewPrefix(std::string_view user) {
+  unsigned char random[16];
+  if (const NTSTATUS status = ::BCryptGenRandom(nullptr, random, sizeof random, BCRYPT_USE_SYSTEM_PREFERRED_RNG);
+      status != 0) {
+    return std::unexpected("BCryptGenRandom failed (" + std::to_string(static_cast<long>(status)) + ")");
+  }
+  return windows::PrivatePipePrefix(user, random);
+}
+
+// Where the prefix file lives: %LOCALAPPDATA%\tabbridge, or "" without it.
+std::string PrefixDir() {
+  const std::string local = EnvUtf8("LOCALAPPDATA");
+  return local.empty() ? "" : local + "\\tabbridge";
+}
+
 }  // namespace
 
 namespace windows {
@@ -46,12 +63,9 @@ namespace windows {
 std::expected<std::string, std::string> LoadPrivatePipePrefix(const std::string& dir, std::string_view user) {
   const std::filesystem::path file = Utf8Path(dir) / "pipe-prefix";
   if (auto prefix = ReadPrefix(file, user)) return *prefix;
-  unsigned char random[16];
-  if (const NTSTATUS status = ::BCryptGenRandom(nullptr, random, sizeof random, BCRYPT_USE_SYSTEM_PREFERRED_RNG);
-      status != 0) {
-    return std::unexpected("BCryptGenRandom failed (" + std::to_string(static_cast<long>(status)) + ")");
-  }
-  const std::string made = PrivatePipePrefix(user, random);
+  const auto fresh = NewPrefix(user);
+  if (!fresh) return fresh;
+  const std::string& made = *fresh;
   std::error_code ec;
   std::filesystem::create_directories(Utf8Path(dir), ec);
   // Written beside it, then moved in without replacing: when a host and a
@@ -76,24 +90,42 @@ std::expected<std::string, std::string> LoadPrivatePipePrefix(const std::string&
                          (error != 0 ? ": " + ErrorText("MoveFileExW", error) : std::string()));
 }
 
+std::expected<std::string, std::string> RenewPrivatePipePrefix(const std::string& dir, std::string_view user) {
+  const auto fresh = NewPrefix(user);
+  if (!fresh) return fresh;
+  const std::filesystem::path file = Utf8Path(dir) / "pipe-prefix";
+  if (auto ok = ReplaceFile(Utf8String(file), *fresh + "\n"); !ok) return std::unexpected(ok.error());
+  return *fresh;
+}
+
+std::expected<std::string, std::string> RenewSocketDir(const std::string& dir) {
+  if (const char* named = std::getenv("TABBRIDGE_SOCKET_DIR"); named != nullptr && *named != '\0') {
+    return std::unexpected("TABBRIDGE_SOCKET_DIR names the pipes");
+  }
+  const std::string user = CurrentUserName();
+  if (!IsPrivatePipePrefix(dir, user) || PrefixDir().empty()) return std::unexpected(dir + " is no private prefix");
+  return RenewPrivatePipePrefix(PrefixDir(), user);
+}
+
 }  // namespace windows
 
 // $TABBRIDGE_SOCKET_DIR (a pipe prefix such as \\.\pipe\tb-test-1; tests
-// keep their hosts apart with it), else the user's private prefix. Read once
-// per process: a host and its shims must agree for their whole lives.
+// keep their hosts apart with it), else the user's private prefix. Read at
+// each call: a host that found its names squatted renews the prefix
+// (windows::RenewSocketDir), and shims probing later follow it.
 std::string SocketDir() {
   if (const char* dir = std::getenv("TABBRIDGE_SOCKET_DIR"); dir != nullptr && *dir != '\0') return dir;
-  static const std::string prefix = [] {
-    const std::string user = windows::CurrentUserName();
-    const std::string local = EnvUtf8("LOCALAPPDATA");
-    std::expected<std::string, std::string> made = std::unexpected("%LOCALAPPDATA% is not set");
-    if (!local.empty()) made = windows::LoadPrivatePipePrefix(local + "\\tabbridge", user);
-    if (made) return *made;
-    // Still works, with the name another user could take first (docs/windows.md).
+  const std::string user = windows::CurrentUserName();
+  const std::string dir = PrefixDir();
+  std::expected<std::string, std::string> made = std::unexpected("%LOCALAPPDATA% is not set");
+  if (!dir.empty()) made = windows::LoadPrivatePipePrefix(dir, user);
+  if (made) return *made;
+  // Still works, with the name another user could take first (docs/windows.md).
+  static bool warned = false;
+  if (!std::exchange(warned, true)) {
     spdlog::warn("{}; using the shared pipe prefix {}", made.error(), windows::PipePrefix(user));
-    return windows::PipePrefix(user);
-  }();
-  return prefix;
+  }
+  return windows::PipePrefix(user);
 }
 
 std::expected<void, std::string> EnsurePrivateDir(const std::string&) { return {}; }

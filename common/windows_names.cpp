@@ -72,6 +72,14 @@ std::vector<RegistryKey> NativeMessagingKeys() {
 }
 
 bool IsWsl(std::string_view proc_version) {
+  // The kernel release alone ("5.15.153.1-microsoft-standard-WSL2",
+  // "4.4.0-19041-Microsoft"): the builder's user@host that follows may say
+  // anything, and a false match sends `tabbridge allow` to Windows.
+  constexpr std::string_view kLead = "Linux version ";
+  if (proc_version.starts_with(kLead)) {
+    proc_version.remove_prefix(kLead.size());
+    proc_version = proc_version.substr(0, proc_version.find(' '));
+  }
   std::string lower(proc_version);
   std::ranges::transform(lower, lower.begin(), [](unsigned char c) { return std::tolower(c); });
   return lower.find("microsoft") != std::string::npos || lower.find("wsl") != std::string::npos;

@@ -23,10 +23,11 @@ std::string PipePrefix(std::string_view user);
 
 // The user's private pipe prefix: PipePrefix(user) + "-" + 32 hex digits of
 // `random` (16 bytes). Pipe names are machine-wide, so another local user
-// who knows a name can create it first (and take all 64 slots); a name
-// made random once per user, and kept where only the user can read it
-// (%LOCALAPPDATA%\tabbridge\pipe-prefix, socket_dir_windows.cpp), cannot be
-// taken ahead of time. A SID in the name would not do: SIDs are public.
+// who knows a name can create it first (and take all 64 slots). A name made
+// random per user, kept where only the user can read it
+// (%LOCALAPPDATA%\tabbridge\pipe-prefix, socket_dir_windows.cpp), is unknown
+// to them until a host listens (pipe names can be listed); a host that then
+// finds all taken renews it. A SID in the name would not do: SIDs are public.
 std::string PrivatePipePrefix(std::string_view user, const unsigned char (&random)[16]);
 // Whether `text` is a PrivatePipePrefix of `user` (the file's one line).
 bool IsPrivatePipePrefix(std::string_view text, std::string_view user);

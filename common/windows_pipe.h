@@ -15,7 +15,7 @@ namespace tb::windows {
 
 // Replaces the DACL of the pipe `handle` (needs WRITE_DAC, which libuv's
 // server instances have) by PipeSecurityDescriptor(sid)'s: protected (no
-// inherited entries), one entry granting `sid` everything.
+// inherited entries), network logons denied, `sid` granted everything.
 std::expected<void, std::string> ProtectPipe(void* handle, std::string_view sid);
 
 // The owner and DACL of `handle` as SDDL ("O:…D:P(A;;…;;;S-…)").
@@ -48,6 +48,12 @@ std::expected<int, PipeOpenError> OpenOwnPipeFd(const std::string& name, unsigne
 // `dir`\pipe-prefix: read when the file holds one, else made from the
 // system's random generator and written (socket_dir_windows.cpp).
 std::expected<std::string, std::string> LoadPrivatePipePrefix(const std::string& dir, std::string_view user);
+// A fresh one written over it: once the names are public (any user can list
+// \\.\pipe\ while a host listens) another user can take them all later.
+std::expected<std::string, std::string> RenewPrivatePipePrefix(const std::string& dir, std::string_view user);
+// RenewPrivatePipePrefix in %LOCALAPPDATA%\tabbridge when `dir` is this user's
+// private prefix (not one TABBRIDGE_SOCKET_DIR names): the new SocketDir().
+std::expected<std::string, std::string> RenewSocketDir(const std::string& dir);
 
 // Whether a pipe of exactly this full name (\\.\pipe\…) exists now
 // (WaitNamedPipeW with a 1 ms wait: it connects to nothing).

@@ -29,12 +29,16 @@ class SocketServer {
   ~SocketServer();  // removes the socket file and releases the slot
 
   // Takes the first free slot in `dir` (replacing a stale socket) and listens.
+  // Windows: when another user holds every name of the user's private pipe
+  // prefix, the prefix is renewed (windows::RenewSocketDir) and tried once more.
   std::expected<void, std::string> Listen(const std::string& dir, OnConnection on_connection);
   void Close();
 
   // Windows: how a client's user SID is read from its pipe instance
   // (windows::PipeClientSid unless a test injects another user's).
   void SetClientSidLookup(windows::PipeSidLookup lookup) { client_sid_ = std::move(lookup); }
+  // Windows: how the SID serving a taken pipe name is read (is it a squatter?).
+  void SetServerSidLookup(windows::PipeSidLookup lookup) { server_sid_ = std::move(lookup); }
 
   const std::string& path() const { return path_; }
   int slot() const { return slot_; }
@@ -49,8 +53,10 @@ class SocketServer {
   OnConnection on_connection_;
   std::string path_;
   int slot_ = -1;
-  windows::PipeSidLookup client_sid_;  // Windows only, as is:
-  std::string user_sid_;               // ours, read by Listen
+  windows::PipeSidLookup client_sid_;  // Windows only, as are:
+  windows::PipeSidLookup server_sid_;
+  std::string user_sid_;  // ours, read by Listen
+  bool renewed_ = false;  // the private prefix was renewed once
 };
 
 }  // namespace tb

@@ -33,7 +33,10 @@
 namespace tb {
 
 SocketServer::SocketServer(uv_loop_t* loop, long allowed_uid)
-    : loop_(loop), allowed_uid_(allowed_uid), client_sid_(windows::PipeClientSid) {}
+    : loop_(loop),
+      allowed_uid_(allowed_uid),
+      client_sid_(windows::PipeClientSid),
+      server_sid_(windows::PipeServerSid) {}
 
 SocketServer::~SocketServer() { Close(); }
 
@@ -44,6 +47,7 @@ std::expected<void, std::string> SocketServer::Listen(const std::string& dir, On
   on_connection_ = std::move(on_connection);
 
   std::string protect_error;
+  bool squatted = false;
   const auto slot = ChooseSlot(
       [&](int candidate) {
         const std::string name = SocketPath(dir, candidate);
@@ -71,14 +75,24 @@ std::expected<void, std::string> SocketServer::Listen(const std::string& dir, On
       [&](int taken) -> std::optional<std::string> {
         // Opened as a client that checks its server before sending anything: our own
         // host's pipe opens (and is closed at once); another user's is refused, by name.
-        auto opened = windows::OpenOwnPipe(SocketPath(dir, taken), 1, user_sid_, windows::PipeServerSid, false);
+        auto opened = windows::OpenOwnPipe(SocketPath(dir, taken), 1, user_sid_, server_sid_, false);
         if (opened) {
           ::CloseHandle(*opened);
           return std::nullopt;
         }
-        if (opened.error().refused) return opened.error().message;
-        return std::nullopt;
+        if (!opened.error().refused) return std::nullopt;
+        squatted = true;
+        return opened.error().message;
       });
+  if (!slot && squatted && !renewed_) {
+    // The names were public while a host of ours listened (anyone can list
+    // \\.\pipe\): a fresh private prefix, which shims read when they probe.
+    if (auto renewed = windows::RenewSocketDir(dir); renewed) {
+      renewed_ = true;  // once: a fresh random prefix cannot have been taken already
+      spdlog::warn("{}; listening under a new private pipe prefix", slot.error());
+      return Listen(*renewed, std::move(on_connection_));
+    }
+  }
   if (!slot) return std::unexpected(protect_error.empty() ? slot.error() : protect_error);
   slot_ = *slot;
   path_ = SocketPath(dir, slot_);

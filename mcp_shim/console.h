@@ -12,8 +12,9 @@ namespace tb::console {
 
 inline constexpr unsigned kUtf8CodePage = 65001;  // CP_UTF8
 
-// The code page to set: UTF-8 when stdout or stderr is a console whose output
-// code page is another; nullopt when neither is a console, or it is UTF-8.
+// The code page to set: UTF-8 when stdout is a console whose output code
+// page is another; nullopt when stdout is a pipe or file (the MCP server,
+// even with stderr on a console: that console is the client's), or UTF-8.
 std::optional<unsigned> OutputCodePageToSet(bool stdout_is_console, bool stderr_is_console, unsigned current_code_page);
 
 #ifdef _WIN32

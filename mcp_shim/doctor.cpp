@@ -24,9 +24,13 @@ namespace {
 #ifdef _WIN32
 constexpr const char* kReinstall = "run install.ps1 from tabbridge-windows.zip again";
 constexpr const char* kEndpoint = "pipe";
+constexpr const char* kRefusedFix =
+    "stop the other user's process that serves that pipe (Task Manager, Details, the User name column); only "
+    "your own hosts are used";
 #else
 constexpr const char* kReinstall = "run install/install.sh again";
 constexpr const char* kEndpoint = "socket";
+constexpr const char* kRefusedFix = "remove that socket; only your own hosts are used";
 #endif
 
 // Where hosts listen. POSIX: the socket directory, which must be 0700 and
@@ -144,18 +148,17 @@ int RunDoctor() {
                     "browser with --enable-features=WebMCP for native ones (connect_browser {launch: true} does)");
       }
     }
-    for (const auto& why : refused) {
-      report.Fail("refused " + why, std::string("stop whatever serves that ") + kEndpoint +
-                                        " (on Windows: Task Manager, Details, the User name column); only your own "
-                                        "hosts are used");
-    }
-    if (override_socket.empty() && live.size() < slots.size()) {
+    for (const auto& why : refused) report.Fail("refused " + why, kRefusedFix);
+    // No pipe outlives its server: on Windows a pipe that did not answer is no stale one.
+    if (override_socket.empty() && live.size() < slots.size() && kThisPlatform != Platform::kWindows) {
       report.Note(std::to_string(slots.size() - live.size()) +
                   " stale socket(s) from crashed hosts; the next host replaces them");
     }
     if (live.empty() && !override_socket.empty()) {
       report.Fail("no tabbridge host answers at " + override_socket,
-                  "on the machine with the browser, run the ssh command `tabbridge remote` prints there");
+                  kThisPlatform == Platform::kWindows
+                      ? "unset TABBRIDGE_HOST_SOCKET, or name the pipe of a running host"
+                      : "on the machine with the browser, run the ssh command `tabbridge remote` prints there");
     } else if (live.empty()) {
       report.Fail("no browser is running the tabbridge extension",
                   "open your browser and load the extension (chrome://extensions → Developer mode → Load unpacked → " +

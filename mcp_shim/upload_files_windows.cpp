@@ -70,6 +70,12 @@ std::optional<std::string> RefusalOf(const std::string& path) {
   // Inside a WSL distro's share: its Linux homes' dot-files (~/.ssh) as %USERPROFILE%'s.
   if (const auto share = WslShareOf(path)) {
     if (auto why = WindowsRefusal(path, {}, *share)) return why;
+    // /proc, /sys, /dev as on Linux; /mnt/<drive> as the drive it is.
+    std::optional<std::string> drive;
+    if (auto why = WslShareRefusal(path, *share, &drive)) return why;
+    if (drive) {
+      if (auto why = WindowsRefusal(*drive, Refused(), HomeDir())) return why;
+    }
   }
   return InBrowserProfile(path);
 }

@@ -115,6 +115,27 @@ std::optional<std::string> WslShareOf(std::string_view path) {
   return std::nullopt;
 }
 
+std::optional<std::string> WslShareRefusal(std::string_view path, std::string_view share,
+                                           std::optional<std::string>* drive_path) {
+  const std::string lowered = WindowsComparable(path);
+  const std::string base = WindowsComparable(share);
+  if (!lowered.starts_with(base)) return std::nullopt;
+  const std::string inside = lowered.substr(base.size());  // "\proc\1\environ", "" for the share itself
+  for (const std::string_view system : {"\\proc", "\\sys", "\\dev"}) {
+    if (inside == system || inside.starts_with(std::string(system) + "\\")) {
+      return "it is in " + std::string(share) + std::string(system) +
+             ", the Linux system's (a process's environment holds its secrets)";
+    }
+  }
+  // \mnt\c or \mnt\c\rest: the Windows drive C:, seen through the share.
+  if (drive_path != nullptr && inside.starts_with("\\mnt\\") && inside.size() >= 6 &&
+      std::isalpha(static_cast<unsigned char>(inside[5])) && (inside.size() == 6 || inside[6] == '\\')) {
+    const std::string rest = inside.size() > 6 ? inside.substr(7) : "";  // lower case: compared as such
+    *drive_path = std::string(1, static_cast<char>(std::toupper(static_cast<unsigned char>(inside[5])))) + ":\\" + rest;
+  }
+  return std::nullopt;
+}
+
 std::vector<RefusedDir> WindowsRefusedDirs(const WindowsUserDirs& dirs) {
   std::vector<RefusedDir> out;
   const auto add = [&](const std::string& dir, const std::string& why) {

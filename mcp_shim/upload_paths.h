@@ -33,6 +33,13 @@ bool WindowsUnder(std::string_view path, std::string_view dir);
 // home is in there, so its dot-files are refused as %USERPROFILE%'s are.
 std::optional<std::string> WslShareOf(std::string_view path);
 
+// Inside a WSL share (`share` from WslShareOf): why `path` is refused as
+// Linux refuses it (/proc, /sys, /dev: a process's environ holds its
+// secrets), or nullopt. `drive_path` is set to the Windows path a
+// <share>\mnt\<letter>\… path is ("C:\…"), for the Windows refusals.
+std::optional<std::string> WslShareRefusal(std::string_view path, std::string_view share,
+                                           std::optional<std::string>* drive_path);
+
 // What a Windows user's secrets are kept under, as the environment names it.
 struct WindowsUserDirs {
   std::string profile;                       // %USERPROFILE% (HomeDir)

@@ -31,6 +31,20 @@ const char* Remote() {
                "browser\n";
 }
 
+// --linux only where a Linux policy file can differ from the browser's: in WSL.
+const char* PolicyCommands() {
+  return kWindows
+             ? "       tabbridge policy [URL]    print the effective policy; with URL, what is allowed there and why\n"
+               "       tabbridge allow SITE [read|act|eval|download]\n"
+               "                                 let agents use SITE without asking (a rule in the policy file)\n"
+             : "       tabbridge policy [--linux] [URL]\n"
+               "                                 print the effective policy; with URL, what is allowed there and "
+               "why\n"
+               "       tabbridge allow [--linux] SITE [read|act|eval|download]\n"
+               "                                 let agents use SITE without asking (a rule in the policy file); in\n"
+               "                                 WSL both go to the Windows tabbridge.exe unless --linux\n";
+}
+
 const char* Files() {
   return kWindows
              ? "             TABBRIDGE_POLICY (the policy file, else %APPDATA%\\tabbridge\\policy.json), "
@@ -68,12 +82,9 @@ std::string Usage() {
              "                                 --wsl-distro NAME (tabbridge.exe run from WSL; `tabbridge wsl`\n"
              "                                 puts it in the line): the client's roots in WSL become\n"
              "                                 \\\\wsl.localhost\\NAME\\… paths\n"
-             "       tabbridge doctor          check every link: registration, extension, host, policy\n"
-             "       tabbridge policy [--linux] [URL]\n"
-             "                                 print the effective policy; with URL, what is allowed there and why\n"
-             "       tabbridge allow [--linux] SITE [read|act|eval|download]\n"
-             "                                 let agents use SITE without asking (a rule in the policy file); in\n"
-             "                                 WSL both go to the Windows tabbridge.exe unless --linux\n"
+             "       tabbridge doctor          check every link: registration, extension, host, policy\n") +
+         PolicyCommands() +
+         std::string(
              "       tabbridge audit [-n N] [--json]\n"
              "                                 the last N (20) entries of the audit log\n"
              "       tabbridge tools [--json]  the tools tabbridge serves, with the policy capability each needs\n"

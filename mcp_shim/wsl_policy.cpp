@@ -73,6 +73,15 @@ std::optional<int> RouteInWsl(std::string_view command, std::vector<std::string>
     case PolicyRoute::kHere:
       return std::nullopt;
     case PolicyRoute::kForward: {
+      // WSL builds the Windows command line by quoting each argument without
+      // escaping an inner '"': such an argument would arrive split or joined.
+      if (const auto odd = std::ranges::find_if(args, [](const std::string& a) { return a.find('"') != a.npos; });
+          odd != args.end()) {
+        machine.say("tabbridge " + std::string(command) + ": " + *odd +
+                    " holds a '\"', which WSL cannot pass to the Windows tabbridge.exe unchanged; "
+                    "percent-encode it (%22) or run the command on Windows\n");
+        return 2;
+      }
       machine.say("tabbridge " + std::string(command) + ": this is WSL: running the Windows " + installed.front() +
                   ", whose policy file the browser's host obeys\n");
       std::vector<std::string> forwarded{std::string(command)};

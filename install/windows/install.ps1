@@ -148,7 +148,8 @@ Write-Host 'Claude Code on Windows:'
 Write-Host "  claude mcp add tabbridge -- `"$exe`""
 Write-Host 'Claude Code inside WSL:'
 $wsl = & $exe wsl
-if ($LASTEXITCODE -eq 0) { Write-Host "  $wsl" } else { Write-Host "  (tabbridge.exe wsl said: $wsl)" }
+# Its reason, when it fails, went to stderr: shown above, not captured.
+if ($LASTEXITCODE -eq 0) { Write-Host "  $wsl" } else { Write-Host '  (tabbridge.exe wsl failed: its reason is above)' }
 Write-Host 'Claude Desktop: in %APPDATA%\Claude\claude_desktop_config.json (beside any other "mcpServers"):'
 Write-Host '  {'
 Write-Host '    "mcpServers": {'

@@ -105,6 +105,36 @@ TEST(WindowsRefusedDirs, OnlyAbsoluteDirectories) {
   EXPECT_TRUE(refused.empty());
 }
 
+// Inside the share, what Linux refuses whatever the roots: a process's
+// environ (the client's API key) must not be read through \\wsl.localhost.
+TEST(WslShare, ProcSysAndDevAreRefused) {
+  const std::string share = "\\\\wsl.localhost\\Ubuntu";
+  for (const char* inside : {"\\proc\\42\\environ", "\\proc", "\\sys\\kernel\\x", "\\dev\\sda", "/proc/self/environ"}) {
+    const auto why = WslShareRefusal(share + inside, share, nullptr);
+    ASSERT_TRUE(why) << inside;
+    EXPECT_NE(why->find("the Linux system's"), std::string::npos) << *why;
+  }
+  EXPECT_FALSE(WslShareRefusal(share + "\\home\\u\\procedure.txt", share, nullptr));
+  EXPECT_FALSE(WslShareRefusal(share + "\\process\\x", share, nullptr)) << "only /proc itself";
+  EXPECT_FALSE(WslShareRefusal(share + "\\home\\u\\a.png", share, nullptr));
+}
+
+// <share>\mnt\c\… is drive C: seen through the share: judged as C:\… too.
+TEST(WslShare, MntDrivesAreTheirWindowsPaths) {
+  const std::string share = "\\\\wsl.localhost\\Ubuntu";
+  std::optional<std::string> drive;
+  EXPECT_FALSE(WslShareRefusal(share + "\\mnt\\c\\Users\\u\\AppData\\Roaming\\x", share, &drive));
+  EXPECT_EQ(drive, "C:\\users\\u\\appdata\\roaming\\x");
+  const std::vector<RefusedDir> refused = {{"C:\\Users\\u\\AppData\\Roaming", "roaming"}};
+  EXPECT_EQ(WindowsRefusal(*drive, refused, "C:\\Users\\u"), "roaming");
+  drive.reset();
+  WslShareRefusal(share + "\\mnt\\d", share, &drive);
+  EXPECT_EQ(drive, "D:\\");
+  drive.reset();
+  WslShareRefusal(share + "\\mnt\\data\\x", share, &drive);
+  EXPECT_EQ(drive, std::nullopt) << "/mnt/data is no drive";
+}
+
 // A WSL distro's share, whose Linux homes' dot-files upload_files_windows.cpp refuses.
 TEST(WslShare, TheServerAndDistroInTheirCase) {
   EXPECT_EQ(WslShareOf("\\\\wsl.localhost\\Ubuntu\\home\\u\\.ssh\\id_ed25519").value(), "\\\\wsl.localhost\\Ubuntu");

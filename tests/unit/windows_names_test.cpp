@@ -69,6 +69,8 @@ TEST(IsWsl, KnowsBothGenerations) {
   EXPECT_TRUE(IsWsl("Linux version 5.15.153.1-microsoft-standard-WSL2 (root@941d701f84f1) (gcc (GCC) 11.2.0)"));
   EXPECT_TRUE(IsWsl("Linux version 4.4.0-19041-Microsoft (Microsoft@Microsoft.com)"));
   EXPECT_FALSE(IsWsl("Linux version 6.1.0-27-amd64 (debian-kernel@lists.debian.org)"));
+  // Only the release counts, not who built the kernel where.
+  EXPECT_FALSE(IsWsl("Linux version 6.8.0-45-generic (builder@wsl-ci.microsoft.example) (gcc 13.2.0)"));
 }
 
 }  // namespace

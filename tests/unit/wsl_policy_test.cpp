@@ -86,6 +86,16 @@ TEST(WslPolicyRouteInWsl, ForwardsTheSameArgumentsAndTheExitStatus) {
   EXPECT_NE(fake.said.find("running the Windows"), std::string::npos) << fake.said;
 }
 
+// WSL does not escape an inner '"' on the way to a Windows program: refused
+// with what to do, never forwarded split or joined.
+TEST(WslPolicyRouteInWsl, AnArgumentWithAQuoteIsNotForwarded) {
+  FakeMachine fake(true, Interop::kEnabled, {kExe});
+  std::vector<std::string> args{"https://x.example/?q=\"a b\""};
+  EXPECT_EQ(RouteInWsl("policy", args, fake.machine), 2);
+  EXPECT_TRUE(fake.runs.empty());
+  EXPECT_NE(fake.said.find("%22"), std::string::npos) << fake.said;
+}
+
 TEST(WslPolicyRouteInWsl, LinuxIsTakenOutAndRunsHereWithoutAskingWindows) {
   FakeMachine fake(true, Interop::kEnabled, {kExe});
   std::vector<std::string> args{"--linux", "github.com"};

@@ -12,6 +12,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -162,6 +164,33 @@ TEST(SocketDir, IsTheUsersPrivatePipePrefix) {
   const auto kept = windows::LoadPrivatePipePrefix(EnvUtf8("LOCALAPPDATA") + "\\tabbridge", user);
   ASSERT_TRUE(kept) << kept.error();
   EXPECT_EQ(SocketDir(), *kept);
+}
+
+// The private prefix is public while a host listens (anyone can list
+// \\.\pipe\): another user who then takes all 64 names must not keep the
+// user's browsers out for good. The host renews the prefix, listens under
+// the new one, and SocketDir() (what shims probe) says it.
+TEST_F(Fixture, APrivatePrefixSquattedWholeIsRenewed) {
+  ASSERT_EQ(std::getenv("TABBRIDGE_SOCKET_DIR"), nullptr);
+  const std::filesystem::path local =
+      std::filesystem::temp_directory_path() / ("tb-renew-" + std::to_string(::GetCurrentProcessId()));
+  const std::string saved = EnvUtf8("LOCALAPPDATA");
+  ASSERT_EQ(::_putenv_s("LOCALAPPDATA", local.string().c_str()), 0);
+  const std::string old = SocketDir();
+  ASSERT_TRUE(windows::IsPrivatePipePrefix(old, windows::CurrentUserName())) << old;
+  std::vector<HANDLE> squatters;
+  for (int slot = 0; slot < kMaxSlots; ++slot) squatters.push_back(RawPipe(SocketPath(old, slot)));
+  server_ = std::make_unique<SocketServer>(&loop_, -1);
+  server_->SetServerSidLookup([](void*) { return windows::SidOrError(kForeignSid); });
+  const auto listening = server_->Listen(old, [](uv_pipe_t* c) { CloseHandle(reinterpret_cast<uv_handle_t*>(c)); });
+  const std::string now = SocketDir();
+  for (HANDLE h : squatters) ::CloseHandle(h);
+  ::_putenv_s("LOCALAPPDATA", saved.c_str());
+  std::error_code ec;
+  std::filesystem::remove_all(local, ec);
+  ASSERT_TRUE(listening) << listening.error();
+  EXPECT_NE(now, old) << "the prefix was renewed";
+  EXPECT_EQ(server_->path(), SocketPath(now, 0)) << "listening where shims now look";
 }
 
 TEST_F(Fixture, OurOwnClientPassesTheRealSidChecksOnBothSides) {

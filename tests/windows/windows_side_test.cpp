@@ -20,6 +20,7 @@
 #include "common/user_dirs.h"
 #include "common/windows_names.h"
 #include "common/windows_pipe.h"
+#include "common/windows_sid.h"
 
 namespace tb {
 namespace {
@@ -195,8 +196,21 @@ TEST(PrivatePipePrefixFile, AFileThatIsNoPrefixIsReplaced) {
 
 TEST(PrivatePipePrefixFile, SocketDirUsesItUnlessTheTestNamesOne) {
   const TempDir dir;
+  const ScopedEnv local("LOCALAPPDATA", dir.path());
+  {
+    const ScopedEnv socket_dir("TABBRIDGE_SOCKET_DIR", std::nullopt);
+    const std::string made = SocketDir();
+    const auto kept = windows::LoadPrivatePipePrefix(dir.path() + "\\tabbridge", windows::CurrentUserName());
+    ASSERT_TRUE(kept) << kept.error();
+    EXPECT_EQ(made, *kept) << "the file in %LOCALAPPDATA%\\tabbridge";
+    const auto renewed = windows::RenewSocketDir(made);
+    ASSERT_TRUE(renewed) << renewed.error();
+    EXPECT_NE(*renewed, made);
+    EXPECT_EQ(SocketDir(), *renewed) << "read again at each call";
+  }
   const ScopedEnv socket_dir("TABBRIDGE_SOCKET_DIR", "\\\\.\\pipe\\tb-named");
   EXPECT_EQ(SocketDir(), "\\\\.\\pipe\\tb-named");
+  EXPECT_FALSE(windows::RenewSocketDir("\\\\.\\pipe\\tb-named")) << "a named prefix is never renewed";
 }
 
 // cmake/windows_utf8.manifest is in every .exe (this one too): narrow
