@@ -66,6 +66,8 @@ bool SlotTaken(int uv_error);
 // Every slot taken: `squatter(slot)` (when given) says who serves a slot when
 // that is another user (Windows pipe names are machine-wide: another user can
 // take them all first), and the error names the first such one.
+// What a Windows user is told to do about another user's process serving a pipe of ours.
+inline constexpr const char* kStopSquatter = "stop that user's process (Task Manager, Details, the User name column)";
 using SquatterOf = std::function<std::optional<std::string>(int slot)>;
 std::expected<int, std::string> ChooseSlot(const std::function<int(int slot)>& bind, const std::string& where,
                                            const SquatterOf& squatter = nullptr);

@@ -42,9 +42,8 @@ std::expected<int, std::string> ChooseSlot(const std::function<int(int slot)>& b
   const std::string none_free = "no free slot for " + where + " (" + std::to_string(kMaxSlots) + " taken)";
   for (int slot = 0; squatter && slot < kMaxSlots; ++slot) {
     if (auto who = squatter(slot)) {
-      return std::unexpected(none_free + ": another user holds tabbridge's names — " + *who +
-                             ". Stop that user's process (Task Manager, Details, the User name column) and start the "
-                             "browser again");
+      return std::unexpected(none_free + ": another user holds tabbridge's names — " + *who + "; " + kStopSquatter +
+                             " and start the browser again");
     }
   }
   return std::unexpected(none_free);

@@ -13,7 +13,6 @@
 #include "common/protocol.h"
 #include "common/socket_dir.h"  // SocketDir, for the advice
 #include "common/tool_catalog.h"
-#include "common/windows_names.h"
 #include "mcp_shim/host_probe.h"
 #include "mcp_shim/launch_env.h"
 #include "mcp_shim/wsl_install.h"
@@ -37,14 +36,6 @@ std::uint64_t LaunchedIdleMs() {
     return kLaunchedIdleMs;
   }
   return ms;
-}
-
-// WSL's kernel names itself in /proc/version (windows::IsWsl).
-bool RunsUnderWsl() {
-  std::ifstream in("/proc/version");
-  std::string version;
-  std::getline(in, version);
-  return windows::IsWsl(version);
 }
 
 std::string Lower(std::string text) {
@@ -112,8 +103,7 @@ void BrowserConnect::Round() {
     if (found->hosts.empty() && !found->refused.empty() && !launch_) {
       return Fail("refused " + found->refused.front(),
                   kThisPlatform == Platform::kWindows
-                      ? "stop the process of another user that serves that pipe (Task Manager, Details, the User "
-                        "name column); `tabbridge doctor` checks the setup"
+                      ? std::string(kStopSquatter) + ", which serves that pipe; `tabbridge doctor` checks the setup"
                       : "remove that socket if you did not expect it; `tabbridge doctor` checks the setup");
     }
     OnRound(std::move(found->hosts));
@@ -223,7 +213,7 @@ void BrowserConnect::OnRound(std::vector<LiveHost> candidates) {
         "connect_browser with launch=true. `tabbridge doctor` checks the setup.";
     // Under WSL, the installed tabbridge.exe's `claude mcp add` line (looked for under /mnt/c only:
     // asking Windows through interop could block this loop).
-    if (RunsUnderWsl()) instructions += wsl::NoBrowserHint(wsl::FindInstalled(wsl::SystemProbe(false)));
+    if (wsl::RunsUnderWsl()) instructions += wsl::NoBrowserHint(wsl::FindInstalled(wsl::SystemProbe(false)));
     return Fail("No browser found", std::move(instructions));
   }
   if (launched_ && progress_ && rounds_ % 5 == 0) {

@@ -24,13 +24,11 @@ namespace {
 #ifdef _WIN32
 constexpr const char* kReinstall = "run install.ps1 from tabbridge-windows.zip again";
 constexpr const char* kEndpoint = "pipe";
-constexpr const char* kRefusedFix =
-    "stop the other user's process that serves that pipe (Task Manager, Details, the User name column); only "
-    "your own hosts are used";
+const std::string kRefusedFix = std::string(kStopSquatter) + ", which serves that pipe; only your own hosts are used";
 #else
 constexpr const char* kReinstall = "run install/install.sh again";
 constexpr const char* kEndpoint = "socket";
-constexpr const char* kRefusedFix = "remove that socket; only your own hosts are used";
+const std::string kRefusedFix = "remove that socket; only your own hosts are used";
 #endif
 
 // Where hosts listen. POSIX: the socket directory, which must be 0700 and

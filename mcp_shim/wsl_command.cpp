@@ -3,10 +3,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 
 #include "common/utf8_path.h"
-#include "common/windows_names.h"
 #include "mcp_shim/paths.h"
 #include "mcp_shim/wsl_install.h"
 
@@ -28,10 +26,7 @@ int RunWsl(const std::vector<std::string>& args) {
   std::fprintf(stderr, "tabbridge wsl: %s is not on a drive WSL mounts under /mnt\n", self.c_str());
   return 1;
 #else
-  std::ifstream in("/proc/version");
-  std::string version;
-  std::getline(in, version);
-  if (!windows::IsWsl(version)) {
+  if (!wsl::RunsUnderWsl()) {
     std::fprintf(stderr,
                  "tabbridge wsl: this Linux is not WSL (/proc/version names no Microsoft kernel); on Windows, "
                  "`tabbridge.exe wsl` prints the line for WSL\n");

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <iterator>
 
+#include "common/windows_names.h"
+
 namespace tb::wsl {
 namespace {
 
@@ -125,6 +127,11 @@ Interop InteropFrom(const std::optional<std::string>& wsl_interop, const std::op
 Interop ReadInterop() {
   return InteropFrom(FileText("/proc/sys/fs/binfmt_misc/WSLInterop"),
                      FileText("/proc/sys/fs/binfmt_misc/WSLInterop-late"));
+}
+
+bool RunsUnderWsl() {
+  const auto version = FileText("/proc/version");
+  return version && windows::IsWsl(*version);
 }
 
 std::string InteropProblem(Interop interop) {

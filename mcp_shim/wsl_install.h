@@ -55,6 +55,8 @@ enum class Interop { kEnabled, kDisabled, kMissing };
 // From those files' contents (nullopt: the file does not exist).
 Interop InteropFrom(const std::optional<std::string>& wsl_interop, const std::optional<std::string>& wsl_interop_late);
 Interop ReadInterop();  // this machine's
+// Whether this Linux is WSL: /proc/version read by windows::IsWsl.
+bool RunsUnderWsl();
 // Why a Windows program cannot run from here and how to enable it; empty when it can.
 std::string InteropProblem(Interop interop);
 

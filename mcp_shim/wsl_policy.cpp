@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 
 #ifndef _WIN32
 #include <spawn.h>
@@ -13,7 +12,6 @@
 #endif
 
 #include "common/policy.h"
-#include "common/windows_names.h"
 
 #ifndef _WIN32
 extern char** environ;
@@ -119,11 +117,8 @@ int RunWithOurStdio(const std::string& exe, const std::vector<std::string>& args
 }
 
 std::optional<int> RouteInWsl(std::string_view command, std::vector<std::string>& args) {
-  std::ifstream in("/proc/version");
-  std::string version;
-  std::getline(in, version);
   PolicyMachine machine{
-      .is_wsl = windows::IsWsl(version),
+      .is_wsl = RunsUnderWsl(),
       .interop = ReadInterop,
       .installed = [](Interop interop) { return FindInstalled(SystemProbe(interop == Interop::kEnabled)); },
       .run = RunWithOurStdio,
